@@ -1,0 +1,180 @@
+import path from 'node:path';
+
+export type DatabaseConfig =
+  | { kind: 'sqlite'; path: string }
+  | { kind: 'postgres'; url: string; schema?: string };
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly publicUrl: string;
+  /** Put in front of `/realty-api/v1`, e.g. `/wp-json`; empty by default. */
+  readonly apiPrefix: string;
+  readonly database: DatabaseConfig;
+  /** True when DATABASE_URL was not set: the embedded file that `npm start` creates. */
+  readonly databaseIsDefault: boolean;
+  /** `auto`: seed the default SQLite file when it is new (API.md 11). */
+  readonly seedDemo: boolean | 'auto';
+  readonly dataDir: string;
+  /** Undefined means: generate once and keep it in `dataDir` (see secrets.ts). */
+  readonly jwtSecret: string | undefined;
+  readonly accessTokenTtlSeconds: number;
+  readonly refreshTokenTtlDays: number;
+  readonly admin: { readonly email: string; readonly password: string } | undefined;
+  readonly redisUrl: string | undefined;
+  readonly rateLimit: {
+    readonly enabled: boolean;
+    readonly perMinute: number;
+    readonly authPerMinute: number;
+  };
+  readonly bodyLimitBytes: number;
+  readonly trustProxy: boolean;
+  readonly corsOrigins: '*' | readonly string[];
+  readonly logLevel: LogLevel;
+  readonly shutdownTimeoutMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const DEFAULT_DATABASE_URL = 'sqlite:./data/realty.db';
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/**
+ * Reads the environment once into a validated, frozen Config. Every bad variable is reported together,
+ * so that one start shows the whole list instead of one problem per attempt.
+ */
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+  const read = new EnvReader(env, problems);
+
+  const port = read.integer('PORT', 3000, 0, 65535);
+  const host = read.string('HOST', '127.0.0.1');
+  const databaseUrl = read.string('DATABASE_URL', DEFAULT_DATABASE_URL);
+  const database = parseDatabaseUrl(databaseUrl, problems);
+  const publicUrl = read.url('PUBLIC_URL', `http://${host.includes(':') ? `[${host}]` : host}:${port}`);
+  const apiPrefix = read.string('API_PREFIX', '').replace(/\/+$/, '');
+  if (apiPrefix !== '' && !/^(\/[A-Za-z0-9._~-]+)+$/.test(apiPrefix)) {
+    problems.push('API_PREFIX must look like /segment or /a/b (letters, digits, . _ ~ -)');
+  }
+
+  const jwtSecret = env.JWT_SECRET === undefined || env.JWT_SECRET === '' ? undefined : env.JWT_SECRET;
+  if (jwtSecret !== undefined && jwtSecret.length < 32) {
+    problems.push('JWT_SECRET must be at least 32 characters (or unset, to generate one)');
+  }
+
+  const adminEmail = env.ADMIN_EMAIL?.trim() || undefined;
+  const adminPassword = env.ADMIN_PASSWORD || undefined;
+  if ((adminEmail === undefined) !== (adminPassword === undefined)) {
+    problems.push('ADMIN_EMAIL and ADMIN_PASSWORD must be set together');
+  }
+  if (adminPassword !== undefined && (adminPassword.length < 8 || adminPassword.length > 128)) {
+    problems.push('ADMIN_PASSWORD must be 8 to 128 characters');
+  }
+
+  const corsRaw = read.string('CORS_ORIGINS', '*');
+  const logLevel = read.string('LOG_LEVEL', 'info') as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+
+  const seedRaw = env.SEED_DEMO;
+  const seedDemo = seedRaw === undefined || seedRaw === '' ? 'auto' : read.boolean('SEED_DEMO', false);
+
+  const config: Config = {
+    port,
+    host,
+    publicUrl: publicUrl.replace(/\/+$/, ''),
+    apiPrefix,
+    database,
+    databaseIsDefault: env.DATABASE_URL === undefined || env.DATABASE_URL === '',
+    seedDemo,
+    dataDir: path.resolve(read.string('DATA_DIR', './data')),
+    jwtSecret,
+    accessTokenTtlSeconds: read.integer('ACCESS_TOKEN_TTL', 3600, 60, 86_400 * 7),
+    refreshTokenTtlDays: 30,
+    admin: adminEmail && adminPassword ? { email: adminEmail, password: adminPassword } : undefined,
+    redisUrl: env.REDIS_URL || undefined,
+    rateLimit: {
+      enabled: read.boolean('RATE_LIMIT_ENABLED', true),
+      perMinute: read.integer('RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
+      authPerMinute: read.integer('AUTH_RATE_LIMIT_PER_MINUTE', 10, 1, 1_000_000),
+    },
+    bodyLimitBytes: read.integer('BODY_LIMIT', 1024 * 1024, 1024, 100 * 1024 * 1024),
+    trustProxy: read.boolean('TRUST_PROXY', false),
+    corsOrigins: corsRaw === '*' ? '*' : Object.freeze(corsRaw.split(',').map((o) => o.trim()).filter(Boolean)),
+    logLevel,
+    shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+  };
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return deepFreeze(config);
+}
+
+function parseDatabaseUrl(url: string, problems: string[]): DatabaseConfig {
+  if (url.startsWith('sqlite:')) {
+    const file = url.slice('sqlite:'.length).replace(/^\/\//, '');
+    if (file === '') problems.push('DATABASE_URL sqlite:<path> needs a path (or :memory:)');
+    return { kind: 'sqlite', path: file === ':memory:' ? file : path.resolve(file) };
+  }
+  if (/^postgres(ql)?:\/\//.test(url)) return { kind: 'postgres', url };
+  problems.push('DATABASE_URL must start with sqlite: or postgres://');
+  return { kind: 'sqlite', path: ':memory:' };
+}
+
+class EnvReader {
+  constructor(
+    private readonly env: Env,
+    private readonly problems: string[],
+  ) {}
+
+  string(name: string, fallback: string): string {
+    const value = this.env[name];
+    return value === undefined || value === '' ? fallback : value.trim();
+  }
+
+  integer(name: string, fallback: number, min: number, max: number): number {
+    const raw = this.env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      this.problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  }
+
+  boolean(name: string, fallback: boolean): boolean {
+    const raw = this.env[name]?.trim().toLowerCase();
+    if (raw === undefined || raw === '') return fallback;
+    if (['true', '1', 'yes', 'on'].includes(raw)) return true;
+    if (['false', '0', 'no', 'off'].includes(raw)) return false;
+    this.problems.push(`${name} must be true or false (got "${this.env[name]}")`);
+    return fallback;
+  }
+
+  url(name: string, fallback: string): string {
+    const value = this.string(name, fallback);
+    try {
+      const parsed = new URL(value);
+      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('scheme');
+    } catch {
+      this.problems.push(`${name} must be an absolute http(s) URL (got "${value}")`);
+    }
+    return value;
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}

@@ -1,0 +1,69 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { DatabaseConfig } from '../config.js';
+import type { DialectName } from './dialect/index.js';
+import { MIGRATION_NAMES, migrationProvider } from './migrations/index.js';
+import type { DB } from './schema.js';
+
+export interface Database {
+  readonly db: Kysely<DB>;
+  readonly dialect: DialectName;
+  /** True when this call created the SQLite file (used to decide whether to seed demo data). */
+  readonly isNew: boolean;
+  destroy(): Promise<void>;
+}
+
+export function createDatabase(config: DatabaseConfig): Database {
+  return config.kind === 'sqlite' ? openSqlite(config.path) : openPostgres(config.url, config.schema);
+}
+
+function openSqlite(file: string): Database {
+  const inMemory = file === ':memory:';
+  const isNew = inMemory || !fs.existsSync(file);
+  if (!inMemory) fs.mkdirSync(path.dirname(file), { recursive: true });
+  const connection = new SQLite(file);
+  // WAL lets readers run beside the writer; NORMAL sync is durable across crashes of the process in WAL.
+  if (!inMemory) connection.pragma('journal_mode = WAL');
+  connection.pragma('synchronous = NORMAL');
+  connection.pragma('foreign_keys = ON');
+  connection.pragma('busy_timeout = 5000');
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: connection }) });
+  return { db, dialect: 'sqlite', isNew, destroy: () => db.destroy() };
+}
+
+function openPostgres(url: string, schema: string | undefined): Database {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    // A dedicated schema (tests: one per test file) is selected for every connection of the pool.
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: 'postgres', isNew: false, destroy: () => db.destroy() };
+}
+
+/** Applies every pending migration; throws with the failing migration's name. */
+export async function migrateToLatest(db: Kysely<DB>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: migrationProvider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** Readiness: the database answers and every migration this build knows is applied. */
+export async function isDatabaseReady(db: Kysely<DB>): Promise<boolean> {
+  try {
+    const applied = await sql<{ n: number | string }>`select count(*) as n from kysely_migration`.execute(db);
+    return Number(applied.rows[0]?.n) === MIGRATION_NAMES.length;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,22 @@
+import { type Kysely, PostgresAdapter, type Transaction } from 'kysely';
+
+/**
+ * The only place that knows which database is underneath. Everything outside `src/db/` asks these helpers
+ * instead of branching on the dialect itself.
+ */
+export type DialectName = 'sqlite' | 'postgres';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyKysely = Kysely<any> | Transaction<any>;
+
+export function dialectOf(db: AnyKysely): DialectName {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+}
+
+/** True when a driver error is a unique-constraint violation, on either driver. */
+export function isUniqueViolation(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null || !('code' in error)) return false;
+  const code = (error as { code: unknown }).code;
+  // better-sqlite3 reports SQLITE_CONSTRAINT_UNIQUE / _PRIMARYKEY; pg reports SQLSTATE 23505.
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
+}

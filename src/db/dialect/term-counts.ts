@@ -1,0 +1,66 @@
+import { type Kysely, sql } from 'kysely';
+import { dialectOf } from './index.js';
+
+/**
+ * Keeps `terms.count` equal to the number of *published* listings linked to each term, inside the
+ * transaction that changes a link or a listing's state, whatever code path made the change:
+ * - a link added or removed on a published listing moves the count by one;
+ * - a listing entering or leaving `publish` moves the count of each of its terms by one;
+ * - a listing about to be deleted first drops its links (while its state is still readable), so the
+ *   link trigger does the bookkeeping and a cascade never has to guess the state of a deleted row.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function createTermCountTriggers(db: Kysely<any>): Promise<void> {
+  const statements = dialectOf(db) === 'postgres' ? POSTGRES : SQLITE;
+  for (const statement of statements) await sql.raw(statement).execute(db);
+}
+
+const SQLITE = [
+  `CREATE TRIGGER listing_terms_count_insert AFTER INSERT ON listing_terms
+   WHEN (SELECT status FROM listings WHERE id = NEW.listing_id) = 'publish'
+   BEGIN UPDATE terms SET count = count + 1 WHERE id = NEW.term_id; END`,
+  `CREATE TRIGGER listing_terms_count_delete AFTER DELETE ON listing_terms
+   WHEN (SELECT status FROM listings WHERE id = OLD.listing_id) = 'publish'
+   BEGIN UPDATE terms SET count = count - 1 WHERE id = OLD.term_id; END`,
+  `CREATE TRIGGER listings_count_status AFTER UPDATE OF status ON listings
+   WHEN (OLD.status = 'publish') <> (NEW.status = 'publish')
+   BEGIN
+     UPDATE terms SET count = count + (CASE WHEN NEW.status = 'publish' THEN 1 ELSE -1 END)
+     WHERE id IN (SELECT term_id FROM listing_terms WHERE listing_id = NEW.id);
+   END`,
+  `CREATE TRIGGER listings_detach_terms BEFORE DELETE ON listings
+   BEGIN DELETE FROM listing_terms WHERE listing_id = OLD.id; END`,
+];
+
+const POSTGRES = [
+  `CREATE FUNCTION listing_terms_count() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     IF TG_OP = 'INSERT' THEN
+       UPDATE terms SET count = count + 1 WHERE id = NEW.term_id
+         AND EXISTS (SELECT 1 FROM listings WHERE id = NEW.listing_id AND status = 'publish');
+       RETURN NEW;
+     END IF;
+     UPDATE terms SET count = count - 1 WHERE id = OLD.term_id
+       AND EXISTS (SELECT 1 FROM listings WHERE id = OLD.listing_id AND status = 'publish');
+     RETURN OLD;
+   END $$`,
+  `CREATE TRIGGER listing_terms_count AFTER INSERT OR DELETE ON listing_terms
+   FOR EACH ROW EXECUTE FUNCTION listing_terms_count()`,
+  `CREATE FUNCTION listings_count_status() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     IF (OLD.status = 'publish') <> (NEW.status = 'publish') THEN
+       UPDATE terms SET count = count + (CASE WHEN NEW.status = 'publish' THEN 1 ELSE -1 END)
+       WHERE id IN (SELECT term_id FROM listing_terms WHERE listing_id = NEW.id);
+     END IF;
+     RETURN NEW;
+   END $$`,
+  `CREATE TRIGGER listings_count_status AFTER UPDATE OF status ON listings
+   FOR EACH ROW EXECUTE FUNCTION listings_count_status()`,
+  `CREATE FUNCTION listings_detach_terms() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     DELETE FROM listing_terms WHERE listing_id = OLD.id;
+     RETURN OLD;
+   END $$`,
+  `CREATE TRIGGER listings_detach_terms BEFORE DELETE ON listings
+   FOR EACH ROW EXECUTE FUNCTION listings_detach_terms()`,
+];

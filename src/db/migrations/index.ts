@@ -1,0 +1,13 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import * as m0001 from './0001_initial.js';
+
+/** Migrations in order. Static imports keep them inside the compiled bundle (no directory scanning). */
+const MIGRATIONS: Record<string, Migration> = {
+  '0001_initial': m0001,
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => MIGRATIONS,
+};
+
+export const MIGRATION_NAMES = Object.keys(MIGRATIONS);

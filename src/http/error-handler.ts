@@ -1,0 +1,123 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isUniqueViolation } from '../db/dialect/index.js';
+import { type MessageKey, type MessageParams, translate } from '../i18n/index.js';
+import { AppError, type FieldError } from './errors.js';
+
+type AjvError = NonNullable<FastifyError['validation']>[number];
+
+/**
+ * Renders every failure as the contract's error body (API.md 0.2): Fastify's own errors (validation,
+ * parsing, body size, unknown routes), driver errors (unique violations → 409) and anything unexpected,
+ * which is logged with the request id and answered 500 without internals.
+ */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const appError = toAppError(error, request);
+    if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
+    return sendError(request, reply, appError);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    return sendError(
+      request,
+      reply,
+      new AppError('route_not_found', 'route_not_found', [], { method: request.method, path: path.slice(0, 200) }),
+    );
+  });
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
+  const params: MessageParams = { ...error.messageParams, request_id: request.id };
+  return reply
+    .status(error.status)
+    .type('application/json; charset=utf-8')
+    .send({
+      success: false,
+      code: error.code,
+      message: translate(request.lang, error.messageKey, params),
+      ...(error.fields.length > 0
+        ? { errors: error.fields.map((f) => ({ field: f.field, message: translate(request.lang, f.key, f.params) })) }
+        : {}),
+      request_id: request.id,
+    });
+}
+
+function toAppError(error: FastifyError, request: FastifyRequest): AppError {
+  if (error instanceof AppError) return error;
+  if (error.validation) return new AppError('validation_failed', 'validation_failed', fieldErrors(error.validation));
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError('invalid_json');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('payload_too_large', 'payload_too_large', [], {
+        limit: request.routeOptions.bodyLimit ?? 0,
+      });
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new AppError(error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? 'unsupported_media_type' : 'validation_failed');
+  }
+  if (isUniqueViolation(error)) return new AppError('conflict');
+  // Other client errors raised by Fastify itself (e.g. a malformed URL) stay client errors.
+  if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+    return new AppError('validation_failed');
+  }
+  return new AppError('internal_error');
+}
+
+/** One entry per field, naming the field and the rule (Ajv reports unions once per branch; keep the first). */
+function fieldErrors(errors: AjvError[]): FieldError[] {
+  const byField = new Map<string, FieldError>();
+  for (const error of errors) {
+    const field = fieldPath(error);
+    if (!byField.has(field)) byField.set(field, { field, ...ruleOf(error) });
+  }
+  return [...byField.values()];
+}
+
+function fieldPath(error: AjvError): string {
+  const params = error.params as Record<string, unknown>;
+  const segments = error.instancePath.split('/').filter(Boolean).map(decodePointer);
+  if (error.keyword === 'required') segments.push(String(params.missingProperty));
+  if (error.keyword === 'additionalProperties') segments.push(String(params.additionalProperty));
+  return segments.join('.') || '(root)';
+}
+
+function decodePointer(segment: string): string {
+  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+function ruleOf(error: AjvError): { key: MessageKey; params?: MessageParams } {
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return { key: 'rule_required' };
+    case 'additionalProperties':
+      return { key: 'rule_unknown_field' };
+    case 'type':
+      return { key: 'rule_type', params: { type: String(params.type) } };
+    case 'enum':
+      return { key: 'rule_enum', params: { values: (params.allowedValues as unknown[]).join(', ') } };
+    case 'const':
+      return { key: 'rule_enum', params: { values: String(params.allowedValue) } };
+    case 'minimum':
+    case 'exclusiveMinimum':
+      return { key: 'rule_minimum', params: { limit: Number(params.limit) } };
+    case 'maximum':
+    case 'exclusiveMaximum':
+      return { key: 'rule_maximum', params: { limit: Number(params.limit) } };
+    case 'minLength':
+      return { key: 'rule_min_length', params: { limit: Number(params.limit) } };
+    case 'maxLength':
+      return { key: 'rule_max_length', params: { limit: Number(params.limit) } };
+    case 'maxItems':
+      return { key: 'rule_max_items', params: { limit: Number(params.limit) } };
+    case 'pattern':
+      return { key: 'rule_pattern' };
+    case 'format':
+      return { key: 'rule_format', params: { format: String(params.format) } };
+    default:
+      return { key: 'rule_invalid' };
+  }
+}

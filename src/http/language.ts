@@ -1,0 +1,36 @@
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import { type Language, languageFromAcceptHeader, supportedLanguage } from '../i18n/index.js';
+
+const PREFIX_LANGUAGE = Symbol('realty-api.prefixLanguage');
+type WithPrefixLanguage = IncomingMessage & { [PREFIX_LANGUAGE]?: string };
+
+/**
+ * `/{lang}{API_PREFIX}/realty-api/v1/...` serves every route in that language (API.md 0.5). The URL is
+ * rewritten before routing, so the localized variant is the same route, with the same rate-limit bucket.
+ */
+export function languagePrefixRewriter(apiPrefix: string): (request: IncomingMessage) => string {
+  const escaped = apiPrefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const pattern = new RegExp(`^/([a-z]{2})(?=${escaped}/realty-api/v1(?:[/?#]|$))`);
+  return (request) => {
+    const url = request.url ?? '/';
+    const match = pattern.exec(url);
+    if (!match) return url;
+    (request as WithPrefixLanguage)[PREFIX_LANGUAGE] = match[1];
+    return url.slice(match[0].length);
+  };
+}
+
+/** `?lang=`, else the path prefix, else Accept-Language, else English. */
+export function registerLanguage(app: FastifyInstance): void {
+  app.decorateRequest('lang', 'en');
+  app.addHook('onRequest', async (request) => {
+    const query = request.query as Record<string, unknown> | undefined;
+    const fromQuery = typeof query?.lang === 'string' ? supportedLanguage(query.lang) : undefined;
+    request.lang =
+      fromQuery ??
+      supportedLanguage((request.raw as WithPrefixLanguage)[PREFIX_LANGUAGE]) ??
+      languageFromAcceptHeader(request.headers['accept-language']) ??
+      ('en' satisfies Language);
+  });
+}

@@ -1,0 +1,42 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import { ErrorBody } from './envelope.js';
+
+/**
+ * OpenAPI 3.1, generated from the same route schemas that validate requests and serialize responses.
+ * Must be registered before the routes it documents.
+ */
+export async function registerOpenApi(app: FastifyInstance, apiPrefix: string): Promise<void> {
+  app.addSchema(ErrorBody);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'realty-api',
+        version: '1.0.0',
+        description: [
+          'Backend for real-estate listing platforms. Every route lives under `/realty-api/v1`',
+          apiPrefix ? ` (here behind the prefix \`${apiPrefix}\`)` : '',
+          '. Every route also answers under `/{lang}/realty-api/v1/...` with messages in that language',
+          ' (en, ar, es, fr), and every route accepts `?lang=`. Success bodies are `{success, data, message?}`;',
+          ' errors are `{success: false, code, message, errors?, request_id}`. Unknown query parameters and body',
+          ' fields are refused with 400 `validation_failed`.',
+        ].join(''),
+      },
+      components: {
+        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      },
+    },
+  });
+}
+
+/** The JSON document inside the namespace, and the interactive reference page at `/docs`. */
+export async function registerOpenApiRoutes(app: FastifyInstance, apiPrefix: string): Promise<void> {
+  app.get(`${apiPrefix}/realty-api/v1/openapi.json`, { schema: { hide: true } }, async () => app.swagger());
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    staticCSP: true,
+    uiConfig: { deepLinking: true, docExpansion: 'list' },
+  });
+}

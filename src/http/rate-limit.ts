@@ -1,0 +1,30 @@
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { Config } from '../config.js';
+import { AppError } from './errors.js';
+
+/**
+ * Per-IP request limits of API.md 0.6: one budget for every route, and a tighter one of its own for each
+ * route that declares `config.rateLimit` (login, register, …). Counters live in memory, or in Redis when
+ * REDIS_URL is set so that several processes share them. If Redis fails the request is let through
+ * (logged): an outage of the limiter must not take the API down.
+ */
+export async function registerRateLimit(app: FastifyInstance, config: Config, redis: Redis | undefined): Promise<void> {
+  if (!config.rateLimit.enabled) return;
+  await app.register(rateLimit, {
+    global: true,
+    max: config.rateLimit.perMinute,
+    timeWindow: 60_000,
+    ...(redis ? { redis, nameSpace: 'realty-api:rate:' } : {}),
+    skipOnError: true,
+    keyGenerator: (request) => request.ip,
+    errorResponseBuilder: (_request, context) =>
+      new AppError('rate_limited', 'rate_limited', [], { seconds: Math.max(1, Math.ceil(context.ttl / 1000)) }),
+  });
+}
+
+/** The tighter per-route budget for the sign-in family of routes. */
+export function authRateLimit(config: Config) {
+  return { max: config.rateLimit.authPerMinute, timeWindow: 60_000 };
+}

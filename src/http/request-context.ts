@@ -1,0 +1,28 @@
+import type { Role } from '../db/schema.js';
+import type { Language } from '../i18n/index.js';
+
+/** The caller, as the bearer token and its session establish it. */
+export interface AuthUser {
+  readonly id: number;
+  readonly role: Role;
+  readonly sessionId: string;
+}
+
+/**
+ * Declared on each route as `config: { auth }` and checked by one hook (http/auth.ts):
+ * `public` (the default; a token, when sent, must still be valid), `user` (any signed-in caller),
+ * or the roles allowed.
+ */
+export type AuthRequirement = 'public' | 'user' | readonly Role[];
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    lang: Language;
+    user: AuthUser | null;
+  }
+  interface FastifyContextConfig {
+    auth?: AuthRequirement;
+    /** Cacheable GET: the answer gets an ETag and `Cache-Control: public, max-age=<seconds>` (http/cache.ts). */
+    cacheSeconds?: number;
+  }
+}

@@ -1,0 +1,174 @@
+import type { Kysely } from 'kysely';
+import { isUniqueViolation } from '../../db/dialect/index.js';
+import type { DB, Taxonomy, TermUpdate } from '../../db/schema.js';
+import { AppError } from '../../http/errors.js';
+import { slugify, sortKey } from '../../lib/slug.js';
+import { plainText } from '../../lib/text.js';
+import { nowIso } from '../../lib/time.js';
+import * as repository from './taxonomies.repository.js';
+import { toTerm } from './taxonomies.mapper.js';
+import {
+  COLOURED_TAXONOMIES,
+  type CreateTermInput,
+  LOCATION_PARENT,
+  type TermEndpoint,
+  type TermQueryInput,
+  type TermRecord,
+  type UpdateTermInput,
+} from './taxonomies.schemas.js';
+import { parseTermQuery } from './term-query.js';
+
+type LocationField = 'country_id' | 'state_id' | 'city_id';
+const LOCATION_FIELDS: readonly LocationField[] = ['country_id', 'state_id', 'city_id'];
+/** Deeper than any real hierarchy; stops the ancestor walk on corrupted data. */
+const MAX_DEPTH = 100;
+
+export class TaxonomiesService {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  /** A term listing (API.md 1.2); an empty array is the caller's record-not-found case. */
+  async listTerms(endpoint: TermEndpoint, query: TermQueryInput): Promise<TermRecord[]> {
+    const rows = await repository.findTerms(this.db, parseTermQuery(endpoint, query));
+    return rows.map(toTerm);
+  }
+
+  async hasTerms(): Promise<boolean> {
+    return repository.anyTermExists(this.db);
+  }
+
+  async createTerm(taxonomy: Taxonomy, input: CreateTermInput): Promise<TermRecord> {
+    const name = requiredPlainText('name', input.name);
+    const slug = validSlug(input.slug ?? name, input.slug === undefined ? 'name' : 'slug');
+    const now = nowIso();
+    return this.db.transaction().execute(async (trx) => {
+      if (input.parent) await this.checkParent(trx, taxonomy, input.parent, undefined);
+      const locationParentId = await this.checkLocationParent(trx, taxonomy, input);
+      this.checkColour(taxonomy, input.color);
+      const id = await this.withUniqueSlug(() =>
+        repository.insertTerm(trx, {
+          taxonomy,
+          name,
+          slug,
+          sort_key: sortKey(name),
+          description: plainText(input.description ?? ''),
+          parent_id: input.parent || null,
+          location_parent_id: locationParentId ?? null,
+          image_url: input.image_url ?? null,
+          marker_icon_url: input.marker_icon_url ?? null,
+          marker_retina_icon_url: input.marker_retina_icon_url ?? null,
+          custom_link: input.custom_link ?? null,
+          color: input.color?.toLowerCase() ?? null,
+          created_at: now,
+          updated_at: now,
+        }),
+      );
+      return this.termOrThrow(trx, taxonomy, id);
+    });
+  }
+
+  async updateTerm(taxonomy: Taxonomy, id: number, input: UpdateTermInput): Promise<TermRecord> {
+    return this.db.transaction().execute(async (trx) => {
+      await this.termOrThrow(trx, taxonomy, id);
+      const changes: TermUpdate = { updated_at: nowIso() };
+      if (input.name !== undefined) {
+        changes.name = requiredPlainText('name', input.name);
+        changes.sort_key = sortKey(changes.name);
+      }
+      if (input.slug !== undefined) changes.slug = validSlug(input.slug, 'slug');
+      if (input.description !== undefined) changes.description = plainText(input.description);
+      if (input.parent !== undefined) {
+        if (input.parent !== 0) await this.checkParent(trx, taxonomy, input.parent, id);
+        changes.parent_id = input.parent || null;
+      }
+      const locationParentId = await this.checkLocationParent(trx, taxonomy, input);
+      if (locationParentId !== undefined) changes.location_parent_id = locationParentId;
+      if (input.color !== undefined) {
+        this.checkColour(taxonomy, input.color);
+        changes.color = input.color?.toLowerCase() ?? null;
+      }
+      for (const field of ['image_url', 'marker_icon_url', 'marker_retina_icon_url', 'custom_link'] as const) {
+        if (input[field] !== undefined) changes[field] = input[field];
+      }
+      await this.withUniqueSlug(() => repository.updateTerm(trx, id, changes));
+      return this.termOrThrow(trx, taxonomy, id);
+    });
+  }
+
+  async deleteTerm(taxonomy: Taxonomy, id: number): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await this.termOrThrow(trx, taxonomy, id);
+      await repository.deleteTerm(trx, id);
+    });
+  }
+
+  private async termOrThrow(db: Kysely<DB>, taxonomy: Taxonomy, id: number): Promise<TermRecord> {
+    const row = await repository.findTermById(db, taxonomy, id);
+    if (!row) throw AppError.notFound();
+    return toTerm(row);
+  }
+
+  /** The parent must be a term of the same taxonomy, and (on update) not the term or a descendant of it. */
+  private async checkParent(db: Kysely<DB>, taxonomy: Taxonomy, parentId: number, selfId: number | undefined): Promise<void> {
+    let current: number | null = parentId;
+    for (let depth = 0; current !== null && depth < MAX_DEPTH; depth++) {
+      if (current === selfId) throw AppError.invalidField('parent', 'rule_parent_cycle');
+      const row = await repository.findTaxonomyOf(db, current);
+      if (!row || row.taxonomy !== taxonomy) {
+        throw AppError.invalidField('parent', depth === 0 ? 'rule_unknown_term' : 'rule_invalid');
+      }
+      current = row.parent_id;
+    }
+  }
+
+  /**
+   * Location terms name their parent with the field of their level (a state's `country_id`, …). Returns the
+   * id to store, null to clear, undefined when the body says nothing about it.
+   */
+  private async checkLocationParent(
+    db: Kysely<DB>,
+    taxonomy: Taxonomy,
+    input: Partial<Record<LocationField, number | null>>,
+  ): Promise<number | null | undefined> {
+    const expected = LOCATION_PARENT[taxonomy as keyof typeof LOCATION_PARENT];
+    for (const field of LOCATION_FIELDS) {
+      if (input[field] !== undefined && expected?.field !== field) {
+        throw AppError.invalidField(field, 'rule_not_for_taxonomy', { taxonomy });
+      }
+    }
+    if (!expected) return undefined;
+    const value = input[expected.field];
+    if (value === undefined || value === null) return value;
+    const row = await repository.findTaxonomyOf(db, value);
+    if (row?.taxonomy !== expected.taxonomy) {
+      throw AppError.invalidField(expected.field, 'rule_wrong_taxonomy', { taxonomy: expected.taxonomy });
+    }
+    return value;
+  }
+
+  private checkColour(taxonomy: Taxonomy, color: string | null | undefined): void {
+    if (color !== undefined && color !== null && !COLOURED_TAXONOMIES.includes(taxonomy)) {
+      throw AppError.invalidField('color', 'rule_not_for_taxonomy', { taxonomy });
+    }
+  }
+
+  private async withUniqueSlug<T>(write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AppError('conflict', 'term_slug_taken', [{ field: 'slug', key: 'term_slug_taken' }]);
+      throw error;
+    }
+  }
+}
+
+function requiredPlainText(field: string, value: string): string {
+  const text = plainText(value);
+  if (text === '') throw AppError.invalidField(field, 'rule_required');
+  return text;
+}
+
+function validSlug(source: string, field: string): string {
+  const slug = slugify(source);
+  if (slug === '') throw AppError.invalidField(field, 'rule_empty_slug');
+  return slug;
+}

@@ -1,0 +1,45 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp, createServices, type Services } from '../../src/app.js';
+import { type Config, loadConfig } from '../../src/config.js';
+import type { DialectName } from '../../src/db/dialect/index.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
+
+export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: TestDatabase;
+  services: Services;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/** Configuration as the tests want it by default: quiet, no rate limits; `env` overrides any variable. */
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_ENABLED: 'false',
+    DATABASE_URL: 'sqlite::memory:',
+    JWT_SECRET: TEST_JWT_SECRET,
+    ...env,
+  });
+}
+
+/** The whole application on a fresh database of the given dialect, ready for `app.inject()`. */
+export async function buildTestApp(dialect: DialectName, env: Record<string, string> = {}): Promise<TestApp> {
+  const config = testConfig(env);
+  const database = await createTestDatabase(dialect);
+  const deps = { config, database, jwtSecret: config.jwtSecret ?? TEST_JWT_SECRET };
+  const app = await buildApp(deps);
+  await app.ready();
+  return {
+    app,
+    database,
+    services: createServices(deps),
+    config,
+    close: async () => {
+      await app.close();
+      await database.dispose();
+    },
+  };
+}

@@ -1,0 +1,85 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { DB, ListingState, NewListing, Role, Taxonomy, UserRow } from '../../src/db/schema.js';
+import { PasswordHasher } from '../../src/modules/auth/passwords.js';
+import { insertListing, type TermLink } from '../../src/modules/properties/properties.repository.js';
+import type { CreateTermInput, TermRecord } from '../../src/modules/taxonomies/taxonomies.schemas.js';
+import type { TaxonomiesService } from '../../src/modules/taxonomies/taxonomies.service.js';
+import { insertUser } from '../../src/modules/users/users.repository.js';
+
+export const DEFAULT_PASSWORD = 'correct horse battery staple';
+
+// Hashing is deliberately slow; every factory user shares one hash of the default password.
+let defaultHash: Promise<string> | undefined;
+const passwords = new PasswordHasher();
+
+export function unique(prefix: string): string {
+  return `${prefix}${randomBytes(5).toString('hex')}`;
+}
+
+export async function newUser(db: Kysely<DB>, overrides: Partial<Omit<UserRow, 'id'>> & { role?: Role } = {}): Promise<UserRow> {
+  defaultHash ??= passwords.hash(DEFAULT_PASSWORD);
+  const username = overrides.username ?? unique('user_');
+  const now = new Date().toISOString();
+  return insertUser(db, {
+    username,
+    email: `${username}@example.test`,
+    password_hash: await defaultHash,
+    role: 'buyer',
+    status: 'active',
+    display_name: username,
+    created_at: now,
+    updated_at: now,
+    ...overrides,
+  });
+}
+
+/** Logs in through the API and returns the bearer token. */
+export async function tokenFor(app: FastifyInstance, user: UserRow, password = DEFAULT_PASSWORD): Promise<string> {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/realty-api/v1/auth/login',
+    payload: { username: user.username, password },
+  });
+  if (response.statusCode !== 200) throw new Error(`login failed: ${response.body}`);
+  return response.json().data.token as string;
+}
+
+export function bearer(token: string): { authorization: string } {
+  return { authorization: `Bearer ${token}` };
+}
+
+export async function newTerm(
+  taxonomies: TaxonomiesService,
+  taxonomy: Taxonomy,
+  input: Partial<CreateTermInput> = {},
+): Promise<TermRecord> {
+  return taxonomies.createTerm(taxonomy, { name: unique('Term '), ...input });
+}
+
+export async function newListing(
+  db: Kysely<DB>,
+  { status = 'publish', terms = [] as TermLink[], ...overrides }: Partial<NewListing> & { status?: ListingState; terms?: TermLink[] } = {},
+): Promise<number> {
+  const now = new Date().toISOString();
+  return insertListing(
+    db,
+    {
+      slug: unique('listing-'),
+      title: 'A listing',
+      status,
+      currency: 'USD',
+      created_at: now,
+      updated_at: now,
+      published_at: status === 'publish' ? now : null,
+      ...overrides,
+    },
+    terms,
+  );
+}
+
+/** Links for `newListing` from term records. */
+export function links(taxonomy: Taxonomy, ...terms: TermRecord[]): TermLink[] {
+  return terms.map((t) => ({ termId: t.id, taxonomy }));
+}
