@@ -88,6 +88,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.addHook('onRequest', async () => {
     if (closing) throw new AppError('service_unavailable');
   });
+  // While draining, answers close their connection: a keep-alive socket would otherwise hold shutdown open.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
+    return payload;
+  });
   registerErrorHandling(app);
   registerAuth(app, services.auth);
   registerConditionalGet(app);

@@ -10,6 +10,8 @@ import { ErrorBody } from './envelope.js';
 export async function registerOpenApi(app: FastifyInstance, apiPrefix: string): Promise<void> {
   app.addSchema(ErrorBody);
   await app.register(swagger, {
+    // Shared schemas appear under their own names (Term, ErrorBody, …) instead of def-0, def-1, …
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
     openapi: {
       openapi: '3.1.0',
       info: {

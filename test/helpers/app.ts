@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
 import { buildApp, createServices, type Services } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import type { DialectName } from '../../src/db/dialect/index.js';
@@ -25,12 +26,23 @@ export function testConfig(env: Record<string, string> = {}): Config {
   });
 }
 
+export interface TestAppOptions {
+  redis?: Redis;
+  /** Extra routes for probing cross-cutting behaviour (e.g. a route that throws), added before `ready()`. */
+  extraRoutes?: (app: FastifyInstance) => void;
+}
+
 /** The whole application on a fresh database of the given dialect, ready for `app.inject()`. */
-export async function buildTestApp(dialect: DialectName, env: Record<string, string> = {}): Promise<TestApp> {
+export async function buildTestApp(
+  dialect: DialectName,
+  env: Record<string, string> = {},
+  options: TestAppOptions = {},
+): Promise<TestApp> {
   const config = testConfig(env);
   const database = await createTestDatabase(dialect);
-  const deps = { config, database, jwtSecret: config.jwtSecret ?? TEST_JWT_SECRET };
+  const deps = { config, database, jwtSecret: config.jwtSecret ?? TEST_JWT_SECRET, ...(options.redis ? { redis: options.redis } : {}) };
   const app = await buildApp(deps);
+  options.extraRoutes?.(app);
   await app.ready();
   return {
     app,
