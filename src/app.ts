@@ -1,20 +1,19 @@
 import compress from '@fastify/compress';
-import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { Type } from 'typebox';
 import type { Config } from './config.js';
+import { CacheStamps } from './db/cache-versions.js';
 import { type Database, isDatabaseReady } from './db/database.js';
 import { registerAuth } from './http/auth.js';
-import { registerConditionalGet } from './http/cache.js';
-import { AppError } from './http/errors.js';
+import { registerCors, wildcardCorsHeaders } from './http/cors.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { registerHealthRoutes } from './http/health.js';
-import { languagePrefixRewriter, registerLanguage } from './http/language.js';
+import { languagePrefixRewriter } from './http/language.js';
 import { registerOpenApi, registerOpenApiRoutes } from './http/openapi.js';
 import { parseQueryString } from './http/querystring.js';
 import { authRateLimit, registerRateLimit } from './http/rate-limit.js';
+import { registerRequestBasics } from './http/request-basics.js';
 import { requestIdFor } from './http/request-id.js';
 import { registerValidation } from './http/validation.js';
 import './http/request-context.js';
@@ -50,7 +49,10 @@ export function createServices({ config, database, jwtSecret }: AppDependencies)
   return {
     users,
     auth: new AuthService(database.db, users, passwords, tokens, config.refreshTokenTtlDays),
-    taxonomies: new TaxonomiesService(database.db),
+    taxonomies: new TaxonomiesService(
+      database.db,
+      new CacheStamps(database.readCacheVersion, database.localWrites, config.cacheRevalidateMs),
+    ),
   };
 }
 
@@ -81,25 +83,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
-  registerLanguage(app);
-  app.addHook('onRequest', async () => {
-    if (closing) throw new AppError('service_unavailable');
-  });
-  // While draining, answers close their connection: a keep-alive socket would otherwise hold shutdown open.
-  app.addHook('onSend', async (_request, reply, payload) => {
-    if (closing) reply.header('connection', 'close');
-    return payload;
-  });
+  registerRequestBasics(app, { isClosing: () => closing, extraHeaders: wildcardCorsHeaders(config.corsOrigins) });
   registerErrorHandling(app);
   registerAuth(app, services.auth);
-  registerConditionalGet(app);
 
-  await app.register(helmet, { global: true });
-  await app.register(cors, { origin: config.corsOrigins === '*' ? '*' : [...config.corsOrigins], maxAge: 600 });
-  await app.register(compress, { threshold: 1024 });
+  await registerCors(app, config.corsOrigins);
+  // Responses only: clients send small JSON bodies, and a decompression hook would run on every request.
+  await app.register(compress, { threshold: 1024, globalDecompression: false });
   await registerRateLimit(app, config, deps.redis);
   await registerOpenApi(app, config.apiPrefix);
 

@@ -34,6 +34,8 @@ export interface Config {
   readonly corsOrigins: '*' | readonly string[];
   readonly logLevel: LogLevel;
   readonly shutdownTimeoutMs: number;
+  /** How stale another process's change may be in a cached answer (this process's own: never). */
+  readonly cacheRevalidateMs: number;
 }
 
 export class ConfigError extends Error {
@@ -111,6 +113,7 @@ export function loadConfig(env: Env = process.env): Config {
     corsOrigins: corsRaw === '*' ? '*' : Object.freeze(corsRaw.split(',').map((o) => o.trim()).filter(Boolean)),
     logLevel,
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    cacheRevalidateMs: read.integer('CACHE_REVALIDATE_MS', 100, 0, 60_000),
   };
 
   if (problems.length > 0) throw new ConfigError(problems);

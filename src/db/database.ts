@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
+import { type CacheVersionReader, kyselyCacheVersionReader, LocalWrites, sqliteCacheVersionReader } from './cache-versions.js';
 import type { DialectName } from './dialect/index.js';
 import { MIGRATION_NAMES, migrationProvider } from './migrations/index.js';
 import type { DB } from './schema.js';
@@ -13,6 +14,10 @@ export interface Database {
   readonly dialect: DialectName;
   /** True when this call created the SQLite file (used to decide whether to seed demo data). */
   readonly isNew: boolean;
+  /** The cheapest way to read a cache stamp on this database; valid once migrated. */
+  readonly readCacheVersion: CacheVersionReader;
+  /** Counts this process's writes (see CacheStamps). */
+  readonly localWrites: LocalWrites;
   destroy(): Promise<void>;
 }
 
@@ -30,8 +35,11 @@ function openSqlite(file: string): Database {
   connection.pragma('synchronous = NORMAL');
   connection.pragma('foreign_keys = ON');
   connection.pragma('busy_timeout = 5000');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: connection }) });
-  return { db, dialect: 'sqlite', isNew, destroy: () => db.destroy() };
+  const localWrites = new LocalWrites();
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: connection }), plugins: [localWrites] });
+  let reader: CacheVersionReader | undefined; // prepared lazily: the table exists only after migration
+  const readCacheVersion: CacheVersionReader = (name) => (reader ??= sqliteCacheVersionReader(connection))(name);
+  return { db, dialect: 'sqlite', isNew, readCacheVersion, localWrites, destroy: () => db.destroy() };
 }
 
 function openPostgres(url: string, schema: string | undefined): Database {
@@ -41,8 +49,16 @@ function openPostgres(url: string, schema: string | undefined): Database {
     // A dedicated schema (tests: one per test file) is selected for every connection of the pool.
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', isNew: false, destroy: () => db.destroy() };
+  const localWrites = new LocalWrites();
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [localWrites] });
+  return {
+    db,
+    dialect: 'postgres',
+    isNew: false,
+    readCacheVersion: kyselyCacheVersionReader(db),
+    localWrites,
+    destroy: () => db.destroy(),
+  };
 }
 
 /** Applies every pending migration; throws with the failing migration's name. */

@@ -13,6 +13,7 @@ export interface DB {
   terms: TermsTable;
   listings: ListingsTable;
   listing_terms: ListingTermsTable;
+  cache_versions: CacheVersionsTable;
 }
 
 export const ROLES = ['administrator', 'manager', 'agency', 'agent', 'owner', 'seller', 'buyer'] as const;
@@ -82,7 +83,7 @@ export interface TermsTable {
   marker_retina_icon_url: string | null;
   custom_link: string | null;
   color: string | null;
-  /** Published listings using the term, kept exact by database triggers (db/dialect/term-counts.ts). */
+  /** Published listings using the term, kept exact by database triggers (db/dialect/term-triggers.ts). */
   count: Generated<number>;
   created_at: string;
   updated_at: string;
@@ -134,6 +135,12 @@ export interface ListingTermsTable {
   taxonomy: Taxonomy;
   /** Order of the term within its taxonomy on the listing (features keep the author's order). */
   position: Generated<number>;
+}
+
+/** Stamps that change whenever a cached answer's data changes (e.g. `terms`), set by triggers. */
+export interface CacheVersionsTable {
+  name: string;
+  version: string;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -1,29 +1,50 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
-/**
- * Conditional GETs for routes that declare `config.cacheSeconds`: a strong ETag from the body, so it
- * changes exactly when the answer does, and 304 for a matching If-None-Match. Registered before
- * compression so the tag describes the representation, not its encoding.
- */
-export function registerConditionalGet(app: FastifyInstance): void {
-  app.addHook('onSend', async (request, reply, payload) => {
-    const seconds = request.routeOptions.config.cacheSeconds;
-    if (seconds === undefined || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
-    const etag = `"${createHash('sha1').update(payload).digest('base64url')}"`;
-    reply.header('etag', etag);
-    reply.header('cache-control', `public, max-age=${seconds}`);
-    reply.header('vary', 'Accept-Encoding, Accept-Language');
-    if (ifNoneMatch(request.headers['if-none-match'], etag)) {
-      reply.code(304);
-      return '';
-    }
-    return payload;
-  });
+interface Representation {
+  body: string;
+  etag: string;
 }
 
+const representations = new WeakMap<object, Map<string, Representation>>();
+
+/**
+ * Answers a cacheable GET: `Cache-Control: public, max-age=<seconds>`, an ETag that changes exactly when
+ * the body does, and 304 for a matching If-None-Match. `data` is serialized and hashed only the first time
+ * this very object is sent in the caller's language: services that cache their answers return the same
+ * object while it is current, so a hot cached GET costs neither serialization nor hashing. The ETag is weak
+ * because compression may send the same representation in several encodings.
+ */
+export function sendCacheable(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  data: object,
+  maxAgeSeconds: number,
+  envelope: () => unknown,
+): FastifyReply {
+  let byLanguage = representations.get(data);
+  if (!byLanguage) representations.set(data, (byLanguage = new Map()));
+  let representation = byLanguage.get(request.lang);
+  if (!representation) {
+    // With a response schema (every cacheable route has one) the serializer yields a string.
+    const body = String(reply.serialize(envelope()));
+    representation = { body, etag: `W/"${createHash('sha1').update(body).digest('base64url')}"` };
+    byLanguage.set(request.lang, representation);
+  }
+  const vary = reply.getHeader('vary'); // e.g. Origin, set by CORS with an allow-list
+  reply.headers({
+    etag: representation.etag,
+    'cache-control': `public, max-age=${maxAgeSeconds}`,
+    vary: vary ? `${String(vary)}, Accept-Encoding, Accept-Language` : 'Accept-Encoding, Accept-Language',
+  });
+  if (ifNoneMatch(request.headers['if-none-match'], representation.etag)) return reply.code(304).send();
+  return reply.type('application/json; charset=utf-8').send(representation.body);
+}
+
+/** Weak comparison (RFC 9110 13.1.2), as If-None-Match requires. */
 function ifNoneMatch(header: string | undefined, etag: string): boolean {
   if (header === undefined) return false;
   if (header.trim() === '*') return true;
-  return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag);
+  const opaque = etag.replace(/^W\//, '');
+  return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === opaque);
 }

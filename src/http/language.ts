@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { type Language, languageFromAcceptHeader, supportedLanguage } from '../i18n/index.js';
 
 const PREFIX_LANGUAGE = Symbol('realty-api.prefixLanguage');
@@ -22,15 +22,13 @@ export function languagePrefixRewriter(apiPrefix: string): (request: IncomingMes
 }
 
 /** `?lang=`, else the path prefix, else Accept-Language, else English. */
-export function registerLanguage(app: FastifyInstance): void {
-  app.decorateRequest('lang', 'en');
-  app.addHook('onRequest', async (request) => {
-    const query = request.query as Record<string, unknown> | undefined;
-    const fromQuery = typeof query?.lang === 'string' ? supportedLanguage(query.lang) : undefined;
-    request.lang =
-      fromQuery ??
-      supportedLanguage((request.raw as WithPrefixLanguage)[PREFIX_LANGUAGE]) ??
-      languageFromAcceptHeader(request.headers['accept-language']) ??
-      ('en' satisfies Language);
-  });
+export function resolveLanguage(request: FastifyRequest): Language {
+  const query = request.query as Record<string, unknown> | undefined;
+  const fromQuery = typeof query?.lang === 'string' ? supportedLanguage(query.lang) : undefined;
+  return (
+    fromQuery ??
+    supportedLanguage((request.raw as WithPrefixLanguage)[PREFIX_LANGUAGE]) ??
+    languageFromAcceptHeader(request.headers['accept-language']) ??
+    'en'
+  );
 }

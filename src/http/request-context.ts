@@ -22,7 +22,5 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     auth?: AuthRequirement;
-    /** Cacheable GET: the answer gets an ETag and `Cache-Control: public, max-age=<seconds>` (http/cache.ts). */
-    cacheSeconds?: number;
   }
 }

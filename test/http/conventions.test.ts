@@ -182,7 +182,8 @@ describe.each(DIALECTS)('API conventions (%s)', (dialect) => {
     it('sets security headers', async () => {
       const res = await t.app.inject({ method: 'GET', url: `${API}/property-status` });
       expect(res.headers['x-content-type-options']).toBe('nosniff');
-      expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['content-security-policy']).toMatch(/^default-src 'none'/);
       expect(res.headers['strict-transport-security']).toBeTruthy();
     });
 
@@ -194,6 +195,10 @@ describe.each(DIALECTS)('API conventions (%s)', (dialect) => {
       });
       expect(res.statusCode).toBe(204);
       expect(res.headers['access-control-allow-origin']).toBe('*');
+      expect(res.headers['access-control-allow-methods']).toContain('POST');
+      const simple = await t.app.inject({ method: 'GET', url: `${API}/property-status`, headers: { origin: 'https://app.example' } });
+      expect(simple.headers['access-control-allow-origin']).toBe('*');
+      expect(simple.headers['access-control-expose-headers']).toContain('X-Request-Id');
     });
 
     it('compresses large answers for clients that accept it', async () => {
@@ -212,6 +217,25 @@ describe('readiness when the database is gone', () => {
     expect(res.statusCode).toBe(503);
     expect(res.json().code).toBe('service_unavailable');
     await t.app.close();
+  });
+});
+
+describe('CORS with an allow-list', () => {
+  it('allows only the listed origins', async () => {
+    const t = await buildTestApp('sqlite', { CORS_ORIGINS: 'https://good.example,https://also.example' });
+    const ask = (origin: string) => t.app.inject({ method: 'GET', url: `${API}/property-status`, headers: { origin } });
+    const good = await ask('https://good.example');
+    expect(good.headers['access-control-allow-origin']).toBe('https://good.example');
+    expect(good.headers.vary).toMatch(/Origin/);
+    expect((await ask('https://evil.example')).headers['access-control-allow-origin']).toBeUndefined();
+    const preflight = await t.app.inject({
+      method: 'OPTIONS',
+      url: LOGIN,
+      headers: { origin: 'https://also.example', 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.statusCode).toBe(204);
+    expect(preflight.headers['access-control-allow-origin']).toBe('https://also.example');
+    await t.close();
   });
 });
 

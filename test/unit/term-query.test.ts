@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src/http/errors.js';
 import { TERM_ENDPOINTS } from '../../src/modules/taxonomies/taxonomies.schemas.js';
-import { parseTermQuery } from '../../src/modules/taxonomies/term-query.js';
+import { parseTermQuery, termQueryKey } from '../../src/modules/taxonomies/term-query.js';
 
 const types = TERM_ENDPOINTS.find((e) => e.taxonomy === 'property_type')!;
 const states = TERM_ENDPOINTS.find((e) => e.taxonomy === 'property_state')!;
@@ -74,5 +74,23 @@ describe('parseTermQuery', () => {
 
   it('refuses a location id beyond 32 bits', () => {
     expect(() => parseTermQuery(states, { country: '9999999999' })).toThrow(AppError);
+  });
+});
+
+describe('termQueryKey', () => {
+  it('tells apart queries that differ in any parameter, even when values contain separators', () => {
+    const keys = [
+      {},
+      { search: 'a|1' },
+      { search: 'a', include: '1' },
+      { search: '1:a' },
+      { number: 0 },
+      { offset: 0 },
+      { order: 'DESC' },
+      { order: 'desc' },
+    ].map((query) => termQueryKey(types, query));
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(termQueryKey(types, { search: 'x' })).not.toBe(termQueryKey(states, { search: 'x' }));
+    expect(termQueryKey(types, { search: 'x', number: 5 })).toBe(termQueryKey(types, { number: 5, search: 'x' }));
   });
 });

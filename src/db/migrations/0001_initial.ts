@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { binaryText, identity } from '../dialect/columns.js';
-import { createTermCountTriggers } from '../dialect/term-counts.js';
+import { createTermTriggers } from '../dialect/term-triggers.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyDb = Kysely<any>;
@@ -114,5 +114,13 @@ export async function up(db: AnyDb): Promise<void> {
   // The reverse direction: which listings use a term (search filters, counts).
   await db.schema.createIndex('listing_terms_term_idx').on('listing_terms').columns(['term_id', 'listing_id']).execute();
 
-  await createTermCountTriggers(db);
+  // Version stamps of cached answers (term listings), moved by triggers (dialect/term-triggers.ts).
+  await db.schema
+    .createTable('cache_versions')
+    .addColumn('name', 'text', (c) => c.primaryKey())
+    .addColumn('version', 'text', (c) => c.notNull())
+    .execute();
+  await db.insertInto('cache_versions').values({ name: 'terms', version: 'initial' }).execute();
+
+  await createTermTriggers(db);
 }

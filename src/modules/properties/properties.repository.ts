@@ -11,7 +11,7 @@ export interface TermLink {
 /**
  * Listing storage. Term counts are not maintained here: database triggers keep `terms.count` equal to
  * the published listings using each term, whichever statement changes a link or a state
- * (db/dialect/term-counts.ts).
+ * (db/dialect/term-triggers.ts).
  */
 export async function insertListing(db: Executor, listing: NewListing, terms: TermLink[] = []): Promise<number> {
   const { id } = await db.insertInto('listings').values(listing).returning('id').executeTakeFirstOrThrow();

@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import { sendCacheable } from '../../http/cache.js';
 import { Envelope, errorResponses } from '../../http/envelope.js';
 import { translate } from '../../i18n/index.js';
 import type { TaxonomiesService } from './taxonomies.service.js';
@@ -23,7 +24,6 @@ export async function taxonomyRoutes(app: FastifyInstance, { taxonomies }: { tax
     api.get(
       endpoint.path,
       {
-        config: { cacheSeconds: TERM_CACHE_SECONDS },
         schema: {
           tags: ['taxonomies'],
           summary: `List ${endpoint.taxonomy} terms`,
@@ -37,11 +37,13 @@ export async function taxonomyRoutes(app: FastifyInstance, { taxonomies }: { tax
           },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const terms = await taxonomies.listTerms(endpoint, request.query);
-        return terms.length > 0
-          ? { success: true, data: { [endpoint.dataKey]: terms } }
-          : { success: false, message: translate(request.lang, 'record_not_found'), data: { [endpoint.dataKey]: [] } };
+        return sendCacheable(request, reply, terms, TERM_CACHE_SECONDS, () =>
+          terms.length > 0
+            ? { success: true, data: { [endpoint.dataKey]: terms } }
+            : { success: false, message: translate(request.lang, 'record_not_found'), data: { [endpoint.dataKey]: [] } },
+        );
       },
     );
   }

@@ -1,9 +1,10 @@
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../db/dialect/index.js';
+import type { CacheStamps } from '../../db/cache-versions.js';
 import type { DB, Taxonomy, TermUpdate } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
 import { slugify, sortKey } from '../../lib/slug.js';
-import { plainText } from '../../lib/text.js';
+import { plainText, richText } from '../../lib/text.js';
 import { nowIso } from '../../lib/time.js';
 import * as repository from './taxonomies.repository.js';
 import { toTerm } from './taxonomies.mapper.js';
@@ -16,20 +17,41 @@ import {
   type TermRecord,
   type UpdateTermInput,
 } from './taxonomies.schemas.js';
-import { parseTermQuery } from './term-query.js';
+import { parseTermQuery, termQueryKey } from './term-query.js';
 
 type LocationField = 'country_id' | 'state_id' | 'city_id';
 const LOCATION_FIELDS: readonly LocationField[] = ['country_id', 'state_id', 'city_id'];
 /** Deeper than any real hierarchy; stops the ancestor walk on corrupted data. */
 const MAX_DEPTH = 100;
 
-export class TaxonomiesService {
-  constructor(private readonly db: Kysely<DB>) {}
+/** Distinct term queries kept; past this the cache starts over (searches can make the key space large). */
+const MAX_CACHED_LISTINGS = 1000;
 
-  /** A term listing (API.md 1.2); an empty array is the caller's record-not-found case. */
-  async listTerms(endpoint: TermEndpoint, query: TermQueryInput): Promise<TermRecord[]> {
-    const rows = await repository.findTerms(this.db, parseTermQuery(endpoint, query));
-    return rows.map(toTerm);
+export class TaxonomiesService {
+  private readonly listings = new Map<string, { version: string; terms: readonly TermRecord[] }>();
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly stamps: CacheStamps,
+  ) {}
+
+  /**
+   * A term listing (API.md 1.2); an empty array is the caller's record-not-found case. Answers are cached
+   * per query and stay valid while the database's terms stamp (renewed by triggers on any term change,
+   * counts included, from any process) is unchanged; the same frozen array is returned while valid.
+   * See CacheStamps for how soon another process's change is seen.
+   */
+  async listTerms(endpoint: TermEndpoint, query: TermQueryInput): Promise<readonly TermRecord[]> {
+    const key = termQueryKey(endpoint, query);
+    // Read the stamp first: a change racing the query below leaves an entry that is merely refreshed.
+    const version = await this.stamps.current('terms');
+    const cached = this.listings.get(key);
+    if (cached?.version === version) return cached.terms;
+    const filter = parseTermQuery(endpoint, query);
+    const terms = Object.freeze((await repository.findTerms(this.db, filter)).map(toTerm));
+    if (this.listings.size >= MAX_CACHED_LISTINGS) this.listings.clear();
+    this.listings.set(key, { version, terms });
+    return terms;
   }
 
   async hasTerms(): Promise<boolean> {
@@ -50,7 +72,7 @@ export class TaxonomiesService {
           name,
           slug,
           sort_key: sortKey(name),
-          description: plainText(input.description ?? ''),
+          description: richText(input.description ?? ''),
           parent_id: input.parent || null,
           location_parent_id: locationParentId ?? null,
           image_url: input.image_url ?? null,
@@ -75,7 +97,7 @@ export class TaxonomiesService {
         changes.sort_key = sortKey(changes.name);
       }
       if (input.slug !== undefined) changes.slug = validSlug(input.slug, 'slug');
-      if (input.description !== undefined) changes.description = plainText(input.description);
+      if (input.description !== undefined) changes.description = richText(input.description);
       if (input.parent !== undefined) {
         if (input.parent !== 0) await this.checkParent(trx, taxonomy, input.parent, id);
         changes.parent_id = input.parent || null;

@@ -28,6 +28,21 @@ export interface TermFilter {
   locationParent: { taxonomy: Taxonomy; id: number } | { taxonomy: Taxonomy; slug: string } | undefined;
 }
 
+const KEY_PARAMETERS = ['hide_empty', 'orderby', 'order', 'number', 'offset', 'parent', 'search', 'include', 'exclude', 'slug', 'country', 'state', 'city'] as const;
+
+/**
+ * A cache key for a term listing query, unambiguous (each value length-prefixed) and cheap: it is built on
+ * every request, where JSON.stringify of the query measured as the costliest line of the cached path.
+ */
+export function termQueryKey(endpoint: TermEndpoint, query: TermQueryInput): string {
+  let key = endpoint.taxonomy;
+  for (const name of KEY_PARAMETERS) {
+    const value = query[name];
+    key += value === undefined ? '|' : `|${String(value).length}:${value}`;
+  }
+  return key;
+}
+
 /** Turns the schema-validated query into a TermFilter; list sizes beyond the 0.6 limits are a 400. */
 export function parseTermQuery(endpoint: TermEndpoint, query: TermQueryInput): TermFilter {
   const search = query.search?.trim();

@@ -1,0 +1,28 @@
+import type { FastifyInstance } from 'fastify';
+import { AppError } from './errors.js';
+import { resolveLanguage } from './language.js';
+import { constantHeaders } from './security-headers.js';
+
+/**
+ * What every request gets before anything else, in one hook: the constant headers (security, and CORS
+ * when it does not vary), the X-Request-Id header, the message language, and a 503 while the server
+ * drains. Callback-style hooks: they run on every request, and an async hook costs a promise each time.
+ */
+export function registerRequestBasics(
+  app: FastifyInstance,
+  { isClosing, extraHeaders }: { isClosing: () => boolean; extraHeaders: Record<string, string> },
+): void {
+  const headersFor = constantHeaders(extraHeaders);
+  app.decorateRequest('lang', 'en');
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(headersFor(request.url));
+    reply.header('x-request-id', request.id);
+    request.lang = resolveLanguage(request);
+    done(isClosing() ? new AppError('service_unavailable') : undefined);
+  });
+  // While draining, answers close their connection: a keep-alive socket would otherwise hold shutdown open.
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (isClosing()) reply.header('connection', 'close');
+    done(null, payload);
+  });
+}
