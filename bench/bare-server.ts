@@ -1,0 +1,17 @@
+/**
+ * The baseline: a bare Fastify server (no plugins, no logger) on 127.0.0.1:$PORT. GET /bare/<i> answers with
+ * the i-th string of the JSON array in the file named by the first argument: the real responses of the
+ * scenarios, so that each bare body has the size of its real one.
+ */
+import fs from 'node:fs';
+import Fastify from 'fastify';
+
+const bodiesFile = process.argv[2];
+if (!bodiesFile) throw new Error('usage: bare-server.ts <bodies.json>');
+const bodies = JSON.parse(fs.readFileSync(bodiesFile, 'utf8')) as string[];
+
+const app = Fastify({ logger: false });
+bodies.forEach((body, index) => {
+  app.get(`/bare/${index}`, async (_request, reply) => reply.type('application/json; charset=utf-8').send(body));
+});
+await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
