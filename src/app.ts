@@ -58,8 +58,11 @@ export function createServices({ config, database, jwtSecret }: AppDependencies)
 
 const LangQuery = Type.String({ pattern: '^[A-Za-z]{2}([-_][A-Za-z]{2,4})?$', description: 'Message language (en, ar, es, fr)' });
 
-/** Builds the HTTP application: plugins, cross-cutting hooks, then the modules' routes. Does not listen. */
-export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
+/**
+ * Builds the HTTP application: plugins, cross-cutting hooks, then the modules' routes. Does not listen.
+ * Pass the services when the caller uses them too (bootstrap, tests), so that both share one set.
+ */
+export async function buildApp(deps: AppDependencies, services: Services = createServices(deps)): Promise<FastifyInstance> {
   const { config, database } = deps;
   const apiBase = `${config.apiPrefix}/realty-api/v1`;
   const app = Fastify({
@@ -77,7 +80,6 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     routerOptions: { querystringParser: parseQueryString },
   });
   registerValidation(app);
-  const services = createServices(deps);
 
   let closing = false;
   app.addHook('preClose', async () => {

@@ -21,7 +21,7 @@ export async function serve(config: Config): Promise<void> {
   const seed = config.seedDemo === 'auto' ? config.databaseIsDefault && database.isNew : config.seedDemo;
   const seeded = seed ? await seedDemoTerms(services.taxonomies) : 0;
 
-  const app = await buildApp(deps);
+  const app = await buildApp(deps, services);
   if (seeded > 0) app.log.info({ terms: seeded }, 'demo data created');
   const address = await app.listen({ port: config.port, host: config.host });
   const base = config.publicUrl === `http://${config.host}:${config.port}` ? address : config.publicUrl;

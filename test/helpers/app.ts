@@ -41,13 +41,14 @@ export async function buildTestApp(
   const config = testConfig(env);
   const database = await createTestDatabase(dialect);
   const deps = { config, database, jwtSecret: config.jwtSecret ?? TEST_JWT_SECRET, ...(options.redis ? { redis: options.redis } : {}) };
-  const app = await buildApp(deps);
+  const services = createServices(deps);
+  const app = await buildApp(deps, services);
   options.extraRoutes?.(app);
   await app.ready();
   return {
     app,
     database,
-    services: createServices(deps),
+    services,
     config,
     close: async () => {
       await app.close();
