@@ -79,7 +79,7 @@ describe('cached term listings across processes', () => {
   it("sees another connection's change on the next read with CACHE_REVALIDATE_MS=0, and within the max age otherwise", async () => {
     const writing = new TaxonomiesService(writer.db, new CacheStamps(writer.readCacheVersion, writer.localWrites, 0));
     const exact = new TaxonomiesService(reader.db, new CacheStamps(reader.readCacheVersion, reader.localWrites, 0));
-    const lagging = new TaxonomiesService(reader.db, new CacheStamps(reader.readCacheVersion, reader.localWrites, 150));
+    const lagging = new TaxonomiesService(reader.db, new CacheStamps(reader.readCacheVersion, reader.localWrites, 1000));
     const query = { search: 'shared' };
     expect(await exact.listTerms(features, query)).toEqual([]);
     expect(await lagging.listTerms(features, query)).toEqual([]);
@@ -87,7 +87,7 @@ describe('cached term listings across processes', () => {
     await writing.createTerm('property_feature', { name: 'Shared Sauna' });
     expect((await exact.listTerms(features, query)).map((t) => t.name)).toEqual(['Shared Sauna']);
     expect(await lagging.listTerms(features, query)).toEqual([]);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await new Promise((resolve) => setTimeout(resolve, 1100));
     expect((await lagging.listTerms(features, query)).map((t) => t.name)).toEqual(['Shared Sauna']);
   });
 });
