@@ -145,9 +145,7 @@ export interface CacheVersionsTable {
 
 export type UserRow = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
-export type SessionRow = Selectable<SessionsTable>;
 export type TermRow = Selectable<TermsTable>;
 export type NewTerm = Insertable<TermsTable>;
 export type TermUpdate = Updateable<TermsTable>;
-export type ListingRow = Selectable<ListingsTable>;
 export type NewListing = Insertable<ListingsTable>;

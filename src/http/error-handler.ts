@@ -27,7 +27,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 }
 
-export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
+function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
   const params: MessageParams = { ...error.messageParams, request_id: request.id };
   return reply
     .status(error.status)

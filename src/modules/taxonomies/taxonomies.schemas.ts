@@ -51,7 +51,7 @@ export const COLOURED_TAXONOMIES: readonly Taxonomy[] = ['property_status', 'pro
 const INTEGER_LIST = '^[0-9]{1,10}(,[0-9]{1,10})*$';
 const SLUG_LIST = '^[^,]{1,200}(,[^,]{1,200})*$';
 
-export const BooleanQuery = Type.Enum(['true', 'false', '1', '0'], { description: '`true`/`false` or `1`/`0`' });
+const BooleanQuery = Type.Enum(['true', 'false', '1', '0'], { description: '`true`/`false` or `1`/`0`' });
 
 const termQueryProperties = {
   hide_empty: Type.Optional({ ...BooleanQuery, description: 'true hides terms whose `count` is 0 (default false)' }),
