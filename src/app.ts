@@ -2,6 +2,7 @@ import compress from '@fastify/compress';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { Type } from 'typebox';
+import { createStorage } from './adapters/storage/index.js';
 import type { Config } from './config.js';
 import { CacheStamps } from './db/cache-versions.js';
 import { type Database, isDatabaseReady } from './db/database.js';
@@ -46,9 +47,10 @@ export function createServices({ config, database, jwtSecret }: AppDependencies)
   const passwords = new PasswordHasher();
   const users = new UsersService(database.db, passwords);
   const tokens = new AccessTokens(jwtSecret, config.accessTokenTtlSeconds);
+  const storage = createStorage(config);
   return {
     users,
-    auth: new AuthService(database.db, users, passwords, tokens, config.refreshTokenTtlDays),
+    auth: new AuthService(database.db, users, passwords, tokens, config.refreshTokenTtlDays, storage),
     taxonomies: new TaxonomiesService(
       database.db,
       new CacheStamps(database.readCacheVersion, database.localWrites, config.cacheRevalidateMs),

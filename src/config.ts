@@ -36,6 +36,38 @@ export interface Config {
   readonly shutdownTimeoutMs: number;
   /** How stale another process's change may be in a cached answer (this process's own: never). */
   readonly cacheRevalidateMs: number;
+  readonly registrationEnabled: boolean;
+  /** The page of the client app that takes `?token=` from the reset mail. */
+  readonly resetPasswordUrl: string;
+  /** Without `smtpUrl`, mail stays in the outbox table and is written to the log. */
+  readonly mail: { readonly smtpUrl: string | undefined; readonly from: string };
+  readonly outboxPollMs: number;
+  readonly social: {
+    /** Enabled when at least one client id is set. */
+    readonly google: { readonly clientIds: readonly string[]; readonly jwksUrl: string };
+    /** Enabled when both the app id and secret are set. */
+    readonly facebook: { readonly appId: string | undefined; readonly appSecret: string | undefined; readonly graphUrl: string };
+  };
+  readonly uploads: {
+    /** Local storage, used unless `s3` is set. */
+    readonly dir: string;
+    readonly maxFileBytes: number;
+    readonly maxFiles: number;
+    readonly maxImagePixels: number;
+  };
+  /** S3-compatible storage, when S3_BUCKET is set. */
+  readonly s3: S3Config | undefined;
+}
+
+export interface S3Config {
+  readonly bucket: string;
+  readonly region: string;
+  /** Custom endpoint for S3-compatible services (MinIO, R2, …); path-style addressing is used with it. */
+  readonly endpoint: string | undefined;
+  readonly accessKeyId: string | undefined;
+  readonly secretAccessKey: string | undefined;
+  /** Base URL under which the bucket's objects are public; default: the endpoint + bucket, or AWS's bucket URL. */
+  readonly publicUrl: string;
 }
 
 export class ConfigError extends Error {
@@ -86,6 +118,14 @@ export function loadConfig(env: Env = process.env): Config {
   const logLevel = read.string('LOG_LEVEL', 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
 
+  const googleClientIds = read.list('GOOGLE_CLIENT_IDS');
+  const facebookAppId = env.FACEBOOK_APP_ID?.trim() || undefined;
+  const facebookAppSecret = env.FACEBOOK_APP_SECRET?.trim() || undefined;
+  if ((facebookAppId === undefined) !== (facebookAppSecret === undefined)) {
+    problems.push('FACEBOOK_APP_ID and FACEBOOK_APP_SECRET must be set together');
+  }
+  const s3 = readS3Config(read, env);
+
   const seedRaw = env.SEED_DEMO;
   const seedDemo = seedRaw === undefined || seedRaw === '' ? 'auto' : read.boolean('SEED_DEMO', false);
 
@@ -114,10 +154,51 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     cacheRevalidateMs: read.integer('CACHE_REVALIDATE_MS', 100, 0, 60_000),
+    registrationEnabled: read.boolean('REGISTRATION_ENABLED', true),
+    resetPasswordUrl: read.url('RESET_PASSWORD_URL', `${publicUrl.replace(/\/+$/, '')}/reset-password`),
+    mail: {
+      smtpUrl: env.SMTP_URL?.trim() || undefined,
+      from: read.string('MAIL_FROM', 'realty-api <no-reply@localhost>'),
+    },
+    outboxPollMs: read.integer('OUTBOX_POLL_MS', 1000, 10, 600_000),
+    social: {
+      google: {
+        clientIds: googleClientIds,
+        jwksUrl: read.url('GOOGLE_JWKS_URL', 'https://www.googleapis.com/oauth2/v3/certs'),
+      },
+      facebook: {
+        appId: facebookAppId,
+        appSecret: facebookAppSecret,
+        graphUrl: read.url('FACEBOOK_GRAPH_URL', 'https://graph.facebook.com').replace(/\/+$/, ''),
+      },
+    },
+    uploads: {
+      dir: path.resolve(read.string('UPLOAD_DIR', './data/uploads')),
+      maxFileBytes: read.integer('UPLOAD_MAX_FILE_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+      maxFiles: read.integer('UPLOAD_MAX_FILES', 20, 1, 100),
+      maxImagePixels: read.integer('IMAGE_MAX_MEGAPIXELS', 40, 1, 500) * 1_000_000,
+    },
+    s3,
   };
 
   if (problems.length > 0) throw new ConfigError(problems);
   return deepFreeze(config);
+}
+
+function readS3Config(read: EnvReader, env: Env): S3Config | undefined {
+  const bucket = env.S3_BUCKET?.trim();
+  if (!bucket) return undefined;
+  const region = read.string('S3_REGION', 'us-east-1');
+  const endpoint = env.S3_ENDPOINT?.trim() ? read.url('S3_ENDPOINT', '').replace(/\/+$/, '') : undefined;
+  const fallbackPublicUrl = endpoint ? `${endpoint}/${bucket}` : `https://${bucket}.s3.${region}.amazonaws.com`;
+  return {
+    bucket,
+    region,
+    endpoint,
+    accessKeyId: env.S3_ACCESS_KEY_ID?.trim() || undefined,
+    secretAccessKey: env.S3_SECRET_ACCESS_KEY?.trim() || undefined,
+    publicUrl: read.url('S3_PUBLIC_URL', fallbackPublicUrl).replace(/\/+$/, ''),
+  };
 }
 
 function parseDatabaseUrl(url: string, problems: string[]): DatabaseConfig {
@@ -160,6 +241,11 @@ class EnvReader {
     if (['false', '0', 'no', 'off'].includes(raw)) return false;
     this.problems.push(`${name} must be true or false (got "${this.env[name]}")`);
     return fallback;
+  }
+
+  /** Comma-separated values, trimmed, empties dropped. */
+  list(name: string): readonly string[] {
+    return Object.freeze(this.string(name, '').split(',').map((v) => v.trim()).filter(Boolean));
   }
 
   url(name: string, fallback: string): string {

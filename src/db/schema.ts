@@ -14,6 +14,15 @@ export interface DB {
   listings: ListingsTable;
   listing_terms: ListingTermsTable;
   cache_versions: CacheVersionsTable;
+  agencies: AgenciesTable;
+  agents: AgentsTable;
+  media: MediaTable;
+  favorites: FavoritesTable;
+  retired_refresh_tokens: RetiredRefreshTokensTable;
+  password_resets: PasswordResetsTable;
+  login_locks: LoginLocksTable;
+  social_accounts: SocialAccountsTable;
+  outbox: OutboxTable;
 }
 
 export const ROLES = ['administrator', 'manager', 'agency', 'agent', 'owner', 'seller', 'buyer'] as const;
@@ -37,6 +46,7 @@ export interface UsersTable {
   bio: Generated<string>;
   website: Generated<string>;
   language: Generated<string>;
+  avatar_media_id: Generated<number | null>;
   created_at: string;
   updated_at: string;
 }
@@ -143,9 +153,120 @@ export interface CacheVersionsTable {
   version: string;
 }
 
+export interface AgenciesTable {
+  id: Generated<number>;
+  user_id: number | null;
+  name: string;
+  slug: string;
+  sort_key: string;
+  email: Generated<string>;
+  phone: Generated<string>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AgentsTable {
+  id: Generated<number>;
+  user_id: number | null;
+  agency_id: number | null;
+  name: string;
+  slug: string;
+  sort_key: string;
+  email: Generated<string>;
+  phone: Generated<string>;
+  visible: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MediaTable {
+  id: Generated<number>;
+  owner_id: number;
+  /** The listing whose gallery or documents hold this file, if any. */
+  listing_id: number | null;
+  position: Generated<number>;
+  /** Generated storage name of the original (adapters/storage); never derived from the client's file name. */
+  storage_key: string;
+  mime_type: string;
+  width: number | null;
+  height: number | null;
+  size_bytes: number;
+  title: Generated<string>;
+  caption: Generated<string>;
+  alt: Generated<string>;
+  description: Generated<string>;
+  /** JSON: `{ thumbnail|medium|large: { key, width, height } }`, empty for documents. */
+  sizes: Generated<string>;
+  created_at: string;
+}
+
+export interface FavoritesTable {
+  user_id: number;
+  listing_id: number;
+  created_at: string;
+}
+
+export interface RetiredRefreshTokensTable {
+  /** SHA-256 of a refresh token the session has rotated away. */
+  token_hash: string;
+  session_id: string;
+  retired_at: string;
+}
+
+export interface PasswordResetsTable {
+  /** SHA-256 of the token mailed to the user. */
+  token_hash: string;
+  user_id: number;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface LoginLocksTable {
+  /** The lower-cased username or e-mail a login named, whether or not an account has it. */
+  login_key: string;
+  failures: number;
+  window_started_at: string;
+  locked_until: string | null;
+}
+
+export const SOCIAL_PROVIDERS = ['google', 'facebook'] as const;
+export type SocialProvider = (typeof SOCIAL_PROVIDERS)[number];
+
+export interface SocialAccountsTable {
+  provider: SocialProvider;
+  /** The provider's stable user id (`sub` for Google, the user id for Facebook). */
+  subject: string;
+  user_id: number;
+  created_at: string;
+}
+
+export const OUTBOX_STATES = ['pending', 'sent', 'dead'] as const;
+export type OutboxState = (typeof OUTBOX_STATES)[number];
+
+export interface OutboxTable {
+  id: Generated<number>;
+  /** `email` now; push and in-app channels join with the notifications issue. */
+  channel: string;
+  /** Unique: enqueuing the same message twice stores it once, and receivers can drop repeats. */
+  idempotency_key: string;
+  /** JSON of the channel's message. */
+  payload: string;
+  status: Generated<OutboxState>;
+  attempts: Generated<number>;
+  /** When the message may next be claimed: now, after a back-off, or after a claim's lease runs out. */
+  available_at: string;
+  last_error: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+
 export type UserRow = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type TermRow = Selectable<TermsTable>;
 export type NewTerm = Insertable<TermsTable>;
 export type TermUpdate = Updateable<TermsTable>;
 export type NewListing = Insertable<ListingsTable>;
+export type MediaRow = Selectable<MediaTable>;
+export type NewMedia = Insertable<MediaTable>;
+export type OutboxRow = Selectable<OutboxTable>;

@@ -45,4 +45,12 @@ export const ar: Catalogue = {
   login_success: 'تم تسجيل دخولك بنجاح.',
   term_slug_taken: 'يوجد مصطلح بهذا المعرّف النصي في هذا التصنيف بالفعل.',
   term_deleted: 'تم حذف المصطلح.',
+
+  // Accounts (auth, sessions, password reset)
+
+  // Profiles and users
+
+  // Media
+
+  // Social login
 };

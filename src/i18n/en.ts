@@ -49,6 +49,14 @@ export const en = {
   login_success: 'You have successfully logged in.',
   term_slug_taken: 'A term with this slug already exists in this taxonomy.',
   term_deleted: 'The term was deleted.',
+
+  // Accounts (auth, sessions, password reset)
+
+  // Profiles and users
+
+  // Media
+
+  // Social login
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -45,4 +45,12 @@ export const es: Catalogue = {
   login_success: 'Has iniciado sesión correctamente.',
   term_slug_taken: 'Ya existe un término con este slug en esta taxonomía.',
   term_deleted: 'El término se ha eliminado.',
+
+  // Accounts (auth, sessions, password reset)
+
+  // Profiles and users
+
+  // Media
+
+  // Social login
 };

@@ -45,4 +45,12 @@ export const fr: Catalogue = {
   login_success: 'Vous êtes connecté.',
   term_slug_taken: 'Un terme avec ce slug existe déjà dans cette taxonomie.',
   term_deleted: 'Le terme a été supprimé.',
+
+  // Accounts (auth, sessions, password reset)
+
+  // Profiles and users
+
+  // Media
+
+  // Social login
 };

@@ -22,3 +22,11 @@ export function slugify(text: string): string {
 export function sortKey(text: string): string {
   return text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
 }
+
+/** `base`, or `base-2`, `base-3`, … : the first that `isTaken` says is free. */
+export async function firstFreeSlug(base: string, isTaken: (slug: string) => Promise<boolean>): Promise<string> {
+  for (let n = 1; ; n++) {
+    const candidate = n === 1 ? base : `${base.slice(0, MAX_SLUG_LENGTH - String(n).length - 1)}-${n}`;
+    if (!(await isTaken(candidate))) return candidate;
+  }
+}

@@ -1,5 +1,7 @@
-import type { UserRow } from '../../db/schema.js';
+import type { FileStorage } from '../../adapters/storage/storage.js';
 import { toApiTimestamp } from '../../lib/time.js';
+import { avatarUrl } from '../media/media-urls.js';
+import type { AccountRow } from '../users/users.repository.js';
 import type { LoginResultRecord } from './auth.schemas.js';
 
 export interface IssuedTokens {
@@ -9,8 +11,8 @@ export interface IssuedTokens {
   expiresAt: Date;
 }
 
-/** The login result of seed 2.1. Agent and agency records arrive with the accounts issue; until then null. */
-export function toLoginResult(user: UserRow, tokens: IssuedTokens): LoginResultRecord {
+/** The login result of seed 2.1, plus the tokens' details. */
+export function toLoginResult(user: AccountRow, tokens: IssuedTokens, storage: FileStorage): LoginResultRecord {
   return {
     user_id: user.id,
     token: tokens.token,
@@ -19,14 +21,14 @@ export function toLoginResult(user: UserRow, tokens: IssuedTokens): LoginResultR
     display_name: user.display_name,
     first_name: user.first_name,
     last_name: user.last_name,
-    avatar_url: '',
+    avatar_url: avatarUrl(user.avatar_sizes, storage),
     phone: user.phone,
     mobile: user.mobile,
     whatsapp: user.whatsapp,
     role: user.role,
     registered_date: toApiTimestamp(user.created_at),
-    agent_id: null,
-    agency_id: null,
+    agent_id: user.agent_id,
+    agency_id: user.agency_id,
     refresh_token: tokens.refreshToken,
     expires_in: tokens.expiresIn,
     token_expires_at: toApiTimestamp(tokens.expiresAt.toISOString()),

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { FileStorage } from '../../adapters/storage/storage.js';
 import type { DB, UserRow } from '../../db/schema.js';
 import type { Authenticator } from '../../http/auth.js';
 import { AppError } from '../../http/errors.js';
@@ -21,6 +22,7 @@ export class AuthService implements Authenticator {
     private readonly passwords: PasswordHasher,
     private readonly tokens: AccessTokens,
     private readonly refreshTokenTtlDays: number,
+    private readonly storage: FileStorage,
   ) {}
 
   /**
@@ -35,8 +37,23 @@ export class AuthService implements Authenticator {
       ? await this.passwords.verify(user.password_hash, input.password)
       : await this.passwords.verifyAgainstNothing(input.password);
     if (!user || !valid) throw new AppError('invalid_credentials');
+    return this.signIn(user);
+  }
+
+  /** Starts a session for a user whose identity is proven (password, social provider, registration). */
+  async signIn(user: UserRow): Promise<LoginResultRecord> {
     if (user.status === 'suspended') throw new AppError('account_suspended');
-    return toLoginResult(user, await this.startSession(user));
+    const tokens = await this.startSession(user);
+    const account = await this.users.findAccount(user.id);
+    if (!account) throw new AppError('invalid_credentials'); // deleted in between
+    return toLoginResult(account, tokens, this.storage);
+  }
+
+  /** Ends every session of a user (password reset, account deletion), or every one but the caller's. */
+  async revokeUserSessions(userId: number, exceptSessionId?: string): Promise<void> {
+    let query = this.db.updateTable('sessions').set({ revoked_at: nowIso() }).where('user_id', '=', userId).where('revoked_at', 'is', null);
+    if (exceptSessionId !== undefined) query = query.where('id', '!=', exceptSessionId);
+    await query.execute();
   }
 
   /** Bearer token → caller. The session is read on every call so that revocation and role changes apply at once. */

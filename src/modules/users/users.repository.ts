@@ -17,11 +17,65 @@ export async function findUserByEmail(db: Executor, email: string): Promise<User
   return db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
 }
 
+/** Case-insensitive, so that `Alice` and `alice` cannot both register. */
 export async function usernameExists(db: Executor, username: string): Promise<boolean> {
-  const row = await db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirst();
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where((eb) => eb(eb.fn('lower', ['username']), '=', username.toLowerCase()))
+    .executeTakeFirst();
   return row !== undefined;
 }
 
 export async function insertUser(db: Executor, user: NewUser): Promise<UserRow> {
   return db.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
+}
+
+/** A user with the ids of their agent and agency records and their avatar's sizes: what login results and profiles show. */
+export interface AccountRow extends UserRow {
+  agent_id: number | null;
+  agency_id: number | null;
+  /** `media.sizes` JSON of the avatar, or null without one. */
+  avatar_sizes: string | null;
+}
+
+export async function findAccounts(db: Executor, ids: readonly number[]): Promise<AccountRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('users as u')
+    .leftJoin('agents as ag', 'ag.user_id', 'u.id')
+    .leftJoin('agencies as ay', 'ay.user_id', 'u.id')
+    .leftJoin('media as m', 'm.id', 'u.avatar_media_id')
+    .selectAll('u')
+    .select(['ag.id as agent_id', 'ay.id as agency_id', 'm.sizes as avatar_sizes'])
+    .where('u.id', 'in', ids)
+    .execute();
+}
+
+export async function directorySlugTaken(db: Executor, table: 'agents' | 'agencies', slug: string): Promise<boolean> {
+  const row = await db.selectFrom(table).select('id').where('slug', '=', slug).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The agent or agency record of a user who registers with that role (API.md 2.2), named like the user. */
+export async function insertDirectoryRecord(
+  db: Executor,
+  table: 'agents' | 'agencies',
+  record: { userId: number; name: string; slug: string; sortKey: string; email: string; phone: string; now: string },
+): Promise<number> {
+  const row = await db
+    .insertInto(table)
+    .values({
+      user_id: record.userId,
+      name: record.name,
+      slug: record.slug,
+      sort_key: record.sortKey,
+      email: record.email,
+      phone: record.phone,
+      created_at: record.now,
+      updated_at: record.now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
 }
