@@ -32,6 +32,10 @@ export class UsersService {
     return repository.findUserByLogin(this.db, login);
   }
 
+  findByEmail(email: string): Promise<UserRow | undefined> {
+    return repository.findUserByEmail(this.db, email);
+  }
+
   async findAccount(id: number): Promise<AccountRow | undefined> {
     const [account] = await repository.findAccounts(this.db, [id]);
     return account;
