@@ -1,7 +1,9 @@
 import compress from '@fastify/compress';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { Type } from 'typebox';
+import { createSocialVerifiers } from './adapters/social/index.js';
+import { LogMailer, SmtpMailer } from './adapters/mail/mailer.js';
 import { createStorage } from './adapters/storage/index.js';
 import type { Config } from './config.js';
 import { CacheStamps } from './db/cache-versions.js';
@@ -11,21 +13,39 @@ import { registerCors, wildcardCorsHeaders } from './http/cors.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { registerHealthRoutes } from './http/health.js';
 import { languagePrefixRewriter } from './http/language.js';
+import { registerMultipart } from './http/multipart.js';
 import { registerOpenApi, registerOpenApiRoutes } from './http/openapi.js';
 import { parseQueryString } from './http/querystring.js';
 import { authRateLimit, registerRateLimit } from './http/rate-limit.js';
 import { registerRequestBasics } from './http/request-basics.js';
 import { requestIdFor } from './http/request-id.js';
+import { registerUploadsRoute } from './http/uploads.js';
 import { registerValidation } from './http/validation.js';
 import './http/request-context.js';
+import { emailSender } from './jobs/email-sender.js';
+import { OutboxWorker } from './jobs/outbox.js';
+import { createLogger } from './logger.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
-import { LoginResult } from './modules/auth/auth.schemas.js';
+import { LoginLocks } from './modules/auth/login-lock.js';
+import { PasswordResetService } from './modules/auth/password-reset.service.js';
+import { DatabaseStampSignal, RedisRevocationChannel } from './modules/auth/revocations.js';
+import { SessionCache } from './modules/auth/session-cache.js';
+import { LoginResult, TokenPair } from './modules/auth/auth.schemas.js';
 import { AuthService } from './modules/auth/auth.service.js';
 import { PasswordHasher } from './modules/auth/passwords.js';
 import { AccessTokens } from './modules/auth/tokens.js';
+import { mediaRoutes } from './modules/media/media.routes.js';
+import { Media } from './modules/media/media.schemas.js';
+import { MediaService } from './modules/media/media.service.js';
+import { socialRoutes } from './modules/social/social.routes.js';
+import { SocialLoginResult } from './modules/social/social.schemas.js';
+import { SocialService } from './modules/social/social.service.js';
 import { taxonomyRoutes } from './modules/taxonomies/taxonomies.routes.js';
 import { Term } from './modules/taxonomies/taxonomies.schemas.js';
 import { TaxonomiesService } from './modules/taxonomies/taxonomies.service.js';
+import { ProfilesService } from './modules/users/profiles.service.js';
+import { userRoutes } from './modules/users/users.routes.js';
+import { PublicUserProfile, UserProfile } from './modules/users/users.schemas.js';
 import { UsersService } from './modules/users/users.service.js';
 
 export interface AppDependencies {
@@ -37,24 +57,56 @@ export interface AppDependencies {
 }
 
 export interface Services {
+  log: FastifyBaseLogger;
   users: UsersService;
   auth: AuthService;
+  passwordReset: PasswordResetService;
+  /** Sends mail (and later push and in-app messages) written by the services; `serve` starts it. */
+  outbox: OutboxWorker;
+  /** Stops background work and closes connections the services opened. */
+  shutdown(): Promise<void>;
   taxonomies: TaxonomiesService;
+  social: SocialService;
+  media: MediaService;
+  profiles: ProfilesService;
 }
 
 /** The services of the application, wired once; the CLI uses them without HTTP. */
-export function createServices({ config, database, jwtSecret }: AppDependencies): Services {
+export function createServices({ config, database, jwtSecret, redis }: AppDependencies): Services {
   const passwords = new PasswordHasher();
   const users = new UsersService(database.db, passwords);
   const tokens = new AccessTokens(jwtSecret, config.accessTokenTtlSeconds);
   const storage = createStorage(config);
+  const log = createLogger(config);
+  const revocations = redis ? new RedisRevocationChannel(redis, log) : new DatabaseStampSignal(database.readCacheVersion);
+  // Cached sessions pay off where checking the revocation signal costs no round trip (revocations.ts).
+  const sessionCache = redis || database.stampReadsAreLocal ? new SessionCache(revocations) : undefined;
+  const locks = new LoginLocks(database.db);
+  const auth = new AuthService(database.db, users, passwords, tokens, storage, locks, revocations, sessionCache, {
+    refreshTokenTtlDays: config.refreshTokenTtlDays,
+    registrationEnabled: config.registrationEnabled,
+  });
+  const mailer = config.mail.smtpUrl ? new SmtpMailer(config.mail.smtpUrl, config.mail.from) : new LogMailer(log);
+  const outbox = new OutboxWorker(database.db, { email: emailSender(mailer) }, log, { pollMs: config.outboxPollMs });
+  const media = new MediaService(database.db, storage, { maxImagePixels: config.uploads.maxImagePixels }, log);
   return {
+    log,
     users,
-    auth: new AuthService(database.db, users, passwords, tokens, config.refreshTokenTtlDays, storage),
+    auth,
+    passwordReset: new PasswordResetService(database.db, users, passwords, revocations, config.resetPasswordUrl),
+    outbox,
+    async shutdown() {
+      await outbox.stop();
+      mailer.close();
+      if (revocations instanceof RedisRevocationChannel) revocations.close();
+    },
     taxonomies: new TaxonomiesService(
       database.db,
       new CacheStamps(database.readCacheVersion, database.localWrites, config.cacheRevalidateMs),
     ),
+    social: new SocialService(database.db, users, auth, createSocialVerifiers(config.social)),
+    media,
+    profiles: new ProfilesService(database.db, users, auth, passwords, media, storage, locks),
   };
 }
 
@@ -68,10 +120,7 @@ export async function buildApp(deps: AppDependencies, services: Services = creat
   const { config, database } = deps;
   const apiBase = `${config.apiPrefix}/realty-api/v1`;
   const app = Fastify({
-    logger: {
-      level: config.logLevel,
-      redact: ['req.headers.authorization', 'req.headers.cookie', 'body.password', 'body.refresh_token'],
-    },
+    loggerInstance: services.log,
     genReqId: requestIdFor,
     requestIdHeader: false,
     bodyLimit: config.bodyLimitBytes,
@@ -109,11 +158,27 @@ export async function buildApp(deps: AppDependencies, services: Services = creat
 
   app.addSchema(Term);
   app.addSchema(LoginResult);
+  app.addSchema(TokenPair);
+  app.addSchema(SocialLoginResult);
+  app.addSchema(Media);
+  app.addSchema(UserProfile);
+  app.addSchema(PublicUserProfile);
   registerHealthRoutes(app, async () => !closing && (await isDatabaseReady(database.db)));
+  if (!config.s3) await registerUploadsRoute(app, config.uploads.dir);
   await app.register(
     async (api) => {
       await api.register(taxonomyRoutes, { taxonomies: services.taxonomies });
-      await api.register(authRoutes, { auth: services.auth, signInRateLimit: authRateLimit(config) });
+      await api.register(authRoutes, {
+        auth: services.auth,
+        passwordReset: services.passwordReset,
+        signInRateLimit: authRateLimit(config),
+      });
+      await api.register(socialRoutes, { social: services.social, signInRateLimit: authRateLimit(config) });
+      await api.register(async (uploads) => {
+        await registerMultipart(uploads, config);
+        await uploads.register(mediaRoutes, { media: services.media, uploads: config.uploads });
+      });
+      await api.register(userRoutes, { profiles: services.profiles });
     },
     { prefix: apiBase },
   );

@@ -6,8 +6,9 @@ import { resolveJwtSecret } from './secrets.js';
 import { seedDemoTerms } from './seed/seed-demo.js';
 
 /**
- * `serve`: migrate, bootstrap (administrator, demo data), listen. SIGTERM/SIGINT stop accepting
- * connections, let in-flight requests finish (bounded by SHUTDOWN_TIMEOUT_MS), then close the database.
+ * `serve`: migrate, bootstrap (administrator, demo data), listen, run the outbox worker. SIGTERM/SIGINT stop
+ * accepting connections, let in-flight requests and the outbox batch finish (bounded by SHUTDOWN_TIMEOUT_MS),
+ * then close the database.
  */
 export async function serve(config: Config): Promise<void> {
   const database = createDatabase(config.database);
@@ -25,6 +26,7 @@ export async function serve(config: Config): Promise<void> {
   if (seeded > 0) app.log.info({ terms: seeded }, 'demo data created');
   const address = await app.listen({ port: config.port, host: config.host });
   const base = config.publicUrl === `http://${config.host}:${config.port}` ? address : config.publicUrl;
+  services.outbox.start();
   console.log(`realty-api is listening on ${address}\n  API:  ${base}${config.apiPrefix}/realty-api/v1\n  Docs: ${base}/docs`);
 
   let stopping = false;
@@ -38,6 +40,7 @@ export async function serve(config: Config): Promise<void> {
     }, config.shutdownTimeoutMs);
     timer.unref();
     await app.close();
+    await services.shutdown();
     await database.destroy();
     await redis?.quit();
     clearTimeout(timer);

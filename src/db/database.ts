@@ -18,6 +18,8 @@ export interface Database {
   readonly readCacheVersion: CacheVersionReader;
   /** Counts this process's writes (see CacheStamps). */
   readonly localWrites: LocalWrites;
+  /** True when reading a stamp costs no network round trip (the embedded database). */
+  readonly stampReadsAreLocal: boolean;
   destroy(): Promise<void>;
 }
 
@@ -39,7 +41,7 @@ function openSqlite(file: string): Database {
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: connection }), plugins: [localWrites] });
   let reader: CacheVersionReader | undefined; // prepared lazily: the table exists only after migration
   const readCacheVersion: CacheVersionReader = (name) => (reader ??= sqliteCacheVersionReader(connection))(name);
-  return { db, dialect: 'sqlite', isNew, readCacheVersion, localWrites, destroy: () => db.destroy() };
+  return { db, dialect: 'sqlite', isNew, readCacheVersion, localWrites, stampReadsAreLocal: true, destroy: () => db.destroy() };
 }
 
 function openPostgres(url: string, schema: string | undefined): Database {
@@ -57,13 +59,18 @@ function openPostgres(url: string, schema: string | undefined): Database {
     isNew: false,
     readCacheVersion: kyselyCacheVersionReader(db),
     localWrites,
+    stampReadsAreLocal: false,
     destroy: () => db.destroy(),
   };
 }
 
-/** Applies every pending migration; throws with the failing migration's name. */
-export async function migrateToLatest(db: Kysely<DB>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: migrationProvider });
+/**
+ * Applies every pending migration; throws with the failing migration's name. `schema` names the
+ * PostgreSQL schema the tables live in when it is not the default: Kysely otherwise takes migration tables
+ * found in any schema for its own.
+ */
+export async function migrateToLatest(db: Kysely<DB>, schema?: string): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: migrationProvider, ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';

@@ -29,6 +29,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
 
 function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
   const params: MessageParams = { ...error.messageParams, request_id: request.id };
+  // Limits raised by services (the account lock) tell clients when to retry, as the rate limiter does.
+  if (error.code === 'rate_limited' && error.messageParams.seconds !== undefined && !reply.hasHeader('retry-after')) {
+    reply.header('retry-after', String(error.messageParams.seconds));
+  }
   return reply
     .status(error.status)
     .type('application/json; charset=utf-8')

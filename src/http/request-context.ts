@@ -6,6 +6,7 @@ export interface AuthUser {
   readonly id: number;
   readonly role: Role;
   readonly sessionId: string;
+  readonly tokenExpiresAt: Date;
 }
 
 /**

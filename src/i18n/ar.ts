@@ -47,10 +47,38 @@ export const ar: Catalogue = {
   term_deleted: 'تم حذف المصطلح.',
 
   // Accounts (auth, sessions, password reset)
+  registration_closed: 'التسجيل مغلق.',
+  register_success: 'تم إنشاء حسابك.',
+  logout_success: 'تم تسجيل خروجك.',
+  reset_requested: 'إذا كان هناك حساب يستخدم هذا العنوان، فقد أُرسل إليه رابط لإعادة تعيين كلمة المرور.',
+  reset_done: 'تم تغيير كلمة المرور. سجّل الدخول بكلمة المرور الجديدة.',
+  rule_reset_token_invalid: 'غير صالح أو منتهي الصلاحية أو مستخدم من قبل',
+  reset_mail_subject: 'إعادة تعيين كلمة المرور',
+  reset_mail_body: 'مرحبًا {name}،\n\nلاختيار كلمة مرور جديدة، افتح هذا الرابط خلال {minutes} دقيقة:\n{link}\n\nإذا لم تطلب ذلك، فتجاهل هذه الرسالة: ستبقى كلمة المرور كما هي.',
 
   // Profiles and users
+  profile_updated: 'تم تحديث ملفك الشخصي.',
+  account_deleted: 'تم حذف الحساب.',
+  profile_password_incorrect: 'غير صحيحة',
+  profile_display_name_blank: 'يجب أن يحتوي على نص بعد إزالة وسوم HTML',
+  profile_delete_self: 'احذف حسابك الخاص عبر DELETE /users/delete-profile.',
 
   // Media
+  media_type_not_accepted: 'نوع الملف هذا غير مقبول. الأنواع المقبولة: {types}.',
+  media_unreadable: 'تعذّرت قراءة الملف كصورة من نوعه.',
+  media_too_many_pixels: 'الصورة كبيرة جدًا: {limit} ميغابكسل على الأكثر.',
+  media_not_multipart: 'أرسل الملف بصيغة multipart/form-data.',
+  media_too_many_parts: 'يحتوي النموذج على أجزاء كثيرة جدًا أو حقل طويل جدًا: أرسل ملفًا واحدًا وحقول النص المقبولة.',
+  media_malformed_multipart: 'جسم الطلب multipart غير سليم.',
+  media_rule_file_expected: 'يجب أن يكون ملفًا',
+  media_rule_repeated: 'يجب إرساله مرة واحدة فقط',
+  media_deleted: 'تم حذف الوسائط.',
 
   // Social login
+  social_provider_disabled: 'تسجيل الدخول باستخدام {provider} غير مفعّل على هذا الخادم.',
+  social_token_invalid: 'رمز تسجيل الدخول من {provider} غير صالح.',
+  social_provider_unavailable: 'تعذّر الاتصال بـ {provider} حاليًا. حاول مرة أخرى بعد قليل.',
+  social_email_required: 'حسابك على {provider} لا يشارك عنوان بريد إلكتروني، والحساب هنا يحتاج إليه. اسمح بالوصول إلى بريدك الإلكتروني أو سجّل باستخدام كلمة مرور.',
+  rule_social_email_missing: 'لا يتضمن أي عنوان بريد إلكتروني',
+  social_email_unverified: 'يوجد حساب بهذا البريد الإلكتروني بالفعل، ولم يتحقق {provider} من أن هذا العنوان يخصك. سجّل الدخول باستخدام كلمة المرور.',
 };

@@ -51,12 +51,40 @@ export const en = {
   term_deleted: 'The term was deleted.',
 
   // Accounts (auth, sessions, password reset)
+  registration_closed: 'Registration is closed.',
+  register_success: 'Your account was created.',
+  logout_success: 'You have been signed out.',
+  reset_requested: 'If an account uses this address, a link to reset the password has been sent to it.',
+  reset_done: 'Your password was changed. Sign in with the new password.',
+  rule_reset_token_invalid: 'is invalid, expired or already used',
+  reset_mail_subject: 'Reset your password',
+  reset_mail_body: 'Hello {name},\n\nTo choose a new password, open this link within {minutes} minutes:\n{link}\n\nIf you did not ask for this, ignore this mail: your password stays as it is.',
 
   // Profiles and users
+  profile_updated: 'Your profile was updated.',
+  account_deleted: 'The account was deleted.',
+  profile_password_incorrect: 'is incorrect',
+  profile_display_name_blank: 'must contain text once HTML tags are removed',
+  profile_delete_self: 'Delete your own account with DELETE /users/delete-profile.',
 
   // Media
+  media_type_not_accepted: 'This file type is not accepted. Accepted types: {types}.',
+  media_unreadable: 'The file could not be read as an image of its type.',
+  media_too_many_pixels: 'The image is too large: at most {limit} megapixels.',
+  media_not_multipart: 'Send the file as multipart/form-data.',
+  media_too_many_parts: 'The form has too many parts or too long a field: send one file and the accepted text fields.',
+  media_malformed_multipart: 'The multipart body is malformed.',
+  media_rule_file_expected: 'must be a file',
+  media_rule_repeated: 'must be sent only once',
+  media_deleted: 'The media item was deleted.',
 
   // Social login
+  social_provider_disabled: 'Sign-in with {provider} is not enabled on this server.',
+  social_token_invalid: 'The {provider} sign-in token is not valid.',
+  social_provider_unavailable: '{provider} cannot be reached right now. Try again shortly.',
+  social_email_required: 'Your {provider} account does not share an e-mail address, and an account here needs one. Allow access to your e-mail address, or register with a password.',
+  rule_social_email_missing: 'carries no e-mail address',
+  social_email_unverified: 'An account with this e-mail address already exists, and {provider} has not verified that the address is yours. Sign in with your password instead.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -47,10 +47,38 @@ export const es: Catalogue = {
   term_deleted: 'El término se ha eliminado.',
 
   // Accounts (auth, sessions, password reset)
+  registration_closed: 'El registro está cerrado.',
+  register_success: 'Tu cuenta ha sido creada.',
+  logout_success: 'Has cerrado la sesión.',
+  reset_requested: 'Si alguna cuenta usa esta dirección, se le ha enviado un enlace para restablecer la contraseña.',
+  reset_done: 'Tu contraseña ha cambiado. Inicia sesión con la nueva contraseña.',
+  rule_reset_token_invalid: 'no es válido, ha caducado o ya se usó',
+  reset_mail_subject: 'Restablece tu contraseña',
+  reset_mail_body: 'Hola {name}:\n\nPara elegir una nueva contraseña, abre este enlace en los próximos {minutes} minutos:\n{link}\n\nSi no lo solicitaste, ignora este correo: tu contraseña no cambia.',
 
   // Profiles and users
+  profile_updated: 'Tu perfil se ha actualizado.',
+  account_deleted: 'La cuenta se ha eliminado.',
+  profile_password_incorrect: 'es incorrecta',
+  profile_display_name_blank: 'debe contener texto una vez eliminadas las etiquetas HTML',
+  profile_delete_self: 'Elimina tu propia cuenta con DELETE /users/delete-profile.',
 
   // Media
+  media_type_not_accepted: 'Este tipo de archivo no se acepta. Tipos aceptados: {types}.',
+  media_unreadable: 'No se pudo leer el archivo como una imagen de su tipo.',
+  media_too_many_pixels: 'La imagen es demasiado grande: como máximo {limit} megapíxeles.',
+  media_not_multipart: 'Envíe el archivo como multipart/form-data.',
+  media_too_many_parts: 'El formulario tiene demasiadas partes o un campo demasiado largo: envíe un solo archivo y los campos de texto aceptados.',
+  media_malformed_multipart: 'El cuerpo multipart está mal formado.',
+  media_rule_file_expected: 'debe ser un archivo',
+  media_rule_repeated: 'debe enviarse una sola vez',
+  media_deleted: 'El elemento multimedia se eliminó.',
 
   // Social login
+  social_provider_disabled: 'El inicio de sesión con {provider} no está habilitado en este servidor.',
+  social_token_invalid: 'El token de inicio de sesión de {provider} no es válido.',
+  social_provider_unavailable: 'No se puede contactar con {provider} en este momento. Inténtalo de nuevo en breve.',
+  social_email_required: 'Tu cuenta de {provider} no comparte una dirección de correo electrónico, y una cuenta aquí la necesita. Permite el acceso a tu correo electrónico o regístrate con una contraseña.',
+  rule_social_email_missing: 'no incluye ninguna dirección de correo electrónico',
+  social_email_unverified: 'Ya existe una cuenta con esta dirección de correo electrónico y {provider} no ha verificado que la dirección sea tuya. Inicia sesión con tu contraseña.',
 };

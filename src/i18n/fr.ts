@@ -47,10 +47,38 @@ export const fr: Catalogue = {
   term_deleted: 'Le terme a été supprimé.',
 
   // Accounts (auth, sessions, password reset)
+  registration_closed: 'Les inscriptions sont fermées.',
+  register_success: 'Votre compte a été créé.',
+  logout_success: 'Vous êtes déconnecté.',
+  reset_requested: 'Si un compte utilise cette adresse, un lien pour réinitialiser le mot de passe y a été envoyé.',
+  reset_done: 'Votre mot de passe a été modifié. Connectez-vous avec le nouveau mot de passe.',
+  rule_reset_token_invalid: 'est invalide, expiré ou déjà utilisé',
+  reset_mail_subject: 'Réinitialisez votre mot de passe',
+  reset_mail_body: 'Bonjour {name},\n\nPour choisir un nouveau mot de passe, ouvrez ce lien dans les {minutes} minutes :\n{link}\n\nSi vous n\'avez rien demandé, ignorez ce message : votre mot de passe reste inchangé.',
 
   // Profiles and users
+  profile_updated: 'Votre profil a été mis à jour.',
+  account_deleted: 'Le compte a été supprimé.',
+  profile_password_incorrect: 'est incorrect',
+  profile_display_name_blank: 'doit contenir du texte une fois les balises HTML retirées',
+  profile_delete_self: 'Supprimez votre propre compte avec DELETE /users/delete-profile.',
 
   // Media
+  media_type_not_accepted: 'Ce type de fichier n’est pas accepté. Types acceptés : {types}.',
+  media_unreadable: 'Le fichier n’a pas pu être lu comme une image de son type.',
+  media_too_many_pixels: 'L’image est trop grande : {limit} mégapixels au plus.',
+  media_not_multipart: 'Envoyez le fichier en multipart/form-data.',
+  media_too_many_parts: 'Le formulaire a trop de parties ou un champ trop long : envoyez un seul fichier et les champs texte acceptés.',
+  media_malformed_multipart: 'Le corps multipart est mal formé.',
+  media_rule_file_expected: 'doit être un fichier',
+  media_rule_repeated: 'ne doit être envoyé qu’une fois',
+  media_deleted: 'Le média a été supprimé.',
 
   // Social login
+  social_provider_disabled: 'La connexion avec {provider} n’est pas activée sur ce serveur.',
+  social_token_invalid: 'Le jeton de connexion {provider} n’est pas valide.',
+  social_provider_unavailable: '{provider} est injoignable pour le moment. Réessayez dans un instant.',
+  social_email_required: 'Votre compte {provider} ne partage pas d’adresse e-mail, et un compte ici en exige une. Autorisez l’accès à votre adresse e-mail ou inscrivez-vous avec un mot de passe.',
+  rule_social_email_missing: 'ne contient aucune adresse e-mail',
+  social_email_unverified: 'Un compte avec cette adresse e-mail existe déjà, et {provider} n’a pas vérifié que cette adresse vous appartient. Connectez-vous avec votre mot de passe.',
 };

@@ -52,7 +52,32 @@ export async function buildTestApp(
     config,
     close: async () => {
       await app.close();
+      await services.shutdown();
       await database.dispose();
+    },
+  };
+}
+
+/** Another server process on the same database, with caches of its own, as a second instance would be. */
+export async function buildPeerApp(
+  first: TestApp,
+  options: TestAppOptions = {},
+): Promise<{ app: FastifyInstance; services: Services; close(): Promise<void> }> {
+  const deps = {
+    config: first.config,
+    database: first.database,
+    jwtSecret: first.config.jwtSecret ?? TEST_JWT_SECRET,
+    ...(options.redis ? { redis: options.redis } : {}),
+  };
+  const services = createServices(deps);
+  const app = await buildApp(deps, services);
+  await app.ready();
+  return {
+    app,
+    services,
+    close: async () => {
+      await app.close();
+      await services.shutdown();
     },
   };
 }

@@ -23,7 +23,7 @@ export async function createTestDatabase(dialect: DialectName): Promise<TestData
   const schema = `test_${process.pid}_${randomBytes(4).toString('hex')}`;
   await withClient(url, (client) => client.query(`create schema ${schema}`));
   const database = createDatabase({ kind: 'postgres', url, schema });
-  await migrateToLatest(database.db);
+  await migrateToLatest(database.db, schema);
   return {
     ...database,
     dispose: async () => {

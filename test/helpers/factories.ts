@@ -24,7 +24,7 @@ export async function newUser(db: Kysely<DB>, overrides: Partial<Omit<UserRow, '
   const now = new Date().toISOString();
   return insertUser(db, {
     username,
-    email: `${username}@example.test`,
+    email: `${username.toLowerCase()}@example.test`,
     password_hash: await defaultHash,
     role: 'buyer',
     status: 'active',
@@ -82,4 +82,11 @@ export async function newListing(
 /** Links for `newListing` from term records. */
 export function links(taxonomy: Taxonomy, ...terms: TermRecord[]): TermLink[] {
   return terms.map((t) => ({ termId: t.id, taxonomy }));
+}
+
+// Profiles and users
+
+/** Marks a listing as a favorite of the user. */
+export async function addFavorite(db: Kysely<DB>, userId: number, listingId: number): Promise<void> {
+  await db.insertInto('favorites').values({ user_id: userId, listing_id: listingId, created_at: new Date().toISOString() }).execute();
 }

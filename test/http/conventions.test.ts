@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoTerms } from '../../src/seed/seed-demo.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
+import { unique } from '../helpers/factories.js';
 
 const API = '/realty-api/v1';
 const LOGIN = `${API}/auth/login`;
@@ -118,7 +119,8 @@ describe.each(DIALECTS)('API conventions (%s)', (dialect) => {
   });
 
   describe('localization', () => {
-    const badLogin = { method: 'POST' as const, payload: { username: 'nobody', password: 'wrong-password' } };
+    // A fresh unknown name per attempt: five failures for one name lock it (API.md 0.6).
+    const badLogin = () => ({ method: 'POST' as const, payload: { username: unique('nobody_'), password: 'wrong-password' } });
 
     it('takes the language from ?lang=, else the path prefix, else Accept-Language, else English', async () => {
       const cases: [string, Record<string, string>, string][] = [
@@ -130,7 +132,7 @@ describe.each(DIALECTS)('API conventions (%s)', (dialect) => {
         [`${LOGIN}?lang=de`, {}, 'The username or password is incorrect.'],
       ];
       for (const [url, headers, message] of cases) {
-        const res = await t.app.inject({ ...badLogin, url, headers });
+        const res = await t.app.inject({ ...badLogin(), url, headers });
         expect(res.json().message, url).toBe(message);
       }
     });

@@ -2,10 +2,12 @@ import { randomInt } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { unique } from '../helpers/factories.js';
 
 const API = '/realty-api/v1';
 const LOGIN = `${API}/auth/login`;
-const badLogin = { username: 'nobody', password: 'wrong-password' };
+// A fresh unknown name per attempt, so that the per-account lock (5 failures) stays out of these tests.
+const badLogin = () => ({ username: unique('nobody_'), password: 'wrong-password' });
 
 /** A client address of its own per test, so counters never mix (nothing is sent to it: it is a key). */
 const clientIp = () => `198.18.${randomInt(256)}.${randomInt(1, 255)}`;
@@ -37,7 +39,7 @@ describe('rate limits in memory', () => {
     const remoteAddress = clientIp();
     const statuses: number[] = [];
     for (let i = 0; i < 11; i++) {
-      statuses.push((await t.app.inject({ method: 'POST', url: LOGIN, payload: badLogin, remoteAddress })).statusCode);
+      statuses.push((await t.app.inject({ method: 'POST', url: LOGIN, payload: badLogin(), remoteAddress })).statusCode);
     }
     expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
     expect(statuses[10]).toBe(429);
@@ -47,8 +49,8 @@ describe('rate limits in memory', () => {
 
   it('shares the bucket between a route and its language variant', async () => {
     const remoteAddress = clientIp();
-    for (let i = 0; i < 10; i++) await t.app.inject({ method: 'POST', url: i % 2 ? LOGIN : `/ar${LOGIN}`, payload: badLogin, remoteAddress });
-    const res = await t.app.inject({ method: 'POST', url: `/fr${LOGIN}`, payload: badLogin, remoteAddress });
+    for (let i = 0; i < 10; i++) await t.app.inject({ method: 'POST', url: i % 2 ? LOGIN : `/ar${LOGIN}`, payload: badLogin(), remoteAddress });
+    const res = await t.app.inject({ method: 'POST', url: `/fr${LOGIN}`, payload: badLogin(), remoteAddress });
     expect(res.statusCode).toBe(429);
     expect(res.json().message).toMatch(/^Trop de requêtes/);
   });
@@ -86,7 +88,7 @@ describe('RATE_LIMIT_ENABLED=false', () => {
     const t = await buildTestApp('sqlite', { RATE_LIMIT_ENABLED: 'false', RATE_LIMIT_PER_MINUTE: '1' });
     const remoteAddress = clientIp();
     for (let i = 0; i < 15; i++) {
-      expect((await t.app.inject({ method: 'POST', url: LOGIN, payload: badLogin, remoteAddress })).statusCode).toBe(401);
+      expect((await t.app.inject({ method: 'POST', url: LOGIN, payload: badLogin(), remoteAddress })).statusCode).toBe(401);
     }
     await t.close();
   });

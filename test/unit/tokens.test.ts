@@ -11,7 +11,7 @@ describe('AccessTokens', () => {
     const now = new Date();
     const { token, expiresAt } = await tokens.sign({ userId: 7, sessionId: 'abc' }, now);
     expect(Math.round((expiresAt.getTime() - now.getTime()) / 1000)).toBeGreaterThanOrEqual(3599);
-    expect(await tokens.verify(token)).toEqual({ userId: 7, sessionId: 'abc' });
+    expect(await tokens.verify(token)).toEqual({ userId: 7, sessionId: 'abc', expiresAt });
     const header = JSON.parse(Buffer.from(token.split('.')[0] as string, 'base64url').toString());
     expect(header).toEqual({ alg: 'HS256', typ: 'JWT' });
   });

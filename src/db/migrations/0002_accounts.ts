@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { binaryText, identity } from '../dialect/columns.js';
+import { createSessionTriggers } from '../dialect/session-triggers.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyDb = Kysely<any>;
@@ -136,4 +137,5 @@ export async function up(db: AnyDb): Promise<void> {
   await db.schema.createIndex('outbox_due_idx').on('outbox').columns(['status', 'available_at', 'id']).execute();
 
   await db.insertInto('cache_versions').values({ name: 'sessions', version: 'initial' }).execute();
+  await createSessionTriggers(db);
 }

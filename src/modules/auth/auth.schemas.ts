@@ -35,3 +35,64 @@ export const LoginResult = Type.Object(
   { $id: 'LoginResult', title: 'LoginResult' },
 );
 export type LoginResultRecord = Static<typeof LoginResult>;
+
+/** Roles a person may choose at registration; administrator and manager are never among them (API.md 0.3). */
+export const REGISTRATION_ROLES = ['buyer', 'seller', 'owner', 'agent', 'agency'] as const;
+
+const Password = Type.String({ minLength: 8, maxLength: 128 });
+const Email = Type.String({ format: 'email', maxLength: 254 });
+
+export const RegisterBody = Type.Object(
+  {
+    username: Type.String({ pattern: '^[A-Za-z0-9_.-]{3,60}$', description: '3–60 letters, digits, `_`, `.`, `-`; unique ignoring case' }),
+    email: Email,
+    password: Password,
+    first_name: Type.Optional(Type.String({ maxLength: 200 })),
+    last_name: Type.Optional(Type.String({ maxLength: 200 })),
+    phone: Type.Optional(Type.String({ maxLength: 40 })),
+    role: Type.Optional(Type.Enum(REGISTRATION_ROLES, { description: 'Default `buyer`. `agent` and `agency` also create the directory record.' })),
+  },
+  { additionalProperties: false },
+);
+export type RegisterInput = Static<typeof RegisterBody>;
+
+export const TokenBody = Type.Object(
+  {
+    grant_type: Type.Enum(['password', 'refresh_token']),
+    username: Type.Optional(Type.String({ minLength: 1, maxLength: 254, description: 'password grant: username or e-mail' })),
+    password: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'password grant' })),
+    refresh_token: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'refresh_token grant' })),
+  },
+  { additionalProperties: false },
+);
+export type TokenInput = Static<typeof TokenBody>;
+
+export const TokenPair = Type.Object(
+  {
+    token: Type.String(),
+    refresh_token: Type.String({ description: 'Single use: each refresh answers a new one. Reusing an old one revokes the session.' }),
+    expires_in: Type.Integer(),
+    token_expires_at: Type.String({ description: 'ISO 8601 UTC' }),
+    user_id: Type.Integer(),
+  },
+  { $id: 'TokenPair', title: 'TokenPair' },
+);
+export type TokenPairRecord = Static<typeof TokenPair>;
+
+export const TokenValidity = Type.Object({
+  user_id: Type.Integer(),
+  role: Type.String(),
+  token_expires_at: Type.String({ description: 'ISO 8601 UTC' }),
+});
+
+export const LogoutBody = Type.Object(
+  { refresh_token: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Also revoke the session of this refresh token (yours)' })) },
+  { additionalProperties: false },
+);
+
+export const ResetRequestBody = Type.Object({ email: Email }, { additionalProperties: false });
+
+export const ResetConfirmBody = Type.Object(
+  { token: Type.String({ minLength: 1, maxLength: 200 }), password: Password },
+  { additionalProperties: false },
+);

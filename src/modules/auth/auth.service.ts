@@ -1,84 +1,215 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { FileStorage } from '../../adapters/storage/storage.js';
 import type { DB, UserRow } from '../../db/schema.js';
 import type { Authenticator } from '../../http/auth.js';
 import { AppError } from '../../http/errors.js';
 import type { AuthUser } from '../../http/request-context.js';
-import { nowIso } from '../../lib/time.js';
+import { nowIso, toApiTimestamp } from '../../lib/time.js';
 import type { UsersService } from '../users/users.service.js';
-import * as repository from './auth.repository.js';
 import { type IssuedTokens, toLoginResult } from './auth.mapper.js';
-import type { LoginInput, LoginResultRecord } from './auth.schemas.js';
+import * as repository from './auth.repository.js';
+import type { LoginInput, LoginResultRecord, RegisterInput, TokenInput, TokenPairRecord } from './auth.schemas.js';
+import { LoginLocks } from './login-lock.js';
 import type { PasswordHasher } from './passwords.js';
+import type { RevocationAnnouncer } from './revocations.js';
+import { hashSecretToken, newSecretToken } from './secret-tokens.js';
+import type { SessionCache, SessionCaller } from './session-cache.js';
 import type { AccessTokens } from './tokens.js';
 
 const DAY_MS = 86_400_000;
 
+export interface AuthOptions {
+  refreshTokenTtlDays: number;
+  registrationEnabled: boolean;
+}
+
+/** Sign-in, registration, tokens and sessions (API.md 2). */
 export class AuthService implements Authenticator {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly users: UsersService,
     private readonly passwords: PasswordHasher,
     private readonly tokens: AccessTokens,
-    private readonly refreshTokenTtlDays: number,
     private readonly storage: FileStorage,
+    private readonly locks: LoginLocks,
+    private readonly revocations: RevocationAnnouncer,
+    /** Undefined where checking a cached session would cost as much as reading it (see revocations.ts). */
+    private readonly sessionCache: SessionCache | undefined,
+    private readonly options: AuthOptions,
   ) {}
 
-  /**
-   * Password login. Unknown user and wrong password answer alike, after the same hashing work, so that
-   * neither the message nor the timing tells which accounts exist.
-   */
+  /** Password login: `POST /auth/login`. */
   async login(input: LoginInput): Promise<LoginResultRecord> {
     const login = (input.username ?? input.email)?.trim();
     if (!login) throw AppError.invalidField('username', 'rule_required');
-    const user = await this.users.findByLogin(login);
-    const valid = user?.password_hash
-      ? await this.passwords.verify(user.password_hash, input.password)
-      : await this.passwords.verifyAgainstNothing(input.password);
-    if (!user || !valid) throw new AppError('invalid_credentials');
+    return this.signIn(await this.verifyPassword(login, input.password));
+  }
+
+  async register(input: RegisterInput): Promise<LoginResultRecord> {
+    if (!this.options.registrationEnabled) throw new AppError('forbidden', 'registration_closed');
+    const user = await this.users.createUser({
+      username: input.username,
+      email: input.email,
+      password: input.password,
+      role: input.role ?? 'buyer',
+      ...(input.first_name !== undefined ? { firstName: input.first_name } : {}),
+      ...(input.last_name !== undefined ? { lastName: input.last_name } : {}),
+      ...(input.phone !== undefined ? { phone: input.phone } : {}),
+    });
     return this.signIn(user);
+  }
+
+  /** `POST /auth/token`: the password grant starts a session, the refresh grant rotates one. */
+  async issueTokens(input: TokenInput): Promise<TokenPairRecord> {
+    if (input.grant_type === 'password') {
+      if (!input.username) throw AppError.invalidField('username', 'rule_required');
+      if (!input.password) throw AppError.invalidField('password', 'rule_required');
+      const user = await this.verifyPassword(input.username.trim(), input.password);
+      if (user.status === 'suspended') throw new AppError('account_suspended');
+      return toTokenPair(user.id, await this.startSession(user.id));
+    }
+    if (!input.refresh_token) throw AppError.invalidField('refresh_token', 'rule_required');
+    return this.refresh(input.refresh_token);
   }
 
   /** Starts a session for a user whose identity is proven (password, social provider, registration). */
   async signIn(user: UserRow): Promise<LoginResultRecord> {
     if (user.status === 'suspended') throw new AppError('account_suspended');
-    const tokens = await this.startSession(user);
+    const tokens = await this.startSession(user.id);
     const account = await this.users.findAccount(user.id);
     if (!account) throw new AppError('invalid_credentials'); // deleted in between
     return toLoginResult(account, tokens, this.storage);
   }
 
-  /** Ends every session of a user (password reset, account deletion), or every one but the caller's. */
-  async revokeUserSessions(userId: number, exceptSessionId?: string): Promise<void> {
-    let query = this.db.updateTable('sessions').set({ revoked_at: nowIso() }).where('user_id', '=', userId).where('revoked_at', 'is', null);
-    if (exceptSessionId !== undefined) query = query.where('id', '!=', exceptSessionId);
-    await query.execute();
-  }
-
-  /** Bearer token → caller. The session is read on every call so that revocation and role changes apply at once. */
+  /**
+   * Bearer token → caller. The session is checked on every call (revocation, deletion and role changes
+   * apply at once); where possible from this process's cache, which any revocation anywhere empties.
+   */
   async authenticate(token: string): Promise<AuthUser> {
     const claims = await this.tokens.verify(token);
-    const caller = await repository.findSessionCaller(this.db, claims.sessionId);
+    const caller = await this.sessionCaller(claims.sessionId);
     if (!caller || caller.user_id !== claims.userId || caller.revoked_at !== null || caller.expires_at <= nowIso()) {
       throw new AppError('invalid_token');
     }
     if (caller.status === 'suspended') throw new AppError('account_suspended');
-    return { id: caller.user_id, role: caller.role, sessionId: claims.sessionId };
+    return { id: caller.user_id, role: caller.role, sessionId: claims.sessionId, tokenExpiresAt: claims.expiresAt };
   }
 
-  private async startSession(user: UserRow): Promise<IssuedTokens> {
+  /** Ends the caller's session (its access and refresh tokens), and the session of `refreshToken` if it is theirs. */
+  async logout(user: AuthUser, refreshToken: string | undefined): Promise<void> {
+    const sessionIds = [user.sessionId];
+    if (refreshToken) {
+      const other = await repository.findSessionByRefreshHash(this.db, hashSecretToken(refreshToken));
+      if (other && other.user_id === user.id && other.id !== user.sessionId) sessionIds.push(other.id);
+    }
+    const now = nowIso();
+    await this.db.transaction().execute(async (trx) => {
+      for (const sessionId of sessionIds) await repository.revokeSessions(trx, { sessionId }, now);
+    });
+    await this.revocations.announce();
+  }
+
+  /** Ends every session of a user (account deletion, password change), or every one but `exceptSessionId`. */
+  async revokeUserSessions(userId: number, exceptSessionId?: string): Promise<void> {
+    await this.db.transaction().execute((trx) =>
+      repository.revokeSessions(trx, { userId, ...(exceptSessionId !== undefined ? { exceptSessionId } : {}) }, nowIso()),
+    );
+    await this.revocations.announce();
+  }
+
+  /**
+   * Unknown user and wrong password answer alike, after the same hashing work, so that neither the message
+   * nor the timing tells which accounts exist. Failures count towards the account lock (login-lock.ts).
+   */
+  private async verifyPassword(login: string, password: string): Promise<UserRow> {
+    const user = await this.users.findByLogin(login);
+    const lockKey = LoginLocks.keyFor(login, user?.id);
+    const { hasFailures } = await this.locks.assertOpen(lockKey);
+    const valid = user?.password_hash
+      ? await this.passwords.verify(user.password_hash, password)
+      : await this.passwords.verifyAgainstNothing(password);
+    if (!user || !valid) {
+      await this.locks.recordFailure(lockKey);
+      throw new AppError('invalid_credentials');
+    }
+    if (hasFailures) await this.locks.clear([lockKey]);
+    return user;
+  }
+
+  /**
+   * Rotates a refresh token. A token that was already rotated away (or that loses a race against its own
+   * second use) has been copied: the whole session is revoked, so the thief's and the owner's tokens die.
+   */
+  private async refresh(refreshToken: string): Promise<TokenPairRecord> {
+    const hash = hashSecretToken(refreshToken);
+    const now = new Date();
+    const session = await repository.findSessionByRefreshHash(this.db, hash);
+    if (!session) {
+      const reused = await repository.findSessionOfRetiredToken(this.db, hash);
+      if (reused) await this.revokeSession(reused);
+      throw new AppError('invalid_token');
+    }
+    if (session.revoked_at !== null || session.expires_at <= nowIso(now)) throw new AppError('invalid_token');
+    const user = await this.users.findAccount(session.user_id);
+    if (!user) throw new AppError('invalid_token');
+    if (user.status === 'suspended') throw new AppError('account_suspended');
+
+    const nextToken = newSecretToken();
+    const rotated = await this.db
+      .transaction()
+      .execute((trx) =>
+        repository.rotateRefreshToken(trx, session.id, hash, hashSecretToken(nextToken), nowIso(now), this.sessionExpiry(now)),
+      );
+    if (!rotated) {
+      await this.revokeSession(session.id);
+      throw new AppError('invalid_token');
+    }
+    const { token, expiresAt } = await this.tokens.sign({ userId: user.id, sessionId: session.id }, now);
+    return toTokenPair(user.id, { token, refreshToken: nextToken, expiresIn: this.tokens.ttlSeconds, expiresAt });
+  }
+
+  private async revokeSession(sessionId: string): Promise<void> {
+    await this.db.transaction().execute((trx) => repository.revokeSessions(trx, { sessionId }, nowIso()));
+    await this.revocations.announce();
+  }
+
+  private async sessionCaller(sessionId: string): Promise<SessionCaller | undefined> {
+    if (!this.sessionCache) return repository.findSessionCaller(this.db, sessionId);
+    const { caller: cached, stamp } = await this.sessionCache.lookup(sessionId);
+    if (cached) return cached;
+    const caller = await repository.findSessionCaller(this.db, sessionId);
+    if (caller) this.sessionCache.remember(sessionId, caller, stamp);
+    return caller;
+  }
+
+  private async startSession(userId: number): Promise<IssuedTokens> {
     const now = new Date();
     const sessionId = randomBytes(18).toString('base64url');
-    const refreshToken = randomBytes(32).toString('base64url');
+    const refreshToken = newSecretToken();
     await repository.insertSession(this.db, {
       id: sessionId,
-      userId: user.id,
-      refreshTokenHash: createHash('sha256').update(refreshToken).digest('hex'),
+      userId,
+      refreshTokenHash: hashSecretToken(refreshToken),
       createdAt: nowIso(now),
-      expiresAt: nowIso(new Date(now.getTime() + this.refreshTokenTtlDays * DAY_MS)),
+      expiresAt: this.sessionExpiry(now),
     });
-    const { token, expiresAt } = await this.tokens.sign({ userId: user.id, sessionId }, now);
+    const { token, expiresAt } = await this.tokens.sign({ userId, sessionId }, now);
     return { token, refreshToken, expiresIn: this.tokens.ttlSeconds, expiresAt };
   }
+
+  /** Refresh tokens live 30 days from their issue: each rotation extends the session (API.md 2.2). */
+  private sessionExpiry(now: Date): string {
+    return nowIso(new Date(now.getTime() + this.options.refreshTokenTtlDays * DAY_MS));
+  }
+}
+
+function toTokenPair(userId: number, tokens: IssuedTokens): TokenPairRecord {
+  return {
+    token: tokens.token,
+    refresh_token: tokens.refreshToken,
+    expires_in: tokens.expiresIn,
+    token_expires_at: toApiTimestamp(tokens.expiresAt.toISOString()),
+    user_id: userId,
+  };
 }

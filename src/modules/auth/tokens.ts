@@ -9,6 +9,10 @@ export interface AccessTokenClaims {
   sessionId: string;
 }
 
+export interface VerifiedAccessToken extends AccessTokenClaims {
+  expiresAt: Date;
+}
+
 /**
  * HS256 access tokens (API.md 12). Verification pins the algorithm, so `alg: none` and algorithm
  * confusion are refused, and requires every claim we rely on.
@@ -37,7 +41,7 @@ export class AccessTokens {
     return { token, expiresAt };
   }
 
-  async verify(token: string): Promise<AccessTokenClaims> {
+  async verify(token: string): Promise<VerifiedAccessToken> {
     try {
       const { payload } = await jwtVerify(token, this.key, {
         algorithms: ['HS256'],
@@ -49,7 +53,7 @@ export class AccessTokens {
       if (!Number.isSafeInteger(userId) || userId < 1 || typeof payload.sid !== 'string') {
         throw new AppError('invalid_token');
       }
-      return { userId, sessionId: payload.sid };
+      return { userId, sessionId: payload.sid, expiresAt: new Date((payload.exp ?? 0) * 1000) };
     } catch (error) {
       if (error instanceof errors.JWTExpired) throw new AppError('token_expired');
       throw new AppError('invalid_token');

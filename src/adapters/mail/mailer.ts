@@ -1,0 +1,59 @@
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { FastifyBaseLogger } from 'fastify';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  replyTo?: string;
+  /** Sent as the `Message-ID`-independent `X-Idempotency-Key` header, so receivers can drop repeats. */
+  idempotencyKey: string;
+}
+
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+  close(): void;
+}
+
+/** SMTP through nodemailer (`SMTP_URL`, e.g. `smtps://user:pass@mail.example.com:465`). */
+export class SmtpMailer implements Mailer {
+  private readonly transport: Transporter;
+
+  constructor(
+    smtpUrl: string,
+    private readonly from: string,
+  ) {
+    this.transport = nodemailer.createTransport(smtpUrl);
+  }
+
+  async send(message: MailMessage): Promise<void> {
+    await this.transport.sendMail({
+      from: this.from,
+      to: message.to,
+      subject: message.subject,
+      text: message.text,
+      ...(message.html ? { html: message.html } : {}),
+      ...(message.replyTo ? { replyTo: message.replyTo } : {}),
+      headers: { 'X-Idempotency-Key': message.idempotencyKey },
+    });
+  }
+
+  close(): void {
+    this.transport.close();
+  }
+}
+
+/**
+ * Without SMTP_URL (development), mail is written to the log instead of being sent (API.md 8). That
+ * includes links such as password resets: configure SMTP_URL for any real deployment.
+ */
+export class LogMailer implements Mailer {
+  constructor(private readonly log: FastifyBaseLogger) {}
+
+  async send(message: MailMessage): Promise<void> {
+    this.log.info({ mail: { to: message.to, subject: message.subject, text: message.text } }, 'mail (no SMTP_URL configured)');
+  }
+
+  close(): void {}
+}

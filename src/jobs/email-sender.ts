@@ -1,0 +1,24 @@
+import type { Mailer } from '../adapters/mail/mailer.js';
+import type { OutboxRow } from '../db/schema.js';
+import type { ChannelSender } from './outbox.js';
+
+/** The outbox payload of the `email` channel. */
+export interface EmailPayload {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  replyTo?: string;
+}
+
+/**
+ * Sends `email` outbox messages. Once sent, only the recipient and subject stay in the outbox row: bodies
+ * can carry secrets (reset links) that have no reason to outlive their delivery.
+ */
+export function emailSender(mailer: Mailer): ChannelSender {
+  return async (payload: unknown, message: OutboxRow) => {
+    const mail = payload as EmailPayload;
+    await mailer.send({ ...mail, idempotencyKey: message.idempotency_key });
+    return { to: mail.to, subject: mail.subject };
+  };
+}

@@ -1,0 +1,166 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely, Transaction } from 'kysely';
+import type { DB, OutboxRow } from '../db/schema.js';
+import { nowIso } from '../lib/time.js';
+
+type Executor = Kysely<DB> | Transaction<DB>;
+
+export interface OutboxMessage {
+  channel: string;
+  /** Same key, same message: enqueuing it again is a no-op, and senders pass it on to receivers. */
+  idempotencyKey: string;
+  payload: unknown;
+}
+
+/**
+ * Writes a side effect into the outbox. Call it with the transaction that makes the change it reports,
+ * so that the message exists exactly when the change does.
+ */
+export async function enqueue(db: Executor, message: OutboxMessage, now = new Date()): Promise<void> {
+  await db
+    .insertInto('outbox')
+    .values({
+      channel: message.channel,
+      idempotency_key: message.idempotencyKey,
+      payload: JSON.stringify(message.payload),
+      available_at: nowIso(now),
+      created_at: nowIso(now),
+      last_error: null,
+      sent_at: null,
+    })
+    .onConflict((oc) => oc.column('idempotency_key').doNothing())
+    .execute();
+}
+
+/** Delivers one message of a channel; throwing schedules a retry. Returns what to keep of the payload once sent. */
+export type ChannelSender = (payload: unknown, message: OutboxRow) => Promise<unknown>;
+
+export interface OutboxWorkerOptions {
+  pollMs: number;
+  /** How long a claimed message stays invisible to other workers before it is retried (a crashed sender). */
+  leaseMs?: number;
+  maxAttempts?: number;
+  batchSize?: number;
+}
+
+/**
+ * Sends outbox messages at least once. A message is claimed by moving its `available_at` past a lease with
+ * a conditional update, so any number of processes can run workers without sending a message twice at the
+ * same time; a worker that dies mid-send leaves the message to be claimed again when the lease runs out.
+ * Failures back off exponentially; after `maxAttempts` the message is `dead` and stays for inspection.
+ */
+export class OutboxWorker {
+  private readonly leaseMs: number;
+  private readonly maxAttempts: number;
+  private readonly batchSize: number;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private stopped = true;
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly senders: Readonly<Record<string, ChannelSender>>,
+    private readonly log: FastifyBaseLogger,
+    private readonly options: OutboxWorkerOptions,
+  ) {
+    this.leaseMs = options.leaseMs ?? 60_000;
+    this.maxAttempts = options.maxAttempts ?? 8;
+    this.batchSize = options.batchSize ?? 20;
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  /** Stops polling and waits for the batch in progress. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  /** Claims and sends the due messages once; returns how many were sent. */
+  async runOnce(now = new Date()): Promise<number> {
+    const claimed = await this.claimDue(now);
+    let sent = 0;
+    for (const message of claimed) {
+      if (await this.deliver(message)) sent++;
+    }
+    return sent;
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = this.runOnce()
+        .then((sent) => this.schedule(sent === this.batchSize ? 0 : this.options.pollMs))
+        .catch((error: unknown) => {
+          this.log.error({ err: error }, 'outbox poll failed');
+          this.schedule(this.options.pollMs);
+        });
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  private async claimDue(now: Date): Promise<OutboxRow[]> {
+    const due = await this.db
+      .selectFrom('outbox')
+      .selectAll()
+      .where('status', '=', 'pending')
+      .where('available_at', '<=', nowIso(now))
+      .orderBy('available_at')
+      .orderBy('id')
+      .limit(this.batchSize)
+      .execute();
+    const leaseUntil = nowIso(new Date(now.getTime() + this.leaseMs));
+    const claimed: OutboxRow[] = [];
+    for (const row of due) {
+      // Another worker that read the same row first has already moved `available_at`: skip it.
+      const result = await this.db
+        .updateTable('outbox')
+        .set({ available_at: leaseUntil, attempts: row.attempts + 1 })
+        .where('id', '=', row.id)
+        .where('status', '=', 'pending')
+        .where('available_at', '=', row.available_at)
+        .executeTakeFirst();
+      if (result.numUpdatedRows === 1n) claimed.push({ ...row, attempts: row.attempts + 1, available_at: leaseUntil });
+    }
+    return claimed;
+  }
+
+  private async deliver(message: OutboxRow): Promise<boolean> {
+    const sender = this.senders[message.channel];
+    try {
+      if (!sender) throw new Error(`no sender for channel ${message.channel}`);
+      const kept = await sender(JSON.parse(message.payload), message);
+      await this.db
+        .updateTable('outbox')
+        .set({ status: 'sent', sent_at: nowIso(), last_error: null, payload: JSON.stringify(kept ?? {}) })
+        .where('id', '=', message.id)
+        .execute();
+      return true;
+    } catch (error) {
+      const dead = message.attempts >= this.maxAttempts;
+      const reason = error instanceof Error ? error.message : String(error);
+      this.log.warn({ outboxId: message.id, channel: message.channel, attempts: message.attempts, dead, reason }, 'outbox send failed');
+      await this.db
+        .updateTable('outbox')
+        .set({
+          status: dead ? 'dead' : 'pending',
+          available_at: nowIso(new Date(Date.now() + backoffMs(message.attempts))),
+          last_error: reason.slice(0, 1000),
+        })
+        .where('id', '=', message.id)
+        .execute();
+      return false;
+    }
+  }
+}
+
+/** 30 s, 1 min, 2 min, … capped at 1 hour, with jitter so that retries of a burst spread out. */
+export function backoffMs(attempts: number): number {
+  const base = Math.min(3_600_000, 30_000 * 2 ** Math.max(0, attempts - 1));
+  return base + (randomBytes(2).readUInt16BE() / 65_535) * base * 0.2;
+}

@@ -1,0 +1,80 @@
+import type { Kysely, Transaction, Updateable } from 'kysely';
+import type { DB, ListingState, MediaRow, MediaTable, NewMedia } from '../../db/schema.js';
+
+type Executor = Kysely<DB> | Transaction<DB>;
+
+/** A media row with the state of the listing it is attached to (null when it is not attached). */
+export type MediaWithListing = MediaRow & { listing_status: ListingState | null };
+
+export interface OwnMediaFilter {
+  ownerId: number;
+  listingId?: number;
+}
+
+export async function insertMedia(db: Executor, media: NewMedia): Promise<MediaRow> {
+  return db.insertInto('media').values(media).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function findMediaWithListing(db: Executor, id: number): Promise<MediaWithListing | undefined> {
+  return db
+    .selectFrom('media as m')
+    .leftJoin('listings as l', 'l.id', 'm.listing_id')
+    .selectAll('m')
+    .select('l.status as listing_status')
+    .where('m.id', '=', id)
+    .executeTakeFirst();
+}
+
+/** A page of a user's uploads, newest first (index media_owner_idx). */
+export async function findOwnMedia(db: Executor, filter: OwnMediaFilter, limit: number, offset: number): Promise<MediaRow[]> {
+  return ownMedia(db, filter).selectAll().orderBy('id', 'desc').limit(limit).offset(offset).execute();
+}
+
+export async function countOwnMedia(db: Executor, filter: OwnMediaFilter): Promise<number> {
+  const row = await ownMedia(db, filter)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+function ownMedia(db: Executor, filter: OwnMediaFilter) {
+  let query = db.selectFrom('media').where('owner_id', '=', filter.ownerId);
+  if (filter.listingId !== undefined) query = query.where('listing_id', '=', filter.listingId);
+  return query;
+}
+
+export async function updateMedia(db: Executor, id: number, changes: Updateable<MediaTable>): Promise<void> {
+  await db.updateTable('media').set(changes).where('id', '=', id).execute();
+}
+
+/** Listings lose the item with the row; an avatar pointing at it is cleared by the foreign key (set null). */
+export async function deleteMedia(db: Executor, id: number): Promise<void> {
+  await db.deleteFrom('media').where('id', '=', id).execute();
+}
+
+/** Deletes every media row of a user and returns what their files are stored under, in one statement. */
+export async function deleteMediaOwnedBy(db: Executor, ownerId: number): Promise<Pick<MediaRow, 'storage_key' | 'sizes'>[]> {
+  return db.deleteFrom('media').where('owner_id', '=', ownerId).returning(['storage_key', 'sizes']).execute();
+}
+
+/**
+ * Takes the user's row lock (PostgreSQL; SQLite has one writer anyway) before the avatar is read and
+ * replaced, so that concurrent avatar uploads of one user replace each other in turn.
+ */
+export async function lockUser(db: Transaction<DB>, userId: number, now: string): Promise<void> {
+  await db.updateTable('users').set({ updated_at: now }).where('id', '=', userId).execute();
+}
+
+/** The media row of a user's current avatar, if any. */
+export async function findAvatarOf(db: Executor, userId: number): Promise<MediaRow | undefined> {
+  return db
+    .selectFrom('users as u')
+    .innerJoin('media as m', 'm.id', 'u.avatar_media_id')
+    .selectAll('m')
+    .where('u.id', '=', userId)
+    .executeTakeFirst();
+}
+
+export async function setAvatar(db: Executor, userId: number, mediaId: number): Promise<void> {
+  await db.updateTable('users').set({ avatar_media_id: mediaId }).where('id', '=', userId).execute();
+}

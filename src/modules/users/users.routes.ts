@@ -1,0 +1,156 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { Envelope, errorResponses } from '../../http/envelope.js';
+import { AppError } from '../../http/errors.js';
+import type { AuthUser } from '../../http/request-context.js';
+import { translate } from '../../i18n/index.js';
+import type { ProfilesService } from './profiles.service.js';
+import {
+  DeleteProfileBody,
+  ListUsersQuery,
+  PROFILE_READERS,
+  UpdateProfileBody,
+  UserIdParams,
+  UserList,
+} from './users.schemas.js';
+
+const ProfileRef = Type.Ref('UserProfile');
+const PublicProfileRef = Type.Ref('PublicUserProfile');
+const Done = Type.Object({ success: Type.Boolean(), message: Type.String() });
+const security = [{ bearer: [] }];
+const signedIn = { auth: 'user' } as const;
+
+/** The caller, on a route whose auth requirement guarantees one. */
+function callerOf(request: FastifyRequest): AuthUser {
+  if (!request.user) throw new AppError('unauthorized');
+  return request.user;
+}
+
+/** A DELETE without a body means `{}` (a password-less account has nothing to send). */
+async function bodyDefaultsToEmpty(request: FastifyRequest): Promise<void> {
+  request.body ??= {};
+}
+
+/**
+ * Profiles and accounts (API.md 3.1, 3.2). Static paths (`/users/me`, `/users/profile`, …) win over
+ * `/users/:id` in the router, so the other modules' `/users/...` routes are not shadowed by it.
+ */
+export async function userRoutes(app: FastifyInstance, { profiles }: { profiles: ProfilesService }) {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  api.get(
+    '/users/me',
+    {
+      config: signedIn,
+      schema: {
+        tags: ['users'],
+        summary: 'The caller’s own profile',
+        security,
+        response: { 200: Envelope(ProfileRef), ...errorResponses(400, 401, 403, 404, 429) },
+      },
+    },
+    async (request) => ({ success: true, data: await profiles.ownProfile(callerOf(request)) }),
+  );
+
+  api.put(
+    '/users/profile',
+    {
+      config: signedIn,
+      schema: {
+        tags: ['users'],
+        summary: 'Update the caller’s own profile; omitted fields stay unchanged',
+        description:
+          'Changing `email` or setting `password` needs `current_password` (missing or wrong → 400 on ' +
+          '`current_password`), except for an account without a password (social sign-in only), which may ' +
+          'set its first password without one. Setting a password signs out every other session. Any other ' +
+          'field (role, status, username, …) → 400.',
+        security,
+        body: UpdateProfileBody,
+        response: { 200: Envelope(ProfileRef), ...errorResponses(400, 401, 403, 404, 409, 413, 415, 429) },
+      },
+    },
+    async (request) => ({
+      success: true,
+      data: await profiles.updateProfile(callerOf(request), request.body),
+      message: translate(request.lang, 'profile_updated'),
+    }),
+  );
+
+  api.delete(
+    '/users/delete-profile',
+    {
+      config: signedIn,
+      preValidation: bodyDefaultsToEmpty,
+      schema: {
+        tags: ['users'],
+        summary: 'Delete the caller’s own account',
+        description:
+          '`password` confirms it (not needed for an account without one). Sessions, favorites, media and ' +
+          'unpublished listings are deleted; published listings become drafts kept for the administrator; ' +
+          'an agent or agency record stays, without its user.',
+        security,
+        body: DeleteProfileBody,
+        response: { 200: Done, ...errorResponses(400, 401, 403, 404, 413, 415, 429) },
+      },
+    },
+    async (request) => {
+      await profiles.deleteOwnAccount(callerOf(request), request.body);
+      return { success: true, message: translate(request.lang, 'account_deleted') };
+    },
+  );
+
+  api.get(
+    '/users',
+    {
+      config: { auth: PROFILE_READERS },
+      schema: {
+        tags: ['users'],
+        summary: 'List users (administrator, manager), newest first',
+        description: '`search` matches a case-insensitive substring of the username, e-mail address or display name.',
+        security,
+        querystring: ListUsersQuery,
+        response: { 200: Envelope(UserList), ...errorResponses(400, 401, 403, 429) },
+      },
+    },
+    async (request) => ({ success: true, data: await profiles.listUsers(request.query) }),
+  );
+
+  api.get(
+    '/users/:id',
+    {
+      config: signedIn,
+      schema: {
+        tags: ['users'],
+        summary: 'One user: the full profile for the user themself, administrators and managers; else the public one',
+        security,
+        params: UserIdParams,
+        response: {
+          // Full first: the serializer takes the first schema an object matches, and a full profile matches both.
+          200: Envelope(Type.Union([ProfileRef, PublicProfileRef])),
+          ...errorResponses(400, 401, 403, 404, 429),
+        },
+      },
+    },
+    async (request) => ({ success: true, data: await profiles.profileFor(callerOf(request), request.params.id) }),
+  );
+
+  api.delete(
+    '/users/:id',
+    {
+      config: { auth: ['administrator'] },
+      schema: {
+        tags: ['users'],
+        summary: 'Delete another user’s account (administrator), with the rules of delete-profile',
+        description: 'An administrator’s own account → 409 `conflict`: they use DELETE /users/delete-profile.',
+        security,
+        params: UserIdParams,
+        response: { 200: Done, ...errorResponses(400, 401, 403, 404, 409, 429) },
+      },
+    },
+    async (request) => {
+      await profiles.deleteUser(callerOf(request), request.params.id);
+      return { success: true, message: translate(request.lang, 'account_deleted') };
+    },
+  );
+}

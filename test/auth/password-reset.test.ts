@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { DIALECTS } from '../helpers/database.js';
+import { bearer, DEFAULT_PASSWORD, newUser, tokenFor } from '../helpers/factories.js';
+
+const RESET = '/realty-api/v1/auth/reset-password';
+const CONFIRM = '/realty-api/v1/auth/reset-password/confirm';
+const LOGIN = '/realty-api/v1/auth/login';
+const NEW_PASSWORD = 'a brand new passphrase';
+
+describe.each(DIALECTS)('password reset (%s)', (dialect) => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await buildTestApp(dialect, { RESET_PASSWORD_URL: 'https://app.example.test/reset' });
+  });
+  afterAll(() => t.close());
+
+  /** The reset mails queued for an address, newest first, with the token of their link. */
+  async function resetMailsTo(email: string) {
+    const rows = await t.database.db.selectFrom('outbox').selectAll().where('channel', '=', 'email').orderBy('id', 'desc').execute();
+    return rows
+      .map((row) => ({ row, mail: JSON.parse(row.payload) as { to: string; subject: string; text: string } }))
+      .filter(({ mail }) => mail.to === email)
+      .map(({ row, mail }) => ({ row, mail, token: /[?&]token=([A-Za-z0-9_-]+)/.exec(mail.text)?.[1] }));
+  }
+
+  const requestReset = (email: string, lang?: string) =>
+    t.app.inject({ method: 'POST', url: `${RESET}${lang ? `?lang=${lang}` : ''}`, payload: { email } });
+
+  it('answers the same for known and unknown addresses, and mails only the known one', async () => {
+    const user = await newUser(t.database.db);
+    const known = await requestReset(user.email.toUpperCase());
+    const unknown = await requestReset('nobody-here@example.test');
+    expect(known.statusCode).toBe(200);
+    expect(unknown.statusCode).toBe(200);
+    expect(known.json()).toEqual(unknown.json());
+    expect(known.json().message).toBe('If an account uses this address, a link to reset the password has been sent to it.');
+    const mails = await resetMailsTo(user.email);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.mail.subject).toBe('Reset your password');
+    expect(mails[0]!.mail.text).toContain('https://app.example.test/reset?token=');
+    expect(mails[0]!.row.status).toBe('pending');
+    expect(await resetMailsTo('nobody-here@example.test')).toHaveLength(0);
+    // Only the token's hash is stored.
+    const stored = await t.database.db.selectFrom('password_resets').select('token_hash').where('user_id', '=', user.id).execute();
+    expect(stored).toHaveLength(1);
+    expect(stored[0]!.token_hash).not.toBe(mails[0]!.token);
+  });
+
+  it('writes the mail in the user’s language, else the request’s', async () => {
+    const french = await newUser(t.database.db, { language: 'fr' });
+    const plain = await newUser(t.database.db);
+    await requestReset(french.email, 'es');
+    await requestReset(plain.email, 'es');
+    expect((await resetMailsTo(french.email))[0]!.mail.subject).toBe('Réinitialisez votre mot de passe');
+    expect((await resetMailsTo(plain.email))[0]!.mail.subject).toBe('Restablece tu contraseña');
+  });
+
+  it('confirm sets the password, revokes every session and spends the token', async () => {
+    const user = await newUser(t.database.db);
+    const before = await tokenFor(t.app, user);
+    await requestReset(user.email);
+    const { token } = (await resetMailsTo(user.email))[0]!;
+    const res = await t.app.inject({ method: 'POST', url: CONFIRM, payload: { token, password: NEW_PASSWORD } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ success: true, message: 'Your password was changed. Sign in with the new password.' });
+    const validate = await t.app.inject({ method: 'POST', url: '/realty-api/v1/auth/validate-token', headers: bearer(before) });
+    expect(validate.statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'POST', url: LOGIN, payload: { username: user.username, password: DEFAULT_PASSWORD } })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'POST', url: LOGIN, payload: { username: user.username, password: NEW_PASSWORD } })).statusCode).toBe(200);
+    const again = await t.app.inject({ method: 'POST', url: CONFIRM, payload: { token, password: 'yet another password' } });
+    expect(again.statusCode).toBe(400);
+    expect(again.json()).toMatchObject({ code: 'validation_failed', errors: [{ field: 'token', message: 'is invalid, expired or already used' }] });
+  });
+
+  it('one used token spends the user’s other outstanding tokens', async () => {
+    const user = await newUser(t.database.db);
+    await requestReset(user.email);
+    await requestReset(user.email);
+    const [newest, older] = await resetMailsTo(user.email);
+    expect((await t.app.inject({ method: 'POST', url: CONFIRM, payload: { token: newest!.token, password: NEW_PASSWORD } })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'POST', url: CONFIRM, payload: { token: older!.token, password: NEW_PASSWORD } })).statusCode).toBe(400);
+  });
+
+  it('refuses expired and unknown tokens, and weak passwords', async () => {
+    const user = await newUser(t.database.db);
+    await requestReset(user.email);
+    const { token } = (await resetMailsTo(user.email))[0]!;
+    const weak = await t.app.inject({ method: 'POST', url: CONFIRM, payload: { token, password: 'short' } });
+    expect(weak.statusCode).toBe(400);
+    expect(weak.json().errors[0].field).toBe('password');
+    await t.database.db.updateTable('password_resets').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('user_id', '=', user.id).execute();
+    expect((await t.app.inject({ method: 'POST', url: CONFIRM, payload: { token, password: NEW_PASSWORD } })).statusCode).toBe(400);
+    expect((await t.app.inject({ method: 'POST', url: CONFIRM, payload: { token: 'made-up', password: NEW_PASSWORD } })).statusCode).toBe(400);
+  });
+
+  it('lets only one of two concurrent confirmations with one token through', async () => {
+    const user = await newUser(t.database.db);
+    await requestReset(user.email);
+    const { token } = (await resetMailsTo(user.email))[0]!;
+    const results = await Promise.all(
+      ['first new password', 'second new password'].map((password) => t.app.inject({ method: 'POST', url: CONFIRM, payload: { token, password } })),
+    );
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 400]);
+  });
+
+  it('validates the e-mail and refuses unknown fields', async () => {
+    expect((await requestReset('not an email')).statusCode).toBe(400);
+    const extra = await t.app.inject({ method: 'POST', url: RESET, payload: { email: 'a@example.test', user_id: 1 } });
+    expect(extra.statusCode).toBe(400);
+  });
+
+  it('mails nothing to a suspended account', async () => {
+    const user = await newUser(t.database.db, { status: 'suspended' });
+    expect((await requestReset(user.email)).statusCode).toBe(200);
+    expect(await resetMailsTo(user.email)).toHaveLength(0);
+  });
+
+  it('delivers through the outbox worker and keeps no secret once sent', async () => {
+    const user = await newUser(t.database.db);
+    await requestReset(user.email);
+    const sent = await t.services.outbox.runOnce();
+    expect(sent).toBeGreaterThanOrEqual(1);
+    const [mail] = await resetMailsTo(user.email);
+    expect(mail!.row.status).toBe('sent');
+    expect(mail!.token).toBeUndefined();
+    expect(JSON.parse(mail!.row.payload)).toEqual({ to: user.email, subject: 'Reset your password' });
+  });
+});
