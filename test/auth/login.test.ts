@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRow } from '../../src/db/schema.js';
 import { buildTestApp, TEST_JWT_SECRET, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
-import { bearer, DEFAULT_PASSWORD, newUser, tokenFor } from '../helpers/factories.js';
+import { bearer, DEFAULT_PASSWORD, expiredAccessToken, newUser, tokenFor } from '../helpers/factories.js';
 
 const LOGIN = '/realty-api/v1/auth/login';
 const ADMIN_ONLY = { method: 'POST' as const, url: '/realty-api/v1/terms/property_type', payload: { name: 'Loft' } };
@@ -162,14 +162,7 @@ describe.each(DIALECTS)('login and bearer tokens (%s)', (dialect) => {
     it('answers token_expired for an expired token', async () => {
       const good = await tokenFor(t.app, user);
       const { sid } = JSON.parse(Buffer.from(good.split('.')[1] as string, 'base64url').toString());
-      const expired = await new SignJWT({ sid })
-        .setProtectedHeader({ alg: 'HS256' })
-        .setSubject(String(user.id))
-        .setIssuer('realty-api')
-        .setAudience('realty-api')
-        .setIssuedAt(Math.floor(Date.now() / 1000) - 7200)
-        .setExpirationTime(Math.floor(Date.now() / 1000) - 3600)
-        .sign(new TextEncoder().encode(TEST_JWT_SECRET));
+      const expired = await expiredAccessToken(user.id, sid);
       const res = await t.app.inject({ method: 'GET', url: PUBLIC, headers: bearer(expired) });
       expect(res.statusCode).toBe(401);
       expect(res.json().code).toBe('token_expired');

@@ -1,10 +1,9 @@
 import { Redis } from 'ioredis';
-import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRow } from '../../src/db/schema.js';
-import { buildPeerApp, buildTestApp, TEST_JWT_SECRET, type TestApp } from '../helpers/app.js';
+import { buildPeerApp, buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
-import { bearer, DEFAULT_PASSWORD, newUser } from '../helpers/factories.js';
+import { bearer, DEFAULT_PASSWORD, expiredAccessToken, newUser } from '../helpers/factories.js';
 
 const TOKEN = '/realty-api/v1/auth/token';
 const VALIDATE = '/realty-api/v1/auth/validate-token';
@@ -137,14 +136,7 @@ describe.each(DIALECTS)('tokens, refresh rotation and logout (%s)', (dialect) =>
       const forged = `${header}.${payload}.${Buffer.from('forged signature').toString('base64url')}`;
       expect((await validate(forged)).json().code).toBe('invalid_token');
       const sid = (await t.database.db.selectFrom('sessions').select('id').where('user_id', '=', user.id).executeTakeFirstOrThrow()).id;
-      const expired = await new SignJWT({ sid })
-        .setProtectedHeader({ alg: 'HS256' })
-        .setSubject(String(user.id))
-        .setIssuer('realty-api')
-        .setAudience('realty-api')
-        .setIssuedAt(Math.floor(Date.now() / 1000) - 7200)
-        .setExpirationTime(Math.floor(Date.now() / 1000) - 3600)
-        .sign(new TextEncoder().encode(TEST_JWT_SECRET));
+      const expired = await expiredAccessToken(user.id, sid);
       const res = await validate(expired);
       expect(res.statusCode).toBe(401);
       expect(res.json().code).toBe('token_expired');

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { SignJWT } from 'jose';
 import type { Kysely } from 'kysely';
 import type { DB, ListingState, NewListing, Role, Taxonomy, UserRow } from '../../src/db/schema.js';
 import { PasswordHasher } from '../../src/modules/auth/passwords.js';
@@ -7,6 +8,7 @@ import { insertListing, type TermLink } from '../../src/modules/properties/prope
 import type { CreateTermInput, TermRecord } from '../../src/modules/taxonomies/taxonomies.schemas.js';
 import type { TaxonomiesService } from '../../src/modules/taxonomies/taxonomies.service.js';
 import { insertUser } from '../../src/modules/users/users.repository.js';
+import { TEST_JWT_SECRET } from './app.js';
 
 export const DEFAULT_PASSWORD = 'correct horse battery staple';
 
@@ -89,4 +91,17 @@ export function links(taxonomy: Taxonomy, ...terms: TermRecord[]): TermLink[] {
 /** Marks a listing as a favorite of the user. */
 export async function addFavorite(db: Kysely<DB>, userId: number, listingId: number): Promise<void> {
   await db.insertInto('favorites').values({ user_id: userId, listing_id: listingId, created_at: new Date().toISOString() }).execute();
+}
+
+/** A correctly signed access token for a real session that expired an hour ago. */
+export async function expiredAccessToken(userId: number, sessionId: string): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({ sid: sessionId })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(String(userId))
+    .setIssuer('realty-api')
+    .setAudience('realty-api')
+    .setIssuedAt(now - 7200)
+    .setExpirationTime(now - 3600)
+    .sign(new TextEncoder().encode(TEST_JWT_SECRET));
 }
