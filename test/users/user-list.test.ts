@@ -108,6 +108,18 @@ describe.each(DIALECTS)('listing users (%s)', (dialect) => {
     expect(await ids('\\')).toEqual([]);
   });
 
+  it('folds ASCII letters only, the same on both databases', async () => {
+    const tag = unique('fold');
+    const accented = await newUser(t.database.db, { display_name: `${tag} Élodie Ñandú` });
+    const ids = async (search: string) =>
+      (await list(`search=${encodeURIComponent(search)}`)).json().data.users.map((u: { user_id: number }) => u.user_id);
+    expect(await ids(`${tag.toUpperCase()} ÉLODIE`)).toEqual([accented.id]);
+    expect(await ids('Ñandú')).toEqual([accented.id]);
+    // Non-ASCII letters compare as written: PostgreSQL's own lower() would fold these, SQLite's would not.
+    expect(await ids(`${tag} élodie`)).toEqual([]);
+    expect(await ids('ñandú')).toEqual([]);
+  });
+
   it('is for administrators and managers only', async () => {
     const manager = bearer(await tokenFor(t.app, await newUser(t.database.db, { role: 'manager' })));
     expect((await list(`search=${marker}`, manager)).statusCode).toBe(200);

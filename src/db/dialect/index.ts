@@ -1,4 +1,4 @@
-import { type Kysely, PostgresAdapter, type Transaction } from 'kysely';
+import { type Expression, type Kysely, PostgresAdapter, type RawBuilder, sql, type Transaction } from 'kysely';
 
 /**
  * The only place that knows which database is underneath. Everything outside `src/db/` asks these helpers
@@ -19,4 +19,13 @@ export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code: unknown }).code;
   // better-sqlite3 reports SQLITE_CONSTRAINT_UNIQUE / _PRIMARYKEY; pg reports SQLSTATE 23505.
   return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
+}
+
+/**
+ * `lower(text)` that folds ASCII letters only on both databases: SQLite's lower() does nothing else, and
+ * PostgreSQL's does the same under the "C" collation (under the default collation it also folds É → é,
+ * which would make the two databases match different rows).
+ */
+export function asciiLower(db: AnyKysely, text: Expression<string>): RawBuilder<string> {
+  return dialectOf(db) === 'postgres' ? sql<string>`lower(${text} collate "C")` : sql<string>`lower(${text})`;
 }

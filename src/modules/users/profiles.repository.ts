@@ -1,4 +1,5 @@
 import { type Kysely, sql, type Transaction, type Updateable } from 'kysely';
+import { asciiLower } from '../../db/dialect/index.js';
 import type { DB, Role, UsersTable } from '../../db/schema.js';
 
 type Executor = Kysely<DB> | Transaction<DB>;
@@ -46,14 +47,13 @@ export async function findUserPage(db: Executor, filter: UserFilter): Promise<{ 
   let query = db.selectFrom('users');
   if (filter.role !== undefined) query = query.where('role', '=', filter.role);
   if (filter.search !== undefined) {
-    // Both sides lower-cased: SQLite's LIKE ignores ASCII case and PostgreSQL's does not, so the dialects agree
-    // only when neither relies on it. NOTE: SQLite's lower() folds ASCII letters only; so does PostgreSQL's on
-    // the `collate "C"` columns (username, e-mail), but on display names it also folds other capitals (É → é).
-    const pattern = `%${escapeLike(filter.search.toLowerCase())}%`;
+    // Both sides lower-cased the same way on both databases (ASCII letters only): SQLite's LIKE ignores ASCII
+    // case and PostgreSQL's does not, so neither may rely on it.
+    const pattern = `%${escapeLike(asciiLowerCase(filter.search))}%`;
     query = query.where((eb) =>
       eb.or(
         (['username', 'email', 'display_name'] as const).map(
-          (column) => sql<boolean>`lower(${eb.ref(column)}) like ${pattern} escape '\\'`,
+          (column) => sql<boolean>`${asciiLower(db, eb.ref(column))} like ${pattern} escape '\\'`,
         ),
       ),
     );
@@ -84,6 +84,11 @@ export async function deleteAccountData(trx: Transaction<DB>, userId: number, no
     .where('status', '=', 'publish')
     .execute();
   await trx.deleteFrom('users').where('id', '=', userId).execute();
+}
+
+/** What `asciiLower` does in the database, for the pattern. */
+function asciiLowerCase(text: string): string {
+  return text.replace(/[A-Z]/g, (c) => c.toLowerCase());
 }
 
 function escapeLike(text: string): string {
