@@ -6,6 +6,8 @@ declare module 'autocannon' {
       connections: number;
       /** Seconds. */
       duration: number;
+      method?: 'GET' | 'POST';
+      headers?: Record<string, string>;
     }
     interface Result {
       errors: number;

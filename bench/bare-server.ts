@@ -1,5 +1,5 @@
 /**
- * The baseline: a bare Fastify server (no plugins, no logger) on 127.0.0.1:$PORT. GET /bare/<i> answers with
+ * The baseline: a bare Fastify server (no plugins, no logger) on 127.0.0.1:$PORT. GET or POST /bare/<i> answers with
  * the i-th string of the JSON array in the file named by the first argument: the real responses of the
  * scenarios, so that each bare body has the size of its real one.
  */
@@ -12,6 +12,10 @@ const bodies = JSON.parse(fs.readFileSync(bodiesFile, 'utf8')) as string[];
 
 const app = Fastify({ logger: false });
 bodies.forEach((body, index) => {
-  app.get(`/bare/${index}`, async (_request, reply) => reply.type('application/json; charset=utf-8').send(body));
+  app.route({
+    method: ['GET', 'POST'],
+    url: `/bare/${index}`,
+    handler: async (_request, reply) => reply.type('application/json; charset=utf-8').send(body),
+  });
 });
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort, residentMemoryMb, startNode, stopChild, waitForOk } from './children.js';
-import { CONNECTIONS, measure, type Sample, WARMUP_SECONDS } from './measure.js';
+import { CONNECTIONS, measure, type RequestShape, type Sample, WARMUP_SECONDS } from './measure.js';
 import { prepareData } from './prepare-data.js';
 import { printReport, type Report, type ScenarioResult } from './report.js';
 import { MEMORY_TARGET_MB, SCENARIOS, type Scenario } from './scenarios.js';
@@ -55,7 +55,9 @@ async function main(): Promise<void> {
   const apiBase = `http://127.0.0.1:${apiPort}`;
   await waitForOk(api, `${apiBase}/ready`);
 
-  const bodies = await Promise.all(SCENARIOS.map((scenario) => realBody(`${apiBase}${scenario.path}`)));
+  const token = SCENARIOS.some((scenario) => scenario.signedIn) ? await registerBenchUser(apiBase) : undefined;
+  const shapes = SCENARIOS.map((scenario) => requestShape(scenario, token));
+  const bodies = await Promise.all(SCENARIOS.map((scenario, index) => realBody(`${apiBase}${scenario.path}`, shapes[index]!)));
   const bodiesFile = path.join(tmp, 'bare-bodies.json');
   fs.writeFileSync(bodiesFile, JSON.stringify(bodies));
   const barePort = await freePort();
@@ -66,7 +68,8 @@ async function main(): Promise<void> {
 
   const results: ScenarioResult[] = [];
   for (const [index, scenario] of SCENARIOS.entries()) {
-    const rounds = await measureRounds(settings, scenario, `${bareBase}/bare/${index}`, `${apiBase}${scenario.path}`);
+    const shape = shapes[index]!;
+    const rounds = await measureRounds(settings, scenario, `${bareBase}/bare/${index}`, `${apiBase}${scenario.path}`, shape);
     const bare = medianSample(rounds.bare);
     const real = medianSample(rounds.real);
     const ratio = real.requestsPerSecond / bare.requestsPerSecond;
@@ -98,9 +101,25 @@ function startChild(args: readonly string[], cwd: string, env: Record<string, st
   return child;
 }
 
+/** A user of the benchmark's own, registered through the API; its access token signs the `signedIn` scenarios. */
+async function registerBenchUser(apiBase: string): Promise<string> {
+  const response = await fetch(`${apiBase}/realty-api/v1/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'bench_user', email: 'bench@example.test', password: 'bench password 123' }),
+  });
+  if (response.status !== 201) throw new Error(`registering the bench user answered ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { data: { token: string } }).data.token;
+}
+
+/** The same method and headers go to the real route and its bare twin. */
+function requestShape(scenario: Scenario, token: string | undefined): RequestShape {
+  return { method: scenario.method ?? 'GET', headers: scenario.signedIn && token ? { authorization: `Bearer ${token}` } : {} };
+}
+
 /** The real response, once: it must be a 200 with `success: true`, or the scenario measures an error. */
-async function realBody(url: string): Promise<string> {
-  const response = await fetch(url);
+async function realBody(url: string, shape: RequestShape): Promise<string> {
+  const response = await fetch(url, { method: shape.method, headers: shape.headers });
   const body = await response.text();
   const success = response.ok && (JSON.parse(body) as { success?: unknown }).success === true;
   if (!success) throw new Error(`${url} answered ${response.status} ${body.slice(0, 200)}`);
@@ -113,12 +132,13 @@ async function measureRounds(
   scenario: Scenario,
   bareUrl: string,
   realUrl: string,
+  shape: RequestShape,
 ): Promise<{ bare: Sample[]; real: Sample[] }> {
   const bare: Sample[] = [];
   const real: Sample[] = [];
   for (let round = 1; round <= settings.rounds; round++) {
-    bare.push(await measure(bareUrl, settings.durationSeconds));
-    real.push(await measure(realUrl, settings.durationSeconds));
+    bare.push(await measure(bareUrl, settings.durationSeconds, shape));
+    real.push(await measure(realUrl, settings.durationSeconds, shape));
     progress(`${scenario.name}, round ${round}/${settings.rounds}: bare ${rps(bare)} req/s, real ${rps(real)} req/s`);
   }
   return { bare, real };

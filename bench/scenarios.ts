@@ -5,6 +5,10 @@ export interface Scenario {
   path: string;
   /** Least acceptable real/bare throughput ratio (0.5 = half the bare route's req/s). */
   targetRatio: number;
+  /** Default GET. */
+  method?: 'GET' | 'POST';
+  /** Sends a bearer token of a freshly registered user: measures the authentication of every request. */
+  signedIn?: boolean;
 }
 
 export const SCENARIOS: readonly Scenario[] = [
@@ -14,6 +18,8 @@ export const SCENARIOS: readonly Scenario[] = [
     path: '/realty-api/v1/property-features?hide_empty=true&orderby=count&order=DESC',
     targetRatio: 0.5,
   },
+  // The bearer check alone (token signature + session), answered from the process's session cache.
+  { name: 'validate-token (signed in)', path: '/realty-api/v1/auth/validate-token', method: 'POST', signedIn: true, targetRatio: 0.35 },
 ];
 
 /** The API server's resident memory after every scenario has run must stay below this. */

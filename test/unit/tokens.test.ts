@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../src/http/errors.js';
 import { AccessTokens } from '../../src/modules/auth/tokens.js';
 
@@ -22,5 +22,23 @@ describe('AccessTokens', () => {
     const foreign = await new AccessTokens(`${SECRET}-other`, 3600).sign({ userId: 7, sessionId: 'abc' });
     await expect(tokens.verify(foreign.token)).rejects.toMatchObject({ code: 'invalid_token' });
     await expect(tokens.verify('a.b.c')).rejects.toBeInstanceOf(AppError);
+  });
+
+  describe('remembered verifications', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it('refuses a remembered token once it expires, and never remembers a tampered one', async () => {
+      const remembering = new AccessTokens(SECRET, 60);
+      const { token } = await remembering.sign({ userId: 9, sessionId: 'sid' });
+      expect(await remembering.verify(token)).toMatchObject({ userId: 9 });
+      expect(await remembering.verify(token)).toMatchObject({ userId: 9 }); // from memory
+      const [header, payload, signature] = token.split('.') as [string, string, string];
+      const flipped = `${header}.${payload}.${signature.slice(0, -2)}${signature.endsWith('AA') ? 'BB' : 'AA'}`;
+      await expect(remembering.verify(flipped)).rejects.toMatchObject({ code: 'invalid_token' });
+      vi.useFakeTimers({ now: Date.now() + 61_000 });
+      await expect(remembering.verify(token)).rejects.toMatchObject({ code: 'token_expired' });
+    });
   });
 });
