@@ -54,6 +54,44 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads the accounts, mail, social and upload settings', () => {
+    const defaults = loadConfig({ PORT: '4000' });
+    expect(defaults).toMatchObject({
+      registrationEnabled: true,
+      resetPasswordUrl: 'http://127.0.0.1:4000/reset-password',
+      mail: { smtpUrl: undefined, from: 'realty-api <no-reply@localhost>' },
+      social: { google: { clientIds: [] }, facebook: { appId: undefined, graphUrl: 'https://graph.facebook.com' } },
+      uploads: { maxFileBytes: 10 * 1024 * 1024, maxFiles: 20, maxImagePixels: 40_000_000 },
+      s3: undefined,
+    });
+    const set = loadConfig({
+      REGISTRATION_ENABLED: 'false',
+      GOOGLE_CLIENT_IDS: ' web.apps , ios.apps ,',
+      FACEBOOK_APP_ID: '123',
+      FACEBOOK_APP_SECRET: 'shh',
+      FACEBOOK_GRAPH_URL: 'http://127.0.0.1:9/graph/',
+      S3_BUCKET: 'media',
+      S3_ENDPOINT: 'http://127.0.0.1:9000/',
+      IMAGE_MAX_MEGAPIXELS: '12',
+    });
+    expect(set.registrationEnabled).toBe(false);
+    expect(set.social.google.clientIds).toEqual(['web.apps', 'ios.apps']);
+    expect(set.social.facebook).toEqual({ appId: '123', appSecret: 'shh', graphUrl: 'http://127.0.0.1:9/graph' });
+    expect(set.s3).toMatchObject({ bucket: 'media', region: 'us-east-1', endpoint: 'http://127.0.0.1:9000', publicUrl: 'http://127.0.0.1:9000/media' });
+    expect(set.uploads.maxImagePixels).toBe(12_000_000);
+    expect(loadConfig({ S3_BUCKET: 'media', S3_REGION: 'eu-west-3' }).s3?.publicUrl).toBe('https://media.s3.eu-west-3.amazonaws.com');
+  });
+
+  it('refuses half-configured providers and bad upload limits', () => {
+    try {
+      loadConfig({ FACEBOOK_APP_ID: '123', UPLOAD_MAX_FILES: '0', RESET_PASSWORD_URL: 'javascript:alert(1)', S3_BUCKET: 'b', S3_ENDPOINT: 'ftp://x' });
+      expect.unreachable();
+    } catch (error) {
+      const problems = (error as ConfigError).problems.join('\n');
+      for (const name of ['FACEBOOK_APP_SECRET', 'UPLOAD_MAX_FILES', 'RESET_PASSWORD_URL', 'S3_ENDPOINT']) expect(problems).toContain(name);
+    }
+  });
+
   it('is frozen', () => {
     const config = loadConfig({});
     expect(Object.isFrozen(config)).toBe(true);
