@@ -2,8 +2,8 @@ import compress from '@fastify/compress';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { Type } from 'typebox';
-import { createSocialVerifiers } from './adapters/social/index.js';
 import { LogMailer, SmtpMailer } from './adapters/mail/mailer.js';
+import { createSocialVerifiers } from './adapters/social/index.js';
 import { createStorage } from './adapters/storage/index.js';
 import type { Config } from './config.js';
 import { CacheStamps } from './db/cache-versions.js';
@@ -26,13 +26,13 @@ import { emailSender } from './jobs/email-sender.js';
 import { OutboxWorker } from './jobs/outbox.js';
 import { createLogger } from './logger.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
-import { LoginLocks } from './modules/auth/login-lock.js';
-import { PasswordResetService } from './modules/auth/password-reset.service.js';
-import { DatabaseStampSignal, RedisRevocationChannel } from './modules/auth/revocations.js';
-import { SessionCache } from './modules/auth/session-cache.js';
 import { LoginResult, TokenPair } from './modules/auth/auth.schemas.js';
 import { AuthService } from './modules/auth/auth.service.js';
+import { LoginLocks } from './modules/auth/login-lock.js';
+import { PasswordResetService } from './modules/auth/password-reset.service.js';
 import { PasswordHasher } from './modules/auth/passwords.js';
+import { DatabaseStampSignal, RedisRevocationChannel } from './modules/auth/revocations.js';
+import { SessionCache } from './modules/auth/session-cache.js';
 import { AccessTokens } from './modules/auth/tokens.js';
 import { mediaRoutes } from './modules/media/media.routes.js';
 import { Media } from './modules/media/media.schemas.js';
@@ -165,15 +165,16 @@ export async function buildApp(deps: AppDependencies, services: Services = creat
   app.addSchema(PublicUserProfile);
   registerHealthRoutes(app, async () => !closing && (await isDatabaseReady(database.db)));
   if (!config.s3) await registerUploadsRoute(app, config.uploads.dir);
+  const signInRateLimit = authRateLimit(config);
   await app.register(
     async (api) => {
       await api.register(taxonomyRoutes, { taxonomies: services.taxonomies });
       await api.register(authRoutes, {
         auth: services.auth,
         passwordReset: services.passwordReset,
-        signInRateLimit: authRateLimit(config),
+        signInRateLimit,
       });
-      await api.register(socialRoutes, { social: services.social, signInRateLimit: authRateLimit(config) });
+      await api.register(socialRoutes, { social: services.social, signInRateLimit });
       await api.register(async (uploads) => {
         await registerMultipart(uploads, config);
         await uploads.register(mediaRoutes, { media: services.media, uploads: config.uploads });
