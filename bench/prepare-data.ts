@@ -1,19 +1,23 @@
 import type { Kysely } from 'kysely';
+import { DiskStorage } from '../src/adapters/storage/disk-storage.js';
 import { CacheStamps } from '../src/db/cache-versions.js';
 import { createDatabase, migrateToLatest } from '../src/db/database.js';
-import type { DB, ListingState, Taxonomy } from '../src/db/schema.js';
-import { nowIso } from '../src/lib/time.js';
-import { insertListing } from '../src/modules/properties/properties.repository.js';
+import type { DB, Taxonomy } from '../src/db/schema.js';
+import { pick, seededRandom } from '../src/lib/random.js';
+import { PasswordHasher } from '../src/modules/auth/passwords.js';
 import { TaxonomiesService } from '../src/modules/taxonomies/taxonomies.service.js';
+import { UsersService } from '../src/modules/users/users.service.js';
+import { seedDemoListings } from '../src/seed/demo-listings.js';
 import { seedDemoTerms } from '../src/seed/seed-demo.js';
 
 /** GET /property-types returns this many terms: the demo ones plus generated ones. */
 const PROPERTY_TYPE_COUNT = 200;
-const LISTING_COUNT = 2000;
-const PUBLISHED_SHARE = 0.9;
-/** Listings use only this share of the features, so that hide_empty has terms to hide. */
-const FEATURES_IN_USE_SHARE = 0.75;
-const FEATURES_PER_LISTING = { min: 2, max: 8 };
+const LISTING_COUNT = 100_000;
+/** Features no listing uses, so that hide_empty has terms to hide. */
+const UNUSED_FEATURES = [
+  'Boat Dock', 'Bowling Alley', 'EV Charger', 'Guest House', 'Helipad', 'Observatory', 'Private Elevator',
+  'Rooftop Deck', 'Smart Home', 'Squash Court', 'Wine Cellar',
+];
 
 const STYLES = ['Coastal', 'Urban', 'Rural', 'Modern', 'Colonial', 'Garden', 'Lakeside', 'Mountain', 'Historic', 'Eco'];
 const KINDS = ['Cottage', 'Loft', 'Bungalow', 'Chalet', 'Ranch', 'Mansion', 'Cabin', 'Farmhouse', 'Mews', 'Retail Unit'];
@@ -24,14 +28,19 @@ export interface DataSummary {
   featuresInUse: number;
   listings: number;
   published: number;
+  /** A published listing: the one the single-listing scenario reads. */
+  publishedListingId: number;
+  /** Seconds the listings took to generate and write. */
+  listingSeconds: number;
 }
 
 /**
- * Fills a fresh SQLite file with the benchmark data: the demo taxonomy, extra property types (some nested)
- * and listings with features. The same seed gives the same data, so runs compare like with like.
+ * Fills a fresh SQLite file with the benchmark data: the demo taxonomy, extra property types (some nested),
+ * extra features that no listing uses, and 100,000 demo listings (seed/demo-listings.ts) whose pictures go
+ * to `uploadDir`. The same seed gives the same data, so runs compare like with like.
  */
-export async function prepareData(sqlitePath: string, seed = 1): Promise<DataSummary> {
-  const random = mulberry32(seed);
+export async function prepareData(sqlitePath: string, uploadDir: string, seed = 1): Promise<DataSummary> {
+  const random = seededRandom(seed);
   const database = createDatabase({ kind: 'sqlite', path: sqlitePath });
   try {
     const { db } = database;
@@ -46,46 +55,28 @@ export async function prepareData(sqlitePath: string, seed = 1): Promise<DataSum
       const { id } = await taxonomies.createTerm('property_type', { name, ...(parent ? { parent } : {}) });
       typeIds.push(id);
     }
+    for (const name of UNUSED_FEATURES) await taxonomies.createTerm('property_feature', { name });
 
-    const featureIds = shuffle(await termIds(db, 'property_feature'), random);
-    const usable = featureIds.slice(0, Math.round(featureIds.length * FEATURES_IN_USE_SHARE));
-    let published = 0;
-    await db.transaction().execute(async (trx) => {
-      for (let n = 1; n <= LISTING_COUNT; n++) {
-        const status: ListingState = random() < PUBLISHED_SHARE ? 'publish' : 'draft';
-        if (status === 'publish') published++;
-        const count = FEATURES_PER_LISTING.min + Math.floor(random() * (FEATURES_PER_LISTING.max - FEATURES_PER_LISTING.min + 1));
-        const features = shuffle(usable, random).slice(0, count);
-        const now = nowIso();
-        await insertListing(
-          trx,
-          {
-            slug: `bench-listing-${n}`,
-            title: `Bench listing ${n}`,
-            status,
-            currency: 'USD',
-            price: 50_000 + Math.floor(random() * 950_000),
-            created_at: now,
-            updated_at: now,
-            published_at: status === 'publish' ? now : null,
-          },
-          features.map((termId) => ({ termId, taxonomy: 'property_feature' })),
-        );
-      }
-    });
+    const started = performance.now();
+    const users = new UsersService(db, new PasswordHasher());
+    const storage = new DiskStorage(uploadDir, 'http://127.0.0.1');
+    const { published } = await seedDemoListings(db, users, storage, { count: LISTING_COUNT, seed });
+    const listingSeconds = (performance.now() - started) / 1000;
 
-    const inUse = await db
+    const features = await db
       .selectFrom('terms')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .select((eb) => [eb.fn.countAll<number>().as('all'), eb.fn.sum<number>(eb.case().when('count', '>', 0).then(1).else(0).end()).as('used')])
       .where('taxonomy', '=', 'property_feature')
-      .where('count', '>', 0)
       .executeTakeFirstOrThrow();
+    const sample = await db.selectFrom('listings').select('id').where('status', '=', 'publish').orderBy('id').executeTakeFirstOrThrow();
     return {
       propertyTypes: typeIds.length,
-      features: featureIds.length,
-      featuresInUse: Number(inUse.n),
+      features: Number(features.all),
+      featuresInUse: Number(features.used),
       listings: LISTING_COUNT,
       published,
+      publishedListingId: sample.id,
+      listingSeconds,
     };
   } finally {
     await database.destroy();
@@ -95,32 +86,4 @@ export async function prepareData(sqlitePath: string, seed = 1): Promise<DataSum
 async function termIds(db: Kysely<DB>, taxonomy: Taxonomy): Promise<number[]> {
   const rows = await db.selectFrom('terms').select('id').where('taxonomy', '=', taxonomy).orderBy('id').execute();
   return rows.map((row) => row.id);
-}
-
-/** A small seeded PRNG (mulberry32): uniform floats in [0, 1). */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function pick<T>(items: readonly T[], random: () => number): T {
-  const item = items[Math.floor(random() * items.length)];
-  if (item === undefined) throw new Error('pick from an empty list');
-  return item;
-}
-
-/** A shuffled copy (Fisher–Yates). */
-function shuffle<T>(items: readonly T[], random: () => number): T[] {
-  const copy = [...items];
-  for (let i = copy.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [copy[i], copy[j]] = [copy[j] as T, copy[i] as T];
-  }
-  return copy;
 }

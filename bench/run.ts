@@ -39,7 +39,10 @@ async function main(): Promise<void> {
 
   progress('preparing data');
   const databasePath = path.join(tmp, 'realty.db');
-  const data = await prepareData(databasePath);
+  const uploadDir = path.join(tmp, 'uploads');
+  const data = await prepareData(databasePath, uploadDir);
+  progress(`${data.listings.toLocaleString('en-US')} listings written in ${data.listingSeconds.toFixed(1)} s`);
+  const paths = SCENARIOS.map((scenario) => scenario.path.replaceAll('{published_listing_id}', String(data.publishedListingId)));
 
   // Children run in the temporary directory: main.ts reads ./.env, which must not change what is measured.
   const apiPort = await freePort();
@@ -47,6 +50,7 @@ async function main(): Promise<void> {
     PORT: String(apiPort),
     HOST: '127.0.0.1',
     DATABASE_URL: `sqlite:${databasePath}`,
+    UPLOAD_DIR: uploadDir,
     DATA_DIR: tmp,
     SEED_DEMO: 'false',
     RATE_LIMIT_ENABLED: 'false',
@@ -57,7 +61,7 @@ async function main(): Promise<void> {
 
   const token = SCENARIOS.some((scenario) => scenario.signedIn) ? await registerBenchUser(apiBase) : undefined;
   const shapes = SCENARIOS.map((scenario) => requestShape(scenario, token));
-  const bodies = await Promise.all(SCENARIOS.map((scenario, index) => realBody(`${apiBase}${scenario.path}`, shapes[index]!)));
+  const bodies = await Promise.all(paths.map((scenarioPath, index) => realBody(`${apiBase}${scenarioPath}`, shapes[index]!)));
   const bodiesFile = path.join(tmp, 'bare-bodies.json');
   fs.writeFileSync(bodiesFile, JSON.stringify(bodies));
   const barePort = await freePort();
@@ -69,7 +73,7 @@ async function main(): Promise<void> {
   const results: ScenarioResult[] = [];
   for (const [index, scenario] of SCENARIOS.entries()) {
     const shape = shapes[index]!;
-    const rounds = await measureRounds(settings, scenario, `${bareBase}/bare/${index}`, `${apiBase}${scenario.path}`, shape);
+    const rounds = await measureRounds(settings, scenario, `${bareBase}/bare/${index}`, `${apiBase}${paths[index]}`, shape);
     const bare = medianSample(rounds.bare);
     const real = medianSample(rounds.real);
     const ratio = real.requestsPerSecond / bare.requestsPerSecond;

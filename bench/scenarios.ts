@@ -1,7 +1,10 @@
 /** One measured request: the real route, and the least real/bare throughput ratio it must reach. */
 export interface Scenario {
   name: string;
-  /** Path on the API server, query string included. */
+  /**
+   * Path on the API server, query string included. `{published_listing_id}` stands for the id of a published
+   * listing of the prepared data (bench/prepare-data.ts).
+   */
   path: string;
   /** Least acceptable real/bare throughput ratio (0.5 = half the bare route's req/s). */
   targetRatio: number;
@@ -20,6 +23,9 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   // The bearer check alone (token signature + session), answered from the process's session cache.
   { name: 'validate-token (signed in)', path: '/realty-api/v1/auth/validate-token', method: 'POST', signedIn: true, targetRatio: 0.35 },
+  // Listings, on 100,000 of them: one full record, and the first page of the default list (newest first).
+  { name: 'one listing', path: '/realty-api/v1/properties/{published_listing_id}', targetRatio: 0.35 },
+  { name: 'listings, page of 20', path: '/realty-api/v1/properties?per_page=20', targetRatio: 0.15 },
 ];
 
 /** The API server's resident memory after every scenario has run must stay below this. */

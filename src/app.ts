@@ -23,6 +23,7 @@ import { registerUploadsRoute } from './http/uploads.js';
 import { registerValidation } from './http/validation.js';
 import './http/request-context.js';
 import { emailSender } from './jobs/email-sender.js';
+import { ListingExpiryJob } from './jobs/listing-expiry.js';
 import { OutboxWorker } from './jobs/outbox.js';
 import { createLogger } from './logger.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
@@ -37,6 +38,16 @@ import { AccessTokens } from './modules/auth/tokens.js';
 import { mediaRoutes } from './modules/media/media.routes.js';
 import { Media } from './modules/media/media.schemas.js';
 import { MediaService } from './modules/media/media.service.js';
+import { moderationRoutes } from './modules/properties/moderation.routes.js';
+import { ModerationService } from './modules/properties/moderation.service.js';
+import { ListingRecords } from './modules/properties/listing-records.js';
+import { propertyRoutes, propertyUploadRoutes } from './modules/properties/properties.routes.js';
+import { FavoritesService } from './modules/properties/favorites.service.js';
+import { propertyListRoutes } from './modules/properties/property-lists.routes.js';
+import { PropertyListsService } from './modules/properties/property-lists.service.js';
+import { Property, PropertySummary } from './modules/properties/properties.schemas.js';
+import { PropertiesService } from './modules/properties/properties.service.js';
+import { ViewCounter } from './modules/properties/view-counter.js';
 import { socialRoutes } from './modules/social/social.routes.js';
 import { SocialLoginResult } from './modules/social/social.schemas.js';
 import { SocialService } from './modules/social/social.service.js';
@@ -69,6 +80,15 @@ export interface Services {
   social: SocialService;
   media: MediaService;
   profiles: ProfilesService;
+  moderation: ModerationService;
+  /** Moves listings past their `expires_at` to `expired`; `serve` starts it. */
+  listingExpiry: ListingExpiryJob;
+  properties: PropertiesService;
+  /** Batched listing view counts; `serve` starts its flushing. */
+  views: ViewCounter;
+  favorites: FavoritesService;
+  /** The caller's favorites and own listings, and similar listings. */
+  propertyLists: PropertyListsService;
 }
 
 /** The services of the application, wired once; the CLI uses them without HTTP. */
@@ -89,6 +109,16 @@ export function createServices({ config, database, jwtSecret, redis }: AppDepend
   const mailer = config.mail.smtpUrl ? new SmtpMailer(config.mail.smtpUrl, config.mail.from) : new LogMailer(log);
   const outbox = new OutboxWorker(database.db, { email: emailSender(mailer) }, log, { pollMs: config.outboxPollMs });
   const media = new MediaService(database.db, storage, { maxImagePixels: config.uploads.maxImagePixels }, log);
+  const listingExpiry = new ListingExpiryJob(database.db, log);
+  const stamps = new CacheStamps(database.readCacheVersion, database.localWrites, config.cacheRevalidateMs);
+  const taxonomies = new TaxonomiesService(database.db, stamps);
+  const views = new ViewCounter(database.db, log, config.listings.flushIntervalMs);
+  const records = new ListingRecords(database.db, stamps, {
+    publicUrl: config.publicUrl,
+    listingUrlTemplate: config.listings.urlTemplate,
+    storage,
+  });
+  const properties = new PropertiesService(database.db, records, taxonomies, media, views, config.listings);
   return {
     log,
     users,
@@ -97,16 +127,21 @@ export function createServices({ config, database, jwtSecret, redis }: AppDepend
     outbox,
     async shutdown() {
       await outbox.stop();
+      await listingExpiry.stop();
+      await views.stop();
       mailer.close();
       if (revocations instanceof RedisRevocationChannel) revocations.close();
     },
-    taxonomies: new TaxonomiesService(
-      database.db,
-      new CacheStamps(database.readCacheVersion, database.localWrites, config.cacheRevalidateMs),
-    ),
+    taxonomies,
     social: new SocialService(database.db, users, auth, createSocialVerifiers(config.social)),
     media,
     profiles: new ProfilesService(database.db, users, auth, passwords, media, storage, locks),
+    moderation: new ModerationService(database.db, config.listings),
+    listingExpiry,
+    properties,
+    views,
+    favorites: new FavoritesService(database.db, properties),
+    propertyLists: new PropertyListsService(database.db, properties),
   };
 }
 
@@ -163,6 +198,8 @@ export async function buildApp(deps: AppDependencies, services: Services = creat
   app.addSchema(Media);
   app.addSchema(UserProfile);
   app.addSchema(PublicUserProfile);
+  app.addSchema(Property);
+  app.addSchema(PropertySummary);
   registerHealthRoutes(app, async () => !closing && (await isDatabaseReady(database.db)));
   if (!config.s3) await registerUploadsRoute(app, config.uploads.dir);
   const signInRateLimit = authRateLimit(config);
@@ -178,8 +215,16 @@ export async function buildApp(deps: AppDependencies, services: Services = creat
       await api.register(async (uploads) => {
         await registerMultipart(uploads, config);
         await uploads.register(mediaRoutes, { media: services.media, uploads: config.uploads });
+        await uploads.register(propertyUploadRoutes, {
+          properties: services.properties,
+          maxFileBytes: config.uploads.maxFileBytes,
+          maxFiles: config.uploads.maxFiles,
+        });
       });
       await api.register(userRoutes, { profiles: services.profiles });
+      await api.register(propertyRoutes, { properties: services.properties });
+      await api.register(propertyListRoutes, { favorites: services.favorites, propertyLists: services.propertyLists });
+      await api.register(moderationRoutes, { moderation: services.moderation });
     },
     { prefix: apiBase },
   );

@@ -57,6 +57,20 @@ export interface Config {
   };
   /** S3-compatible storage, when S3_BUCKET is set. */
   readonly s3: S3Config | undefined;
+  readonly listings: {
+    /** New listings of non-moderators wait in `pending` (API.md 4.3). */
+    readonly requireApproval: boolean;
+    /** An owner's edit of a published listing sends it back to `pending`. */
+    readonly editRequiresApproval: boolean;
+    /** ISO 4217 code of listings created without `currency`. */
+    readonly defaultCurrency: string;
+    /** Days a listing stays published before the expiry job moves it to `expired`; undefined: no limit. */
+    readonly ttlDays: number | undefined;
+    /** `url` of a listing, with `{slug}` and `{id}` placeholders. */
+    readonly urlTemplate: string;
+    /** How often counted listing views are written to the database. */
+    readonly flushIntervalMs: number;
+  };
 }
 
 export interface S3Config {
@@ -126,6 +140,13 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const s3 = readS3Config(read, env);
 
+  const defaultCurrency = read.string('DEFAULT_CURRENCY', 'USD').toUpperCase();
+  if (!/^[A-Z]{3}$/.test(defaultCurrency)) problems.push('DEFAULT_CURRENCY must be an ISO 4217 code such as USD');
+  const urlTemplate = env.LISTING_URL_TEMPLATE;
+  if (urlTemplate && !/^https?:\/\/\S*(\{slug\}|\{id\})\S*$/.test(urlTemplate)) {
+    problems.push('LISTING_URL_TEMPLATE must be an http(s) URL containing {slug} or {id}');
+  }
+
   const seedRaw = env.SEED_DEMO;
   const seedDemo = seedRaw === undefined || seedRaw === '' ? 'auto' : read.boolean('SEED_DEMO', false);
 
@@ -161,6 +182,14 @@ export function loadConfig(env: Env = process.env): Config {
       from: read.string('MAIL_FROM', 'realty-api <no-reply@localhost>'),
     },
     outboxPollMs: read.integer('OUTBOX_POLL_MS', 1000, 10, 600_000),
+    listings: {
+      requireApproval: read.boolean('REQUIRE_APPROVAL', true),
+      editRequiresApproval: read.boolean('EDIT_REQUIRES_APPROVAL', false),
+      defaultCurrency,
+      ttlDays: env.LISTING_TTL_DAYS ? read.integer('LISTING_TTL_DAYS', 0, 1, 36_500) : undefined,
+      urlTemplate: read.string('LISTING_URL_TEMPLATE', `${publicUrl.replace(/\/+$/, '')}/property/{slug}`),
+      flushIntervalMs: read.integer('LISTING_FLUSH_MS', 5000, 10, 600_000),
+    },
     social: {
       google: {
         clientIds: googleClientIds,

@@ -1,11 +1,14 @@
 import { parseArgs } from 'node:util';
 import fs from 'node:fs';
-import { createServices } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
-import { createDatabase, migrateToLatest } from './db/database.js';
+import { createStorage } from './adapters/storage/index.js';
+import { createServices, type Services } from './app.js';
+import { type Config, ConfigError, loadConfig } from './config.js';
+import { createDatabase, type Database, migrateToLatest } from './db/database.js';
 import { AppError } from './http/errors.js';
+import { ProgressBar } from './lib/progress-bar.js';
 import { resolveJwtSecret } from './secrets.js';
-import { seedDemoTerms } from './seed/seed-demo.js';
+import { DemoTermsMissingError } from './seed/demo-listings.js';
+import { seedDemoData, seedDemoTerms } from './seed/seed-demo.js';
 import { serve } from './server.js';
 
 const USAGE = `Usage: realty-api <command> [options]
@@ -13,7 +16,8 @@ const USAGE = `Usage: realty-api <command> [options]
 Commands:
   serve                         migrate, then serve the API (default)
   migrate                       apply pending database migrations
-  seed                          fill an empty database with the demo taxonomy
+  seed [--properties N]         fill an empty database with the demo taxonomy; with --properties, also
+                                N demo listings (1 to 1,000,000) with their agencies, agents and pictures
   create-admin --email E --password P [--username U]
                                 create an administrator account
 
@@ -28,6 +32,7 @@ async function main(argv: string[]): Promise<void> {
       email: { type: 'string' },
       password: { type: 'string' },
       username: { type: 'string' },
+      properties: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -37,6 +42,8 @@ async function main(argv: string[]): Promise<void> {
     if (!values.help) process.exitCode = 2;
     return;
   }
+  if (values.properties !== undefined && command !== 'seed') throw new UsageError('--properties goes with the seed command');
+  const propertyCount = values.properties === undefined ? undefined : parsePropertyCount(values.properties);
 
   const config = loadConfig();
   if (command === 'serve') return serve(config);
@@ -50,6 +57,7 @@ async function main(argv: string[]): Promise<void> {
     }
     const services = createServices({ config, database, jwtSecret: resolveJwtSecret(config) });
     if (command === 'seed') {
+      if (propertyCount !== undefined) return await seedListings(config, database, services, propertyCount);
       const created = await seedDemoTerms(services.taxonomies);
       console.log(created > 0 ? `created ${created} demo terms` : 'terms exist already; nothing seeded');
       return;
@@ -67,10 +75,32 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
+const MAX_PROPERTIES = 1_000_000;
+
+function parsePropertyCount(raw: string): number {
+  const count = /^\d{1,7}$/.test(raw) ? Number(raw) : NaN;
+  if (!(count >= 1 && count <= MAX_PROPERTIES)) {
+    throw new UsageError(`--properties must be a whole number from 1 to 1,000,000 (got "${raw}"), e.g. seed --properties 1000`);
+  }
+  return count;
+}
+
+/** `seed --properties N`: the demo taxonomy if there is none, then N listings, with a progress bar on stderr. */
+async function seedListings(config: Config, database: Database, services: Services, count: number): Promise<void> {
+  const started = performance.now();
+  const bar = new ProgressBar('listings', count);
+  const targets = { db: database.db, taxonomies: services.taxonomies, users: services.users, storage: createStorage(config) };
+  const { terms, listings } = await seedDemoData(targets, { count, onProgress: (written) => bar.advance(written) });
+  bar.finish();
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  const termsNote = terms > 0 ? `${terms} demo terms, ` : '';
+  console.log(`created ${termsNote}${listings.listings} demo listings (${listings.published} published) sharing ${listings.images} pictures in ${seconds} s`);
+}
+
 class UsageError extends Error {}
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof UsageError) {
+  if (error instanceof ConfigError || error instanceof UsageError || error instanceof DemoTermsMissingError) {
     console.error(error.message);
     if (error instanceof UsageError) console.error('Run `realty-api --help` for usage.');
   } else if (error instanceof AppError) {

@@ -1,14 +1,19 @@
 import { Redis } from 'ioredis';
+import { createStorage } from './adapters/storage/index.js';
 import { buildApp, createServices } from './app.js';
 import type { Config } from './config.js';
 import { createDatabase, migrateToLatest } from './db/database.js';
 import { resolveJwtSecret } from './secrets.js';
+import { seedDemoListings } from './seed/demo-listings.js';
 import { seedDemoTerms } from './seed/seed-demo.js';
 
+/** Listings a new demo database starts with: a few hundred, seeded in well under a second. */
+const FIRST_START_LISTINGS = 300;
+
 /**
- * `serve`: migrate, bootstrap (administrator, demo data), listen, run the outbox worker. SIGTERM/SIGINT stop
- * accepting connections, let in-flight requests and the outbox batch finish (bounded by SHUTDOWN_TIMEOUT_MS),
- * then close the database.
+ * `serve`: migrate, bootstrap (administrator, demo data), listen, run the outbox worker and the listing expiry
+ * job. SIGTERM/SIGINT stop accepting connections, let in-flight requests and the running batches finish (bounded
+ * by SHUTDOWN_TIMEOUT_MS), then close the database.
  */
 export async function serve(config: Config): Promise<void> {
   const database = createDatabase(config.database);
@@ -20,13 +25,20 @@ export async function serve(config: Config): Promise<void> {
   const services = createServices(deps);
   if (config.admin) await services.users.ensureAdministrator(config.admin.email, config.admin.password);
   const seed = config.seedDemo === 'auto' ? config.databaseIsDefault && database.isNew : config.seedDemo;
+  // Listings only come with a new taxonomy: a restart with SEED_DEMO=true never adds more.
   const seeded = seed ? await seedDemoTerms(services.taxonomies) : 0;
+  const listings =
+    seeded > 0
+      ? await seedDemoListings(database.db, services.users, createStorage(config), { count: FIRST_START_LISTINGS })
+      : undefined;
 
   const app = await buildApp(deps, services);
-  if (seeded > 0) app.log.info({ terms: seeded }, 'demo data created');
+  if (seeded > 0) app.log.info({ terms: seeded, listings: listings?.listings, published: listings?.published }, 'demo data created');
   const address = await app.listen({ port: config.port, host: config.host });
   const base = config.publicUrl === `http://${config.host}:${config.port}` ? address : config.publicUrl;
   services.outbox.start();
+  services.listingExpiry.start();
+  services.views.start();
   console.log(`realty-api is listening on ${address}\n  API:  ${base}${config.apiPrefix}/realty-api/v1\n  Docs: ${base}/docs`);
 
   let stopping = false;

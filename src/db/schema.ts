@@ -23,6 +23,8 @@ export interface DB {
   login_locks: LoginLocksTable;
   social_accounts: SocialAccountsTable;
   outbox: OutboxTable;
+  listing_agents: ListingAgentsTable;
+  listing_transitions: ListingTransitionsTable;
 }
 
 export const ROLES = ['administrator', 'manager', 'agency', 'agent', 'owner', 'seller', 'buyer'] as const;
@@ -106,7 +108,11 @@ export interface ListingsTable {
   id: Generated<number>;
   slug: string;
   title: string;
+  /** Accent- and case-folded title (lib/slug.ts foldForSort): the portable sort key of `a_title`/`d_title`. */
+  sort_title: Generated<string>;
   description: Generated<string>;
+  /** Plain text of the description, at most 160 characters, computed on write. */
+  excerpt: Generated<string>;
   status: ListingState;
   author_id: number | null;
   reference: Generated<string>;
@@ -133,10 +139,42 @@ export interface ListingsTable {
   video_url: Generated<string>;
   virtual_tour: Generated<string>;
   views: Generated<number>;
+  agency_id: Generated<number | null>;
+  agent_display: Generated<AgentDisplay>;
+  /** JSON `[{title, value}]`. */
+  additional_features: Generated<string>;
+  /** JSON array of floor plans (API.md 4.1), image URLs absolute. */
+  floor_plans: Generated<string>;
+  featured_image_id: Generated<number | null>;
+  /** Average review rating (reviews issue), null without reviews. */
+  rating: Generated<number | null>;
+  reviews_count: Generated<number>;
   created_at: string;
   updated_at: string;
+  /** First time the listing entered `publish`; kept through later moves (the date sorts use it). */
   published_at: string | null;
   expires_at: string | null;
+}
+
+export const AGENT_DISPLAYS = ['agent_info', 'agency_info', 'author_info', 'none'] as const;
+export type AgentDisplay = (typeof AGENT_DISPLAYS)[number];
+
+/** The agents a listing names (`agent_ids`), in the author's order. */
+export interface ListingAgentsTable {
+  listing_id: number;
+  agent_id: number;
+  position: Generated<number>;
+}
+
+/** Every move of a listing between states (API.md 3.3); `from_state` is null for the creation. */
+export interface ListingTransitionsTable {
+  id: Generated<number>;
+  listing_id: number;
+  from_state: ListingState | null;
+  to_state: ListingState;
+  actor_id: number | null;
+  reason: Generated<string>;
+  at: string;
 }
 
 export interface ListingTermsTable {
@@ -267,6 +305,8 @@ export type TermRow = Selectable<TermsTable>;
 export type NewTerm = Insertable<TermsTable>;
 export type TermUpdate = Updateable<TermsTable>;
 export type NewListing = Insertable<ListingsTable>;
+export type ListingRow = Selectable<ListingsTable>;
+export type ListingUpdate = Updateable<ListingsTable>;
 export type MediaRow = Selectable<MediaTable>;
 export type NewMedia = Insertable<MediaTable>;
 export type OutboxRow = Selectable<OutboxTable>;

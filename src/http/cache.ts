@@ -2,14 +2,15 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 interface Representation {
-  body: string;
+  /** UTF-8 bytes: encoded once here rather than by every send (non-ASCII text made that the main cost). */
+  body: Buffer;
   etag: string;
 }
 
 const representations = new WeakMap<object, Map<string, Representation>>();
 
 /**
- * Answers a cacheable GET: `Cache-Control: public, max-age=<seconds>`, an ETag that changes exactly when
+ * Answers a cacheable GET with the given Cache-Control, an ETag that changes exactly when
  * the body does, and 304 for a matching If-None-Match. `data` is serialized and hashed only the first time
  * this very object is sent in the caller's language: services that cache their answers return the same
  * object while it is current, so a hot cached GET costs neither serialization nor hashing. The ETag is weak
@@ -19,7 +20,7 @@ export function sendCacheable(
   request: FastifyRequest,
   reply: FastifyReply,
   data: object,
-  maxAgeSeconds: number,
+  cacheControl: string,
   envelope: () => unknown,
 ): FastifyReply {
   let byLanguage = representations.get(data);
@@ -27,14 +28,14 @@ export function sendCacheable(
   let representation = byLanguage.get(request.lang);
   if (!representation) {
     // With a response schema (every cacheable route has one) the serializer yields a string.
-    const body = String(reply.serialize(envelope()));
+    const body = Buffer.from(String(reply.serialize(envelope())));
     representation = { body, etag: `W/"${createHash('sha1').update(body).digest('base64url')}"` };
     byLanguage.set(request.lang, representation);
   }
   const vary = reply.getHeader('vary'); // e.g. Origin, set by CORS with an allow-list
   reply.headers({
     etag: representation.etag,
-    'cache-control': `public, max-age=${maxAgeSeconds}`,
+    'cache-control': cacheControl,
     vary: vary ? `${String(vary)}, Accept-Encoding, Accept-Language` : 'Accept-Encoding, Accept-Language',
   });
   if (ifNoneMatch(request.headers['if-none-match'], representation.etag)) return reply.code(304).send();

@@ -30,7 +30,33 @@ export async function registerOpenApi(app: FastifyInstance, apiPrefix: string): 
         securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
       },
     },
+    transformObject: (document) => ('openapiObject' in document ? markOptionalBodies(document.openapiObject as OpenApiPaths) : document.swaggerObject),
   });
+}
+
+interface BodySchema {
+  type?: string;
+  anyOf?: BodySchema[];
+}
+
+interface OpenApiPaths {
+  paths?: Record<string, Record<string, { requestBody?: { required?: boolean; content?: Record<string, { schema?: BodySchema }> } }>>;
+}
+
+/**
+ * @fastify/swagger marks every request body required. A JSON body schema that admits `null` (the
+ * validator's value for a request without a body, e.g. the favorite toggle) may be left out: say so.
+ */
+function markOptionalBodies<T extends OpenApiPaths>(document: T): T {
+  const optional = (schema: BodySchema | undefined): boolean =>
+    schema !== undefined && (schema.type === 'null' || (schema.anyOf?.some(optional) ?? false));
+  for (const operations of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(operations)) {
+      const json = operation.requestBody?.content?.['application/json'];
+      if (json && optional(json.schema)) operation.requestBody!.required = false;
+    }
+  }
+  return document;
 }
 
 /** The JSON document inside the namespace, and the interactive reference page at `/docs`. */

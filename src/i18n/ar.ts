@@ -81,4 +81,15 @@ export const ar: Catalogue = {
   social_email_required: 'حسابك على {provider} لا يشارك عنوان بريد إلكتروني، والحساب هنا يحتاج إليه. اسمح بالوصول إلى بريدك الإلكتروني أو سجّل باستخدام كلمة مرور.',
   rule_social_email_missing: 'لا يتضمن أي عنوان بريد إلكتروني',
   social_email_unverified: 'يوجد حساب بهذا البريد الإلكتروني بالفعل، ولم يتحقق {provider} من أن هذا العنوان يخصك. سجّل الدخول باستخدام كلمة المرور.',
+
+  // Listings
+  listing_rule_unknown_user: 'ليس مستخدمًا موجودًا',
+  listing_rule_media_not_yours: 'يجب أن يكون من ملفاتك المرفوعة وغير مستخدم في إعلان آخر',
+  listing_rule_media_not_image: 'يجب أن يكون صورة',
+  listing_rule_featured_not_in_gallery: 'يجب أن تكون إحدى صور المعرض',
+  listing_rule_agent_not_allowed: 'يجب أن يكون سجل الوكيل الخاص بك أو وكيلًا في وكالتك',
+  listing_rule_agency_not_allowed: 'يجب أن تكون وكالتك',
+  listing_changed_meanwhile: 'تغيرت حالة الإعلان أثناء تعديله. أعد تحميله وحاول مرة أخرى.',
+  listing_deleted: 'تم حذف الإعلان.',
+  listing_data_part_invalid: 'يجب أن يكون كائن JSON يحتوي على حقول الإعلان',
 };

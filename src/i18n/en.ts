@@ -85,6 +85,17 @@ export const en = {
   social_email_required: 'Your {provider} account does not share an e-mail address, and an account here needs one. Allow access to your e-mail address, or register with a password.',
   rule_social_email_missing: 'carries no e-mail address',
   social_email_unverified: 'An account with this e-mail address already exists, and {provider} has not verified that the address is yours. Sign in with your password instead.',
+
+  // Listings
+  listing_rule_unknown_user: 'is not an existing user',
+  listing_rule_media_not_yours: 'must be one of your uploads that is not in another listing',
+  listing_rule_media_not_image: 'must be an image',
+  listing_rule_featured_not_in_gallery: 'must be one of the gallery’s images',
+  listing_rule_agent_not_allowed: 'must be your own agent record or an agent of your agency',
+  listing_rule_agency_not_allowed: 'must be your own agency',
+  listing_changed_meanwhile: 'The listing changed state while you were editing it. Load it again and retry.',
+  listing_deleted: 'The listing was deleted.',
+  listing_data_part_invalid: 'must be a JSON object with the listing fields',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -81,4 +81,15 @@ export const es: Catalogue = {
   social_email_required: 'Tu cuenta de {provider} no comparte una dirección de correo electrónico, y una cuenta aquí la necesita. Permite el acceso a tu correo electrónico o regístrate con una contraseña.',
   rule_social_email_missing: 'no incluye ninguna dirección de correo electrónico',
   social_email_unverified: 'Ya existe una cuenta con esta dirección de correo electrónico y {provider} no ha verificado que la dirección sea tuya. Inicia sesión con tu contraseña.',
+
+  // Listings
+  listing_rule_unknown_user: 'no es un usuario existente',
+  listing_rule_media_not_yours: 'debe ser uno de tus archivos subidos que no esté en otro anuncio',
+  listing_rule_media_not_image: 'debe ser una imagen',
+  listing_rule_featured_not_in_gallery: 'debe ser una de las imágenes de la galería',
+  listing_rule_agent_not_allowed: 'debe ser tu propio registro de agente o un agente de tu agencia',
+  listing_rule_agency_not_allowed: 'debe ser tu propia agencia',
+  listing_changed_meanwhile: 'El anuncio cambió de estado mientras lo editabas. Vuelve a cargarlo e inténtalo de nuevo.',
+  listing_deleted: 'El anuncio se eliminó.',
+  listing_data_part_invalid: 'debe ser un objeto JSON con los campos del anuncio',
 };

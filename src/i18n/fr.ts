@@ -81,4 +81,15 @@ export const fr: Catalogue = {
   social_email_required: 'Votre compte {provider} ne partage pas d’adresse e-mail, et un compte ici en exige une. Autorisez l’accès à votre adresse e-mail ou inscrivez-vous avec un mot de passe.',
   rule_social_email_missing: 'ne contient aucune adresse e-mail',
   social_email_unverified: 'Un compte avec cette adresse e-mail existe déjà, et {provider} n’a pas vérifié que cette adresse vous appartient. Connectez-vous avec votre mot de passe.',
+
+  // Listings
+  listing_rule_unknown_user: 'n’est pas un utilisateur existant',
+  listing_rule_media_not_yours: 'doit être l’un de vos fichiers téléversés qui n’est pas dans une autre annonce',
+  listing_rule_media_not_image: 'doit être une image',
+  listing_rule_featured_not_in_gallery: 'doit être une des images de la galerie',
+  listing_rule_agent_not_allowed: 'doit être votre propre fiche agent ou un agent de votre agence',
+  listing_rule_agency_not_allowed: 'doit être votre propre agence',
+  listing_changed_meanwhile: 'L’annonce a changé d’état pendant que vous la modifiiez. Rechargez-la et réessayez.',
+  listing_deleted: 'L’annonce a été supprimée.',
+  listing_data_part_invalid: 'doit être un objet JSON avec les champs de l’annonce',
 };

@@ -1,5 +1,9 @@
-import type { Taxonomy } from '../db/schema.js';
+import type { Kysely } from 'kysely';
+import type { FileStorage } from '../adapters/storage/storage.js';
+import type { DB, Taxonomy } from '../db/schema.js';
 import type { TaxonomiesService } from '../modules/taxonomies/taxonomies.service.js';
+import type { UsersService } from '../modules/users/users.service.js';
+import { type DemoListingsOptions, type DemoListingsSummary, seedDemoListings } from './demo-listings.js';
 import {
   AGENT_CATEGORIES,
   AGENT_CITIES,
@@ -52,4 +56,21 @@ export async function seedDemoTerms(taxonomies: TaxonomiesService): Promise<numb
     }
   }
   return created;
+}
+
+export interface DemoSeedTargets {
+  db: Kysely<DB>;
+  taxonomies: TaxonomiesService;
+  users: UsersService;
+  storage: FileStorage;
+}
+
+/** The demo taxonomy when the database has no terms yet, then `options.count` demo listings over it. */
+export async function seedDemoData(
+  targets: DemoSeedTargets,
+  options: DemoListingsOptions,
+): Promise<{ terms: number; listings: DemoListingsSummary }> {
+  const terms = await seedDemoTerms(targets.taxonomies);
+  const listings = await seedDemoListings(targets.db, targets.users, targets.storage, options);
+  return { terms, listings };
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { SignJWT } from 'jose';
 import type { Kysely } from 'kysely';
-import type { DB, ListingState, NewListing, Role, Taxonomy, UserRow } from '../../src/db/schema.js';
+import type { DB, ListingState, MediaRow, NewListing, NewMedia, Role, Taxonomy, UserRow } from '../../src/db/schema.js';
 import { PasswordHasher } from '../../src/modules/auth/passwords.js';
 import { insertListing, type TermLink } from '../../src/modules/properties/properties.repository.js';
 import type { CreateTermInput, TermRecord } from '../../src/modules/taxonomies/taxonomies.schemas.js';
@@ -104,4 +104,50 @@ export async function expiredAccessToken(userId: number, sessionId: string): Pro
     .setIssuedAt(now - 7200)
     .setExpirationTime(now - 3600)
     .sign(new TextEncoder().encode(TEST_JWT_SECRET));
+}
+
+// Agents and agencies
+
+/** An agency user with its agency record, and an agent user whose agent record belongs to that agency. */
+export async function newAgencyWithAgent(
+  db: Kysely<DB>,
+): Promise<{ agencyUser: UserRow; agencyId: number; agentUser: UserRow; agentId: number }> {
+  const agencyUser = await newUser(db, { role: 'agency' });
+  const agentUser = await newUser(db, { role: 'agent' });
+  const now = new Date().toISOString();
+  const directoryRecord = (user: UserRow) => ({
+    user_id: user.id,
+    name: user.display_name,
+    slug: unique('directory-'),
+    sort_key: user.display_name.toLowerCase(),
+    created_at: now,
+    updated_at: now,
+  });
+  const agency = await db.insertInto('agencies').values(directoryRecord(agencyUser)).returning('id').executeTakeFirstOrThrow();
+  const agent = await db
+    .insertInto('agents')
+    .values({ ...directoryRecord(agentUser), agency_id: agency.id })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { agencyUser, agencyId: agency.id, agentUser, agentId: agent.id };
+}
+
+// Media
+
+/** A media row without a stored file (an image unless `mime_type` says else); for checks that read rows only. */
+export async function newMedia(db: Kysely<DB>, ownerId: number, overrides: Partial<NewMedia> = {}): Promise<MediaRow> {
+  return db
+    .insertInto('media')
+    .values({
+      owner_id: ownerId,
+      storage_key: `${unique('test/')}.jpg`,
+      mime_type: 'image/jpeg',
+      width: 800,
+      height: 600,
+      size_bytes: 1000,
+      created_at: new Date().toISOString(),
+      ...overrides,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }

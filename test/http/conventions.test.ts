@@ -170,6 +170,9 @@ describe.each(DIALECTS)('API conventions (%s)', (dialect) => {
       expect(doc.components.schemas).toHaveProperty('ErrorBody');
       const termQuery = doc.paths[`${API}/property-types`].get.parameters.map((p: { name: string }) => p.name);
       expect(termQuery).toEqual(expect.arrayContaining(['hide_empty', 'orderby', 'order', 'number', 'offset', 'parent', 'search', 'include', 'exclude', 'slug', 'lang']));
+      // A body that may be left out is documented as optional; others stay required.
+      expect(doc.paths[`${API}/favorite-property/{id}`].post.requestBody.required).toBe(false);
+      expect(doc.paths[`${API}/properties`].post.requestBody.required).toBe(true);
     });
 
     it('serves the interactive docs page', async () => {

@@ -97,4 +97,37 @@ describe('loadConfig', () => {
     expect(Object.isFrozen(config)).toBe(true);
     expect(Object.isFrozen(config.rateLimit)).toBe(true);
   });
+
+  it('reads the listing settings, with the documented defaults', () => {
+    expect(loadConfig({ PUBLIC_URL: 'https://realty.example' }).listings).toEqual({
+      requireApproval: true,
+      editRequiresApproval: false,
+      defaultCurrency: 'USD',
+      ttlDays: undefined,
+      urlTemplate: 'https://realty.example/property/{slug}',
+      flushIntervalMs: 5000,
+    });
+    const config = loadConfig({
+      REQUIRE_APPROVAL: 'false',
+      EDIT_REQUIRES_APPROVAL: 'true',
+      DEFAULT_CURRENCY: 'eur',
+      LISTING_TTL_DAYS: '30',
+      LISTING_URL_TEMPLATE: 'https://homes.example/l/{id}-{slug}',
+      LISTING_FLUSH_MS: '1000',
+    });
+    expect(config.listings).toEqual({
+      requireApproval: false,
+      editRequiresApproval: true,
+      defaultCurrency: 'EUR',
+      ttlDays: 30,
+      urlTemplate: 'https://homes.example/l/{id}-{slug}',
+      flushIntervalMs: 1000,
+    });
+  });
+
+  it('refuses a malformed currency, listing URL template or TTL, naming each', () => {
+    const load = () => loadConfig({ DEFAULT_CURRENCY: 'dollars', LISTING_URL_TEMPLATE: 'https://x.example/p', LISTING_TTL_DAYS: '0' });
+    expect(load).toThrow(ConfigError);
+    for (const name of ['DEFAULT_CURRENCY', 'LISTING_URL_TEMPLATE', 'LISTING_TTL_DAYS']) expect(load).toThrow(name);
+  });
 });

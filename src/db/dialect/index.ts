@@ -29,3 +29,21 @@ export function isUniqueViolation(error: unknown): boolean {
 export function asciiLower(db: AnyKysely, text: Expression<string>): RawBuilder<string> {
   return dialectOf(db) === 'postgres' ? sql<string>`lower(${text} collate "C")` : sql<string>`lower(${text})`;
 }
+
+/** What `asciiLower` does in the database, for text compared with its result (a LIKE pattern). */
+export function asciiLowerCase(text: string): string {
+  return text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+}
+
+/** Escapes LIKE's wildcards and the escape character itself, for a pattern used with `escape '\'`. */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** True when a driver error is a foreign-key violation (a referenced row is gone), on either driver. */
+export function isForeignKeyViolation(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null || !('code' in error)) return false;
+  const code = (error as { code: unknown }).code;
+  // better-sqlite3 reports SQLITE_CONSTRAINT_FOREIGNKEY; pg reports SQLSTATE 23503.
+  return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503';
+}

@@ -48,14 +48,14 @@ export async function readMultipartForm<F extends string>(
       fields[field] = part.value;
     }
   } catch (error) {
-    throw toAppError(error, spec.maxFileBytes);
+    throw multipartAppError(error, spec.maxFileBytes);
   }
   if (file === undefined) throw AppError.invalidField(spec.fileField, 'rule_required');
   return { file, fields };
 }
 
 /** The plugin's errors (and busboy's, for malformed bodies) as the contract's codes. */
-function toAppError(error: unknown, maxFileBytes: number): AppError {
+export function multipartAppError(error: unknown, maxFileBytes: number): AppError {
   if (error instanceof AppError) return error;
   switch ((error as { code?: unknown } | null)?.code) {
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':

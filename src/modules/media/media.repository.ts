@@ -78,3 +78,14 @@ export async function findAvatarOf(db: Executor, userId: number): Promise<MediaR
 export async function setAvatar(db: Executor, userId: number, mediaId: number): Promise<void> {
   await db.updateTable('users').set({ avatar_media_id: mediaId }).where('id', '=', userId).execute();
 }
+
+/** Storage keys among `keys` that some media row still refers to: demo listings share files (dialect/media-keys.ts). */
+export async function findKeysInUse(db: Executor, keys: readonly string[]): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const rows = await db.selectFrom('media').select('storage_key').where('storage_key', 'in', keys).execute();
+  return new Set(rows.map((row) => row.storage_key));
+}
+
+export async function deleteMediaByIds(db: Executor, ids: readonly number[]): Promise<Pick<MediaRow, 'storage_key' | 'sizes'>[]> {
+  return db.deleteFrom('media').where('id', 'in', ids).returning(['storage_key', 'sizes']).execute();
+}

@@ -60,6 +60,32 @@ export class MediaService {
   }
 
   /**
+   * Gallery images of a new listing (POST /properties/with-media): every file is checked and re-encoded
+   * before any is stored, so one bad file refuses the request with nothing left behind. Sequential, to
+   * bound the memory that decoding 20 large images would take at once.
+   */
+  async uploadImages(caller: AuthUser, files: readonly Buffer[]): Promise<MediaRecord[]> {
+    const processed: ProcessedUpload[] = [];
+    for (const file of files) processed.push(await processUpload(file, { accept: IMAGE_TYPES, maxPixels: this.limits.maxImagePixels }));
+    const rows: MediaRow[] = [];
+    try {
+      for (const upload of processed) {
+        rows.push(await this.storeAndInsert(upload, (media) => repository.insertMedia(this.db, { ...media, owner_id: caller.id })));
+      }
+    } catch (error) {
+      await this.discard(rows.map((row) => row.id));
+      throw error;
+    }
+    return rows.map((row) => toMedia(row, this.storage));
+  }
+
+  /** Deletes media rows and their files without permission checks: undoing uploads of a failed request. */
+  async discard(ids: readonly number[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.removeFilesOf(await repository.deleteMediaByIds(this.db, ids));
+  }
+
+  /**
    * Makes the upload the caller's avatar (POST /users/upload-avatar). The previous avatar, row and files,
    * is removed: nothing else refers to it.
    */
@@ -76,7 +102,7 @@ export class MediaService {
         return inserted;
       }),
     );
-    if (previous) await this.removeFiles(storedKeysOf(previous));
+    if (previous) await this.removeFilesOf([previous]);
     return { user_id: caller.id, avatar_id: row.id, avatar_url: avatarUrl(row.sizes, this.storage) };
   }
 
@@ -107,7 +133,7 @@ export class MediaService {
   async delete(caller: AuthUser, id: number): Promise<void> {
     const row = await this.findFor(caller, id, 'manage');
     await repository.deleteMedia(this.db, id);
-    await this.removeFiles(storedKeysOf(row));
+    await this.removeFilesOf([row]);
   }
 
   /**
@@ -115,8 +141,7 @@ export class MediaService {
    * left pointing at a missing file. A storage failure is logged (the files become orphans), not thrown.
    */
   async deleteAllOwnedBy(userId: number): Promise<void> {
-    const removed = await repository.deleteMediaOwnedBy(this.db, userId);
-    if (removed.length > 0) await this.removeFiles(removed.flatMap(storedKeysOf));
+    await this.removeFilesOf(await repository.deleteMediaOwnedBy(this.db, userId));
   }
 
   /**
@@ -170,6 +195,17 @@ export class MediaService {
       await this.removeFiles(files.map((file) => file.key));
       throw error;
     }
+  }
+
+  /**
+   * Removes the stored files of media rows already deleted, except files another row still uses (shared
+   * demo images). A storage failure is logged (the files become orphans), not thrown.
+   */
+  async removeFilesOf(rows: readonly Pick<MediaRow, 'storage_key' | 'sizes'>[]): Promise<void> {
+    if (rows.length === 0) return;
+    const inUse = await repository.findKeysInUse(this.db, rows.map((row) => row.storage_key));
+    const unused = rows.filter((row) => !inUse.has(row.storage_key));
+    if (unused.length > 0) await this.removeFiles(unused.flatMap(storedKeysOf));
   }
 
   private async removeFiles(keys: string[]): Promise<void> {

@@ -1,5 +1,5 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { DB, ListingState, NewListing, Taxonomy } from '../../db/schema.js';
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { DB, ListingRow, ListingState, ListingUpdate, MediaRow, NewListing, Taxonomy } from '../../db/schema.js';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -11,7 +11,7 @@ export interface TermLink {
 /**
  * Listing storage. Term counts are not maintained here: database triggers keep `terms.count` equal to
  * the published listings using each term, whichever statement changes a link or a state
- * (db/dialect/term-triggers.ts).
+ * (db/dialect/term-triggers.ts), and renew the `listings` cache stamp (db/dialect/listing-triggers.ts).
  */
 export async function insertListing(db: Executor, listing: NewListing, terms: TermLink[] = []): Promise<number> {
   const { id } = await db.insertInto('listings').values(listing).returning('id').executeTakeFirstOrThrow();
@@ -32,6 +32,49 @@ export async function unlinkTerms(db: Executor, listingId: number, termIds: numb
   await db.deleteFrom('listing_terms').where('listing_id', '=', listingId).where('term_id', 'in', termIds).execute();
 }
 
+/** Replaces the listing's terms of the given taxonomies with `terms` (each taxonomy keeps the given order). */
+export async function replaceTermLinks(db: Executor, listingId: number, taxonomies: Taxonomy[], terms: TermLink[]): Promise<void> {
+  if (taxonomies.length === 0) return;
+  await db.deleteFrom('listing_terms').where('listing_id', '=', listingId).where('taxonomy', 'in', taxonomies).execute();
+  if (terms.length === 0) return;
+  const positions = new Map<Taxonomy, number>();
+  await db
+    .insertInto('listing_terms')
+    .values(
+      terms.map((t) => {
+        const position = positions.get(t.taxonomy) ?? 0;
+        positions.set(t.taxonomy, position + 1);
+        return { listing_id: listingId, term_id: t.termId, taxonomy: t.taxonomy, position };
+      }),
+    )
+    .execute();
+}
+
+export async function replaceAgents(db: Executor, listingId: number, agentIds: number[]): Promise<void> {
+  await db.deleteFrom('listing_agents').where('listing_id', '=', listingId).execute();
+  if (agentIds.length === 0) return;
+  await db
+    .insertInto('listing_agents')
+    .values(agentIds.map((agentId, position) => ({ listing_id: listingId, agent_id: agentId, position })))
+    .execute();
+}
+
+/** Makes `mediaIds` the listing's gallery in that order; media no longer in it are detached (kept as uploads). */
+export async function replaceGallery(db: Executor, listingId: number, mediaIds: number[]): Promise<void> {
+  let detach = db.updateTable('media').set({ listing_id: null, position: 0 }).where('listing_id', '=', listingId);
+  if (mediaIds.length > 0) detach = detach.where('id', 'not in', mediaIds);
+  await detach.execute();
+  for (const [position, id] of mediaIds.entries()) {
+    await db.updateTable('media').set({ listing_id: listingId, position }).where('id', '=', id).execute();
+  }
+}
+
+/** Applies the changes only while the listing is in `status`; says whether it did. */
+export async function updateListingInState(db: Executor, id: number, status: ListingState, changes: ListingUpdate): Promise<boolean> {
+  const result = await db.updateTable('listings').set(changes).where('id', '=', id).where('status', '=', status).executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
 export async function setListingState(db: Executor, id: number, status: ListingState, at: string): Promise<void> {
   await db
     .updateTable('listings')
@@ -45,6 +88,198 @@ export async function setListingState(db: Executor, id: number, status: ListingS
     .execute();
 }
 
+export interface Transition {
+  listingId: number;
+  from: ListingState | null;
+  to: ListingState;
+  actorId: number | null;
+  reason?: string;
+  at: string;
+}
+
+export async function recordTransition(db: Executor, t: Transition): Promise<void> {
+  await db
+    .insertInto('listing_transitions')
+    .values({ listing_id: t.listingId, from_state: t.from, to_state: t.to, actor_id: t.actorId, reason: t.reason ?? '', at: t.at })
+    .execute();
+}
+
 export async function deleteListing(db: Executor, id: number): Promise<void> {
   await db.deleteFrom('listings').where('id', '=', id).execute();
+}
+
+/** Deletes the listing's gallery rows and returns where their files are stored. */
+export async function deleteGallery(db: Executor, listingId: number): Promise<Pick<MediaRow, 'storage_key' | 'sizes'>[]> {
+  return db.deleteFrom('media').where('listing_id', '=', listingId).returning(['storage_key', 'sizes']).execute();
+}
+
+export async function isSlugTaken(db: Executor, slug: string): Promise<boolean> {
+  return (await db.selectFrom('listings').select('id').where('slug', '=', slug).executeTakeFirst()) !== undefined;
+}
+
+// Reading records
+
+/** A listing row with what permission checks need: its author's name and the agency user over that author. */
+export type ListingCoreRow = ListingRow & {
+  author_display_name: string | null;
+  /** The user of the agency whose agent is the author; that agency owns the listing too (API.md 0.3). */
+  author_agency_user_id: number | null;
+};
+
+export async function findListingCores(db: Executor, ids: readonly number[]): Promise<ListingCoreRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('listings as l')
+    .leftJoin('users as u', 'u.id', 'l.author_id')
+    .leftJoin('agents as a', 'a.user_id', 'l.author_id')
+    .leftJoin('agencies as g', 'g.id', 'a.agency_id')
+    .selectAll('l')
+    .select(['u.display_name as author_display_name', 'g.user_id as author_agency_user_id'])
+    .where('l.id', 'in', ids)
+    .execute();
+}
+
+export interface TermLinkRow {
+  listing_id: number;
+  taxonomy: Taxonomy;
+  id: number;
+  name: string;
+  slug: string;
+  color: string | null;
+}
+
+/** Every term of the listings, in each taxonomy's order. */
+export async function findTermLinks(db: Executor, ids: readonly number[]): Promise<TermLinkRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('listing_terms as lt')
+    .innerJoin('terms as t', 't.id', 'lt.term_id')
+    .select(['lt.listing_id', 'lt.taxonomy', 't.id', 't.name', 't.slug', 't.color'])
+    .where('lt.listing_id', 'in', ids)
+    .orderBy('lt.listing_id')
+    .orderBy('lt.position')
+    .orderBy('t.id')
+    .execute();
+}
+
+export interface ListingAgentRow {
+  listing_id: number;
+  id: number;
+  name: string;
+  slug: string;
+  email: string;
+  phone: string;
+  agency_id: number | null;
+}
+
+export async function findListingAgents(db: Executor, ids: readonly number[]): Promise<ListingAgentRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('listing_agents as la')
+    .innerJoin('agents as a', 'a.id', 'la.agent_id')
+    .select(['la.listing_id', 'a.id', 'a.name', 'a.slug', 'a.email', 'a.phone', 'a.agency_id'])
+    .where('la.listing_id', 'in', ids)
+    .orderBy('la.listing_id')
+    .orderBy('la.position')
+    .execute();
+}
+
+export interface AgencyRow {
+  id: number;
+  name: string;
+  slug: string;
+  email: string;
+  phone: string;
+}
+
+export async function findAgencies(db: Executor, ids: readonly number[]): Promise<AgencyRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('agencies').select(['id', 'name', 'slug', 'email', 'phone']).where('id', 'in', ids).execute();
+}
+
+/**
+ * The galleries of the listings in order; with `perListing`, only the first that many images of each, plus
+ * the featured image wherever it stands (one window query, whatever the number of listings).
+ */
+export async function findGalleries(db: Executor, ids: readonly number[], perListing?: number): Promise<MediaRow[]> {
+  if (ids.length === 0) return [];
+  if (perListing === undefined) {
+    return db.selectFrom('media').selectAll().where('listing_id', 'in', ids).orderBy('listing_id').orderBy('position').orderBy('id').execute();
+  }
+  const ranked = db
+    .selectFrom('media as m')
+    .innerJoin('listings as l', 'l.id', 'm.listing_id')
+    .selectAll('m')
+    .select([
+      'l.featured_image_id',
+      sql<number>`row_number() over (partition by m.listing_id order by m.position, m.id)`.as('rank'),
+    ])
+    .where('m.listing_id', 'in', ids)
+    .as('ranked');
+  const rows = await db
+    .selectFrom(ranked)
+    .selectAll()
+    .where((eb) => eb.or([eb('rank', '<=', perListing), eb('id', '=', eb.ref('featured_image_id'))]))
+    .orderBy('listing_id')
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
+  return rows.map(({ featured_image_id: _featured, rank: _rank, ...media }) => media);
+}
+
+/** Which of the listings the user has among their favorites. */
+export async function findFavoriteIds(db: Executor, userId: number, ids: readonly number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom('favorites').select('listing_id').where('user_id', '=', userId).where('listing_id', 'in', ids).execute();
+  return new Set(rows.map((row) => row.listing_id));
+}
+
+// Checks of create/update input
+
+export async function findTermsByIds(db: Executor, ids: readonly number[]) {
+  if (ids.length === 0) return [];
+  return db.selectFrom('terms').select(['id', 'taxonomy', 'location_parent_id']).where('id', 'in', ids).execute();
+}
+
+export async function findMediaByIds(db: Executor, ids: readonly number[]) {
+  if (ids.length === 0) return [];
+  return db.selectFrom('media').select(['id', 'owner_id', 'listing_id', 'mime_type']).where('id', 'in', ids).execute();
+}
+
+export async function findAgentsByIds(db: Executor, ids: readonly number[]) {
+  if (ids.length === 0) return [];
+  return db.selectFrom('agents').select(['id', 'user_id', 'agency_id']).where('id', 'in', ids).execute();
+}
+
+export async function agencyExists(db: Executor, id: number): Promise<boolean> {
+  return (await db.selectFrom('agencies').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+}
+
+export async function userExists(db: Executor, id: number): Promise<boolean> {
+  return (await db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+}
+
+/** The directory records of a user: their own agent record (with its agency) and their own agency record. */
+export async function findDirectoryOf(db: Executor, userId: number): Promise<{ agentId: number | null; agentAgencyId: number | null; agencyId: number | null }> {
+  const [agent, agency] = await Promise.all([
+    db.selectFrom('agents').select(['id', 'agency_id']).where('user_id', '=', userId).executeTakeFirst(),
+    db.selectFrom('agencies').select('id').where('user_id', '=', userId).executeTakeFirst(),
+  ]);
+  return { agentId: agent?.id ?? null, agentAgencyId: agent?.agency_id ?? null, agencyId: agency?.id ?? null };
+}
+
+export async function findGalleryIds(db: Executor, listingId: number): Promise<number[]> {
+  const rows = await db.selectFrom('media').select('id').where('listing_id', '=', listingId).orderBy('position').orderBy('id').execute();
+  return rows.map((row) => row.id);
+}
+
+/** Location term ids of a listing by taxonomy. */
+export async function findLocationLinks(db: Executor, listingId: number): Promise<Partial<Record<Taxonomy, number>>> {
+  const rows = await db
+    .selectFrom('listing_terms')
+    .select(['taxonomy', 'term_id'])
+    .where('listing_id', '=', listingId)
+    .where('taxonomy', 'in', ['property_country', 'property_state', 'property_city', 'property_area'])
+    .execute();
+  return Object.fromEntries(rows.map((row) => [row.taxonomy, row.term_id]));
 }

@@ -1,4 +1,5 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
+import { escapeLike } from '../../db/dialect/index.js';
 import type { DB, NewTerm, Taxonomy, TermRow, TermUpdate } from '../../db/schema.js';
 import type { TermFilter, TermOrderBy } from './term-query.js';
 
@@ -96,6 +97,19 @@ export async function anyTermExists(db: Executor): Promise<boolean> {
   return (await db.selectFrom('terms').select('id').limit(1).executeTakeFirst()) !== undefined;
 }
 
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+export async function findLocationByName(db: Executor, taxonomy: Taxonomy, folded: string, parentId: number | null): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('terms')
+    .select('id')
+    .where('taxonomy', '=', taxonomy)
+    .where('sort_key', '=', folded)
+    .where('location_parent_id', parentId === null ? 'is' : '=', parentId)
+    .orderBy('id')
+    .executeTakeFirst();
+  return row?.id;
+}
+
+export async function slugExists(db: Executor, taxonomy: Taxonomy, slug: string): Promise<boolean> {
+  const row = await db.selectFrom('terms').select('id').where('taxonomy', '=', taxonomy).where('slug', '=', slug).executeTakeFirst();
+  return row !== undefined;
 }

@@ -39,7 +39,7 @@ export async function taxonomyRoutes(app: FastifyInstance, { taxonomies }: { tax
       },
       async (request, reply) => {
         const terms = await taxonomies.listTerms(endpoint, request.query);
-        return sendCacheable(request, reply, terms, TERM_CACHE_SECONDS, () =>
+        return sendCacheable(request, reply, terms, `public, max-age=${TERM_CACHE_SECONDS}`, () =>
           terms.length > 0
             ? { success: true, data: { [endpoint.dataKey]: terms } }
             : { success: false, message: translate(request.lang, 'record_not_found'), data: { [endpoint.dataKey]: [] } },

@@ -1,9 +1,9 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { isUniqueViolation } from '../../db/dialect/index.js';
 import type { CacheStamps } from '../../db/cache-versions.js';
 import type { DB, Taxonomy, TermUpdate } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
-import { slugify, sortKey } from '../../lib/slug.js';
+import { firstFreeSlug, slugify, sortKey } from '../../lib/slug.js';
 import { plainText, richText } from '../../lib/text.js';
 import { nowIso } from '../../lib/time.js';
 import * as repository from './taxonomies.repository.js';
@@ -85,6 +85,35 @@ export class TaxonomiesService {
         }),
       );
       return this.termOrThrow(trx, taxonomy, id);
+    });
+  }
+
+  /**
+   * The id of the location term named `name` (compared folded) under `parentId` in `taxonomy`, created in the
+   * caller's transaction when there is none (a listing naming a new city). A taken slug gets a number
+   * (`springfield-2`): the same name may exist under another parent. `field` names the input in errors.
+   */
+  async findOrCreateLocation(trx: Transaction<DB>, taxonomy: Taxonomy, name: string, parentId: number | null, field: string): Promise<number> {
+    const existing = await repository.findLocationByName(trx, taxonomy, sortKey(name), parentId);
+    if (existing !== undefined) return existing;
+    const base = slugify(name);
+    if (base === '') throw AppError.invalidField(field, 'rule_empty_slug');
+    const slug = await firstFreeSlug(base, (candidate) => repository.slugExists(trx, taxonomy, candidate));
+    const now = nowIso();
+    return repository.insertTerm(trx, {
+      taxonomy,
+      name,
+      slug,
+      sort_key: sortKey(name),
+      parent_id: null,
+      location_parent_id: parentId,
+      image_url: null,
+      marker_icon_url: null,
+      marker_retina_icon_url: null,
+      custom_link: null,
+      color: null,
+      created_at: now,
+      updated_at: now,
     });
   }
 

@@ -1,5 +1,5 @@
 import { type Kysely, sql, type Transaction, type Updateable } from 'kysely';
-import { asciiLower } from '../../db/dialect/index.js';
+import { asciiLower, asciiLowerCase, escapeLike } from '../../db/dialect/index.js';
 import type { DB, Role, UsersTable } from '../../db/schema.js';
 
 type Executor = Kysely<DB> | Transaction<DB>;
@@ -84,13 +84,4 @@ export async function deleteAccountData(trx: Transaction<DB>, userId: number, no
     .where('status', '=', 'publish')
     .execute();
   await trx.deleteFrom('users').where('id', '=', userId).execute();
-}
-
-/** What `asciiLower` does in the database, for the pattern. */
-function asciiLowerCase(text: string): string {
-  return text.replace(/[A-Z]/g, (c) => c.toLowerCase());
-}
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }

@@ -1,0 +1,50 @@
+import { type Kysely, sql } from 'kysely';
+import { dialectOf } from './index.js';
+
+/**
+ * `cache_versions('listings')` gets a new random value whenever anything shown in a listing record or
+ * summary changes (API.md 4.1): the listing row (views and state included), its term links and agents,
+ * media attached to a listing, agent and agency records, an author's display name. Term names and slugs
+ * have their own stamp (`terms`); cached listings check both (modules/properties/listing-records.ts).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function createListingTriggers(db: Kysely<any>): Promise<void> {
+  const statements = dialectOf(db) === 'postgres' ? POSTGRES : SQLITE;
+  for (const statement of statements) await sql.raw(statement).execute(db);
+}
+
+const SQLITE_BUMP = `UPDATE cache_versions SET version = hex(randomblob(8)) WHERE name = 'listings';`;
+
+const sqliteOnEveryChange = (table: string) =>
+  ['INSERT', 'UPDATE', 'DELETE'].map(
+    (event) => `CREATE TRIGGER ${table}_listings_stamp_${event.toLowerCase()} AFTER ${event} ON ${table} BEGIN ${SQLITE_BUMP} END`,
+  );
+
+const SQLITE = [
+  ...sqliteOnEveryChange('listings'),
+  ...sqliteOnEveryChange('listing_terms'),
+  ...sqliteOnEveryChange('listing_agents'),
+  ...sqliteOnEveryChange('agents'),
+  ...sqliteOnEveryChange('agencies'),
+  `CREATE TRIGGER media_listings_stamp_insert AFTER INSERT ON media WHEN NEW.listing_id IS NOT NULL BEGIN ${SQLITE_BUMP} END`,
+  `CREATE TRIGGER media_listings_stamp_update AFTER UPDATE ON media
+   WHEN OLD.listing_id IS NOT NULL OR NEW.listing_id IS NOT NULL BEGIN ${SQLITE_BUMP} END`,
+  `CREATE TRIGGER media_listings_stamp_delete AFTER DELETE ON media WHEN OLD.listing_id IS NOT NULL BEGIN ${SQLITE_BUMP} END`,
+  `CREATE TRIGGER users_listings_stamp_name AFTER UPDATE OF display_name ON users
+   WHEN OLD.display_name <> NEW.display_name BEGIN ${SQLITE_BUMP} END`,
+  `CREATE TRIGGER users_listings_stamp_delete AFTER DELETE ON users BEGIN ${SQLITE_BUMP} END`,
+];
+
+const POSTGRES = [
+  `CREATE FUNCTION listings_version() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     UPDATE cache_versions SET version = md5(random()::text || clock_timestamp()::text) WHERE name = 'listings';
+     RETURN NULL;
+   END $$`,
+  ...['listings', 'listing_terms', 'listing_agents', 'agents', 'agencies', 'media'].map(
+    (table) => `CREATE TRIGGER ${table}_listings_stamp AFTER INSERT OR UPDATE OR DELETE ON ${table}
+     FOR EACH STATEMENT EXECUTE FUNCTION listings_version()`,
+  ),
+  `CREATE TRIGGER users_listings_stamp AFTER UPDATE OF display_name OR DELETE ON users
+   FOR EACH STATEMENT EXECUTE FUNCTION listings_version()`,
+];

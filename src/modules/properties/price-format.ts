@@ -1,0 +1,26 @@
+/** One formatter per currency: building an Intl.NumberFormat costs far more than using one. */
+const formatters = new Map<string, Intl.NumberFormat>();
+
+/**
+ * Display text of a price (API.md 4.1 `formatted_price`): the amount in its currency, whole units unless
+ * the price has cents, between the listing's prefix and postfix, e.g. "From $1,500/month". "" without a price.
+ */
+export function formatPrice(price: number | null, currency: string, prefix: string, postfix: string): string {
+  if (price === null) return '';
+  // Decided on the amount as shown: 999.999 is "$1,000", not "$1,000.00".
+  const cents = Math.round(price * 100) % 100 !== 0;
+  const key = `${currency}:${cents}`;
+  let formatter = formatters.get(key);
+  if (!formatter) {
+    formatter = new Intl.NumberFormat('en-US', {
+      style: 'currency',
+      currency,
+      currencyDisplay: 'narrowSymbol',
+      minimumFractionDigits: cents ? 2 : 0,
+      maximumFractionDigits: cents ? 2 : 0,
+    });
+    formatters.set(key, formatter);
+  }
+  const amount = formatter.format(price);
+  return `${prefix ? `${prefix} ` : ''}${amount}${postfix}`;
+}

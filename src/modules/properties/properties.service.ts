@@ -1,0 +1,270 @@
+import type { Kysely, Transaction } from 'kysely';
+import { isUniqueViolation } from '../../db/dialect/index.js';
+import type { DB, ListingState, ListingUpdate } from '../../db/schema.js';
+import { AppError } from '../../http/errors.js';
+import { pageWindow, paginationOf } from '../../http/pagination.js';
+import type { AuthUser } from '../../http/request-context.js';
+import { firstFreeSlug, slugify } from '../../lib/slug.js';
+import type { MediaService } from '../media/media.service.js';
+import type { MediaRecord } from '../media/media.schemas.js';
+import type { TaxonomiesService } from '../taxonomies/taxonomies.service.js';
+import { assertCanManage, assertCanView, isModerator } from './listing-access.js';
+import { type CallerDirectory, checkListingInput, type ListingChanges } from './listing-input.js';
+import { accessOf, type ListingRecords, type Loaded } from './listing-records.js';
+import { expiryOnPublish, initialState, stateAfterEdit, targetState } from './listing-states.js';
+import * as repository from './properties.repository.js';
+import {
+  type CreatePropertyInput,
+  type ListPropertiesInput,
+  type ListSort,
+  MAX_GALLERY,
+  type PropertyListRecord,
+  type PropertyRecord,
+  type PropertySummaryRecord,
+  type UpdatePropertyInput,
+} from './properties.schemas.js';
+import * as pages from './published-pages.js';
+import type { ViewCounter } from './view-counter.js';
+
+export interface ListingRules {
+  requireApproval: boolean;
+  editRequiresApproval: boolean;
+  defaultCurrency: string;
+  ttlDays: number | undefined;
+}
+
+/** Attempts at a unique slug when concurrent creations pick the same one. */
+const SLUG_ATTEMPTS = 3;
+/** Distinct published-list pages kept; past this the cache starts over. */
+const MAX_CACHED_PAGES = 2000;
+
+/** Listings (API.md 4.1, 4.2, 4.6): read, list, create, update, delete, gallery. */
+export class PropertiesService {
+  private readonly pageCache = new Map<string, { version: string; answer: PropertyListRecord }>();
+  private countCache: { version: string; total: number } | undefined;
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly records: ListingRecords,
+    private readonly taxonomies: TaxonomiesService,
+    private readonly media: MediaService,
+    private readonly views: ViewCounter,
+    private readonly rules: ListingRules,
+  ) {}
+
+  /**
+   * One listing as the caller may see it (else 404), counting a view per client and hour. Anonymous callers
+   * get the cached frozen record itself (so its serialization is reused); others a copy with `is_favorite`.
+   */
+  async get(caller: AuthUser | null, id: number, clientAddress: string): Promise<PropertyRecord> {
+    const loaded = await this.records.record(id);
+    assertCanView(caller, loaded?.access);
+    this.views.count(id, caller ? `user:${caller.id}` : `ip:${clientAddress}`);
+    return caller ? (await this.withFavorites(caller, [loaded!.record]))[0]! : loaded!.record;
+  }
+
+  /** Published listings, one page (GET /properties); the answer is cached per page while the data stamp holds. */
+  async listPublished(caller: AuthUser | null, query: ListPropertiesInput): Promise<PropertyListRecord> {
+    const window = pageWindow(query);
+    const sort: ListSort = query.sortby ?? 'd_date';
+    const version = await this.records.version();
+    const key = `${sort}:${window.page}:${window.perPage}`;
+    let answer = this.pageCache.get(key)?.version === version ? this.pageCache.get(key)!.answer : undefined;
+    if (!answer) {
+      const [ids, total] = await Promise.all([pages.findPublishedIds(this.db, sort, window), this.publishedCount(version)]);
+      const properties = (await this.records.summariesOf(ids)).map((loaded) => loaded.record);
+      answer = Object.freeze({ properties, pagination: paginationOf(total, window) });
+      if (this.pageCache.size >= MAX_CACHED_PAGES) this.pageCache.clear();
+      this.pageCache.set(key, { version, answer });
+    }
+    if (!caller) return answer;
+    return { ...answer, properties: await this.withFavorites(caller, answer.properties) };
+  }
+
+  /** Counting every published listing is the costly part of a page (milliseconds at 100,000): one count per version. */
+  private async publishedCount(version: string): Promise<number> {
+    if (this.countCache?.version !== version) this.countCache = { version, total: await pages.countPublished(this.db) };
+    return this.countCache.total;
+  }
+
+  /** Summaries of the given listings in that order, `is_favorite` set for the caller (other modules' lists). */
+  async summaries(caller: AuthUser | null, ids: readonly number[]): Promise<PropertySummaryRecord[]> {
+    const records = (await this.records.summariesOf(ids)).map((loaded) => loaded.record);
+    return caller ? this.withFavorites(caller, records) : records;
+  }
+
+  /** The loaded summaries with their access facts, for modules that filter by visibility themselves. */
+  async loadSummaries(ids: readonly number[]): Promise<Loaded<PropertySummaryRecord>[]> {
+    return this.records.summariesOf(ids);
+  }
+
+  /** The gallery of a listing the caller may see, in order (GET /properties/{id}/media). */
+  async gallery(caller: AuthUser | null, id: number): Promise<MediaRecord[]> {
+    const loaded = await this.records.record(id);
+    assertCanView(caller, loaded?.access);
+    // The schema refers to Media by $ref, which types as unknown; the mapper builds MediaRecords.
+    return loaded!.record.gallery as MediaRecord[];
+  }
+
+  async create(caller: AuthUser, input: CreatePropertyInput): Promise<PropertyRecord> {
+    const directory = await repository.findDirectoryOf(this.db, caller.id);
+    let id: number | undefined;
+    for (let attempt = 1; id === undefined; attempt++) {
+      try {
+        id = await this.db.transaction().execute((trx) => this.insert(trx, caller, input, directory));
+      } catch (error) {
+        // Two creations took the same free slug at once: the loser tries again with the next one.
+        if (!isUniqueViolation(error) || attempt >= SLUG_ATTEMPTS) throw error;
+      }
+    }
+    return this.freshRecord(caller, id);
+  }
+
+  /**
+   * POST /properties/with-media: the images become the gallery after any `media_ids`; they are stored
+   * first (each checked before any is kept) and removed again if the listing is refused.
+   */
+  async createWithImages(caller: AuthUser, input: CreatePropertyInput, images: readonly Buffer[]): Promise<PropertyRecord> {
+    const given = input.media_ids ?? [];
+    if (given.length + images.length > MAX_GALLERY) throw AppError.invalidField('images', 'rule_max_items', { limit: MAX_GALLERY - given.length });
+    const uploaded = (await this.media.uploadImages(caller, images)).map((media) => media.id);
+    try {
+      return await this.create(caller, { ...input, media_ids: [...given, ...uploaded] });
+    } catch (error) {
+      await this.media.discard(uploaded);
+      throw error;
+    }
+  }
+
+  async update(caller: AuthUser, id: number, input: UpdatePropertyInput): Promise<PropertyRecord> {
+    const directory = await repository.findDirectoryOf(this.db, caller.id);
+    await this.db.transaction().execute(async (trx) => {
+      const [core] = await repository.findListingCores(trx, [id]);
+      const access = core && accessOf(core);
+      assertCanView(caller, access);
+      assertCanManage(caller, access);
+      const existing = { id, authorId: core!.author_id, locations: await repository.findLocationLinks(trx, id) };
+      const changes = await checkListingInput(trx, caller, input, existing, directory, this.taxonomies);
+      const to = this.stateAfterUpdate(caller, core!.status, input, hasEdits(changes));
+      // A PUT that changes nothing writes nothing (and does not send a published listing back to review).
+      if (to === core!.status && !hasEdits(changes)) return;
+      const now = new Date();
+      const columns: ListingUpdate = { ...changes.columns, updated_at: now.toISOString() };
+      if (to !== core!.status) {
+        Object.assign(columns, this.entering(to, core!.status, core!.published_at, now, changes.columns.expires_at), { status: to });
+      }
+      // A featured image dropped from the gallery stops being the featured image.
+      if (changes.galleryIds && columns.featured_image_id === undefined && core!.featured_image_id !== null && !changes.galleryIds.includes(core!.featured_image_id)) {
+        columns.featured_image_id = null;
+      }
+      // The outcome was decided from the state read above: a state change committed since (a moderator's
+      // decision) must not be overwritten, so the write applies only in that state.
+      if (!(await repository.updateListingInState(trx, id, core!.status, columns))) throw new AppError('conflict', 'listing_changed_meanwhile');
+      if (to !== core!.status) {
+        await repository.recordTransition(trx, { listingId: id, from: core!.status, to, actorId: caller.id, at: columns.updated_at! });
+      }
+      await this.writeLinks(trx, id, changes);
+    });
+    return this.freshRecord(caller, id);
+  }
+
+  /** Deletes the listing with its gallery: rows in one transaction, then the files no other row uses. */
+  async delete(caller: AuthUser, id: number): Promise<void> {
+    const removed = await this.db.transaction().execute(async (trx) => {
+      const [core] = await repository.findListingCores(trx, [id]);
+      const access = core && accessOf(core);
+      assertCanView(caller, access);
+      assertCanManage(caller, access);
+      const gallery = await repository.deleteGallery(trx, id);
+      await repository.deleteListing(trx, id);
+      return gallery;
+    });
+    await this.media.removeFilesOf(removed);
+  }
+
+  private async insert(trx: Transaction<DB>, caller: AuthUser, input: CreatePropertyInput, directory: CallerDirectory): Promise<number> {
+    const changes = await checkListingInput(trx, caller, input, null, directory, this.taxonomies);
+    const moderator = isModerator(caller);
+    const now = new Date();
+    const at = now.toISOString();
+    const status: ListingState =
+      moderator && input.status !== undefined
+        ? input.status
+        : initialState(input.draft ?? false, { byModerator: moderator, requireApproval: this.rules.requireApproval });
+    const isAgent = caller.role === 'agent' && directory.agentId !== null;
+    // API.md 12: an agent's listing shows its own agent record by default; others show the author.
+    changes.agentIds ??= isAgent ? [directory.agentId!] : [];
+    const title = changes.columns.title!;
+    const slug = await firstFreeSlug(slugify(title) || 'listing', (candidate) => repository.isSlugTaken(trx, candidate));
+    const id = await repository.insertListing(trx, {
+      ...changes.columns,
+      title,
+      slug,
+      status,
+      author_id: changes.columns.author_id ?? caller.id,
+      currency: changes.columns.currency ?? this.rules.defaultCurrency,
+      agent_display: changes.columns.agent_display ?? (isAgent ? 'agent_info' : 'author_info'),
+      agency_id: changes.columns.agency_id !== undefined ? changes.columns.agency_id : (directory.agencyId ?? directory.agentAgencyId),
+      created_at: at,
+      updated_at: at,
+      published_at: null,
+      expires_at: changes.columns.expires_at ?? null,
+      ...(status === 'publish' ? this.entering('publish', null, null, now, changes.columns.expires_at) : {}),
+    });
+    await repository.recordTransition(trx, { listingId: id, from: null, to: status, actorId: caller.id, at });
+    await this.writeLinks(trx, id, changes);
+    return id;
+  }
+
+  private async writeLinks(trx: Transaction<DB>, id: number, changes: ListingChanges): Promise<void> {
+    await repository.replaceTermLinks(trx, id, changes.termTaxonomies, changes.terms);
+    if (changes.agentIds) await repository.replaceAgents(trx, id, changes.agentIds);
+    if (changes.galleryIds) await repository.replaceGallery(trx, id, changes.galleryIds);
+  }
+
+  /**
+   * The state after a PUT: a moderator's `status` (any state), `draft: false` submitting a draft,
+   * `draft: true` on a draft (nothing to do; on any other state 409), else the edit rule of 4.3 when
+   * something was edited.
+   */
+  private stateAfterUpdate(caller: AuthUser, from: ListingState, input: UpdatePropertyInput, edited: boolean): ListingState {
+    const moderator = isModerator(caller);
+    if (moderator && input.status !== undefined) return input.status;
+    if (input.draft === true && from !== 'draft') throw new AppError('invalid_transition', 'invalid_transition', [], { state: from });
+    if (input.draft === false && from === 'draft') {
+      return targetState('submit_listing', from, { byModerator: moderator, requireApproval: this.rules.requireApproval })!;
+    }
+    return edited ? stateAfterEdit(from, moderator, this.rules.editRequiresApproval) : from;
+  }
+
+  /** Columns of a listing entering `to`: the first publication date, and a new expiry period when due. */
+  private entering(to: ListingState, from: ListingState | null, publishedAt: string | null, now: Date, explicitExpiry?: string | null): ListingUpdate {
+    if (to !== 'publish') return {};
+    const columns: ListingUpdate = { published_at: publishedAt ?? now.toISOString() };
+    const expiry = expiryOnPublish(from, now, this.rules.ttlDays);
+    if (expiry !== undefined && explicitExpiry === undefined) columns.expires_at = expiry;
+    return columns;
+  }
+
+  /** The record after a write (this process's own write renewed the stamp, so it is rebuilt). */
+  private async freshRecord(caller: AuthUser, id: number): Promise<PropertyRecord> {
+    const loaded = await this.records.record(id);
+    if (!loaded) throw AppError.notFound(); // deleted by someone else in the meantime
+    return (await this.withFavorites(caller, [loaded.record]))[0]!;
+  }
+
+  private async withFavorites<T extends { id: number; is_favorite: boolean }>(caller: AuthUser, records: readonly T[]): Promise<T[]> {
+    const favorites = await repository.findFavoriteIds(this.db, caller.id, records.map((record) => record.id));
+    return records.map((record) => (favorites.has(record.id) ? { ...record, is_favorite: true } : record));
+  }
+}
+
+/** Whether an update body changes anything besides the state. */
+function hasEdits(changes: ListingChanges): boolean {
+  return (
+    Object.keys(changes.columns).length > 0 ||
+    changes.termTaxonomies.length > 0 ||
+    changes.agentIds !== undefined ||
+    changes.galleryIds !== undefined
+  );
+}

@@ -1,0 +1,142 @@
+import type { Kysely } from 'kysely';
+import type { DB, Role } from '../db/schema.js';
+import { slugify } from '../lib/slug.js';
+import type { UsersService } from '../modules/users/users.service.js';
+
+/**
+ * The people behind the demo listings: agencies with their agents, and private owners and sellers. Their
+ * accounts have no password (they cannot sign in until someone sets one through the password reset), so a
+ * demo database that ends up reachable from outside has no known credentials. Created once: a second demo
+ * seed finds them by e-mail and reuses them.
+ */
+
+interface AgencyProfile {
+  name: string;
+  /** E-mail domain (`.example` is reserved for examples: no mail can reach a real person). */
+  domain: string;
+  /** Prefix of the agency's listing references, e.g. `SCR-004211`. */
+  referencePrefix: string;
+  /** State names (demo-places.ts) where the agency lists properties. */
+  states: readonly string[];
+  phonePrefix: string;
+  agents: readonly (readonly [first: string, last: string])[];
+}
+
+const AGENCIES: readonly AgencyProfile[] = [
+  {
+    name: 'Sunshine Coast Realty', domain: 'sunshine-coast-realty.example', referencePrefix: 'SCR', states: ['Florida'], phonePrefix: '+1 305 555 01',
+    agents: [['Olivia', 'Carter'], ['Mateo', 'Alvarez'], ['Grace', 'Whitfield'], ['Daniel', 'Brooks'], ['Isabella', 'Reyes']],
+  },
+  {
+    name: 'Empire Metro Homes', domain: 'empire-metro-homes.example', referencePrefix: 'EMH', states: ['New York'], phonePrefix: '+1 212 555 01',
+    agents: [['Ethan', 'Goldberg'], ['Sophia', 'Chen'], ['Marcus', 'Johnson'], ['Rachel', 'Kim']],
+  },
+  {
+    name: 'Pacific Crest Properties', domain: 'pacific-crest-properties.example', referencePrefix: 'PCP', states: ['California'], phonePrefix: '+1 310 555 01',
+    agents: [['Ava', 'Thompson'], ['Lucas', 'Nguyen'], ['Chloe', 'Ramirez'], ['Noah', 'Patel'], ['Emily', 'Foster'], ['Ryan', "O'Connor"]],
+  },
+  {
+    name: 'Iberia Prime Inmobiliaria', domain: 'iberia-prime.example', referencePrefix: 'IPI', states: ['Madrid', 'Catalonia'], phonePrefix: '+34 910 000 0',
+    agents: [['Lucía', 'Fernández'], ['Javier', 'Morales'], ['Carmen', 'Ruiz'], ['Pablo', 'Navarro'], ['Marta', 'Vidal']],
+  },
+  {
+    name: 'Maison Lumière Immobilier', domain: 'maison-lumiere.example', referencePrefix: 'MLI', states: ['Île-de-France', "Provence-Alpes-Côte d'Azur"], phonePrefix: '+33 1 00 00 00 ',
+    agents: [['Camille', 'Laurent'], ['Julien', 'Moreau'], ['Léa', 'Dubois'], ['Antoine', 'Lefèvre']],
+  },
+  {
+    name: 'Gulf Horizon Real Estate', domain: 'gulf-horizon.example', referencePrefix: 'GHR', states: ['Dubai', 'Abu Dhabi'], phonePrefix: '+971 4 000 00',
+    agents: [['Omar', 'Al Mansouri'], ['Layla', 'Haddad'], ['Ahmed', 'Khalil'], ['Sara', 'Rahman'], ['James', 'Whitaker']],
+  },
+];
+
+const PRIVATE_SELLERS: readonly (readonly [first: string, last: string, role: Role])[] = [
+  ['Michael', 'Turner', 'owner'],
+  ['Laura', 'Bennett', 'seller'],
+  ['Hugo', 'Martin', 'owner'],
+  ['Elena', 'García', 'seller'],
+  ['Karim', 'Nasser', 'owner'],
+  ['Jennifer', 'Walsh', 'seller'],
+  ['Pierre', 'Girard', 'seller'],
+  ['Ana', 'López', 'owner'],
+];
+const PRIVATE_DOMAIN = 'demo-owners.example';
+
+export interface DemoAgent {
+  agentId: number;
+  userId: number;
+}
+
+export interface DemoAgency {
+  agencyId: number;
+  userId: number;
+  referencePrefix: string;
+  states: readonly string[];
+  agents: readonly DemoAgent[];
+}
+
+export interface DemoDirectory {
+  agencies: readonly DemoAgency[];
+  /** User ids of the private owners and sellers. */
+  privateSellers: readonly number[];
+}
+
+/** The demo agencies, agents and private sellers, created through the users service where missing. */
+export async function ensureDemoDirectory(db: Kysely<DB>, users: UsersService): Promise<DemoDirectory> {
+  const agencies: DemoAgency[] = [];
+  for (const profile of AGENCIES) {
+    const agencyUser = await ensureAccount(users, {
+      username: slugify(profile.name),
+      email: `office@${profile.domain}`,
+      role: 'agency',
+      firstName: profile.name,
+      phone: `${profile.phonePrefix}00`,
+    });
+    const { id: agencyId } = await db.selectFrom('agencies').select('id').where('user_id', '=', agencyUser).executeTakeFirstOrThrow();
+    const agents: DemoAgent[] = [];
+    for (const [index, [first, last]] of profile.agents.entries()) {
+      const local = `${slugify(first)}.${slugify(last)}`;
+      const userId = await ensureAccount(users, {
+        username: local,
+        email: `${local}@${profile.domain}`,
+        role: 'agent',
+        firstName: first,
+        lastName: last,
+        phone: `${profile.phonePrefix}${String(index + 1).padStart(2, '0')}`,
+      });
+      // Registration creates the agent record without an agency; the demo agents work for theirs.
+      const agent = await db
+        .updateTable('agents')
+        .set({ agency_id: agencyId })
+        .where('user_id', '=', userId)
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      agents.push({ agentId: agent.id, userId });
+    }
+    agencies.push({ agencyId, userId: agencyUser, referencePrefix: profile.referencePrefix, states: profile.states, agents });
+  }
+
+  const privateSellers: number[] = [];
+  for (const [first, last, role] of PRIVATE_SELLERS) {
+    const local = `${slugify(first)}.${slugify(last)}`;
+    privateSellers.push(await ensureAccount(users, { username: local, email: `${local}@${PRIVATE_DOMAIN}`, role, firstName: first, lastName: last }));
+  }
+  return { agencies, privateSellers };
+}
+
+interface DemoAccount {
+  username: string;
+  email: string;
+  role: Role;
+  firstName: string;
+  lastName?: string;
+  phone?: string;
+}
+
+/** The id of the account with that e-mail, created (without a password) when there is none. */
+async function ensureAccount(users: UsersService, account: DemoAccount): Promise<number> {
+  const existing = await users.findByEmail(account.email);
+  if (existing) return existing.id;
+  const username = await users.freeUsername(account.username);
+  const created = await users.createUser({ ...account, username });
+  return created.id;
+}
