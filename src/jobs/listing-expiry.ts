@@ -9,6 +9,7 @@ import {
   findDueForExpiry,
   recordSystemTransitions,
 } from '../modules/properties/moderation.repository.js';
+import { Repeater } from './repeater.js';
 
 export interface ListingExpiryOptions {
   /** Time between runs; the first run is at start, to catch up on listings that expired while stopped. */
@@ -26,9 +27,7 @@ export interface ListingExpiryOptions {
 export class ListingExpiryJob {
   private readonly intervalMs: number;
   private readonly batchSize: number;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private stopped = true;
+  private readonly repeater = new Repeater(() => this.runLogged());
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -40,15 +39,12 @@ export class ListingExpiryJob {
   }
 
   start(): void {
-    this.stopped = false;
-    this.schedule(0);
+    this.repeater.start();
   }
 
   /** Stops the timer and waits for the run in progress. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.repeater.stop();
   }
 
   /** Expires every listing due at `now`, one transaction per batch; returns how many it moved. */
@@ -77,16 +73,13 @@ export class ListingExpiryJob {
     });
   }
 
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.runOnce()
-        .then((expired) => {
-          if (expired > 0) this.log.info({ expired }, 'listings expired');
-        })
-        .catch((error: unknown) => this.log.error({ err: error }, 'listing expiry failed'))
-        .finally(() => this.schedule(this.intervalMs));
-    }, delayMs);
-    this.timer.unref();
+  private async runLogged(): Promise<number> {
+    try {
+      const expired = await this.runOnce();
+      if (expired > 0) this.log.info({ expired }, 'listings expired');
+    } catch (error) {
+      this.log.error({ err: error }, 'listing expiry failed');
+    }
+    return this.intervalMs;
   }
 }

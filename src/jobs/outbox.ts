@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import type { DB, OutboxRow } from '../db/schema.js';
 import { nowIso } from '../lib/time.js';
+import { Repeater } from './repeater.js';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -54,9 +55,7 @@ export class OutboxWorker {
   private readonly leaseMs: number;
   private readonly maxAttempts: number;
   private readonly batchSize: number;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private stopped = true;
+  private readonly repeater = new Repeater(() => this.poll());
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -70,15 +69,12 @@ export class OutboxWorker {
   }
 
   start(): void {
-    this.stopped = false;
-    this.schedule(0);
+    this.repeater.start();
   }
 
   /** Stops polling and waits for the batch in progress. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.repeater.stop();
   }
 
   /** Claims and sends the due messages once; returns how many were sent. */
@@ -91,17 +87,14 @@ export class OutboxWorker {
     return sent;
   }
 
-  private schedule(delayMs: number): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.runOnce()
-        .then((sent) => this.schedule(sent === this.batchSize ? 0 : this.options.pollMs))
-        .catch((error: unknown) => {
-          this.log.error({ err: error }, 'outbox poll failed');
-          this.schedule(this.options.pollMs);
-        });
-    }, delayMs);
-    this.timer.unref();
+  /** One poll; a full batch polls again at once. */
+  private async poll(): Promise<number> {
+    try {
+      return (await this.runOnce()) === this.batchSize ? 0 : this.options.pollMs;
+    } catch (error) {
+      this.log.error({ err: error }, 'outbox poll failed');
+      return this.options.pollMs;
+    }
   }
 
   private async claimDue(now: Date): Promise<OutboxRow[]> {

@@ -1,6 +1,6 @@
 import type { InsertObject, Kysely, Transaction } from 'kysely';
 import type { FileStorage } from '../adapters/storage/storage.js';
-import type { DB, Taxonomy } from '../db/schema.js';
+import { type DB, TAXONOMIES, type Taxonomy } from '../db/schema.js';
 import { seededRandom } from '../lib/random.js';
 import { firstFreeSlug } from '../lib/slug.js';
 import type { UsersService } from '../modules/users/users.service.js';
@@ -162,16 +162,8 @@ async function highestListingId(db: Kysely<DB>): Promise<number> {
   return Number(row?.id ?? 0);
 }
 
-const DEMO_TAXONOMIES: Taxonomy[] = [
-  'property_type',
-  'property_status',
-  'property_label',
-  'property_feature',
-  'property_country',
-  'property_state',
-  'property_city',
-  'property_area',
-];
+/** The listing taxonomies (the agent ones describe agents, not listings). */
+const DEMO_TAXONOMIES: readonly Taxonomy[] = TAXONOMIES.filter((taxonomy) => taxonomy.startsWith('property_'));
 
 /** The ids of the demo terms in this database: what exists of the demo taxonomy (demo-terms.ts). */
 async function findDemoTerms(db: Kysely<DB>): Promise<DemoTermIds> {

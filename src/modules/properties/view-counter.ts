@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
+import { Repeater } from '../../jobs/repeater.js';
 
 /** Where a failed flush is reported; its counts are kept for the next one. */
 export interface ViewLog {
@@ -20,8 +21,11 @@ const MAX_SEEN = 500_000;
 export class ViewCounter {
   private seen = new Map<string, number>();
   private pending = new Map<number, number>();
-  private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> | undefined;
+  private readonly repeater = new Repeater(async () => {
+    await this.flush();
+    return this.flushIntervalMs;
+  });
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -51,13 +55,12 @@ export class ViewCounter {
   }
 
   start(): void {
-    this.timer ??= setInterval(() => void this.flush(), this.flushIntervalMs);
-    this.timer.unref();
+    this.repeater.start();
   }
 
+  /** Stops the timer and writes what is left. */
   async stop(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
+    await this.repeater.stop();
     await this.flush();
   }
 

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { Repeater } from '../../src/jobs/repeater.js';
+
+describe('Repeater', () => {
+  it('runs at start, again after the delay each run asks for, and never two runs at once', async () => {
+    let runs = 0;
+    let active = 0;
+    let overlapped = false;
+    const repeater = new Repeater(async () => {
+      active++;
+      overlapped ||= active > 1;
+      runs++;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      active--;
+      return runs < 3 ? 0 : 60_000; // more work twice, then idle
+    });
+    repeater.start();
+    repeater.start(); // a second start changes nothing
+    await expect.poll(() => runs).toBe(3);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(runs).toBe(3);
+    expect(overlapped).toBe(false);
+    await repeater.stop();
+  });
+
+  it('stop() waits for the run in progress and prevents the next one', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let finished = false;
+    let runs = 0;
+    const repeater = new Repeater(async () => {
+      runs++;
+      await gate;
+      finished = true;
+      return 0; // would run again at once if not stopped
+    });
+    repeater.start();
+    await expect.poll(() => runs).toBe(1);
+    const stopping = repeater.stop();
+    release();
+    await stopping;
+    expect(finished).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(runs).toBe(1);
+  });
+});
