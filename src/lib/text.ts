@@ -24,3 +24,24 @@ const RICH_TEXT: sanitize.IOptions = {
 export function richText(value: string): string {
   return sanitize(value, RICH_TEXT).trim();
 }
+
+const EXCERPT_LENGTH = 160;
+/** Tags that separate blocks of text; the inline ones (strong, em, a) may sit inside a word. */
+const BLOCK_TAGS = /<\/?(?:p|br|ul|ol|li)\b[^>]*>/gi;
+/** The entities the sanitizer writes (richText), decoded in one pass so that `&amp;lt;` stays `&lt;`. */
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", nbsp: ' ' };
+
+/** Plain text of the (sanitized) description, cut at a word boundary to at most 160 characters. */
+export function excerptOf(html: string): string {
+  const text = html
+    .replace(BLOCK_TAGS, ' ')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_, name: string) => ENTITIES[name]!)
+    .replace(/\s+/g, ' ')
+    .trim();
+  const chars = [...text];
+  if (chars.length <= EXCERPT_LENGTH) return text;
+  const cut = chars.slice(0, EXCERPT_LENGTH - 1).join('');
+  const boundary = cut.lastIndexOf(' ');
+  return `${(boundary > EXCERPT_LENGTH / 2 ? cut.slice(0, boundary) : cut).trimEnd()}…`;
+}

@@ -1,7 +1,7 @@
 import type { ListingState, NewListing } from '../db/schema.js';
 import { between, integerBetween, pick, pickWeighted, type Random, shuffle } from '../lib/random.js';
 import { slugify, sortKey } from '../lib/slug.js';
-import { excerptOf } from '../modules/properties/listing-input.js';
+import { excerptOf } from '../lib/text.js';
 import type { TermLink } from '../modules/properties/properties.repository.js';
 import type { DemoDirectory } from './demo-directory.js';
 import type { DemoImage } from './demo-images.js';

@@ -270,6 +270,17 @@ describe.each(DIALECTS)('POST /properties (%s)', (dialect) => {
       expect(b.url).toBe(`${PUBLIC_URL}/property/twin-title-2`);
     });
 
+    it('creates every one of concurrent listings with one title and one new city: distinct slugs, one city term', async () => {
+      const city = unique('Racetown ');
+      const results = await Promise.all(Array.from({ length: 8 }, () => post(sellerAuth, { title: 'Racing Title', city })));
+      expect(results.map((res) => res.statusCode)).toEqual(Array(8).fill(201));
+      const slugs = results.map((res) => res.json().data.slug as string);
+      expect(new Set(slugs).size).toBe(8);
+      expect(slugs).toContain('racing-title');
+      const cities = new Set(results.map((res) => res.json().data.address.city.id as number));
+      expect(cities.size).toBe(1);
+    });
+
     it('shows a label’s colour when the term has one, and leaves it out otherwise', async () => {
       const red = await newTerm(t.services.taxonomies, 'property_label', { color: '#aa0000' });
       const record = await create(sellerAuth, { title: 'Labels', label_ids: [label.id, red.id], status_ids: [status.id] });

@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { richText } from '../../src/lib/text.js';
-import { excerptOf } from '../../src/modules/properties/listing-input.js';
+import { excerptOf } from '../../src/lib/text.js';
 
 /** The excerpt as the listing code derives it: from the sanitized description. */
 const excerpt = (description: string) => excerptOf(richText(description));
@@ -51,5 +52,22 @@ describe('excerptOf', () => {
     const result = excerpt(text);
     expect(result).toBe(`${'🏠'.repeat(159)}…`);
     expect([...result].length).toBe(160);
+  });
+
+  it('is, for any description, at most 160 characters of trimmed text with single spaces and no tags', () => {
+    // No "&" in the free text: "&lt;p&gt;" is the text "<p>" an author may write, which the excerpt rightly keeps.
+    const text = fc.string().map((value) => value.replaceAll('&', ''));
+    const html = fc.array(fc.oneof(text, fc.constantFrom('<p>', '</p>', '<br>', '<strong>', '</em>', '<a href="https://x.test">', '&amp;', ' ', '\n')), {
+      maxLength: 80,
+    });
+    fc.assert(
+      fc.property(html, (parts) => {
+        const result = excerpt(parts.join(''));
+        expect([...result].length).toBeLessThanOrEqual(160);
+        expect(result).toBe(result.trim());
+        expect(result).not.toMatch(/\s{2}/);
+        expect(result).not.toMatch(/<\/?(p|br|strong|em|a)\b/);
+      }),
+    );
   });
 });

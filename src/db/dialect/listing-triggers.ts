@@ -41,10 +41,17 @@ const POSTGRES = [
      UPDATE cache_versions SET version = md5(random()::text || clock_timestamp()::text) WHERE name = 'listings';
      RETURN NULL;
    END $$`,
-  ...['listings', 'listing_terms', 'listing_agents', 'agents', 'agencies', 'media'].map(
+  ...['listings', 'listing_terms', 'listing_agents', 'agents', 'agencies'].map(
     (table) => `CREATE TRIGGER ${table}_listings_stamp AFTER INSERT OR UPDATE OR DELETE ON ${table}
      FOR EACH STATEMENT EXECUTE FUNCTION listings_version()`,
   ),
+  // Per row, so that media outside galleries (avatars, fresh uploads) leave the listing caches alone.
+  `CREATE TRIGGER media_listings_stamp_insert AFTER INSERT ON media
+   FOR EACH ROW WHEN (NEW.listing_id IS NOT NULL) EXECUTE FUNCTION listings_version()`,
+  `CREATE TRIGGER media_listings_stamp_update AFTER UPDATE ON media
+   FOR EACH ROW WHEN (OLD.listing_id IS NOT NULL OR NEW.listing_id IS NOT NULL) EXECUTE FUNCTION listings_version()`,
+  `CREATE TRIGGER media_listings_stamp_delete AFTER DELETE ON media
+   FOR EACH ROW WHEN (OLD.listing_id IS NOT NULL) EXECUTE FUNCTION listings_version()`,
   `CREATE TRIGGER users_listings_stamp AFTER UPDATE OF display_name OR DELETE ON users
    FOR EACH STATEMENT EXECUTE FUNCTION listings_version()`,
 ];

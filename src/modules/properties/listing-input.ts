@@ -3,13 +3,12 @@ import type { DB, ListingUpdate, Taxonomy } from '../../db/schema.js';
 import { AppError, type FieldError } from '../../http/errors.js';
 import type { AuthUser } from '../../http/request-context.js';
 import { sortKey } from '../../lib/slug.js';
-import { plainText, richText } from '../../lib/text.js';
+import { excerptOf, plainText, richText } from '../../lib/text.js';
 import type { TaxonomiesService } from '../taxonomies/taxonomies.service.js';
 import { isModerator } from './listing-access.js';
 import * as repository from './properties.repository.js';
 import { MODERATOR_FIELDS, type UpdatePropertyInput } from './properties.schemas.js';
 
-const EXCERPT_LENGTH = 160;
 /** API.md 4.6: `year_built` up to five years ahead (buildings sold off-plan). */
 const YEARS_AHEAD = 5;
 
@@ -153,26 +152,6 @@ function cleanColumns(input: UpdatePropertyInput, errors: FieldError[]): Listing
   }
   if (input.featured_image_id !== undefined) columns.featured_image_id = input.featured_image_id;
   return columns;
-}
-
-/** Tags that separate blocks of text; the inline ones (strong, em, a) may sit inside a word. */
-const BLOCK_TAGS = /<\/?(?:p|br|ul|ol|li)\b[^>]*>/gi;
-/** The entities the sanitizer writes (richText), decoded in one pass so that `&amp;lt;` stays `&lt;`. */
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", nbsp: ' ' };
-
-/** Plain text of the (sanitized) description, cut at a word boundary to at most 160 characters. */
-export function excerptOf(html: string): string {
-  const text = html
-    .replace(BLOCK_TAGS, ' ')
-    .replace(/<[^>]*>/g, '')
-    .replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_, name: string) => ENTITIES[name]!)
-    .replace(/\s+/g, ' ')
-    .trim();
-  const chars = [...text];
-  if (chars.length <= EXCERPT_LENGTH) return text;
-  const cut = chars.slice(0, EXCERPT_LENGTH - 1).join('');
-  const boundary = cut.lastIndexOf(' ');
-  return `${(boundary > EXCERPT_LENGTH / 2 ? cut.slice(0, boundary) : cut).trimEnd()}…`;
 }
 
 async function checkTerms(trx: Transaction<DB>, input: UpdatePropertyInput, errors: FieldError[]) {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import { isUniqueViolation } from '../../db/dialect/index.js';
 import type { DB, ListingState, ListingUpdate } from '../../db/schema.js';
@@ -33,8 +34,12 @@ export interface ListingRules {
   ttlDays: number | undefined;
 }
 
-/** Attempts at a unique slug when concurrent creations pick the same one. */
-const SLUG_ATTEMPTS = 3;
+/**
+ * Attempts of a creation that lost a uniqueness race: concurrent creations picking the same free slug, or
+ * creating the same new location term. A retry sees the winner's commit (its term is then reused), and
+ * tries its slug with a random suffix, which no concurrent creation will pick too.
+ */
+const CREATE_ATTEMPTS = 5;
 /** Distinct published-list pages kept; past this the cache starts over. */
 const MAX_CACHED_PAGES = 2000;
 
@@ -111,10 +116,10 @@ export class PropertiesService {
     let id: number | undefined;
     for (let attempt = 1; id === undefined; attempt++) {
       try {
-        id = await this.db.transaction().execute((trx) => this.insert(trx, caller, input, directory));
+        const contended = attempt > 1;
+        id = await this.db.transaction().execute((trx) => this.insert(trx, caller, input, directory, contended));
       } catch (error) {
-        // Two creations took the same free slug at once: the loser tries again with the next one.
-        if (!isUniqueViolation(error) || attempt >= SLUG_ATTEMPTS) throw error;
+        if (!isUniqueViolation(error) || attempt >= CREATE_ATTEMPTS) throw error;
       }
     }
     return this.freshRecord(caller, id);
@@ -182,7 +187,13 @@ export class PropertiesService {
     await this.media.removeFilesOf(removed);
   }
 
-  private async insert(trx: Transaction<DB>, caller: AuthUser, input: CreatePropertyInput, directory: CallerDirectory): Promise<number> {
+  private async insert(
+    trx: Transaction<DB>,
+    caller: AuthUser,
+    input: CreatePropertyInput,
+    directory: CallerDirectory,
+    contended: boolean,
+  ): Promise<number> {
     const changes = await checkListingInput(trx, caller, input, null, directory, this.taxonomies);
     const moderator = isModerator(caller);
     const now = new Date();
@@ -195,7 +206,10 @@ export class PropertiesService {
     // API.md 12: an agent's listing shows its own agent record by default; others show the author.
     changes.agentIds ??= isAgent ? [directory.agentId!] : [];
     const title = changes.columns.title!;
-    const slug = await firstFreeSlug(slugify(title) || 'listing', (candidate) => repository.isSlugTaken(trx, candidate));
+    const base = slugify(title) || 'listing';
+    const slug = await firstFreeSlug(contended ? `${base}-${randomBytes(3).toString('hex')}` : base, (candidate) =>
+      repository.isSlugTaken(trx, candidate),
+    );
     const id = await repository.insertListing(trx, {
       ...changes.columns,
       title,

@@ -1,0 +1,47 @@
+import type { Kysely } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DB } from '../../src/db/schema.js';
+import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';
+import { newListing, newMedia, newUser } from '../helpers/factories.js';
+
+/** Triggers renew the `listings` stamp on every change that shows in a listing record, and on nothing else. */
+describe.each(DIALECTS)('the listings cache stamp (%s)', (dialect) => {
+  let database: TestDatabase;
+  let db: Kysely<DB>;
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    db = database.db;
+  });
+  afterAll(() => database.dispose());
+
+  /** Whether `change` renewed the stamp. */
+  async function moves(change: () => Promise<unknown>): Promise<boolean> {
+    const before = await database.readCacheVersion('listings');
+    await change();
+    return (await database.readCacheVersion('listings')) !== before;
+  }
+
+  it('moves with the listing, its gallery and its author’s name', async () => {
+    const author = await newUser(db, { role: 'seller' });
+    const listing = await newListing(db, { author_id: author.id });
+    const image = await newMedia(db, author.id);
+    expect(await moves(() => db.updateTable('listings').set({ views: 3 }).where('id', '=', listing).execute())).toBe(true);
+    expect(await moves(() => db.updateTable('media').set({ listing_id: listing }).where('id', '=', image.id).execute())).toBe(true);
+    expect(await moves(() => db.updateTable('media').set({ alt: 'Terrace' }).where('id', '=', image.id).execute())).toBe(true);
+    expect(await moves(() => db.deleteFrom('media').where('id', '=', image.id).execute())).toBe(true);
+    expect(await moves(() => db.updateTable('users').set({ display_name: 'Renamed' }).where('id', '=', author.id).execute())).toBe(true);
+  });
+
+  it('stays for uploads outside galleries, avatars and other user changes', async () => {
+    const user = await newUser(db);
+    let avatarId = 0;
+    expect(
+      await moves(async () => {
+        avatarId = (await newMedia(db, user.id)).id;
+      }),
+    ).toBe(false);
+    expect(await moves(() => db.updateTable('users').set({ avatar_media_id: avatarId }).where('id', '=', user.id).execute())).toBe(false);
+    expect(await moves(() => db.updateTable('media').set({ title: 'Me' }).where('id', '=', avatarId).execute())).toBe(false);
+    expect(await moves(() => db.updateTable('users').set({ bio: 'Hello' }).where('id', '=', user.id).execute())).toBe(false);
+  });
+});
