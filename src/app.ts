@@ -112,7 +112,7 @@ export function createServices({ config, database, jwtSecret, redis }: AppDepend
   const listingExpiry = new ListingExpiryJob(database.db, log);
   const stamps = new CacheStamps(database.readCacheVersion, database.localWrites, config.cacheRevalidateMs);
   const taxonomies = new TaxonomiesService(database.db, stamps);
-  const views = new ViewCounter(database.db, log, config.listings.flushIntervalMs);
+  const views = new ViewCounter(database.db, log, config.listings.flushIntervalMs, redis);
   const records = new ListingRecords(database.db, stamps, {
     publicUrl: config.publicUrl,
     listingUrlTemplate: config.listings.urlTemplate,

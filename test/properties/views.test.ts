@@ -1,7 +1,8 @@
+import { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DB, ListingState, UserRow } from '../../src/db/schema.js';
-import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { buildPeerApp, buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
 import { bearer, newListing, newUser, tokenFor } from '../helpers/factories.js';
 
@@ -105,5 +106,40 @@ describe.each(DIALECTS)('listing views (%s)', (dialect) => {
     expect((await view(id, { auth: bearer(await tokenFor(t.app, seller)) })).statusCode).toBe(200);
     await t.services.views.flush();
     expect(await storedViews(id)).toBe(1);
+  });
+});
+
+describe.skipIf(!process.env.REDIS_URL)('listing views shared through Redis', () => {
+  let first: TestApp;
+  let second: Awaited<ReturnType<typeof buildPeerApp>>;
+  const clients: Redis[] = [];
+
+  beforeAll(async () => {
+    const redis = () => {
+      const client = new Redis(process.env.REDIS_URL as string);
+      clients.push(client);
+      return client;
+    };
+    first = await buildTestApp('sqlite', {}, { redis: redis() });
+    second = await buildPeerApp(first, { redis: redis() });
+  });
+  afterAll(async () => {
+    await second.close();
+    await first.close();
+    for (const client of clients) client.disconnect();
+  });
+
+  it('counts a client once per hour whichever process serves it', async () => {
+    const seller = await newUser(first.database.db, { role: 'seller' });
+    const id = await newListing(first.database.db, { author_id: seller.id });
+    // A fresh address per run: the Redis keys outlive the test database.
+    const address = `127.${Math.floor(Math.random() * 250) + 1}.${Math.floor(Math.random() * 250) + 1}.9`;
+    for (const app of [first.app, second.app, first.app, second.app]) {
+      expect((await app.inject({ method: 'GET', url: `${API}/properties/${id}`, remoteAddress: address })).statusCode).toBe(200);
+    }
+    await first.services.views.flush();
+    await second.services.views.flush();
+    const row = await first.database.db.selectFrom('listings').select('views').where('id', '=', id).executeTakeFirstOrThrow();
+    expect(row.views).toBe(1);
   });
 });

@@ -62,6 +62,12 @@ describe.each(DIALECTS)('deleting accounts (%s)', (dialect) => {
     expect(await userExists(user.id)).toBe(false);
     const remaining = await db().selectFrom('listings').select(['id', 'status', 'author_id']).where('id', 'in', Object.values(listings)).execute();
     expect(remaining).toEqual([{ id: listings.published, status: 'draft', author_id: null }]);
+    const history = await db()
+      .selectFrom('listing_transitions')
+      .select(['from_state', 'to_state', 'actor_id', 'reason'])
+      .where('listing_id', '=', listings.published)
+      .execute();
+    expect(history).toEqual([{ from_state: 'publish', to_state: 'draft', actor_id: null, reason: 'account deleted' }]);
     expect(await db().selectFrom('listings').select('id').where('id', '=', someoneElses).executeTakeFirst()).toBeDefined();
     expect(await db().selectFrom('favorites').select('listing_id').where('user_id', '=', user.id).execute()).toEqual([]);
     expect(await db().selectFrom('favorites').select('listing_id').where('user_id', '=', fan.id).execute()).toEqual([

@@ -1,10 +1,12 @@
+import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { Repeater } from '../../jobs/repeater.js';
 
-/** Where a failed flush is reported; its counts are kept for the next one. */
+/** Where a failed flush (its counts are kept for the next one) or an unreachable Redis is reported. */
 export interface ViewLog {
   error(details: object, message: string): void;
+  warn(details: object, message: string): void;
 }
 
 const HOUR_MS = 3_600_000;
@@ -14,13 +16,17 @@ const MAX_SEEN = 500_000;
 /**
  * Counts listing views without a write per read (API.md 4.2): a view counts once per client (user id, else
  * IP address) and listing per hour, increments are summed in memory and written in one transaction every
- * `flushIntervalMs` and at shutdown. NOTE: the once-per-hour memory is per process; behind several processes
- * a client alternating between them can count once per process. Counts not yet flushed are lost if the
- * process is killed (at most one interval's worth), which view counts can afford.
+ * `flushIntervalMs` and at shutdown. With Redis the once-per-hour memory is shared by every process (a key
+ * set only if absent, living an hour), checked after the local memory so that repeats cost no round trip;
+ * when Redis cannot answer the view counts (fail open, as rate limits do). Without Redis the memory is per
+ * process. Counts not yet flushed are lost if the process is killed (at most one interval's worth), which
+ * view counts can afford.
  */
 export class ViewCounter {
   private seen = new Map<string, number>();
   private pending = new Map<number, number>();
+  /** Redis checks under way; a flush waits for them, so that a counted view is in it. */
+  private readonly checking = new Set<Promise<void>>();
   private flushing: Promise<void> | undefined;
   private readonly repeater = new Repeater(async () => {
     await this.flush();
@@ -31,27 +37,39 @@ export class ViewCounter {
     private readonly db: Kysely<DB>,
     private readonly log: ViewLog,
     private readonly flushIntervalMs: number,
+    private readonly redis?: Redis,
   ) {}
 
-  /** Notes a view of the listing by the client; returns whether it counted. */
-  count(listingId: number, client: string, now = Date.now()): boolean {
+  /** Notes a view of the listing by the client (never waits: a shared check completes on its own). */
+  count(listingId: number, client: string, now = Date.now()): void {
     const key = `${listingId}:${client}`;
     const last = this.seen.get(key);
-    if (last !== undefined && now - last < HOUR_MS) return false;
+    if (last !== undefined && now - last < HOUR_MS) return;
     if (this.seen.size >= MAX_SEEN) this.forgetBefore(now - HOUR_MS);
     // Re-inserted so the map's order stays oldest first.
     this.seen.delete(key);
     this.seen.set(key, now);
-    this.pending.set(listingId, (this.pending.get(listingId) ?? 0) + 1);
-    return true;
+    if (!this.redis) {
+      this.increment(listingId);
+      return;
+    }
+    const check = this.redis.set(`realty:view:${key}`, '1', 'PX', HOUR_MS, 'NX').then(
+      (result) => {
+        if (result === 'OK') this.increment(listingId);
+      },
+      (error: unknown) => {
+        this.increment(listingId);
+        this.log.warn({ err: error }, 'redis unavailable: listing views are counted per process');
+      },
+    );
+    this.checking.add(check);
+    void check.finally(() => this.checking.delete(check));
   }
 
   /** Writes the summed increments; concurrent calls share one write. */
-  flush(): Promise<void> {
-    this.flushing ??= this.write().finally(() => {
-      this.flushing = undefined;
-    });
-    return this.flushing;
+  async flush(): Promise<void> {
+    await Promise.all(this.checking);
+    return this.flushOnce();
   }
 
   start(): void {
@@ -62,6 +80,17 @@ export class ViewCounter {
   async stop(): Promise<void> {
     await this.repeater.stop();
     await this.flush();
+  }
+
+  private increment(listingId: number): void {
+    this.pending.set(listingId, (this.pending.get(listingId) ?? 0) + 1);
+  }
+
+  private flushOnce(): Promise<void> {
+    this.flushing ??= this.write().finally(() => {
+      this.flushing = undefined;
+    });
+    return this.flushing;
   }
 
   private async write(): Promise<void> {

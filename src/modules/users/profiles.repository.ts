@@ -77,6 +77,25 @@ export async function updateUser(db: Executor, userId: number, changes: Updateab
  */
 export async function deleteAccountData(trx: Transaction<DB>, userId: number, now: string): Promise<void> {
   await trx.deleteFrom('listings').where('author_id', '=', userId).where('status', '!=', 'publish').execute();
+  // The move to draft enters each listing's history (API.md 3.3), without an actor: the account is gone.
+  await trx
+    .insertInto('listing_transitions')
+    .columns(['listing_id', 'from_state', 'to_state', 'actor_id', 'reason', 'at'])
+    .expression((eb) =>
+      eb
+        .selectFrom('listings')
+        .select([
+          'id',
+          eb.val('publish').as('from_state'),
+          eb.val('draft').as('to_state'),
+          eb.val(null).as('actor_id'),
+          eb.val('account deleted').as('reason'),
+          eb.val(now).as('at'),
+        ])
+        .where('author_id', '=', userId)
+        .where('status', '=', 'publish'),
+    )
+    .execute();
   await trx
     .updateTable('listings')
     .set({ status: 'draft', updated_at: now })
