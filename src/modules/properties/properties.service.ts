@@ -74,7 +74,8 @@ export class PropertiesService {
     const sort: ListSort = query.sortby ?? 'd_date';
     const version = await this.records.version();
     const key = `${sort}:${window.page}:${window.perPage}`;
-    let answer = this.pageCache.get(key)?.version === version ? this.pageCache.get(key)!.answer : undefined;
+    const cached = this.pageCache.get(key);
+    let answer = cached?.version === version ? cached.answer : undefined;
     if (!answer) {
       const [ids, total] = await Promise.all([pages.findPublishedIds(this.db, sort, window), this.publishedCount(version)]);
       const properties = (await this.records.summariesOf(ids)).map((loaded) => loaded.record);
@@ -84,12 +85,6 @@ export class PropertiesService {
     }
     if (!caller) return answer;
     return { ...answer, properties: await this.withFavorites(caller, answer.properties) };
-  }
-
-  /** Counting every published listing is the costly part of a page (milliseconds at 100,000): one count per version. */
-  private async publishedCount(version: string): Promise<number> {
-    if (this.countCache?.version !== version) this.countCache = { version, total: await pages.countPublished(this.db) };
-    return this.countCache.total;
   }
 
   /** Summaries of the given listings in that order, `is_favorite` set for the caller (other modules' lists). */
@@ -258,6 +253,12 @@ export class PropertiesService {
     const expiry = expiryOnPublish(from, now, this.rules.ttlDays);
     if (expiry !== undefined && explicitExpiry === undefined) columns.expires_at = expiry;
     return columns;
+  }
+
+  /** Counting every published listing is the costly part of a page (milliseconds at 100,000): one count per version. */
+  private async publishedCount(version: string): Promise<number> {
+    if (this.countCache?.version !== version) this.countCache = { version, total: await pages.countPublished(this.db) };
+    return this.countCache.total;
   }
 
   /** The record after a write (this process's own write renewed the stamp, so it is rebuilt). */
