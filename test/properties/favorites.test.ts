@@ -172,7 +172,7 @@ describe.each(DIALECTS)('favorites (%s)', (dialect) => {
     it('answers 404 when the listing is deleted between the visibility check and the write', async () => {
       // A PropertiesService that still sees a listing which no longer exists, as in that race.
       const stale = {
-        loadSummaries: async (ids: readonly number[]) => ids.map((id) => ({ record: {}, access: { id, status: 'publish', authorId: null, authorAgencyUserId: null } })),
+        findAccess: async (id: number) => ({ id, status: 'publish', authorId: null, authorAgencyUserId: null }),
       } as unknown as PropertiesService;
       const caller = { id: buyer.id, role: 'buyer', sessionId: 's', tokenExpiresAt: new Date() } as const;
       for (const favorite of [true, undefined]) {

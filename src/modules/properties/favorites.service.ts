@@ -20,8 +20,7 @@ export class FavoritesService {
    * listing the caller may see (else 404). `added` is whether it is a favorite now, `favorites_count` its total.
    */
   async setFavorite(caller: AuthUser, listingId: number, favorite: boolean | undefined): Promise<FavoriteResultRecord> {
-    const [loaded] = await this.properties.loadSummaries([listingId]);
-    assertCanView(caller, loaded?.access);
+    assertCanView(caller, await this.properties.findAccess(listingId));
     let added: boolean;
     try {
       added = await this.write(caller.id, listingId, favorite);

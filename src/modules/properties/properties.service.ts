@@ -11,7 +11,7 @@ import type { MediaRecord } from '../media/media.schemas.js';
 import type { TaxonomiesService } from '../taxonomies/taxonomies.service.js';
 import { assertCanManage, assertCanView, isModerator } from './listing-access.js';
 import { type CallerDirectory, checkListingInput, type ListingChanges } from './listing-input.js';
-import { accessOf, type ListingRecords, type Loaded } from './listing-records.js';
+import { accessOf, type ListingAccess, type ListingRecords, type Loaded } from './listing-records.js';
 import { expiryOnPublish, initialState, stateAfterEdit, targetState } from './listing-states.js';
 import * as repository from './properties.repository.js';
 import {
@@ -96,6 +96,12 @@ export class PropertiesService {
   /** The loaded summaries with their access facts, for modules that filter by visibility themselves. */
   async loadSummaries(ids: readonly number[]): Promise<Loaded<PropertySummaryRecord>[]> {
     return this.records.summariesOf(ids);
+  }
+
+  /** Who may see and change a listing (one primary-key query), for modules that act on listings. */
+  async findAccess(id: number): Promise<ListingAccess | undefined> {
+    const [core] = await repository.findListingCores(this.db, [id]);
+    return core && accessOf(core);
   }
 
   /** The gallery of a listing the caller may see, in order (GET /properties/{id}/media). */
