@@ -45,3 +45,42 @@ describe.each(DIALECTS)('the listings cache stamp (%s)', (dialect) => {
     expect(await moves(() => db.updateTable('users').set({ bio: 'Hello' }).where('id', '=', user.id).execute())).toBe(false);
   });
 });
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('stamps renewed at commit (postgres)', () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase('postgres');
+  });
+  afterAll(() => database.dispose());
+
+  it('lets two transactions change terms and listings in opposite orders without a deadlock', async () => {
+    const { db } = database;
+    const term = await db
+      .insertInto('terms')
+      .values({ taxonomy: 'property_city', name: 'Old', slug: 'old', sort_key: 'old', created_at: 'x', updated_at: 'x' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    // Each side does its first write, then waits for the other's, then does its second: with stamps locked
+    // where the statements run (terms, then listings against listings, then terms), this was a deadlock.
+    let firstWrites = 0;
+    const bothWrote = async () => {
+      firstWrites++;
+      await expect.poll(() => firstWrites, { timeout: 5000 }).toBe(2);
+    };
+    const listingRow = (slug: string) => ({ slug, title: slug, status: 'pending' as const, currency: 'USD', created_at: 'x', updated_at: 'x' });
+    const termFirst = db.transaction().execute(async (trx) => {
+      await trx.insertInto('terms').values({ taxonomy: 'property_city', name: 'New', slug: 'new', sort_key: 'new', created_at: 'x', updated_at: 'x' }).execute();
+      await bothWrote();
+      await trx.insertInto('listings').values(listingRow('term-first')).execute();
+    });
+    const listingFirst = db.transaction().execute(async (trx) => {
+      // Published, so that the link moves the term's count too.
+      const published = { ...listingRow('listing-first'), status: 'publish' as const, published_at: 'x' };
+      const { id } = await trx.insertInto('listings').values(published).returning('id').executeTakeFirstOrThrow();
+      await bothWrote();
+      await trx.insertInto('listing_terms').values({ listing_id: id, term_id: term.id, taxonomy: 'property_city' }).execute();
+    });
+    const results = await Promise.allSettled([termFirst, listingFirst]);
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled']);
+  });
+});

@@ -273,7 +273,7 @@ describe.each(DIALECTS)('POST /properties (%s)', (dialect) => {
     it('creates every one of concurrent listings with one title and one new city: distinct slugs, one city term', async () => {
       const city = unique('Racetown ');
       const results = await Promise.all(Array.from({ length: 8 }, () => post(sellerAuth, { title: 'Racing Title', city })));
-      expect(results.map((res) => res.statusCode)).toEqual(Array(8).fill(201));
+      expect(results.map((res) => res.statusCode), results.map((res) => res.body).join('\n')).toEqual(Array(8).fill(201));
       const slugs = results.map((res) => res.json().data.slug as string);
       expect(new Set(slugs).size).toBe(8);
       expect(slugs).toContain('racing-title');

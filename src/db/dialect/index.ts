@@ -47,3 +47,12 @@ export function isForeignKeyViolation(error: unknown): boolean {
   // better-sqlite3 reports SQLITE_CONSTRAINT_FOREIGNKEY; pg reports SQLSTATE 23503.
   return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503';
 }
+
+/**
+ * Serializes transactions that use the same `key` until the caller's transaction ends: PostgreSQL takes a
+ * transaction-scoped advisory lock; SQLite runs one write transaction at a time anyway. For look-then-create
+ * steps that no unique constraint covers (a location term found by its folded name).
+ */
+export async function lockTransactionKey(trx: AnyKysely, key: string): Promise<void> {
+  if (dialectOf(trx) === 'postgres') await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(trx);
+}

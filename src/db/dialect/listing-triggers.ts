@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { deferredStampTrigger } from './deferred-stamps.js';
 import { dialectOf } from './index.js';
 
 /**
@@ -35,23 +36,14 @@ const SQLITE = [
   `CREATE TRIGGER users_listings_stamp_delete AFTER DELETE ON users BEGIN ${SQLITE_BUMP} END`,
 ];
 
+/** Renewed at commit (deferred-stamps.ts); media per row, so that avatars and fresh uploads leave it alone. */
 const POSTGRES = [
-  `CREATE FUNCTION listings_version() RETURNS trigger LANGUAGE plpgsql AS $$
-   BEGIN
-     UPDATE cache_versions SET version = md5(random()::text || clock_timestamp()::text) WHERE name = 'listings';
-     RETURN NULL;
-   END $$`,
-  ...['listings', 'listing_terms', 'listing_agents', 'agents', 'agencies'].map(
-    (table) => `CREATE TRIGGER ${table}_listings_stamp AFTER INSERT OR UPDATE OR DELETE ON ${table}
-     FOR EACH STATEMENT EXECUTE FUNCTION listings_version()`,
+  ...['listings', 'listing_terms', 'listing_agents', 'agents', 'agencies'].map((table) =>
+    deferredStampTrigger(`${table}_listings_stamp`, 'INSERT OR UPDATE OR DELETE', table, 'listings'),
   ),
-  // Per row, so that media outside galleries (avatars, fresh uploads) leave the listing caches alone.
-  `CREATE TRIGGER media_listings_stamp_insert AFTER INSERT ON media
-   FOR EACH ROW WHEN (NEW.listing_id IS NOT NULL) EXECUTE FUNCTION listings_version()`,
-  `CREATE TRIGGER media_listings_stamp_update AFTER UPDATE ON media
-   FOR EACH ROW WHEN (OLD.listing_id IS NOT NULL OR NEW.listing_id IS NOT NULL) EXECUTE FUNCTION listings_version()`,
-  `CREATE TRIGGER media_listings_stamp_delete AFTER DELETE ON media
-   FOR EACH ROW WHEN (OLD.listing_id IS NOT NULL) EXECUTE FUNCTION listings_version()`,
-  `CREATE TRIGGER users_listings_stamp AFTER UPDATE OF display_name OR DELETE ON users
-   FOR EACH STATEMENT EXECUTE FUNCTION listings_version()`,
+  deferredStampTrigger('media_listings_stamp_insert', 'INSERT', 'media', 'listings', 'NEW.listing_id IS NOT NULL'),
+  deferredStampTrigger('media_listings_stamp_update', 'UPDATE', 'media', 'listings', 'OLD.listing_id IS NOT NULL OR NEW.listing_id IS NOT NULL'),
+  deferredStampTrigger('media_listings_stamp_delete', 'DELETE', 'media', 'listings', 'OLD.listing_id IS NOT NULL'),
+  deferredStampTrigger('users_listings_stamp_name', 'UPDATE OF display_name', 'users', 'listings', 'OLD.display_name IS DISTINCT FROM NEW.display_name'),
+  deferredStampTrigger('users_listings_stamp_delete', 'DELETE', 'users', 'listings'),
 ];

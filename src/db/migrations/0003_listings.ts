@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { binaryText, identity } from '../dialect/columns.js';
+import { createStampBumpFunction, deferTermAndSessionStamps } from '../dialect/deferred-stamps.js';
 import { createListingTriggers } from '../dialect/listing-triggers.js';
 import { shareMediaStorageKeys } from '../dialect/media-keys.js';
 
@@ -56,5 +57,7 @@ export async function up(db: AnyDb): Promise<void> {
 
   await shareMediaStorageKeys(db);
   await db.insertInto('cache_versions').values({ name: 'listings', version: 'initial' }).execute();
+  await createStampBumpFunction(db);
+  await deferTermAndSessionStamps(db);
   await createListingTriggers(db);
 }

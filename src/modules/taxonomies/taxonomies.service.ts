@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import { isUniqueViolation } from '../../db/dialect/index.js';
+import { isUniqueViolation, lockTransactionKey } from '../../db/dialect/index.js';
 import type { CacheStamps } from '../../db/cache-versions.js';
 import type { DB, Taxonomy, TermUpdate } from '../../db/schema.js';
 import { AppError } from '../../http/errors.js';
@@ -94,6 +94,9 @@ export class TaxonomiesService {
    * (`springfield-2`): the same name may exist under another parent. `field` names the input in errors.
    */
   async findOrCreateLocation(trx: Transaction<DB>, taxonomy: Taxonomy, name: string, parentId: number | null, field: string): Promise<number> {
+    // Two listings naming the same new place at once must not create it twice: the second waits here,
+    // then finds the first one's term.
+    await lockTransactionKey(trx, `location:${taxonomy}:${parentId ?? 0}:${sortKey(name)}`);
     const existing = await repository.findLocationByName(trx, taxonomy, sortKey(name), parentId);
     if (existing !== undefined) return existing;
     const base = slugify(name);
