@@ -28,6 +28,7 @@ export class ViewCounter {
   /** Redis checks under way; a flush waits for them, so that a counted view is in it. */
   private readonly checking = new Set<Promise<void>>();
   private flushing: Promise<void> | undefined;
+  private redisFailing = false;
   private readonly repeater = new Repeater(async () => {
     await this.flush();
     return this.flushIntervalMs;
@@ -55,11 +56,14 @@ export class ViewCounter {
     }
     const check = this.redis.set(`realty:view:${key}`, '1', 'PX', HOUR_MS, 'NX').then(
       (result) => {
+        this.redisFailing = false;
         if (result === 'OK') this.increment(listingId);
       },
       (error: unknown) => {
         this.increment(listingId);
-        this.log.warn({ err: error }, 'redis unavailable: listing views are counted per process');
+        // Once per outage, not once per view.
+        if (!this.redisFailing) this.log.warn({ err: error }, 'redis unavailable: listing views are counted per process');
+        this.redisFailing = true;
       },
     );
     this.checking.add(check);
