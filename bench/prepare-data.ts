@@ -30,6 +30,8 @@ export interface DataSummary {
   published: number;
   /** A published listing: the one the single-listing scenario reads. */
   publishedListingId: number;
+  /** The published listing with the most reviews: the one the reviews scenario reads. */
+  reviewedListingId: number;
   /** Seconds the listings took to generate and write. */
   listingSeconds: number;
 }
@@ -69,6 +71,13 @@ export async function prepareData(sqlitePath: string, uploadDir: string, seed = 
       .where('taxonomy', '=', 'property_feature')
       .executeTakeFirstOrThrow();
     const sample = await db.selectFrom('listings').select('id').where('status', '=', 'publish').orderBy('id').executeTakeFirstOrThrow();
+    const reviewed = await db
+      .selectFrom('listings')
+      .select('id')
+      .where('status', '=', 'publish')
+      .orderBy('reviews_count', 'desc')
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
     return {
       propertyTypes: typeIds.length,
       features: Number(features.all),
@@ -76,6 +85,7 @@ export async function prepareData(sqlitePath: string, uploadDir: string, seed = 
       listings: LISTING_COUNT,
       published,
       publishedListingId: sample.id,
+      reviewedListingId: reviewed.id,
       listingSeconds,
     };
   } finally {

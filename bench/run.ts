@@ -42,7 +42,11 @@ async function main(): Promise<void> {
   const uploadDir = path.join(tmp, 'uploads');
   const data = await prepareData(databasePath, uploadDir);
   progress(`${data.listings.toLocaleString('en-US')} listings written in ${data.listingSeconds.toFixed(1)} s`);
-  const paths = SCENARIOS.map((scenario) => scenario.path.replaceAll('{published_listing_id}', String(data.publishedListingId)));
+  const paths = SCENARIOS.map((scenario) =>
+    scenario.path
+      .replaceAll('{published_listing_id}', String(data.publishedListingId))
+      .replaceAll('{reviewed_listing_id}', String(data.reviewedListingId)),
+  );
 
   // Children run in the temporary directory: main.ts reads ./.env, which must not change what is measured.
   const apiPort = await freePort();

@@ -3,7 +3,8 @@ export interface Scenario {
   name: string;
   /**
    * Path on the API server, query string included. `{published_listing_id}` stands for the id of a published
-   * listing of the prepared data (bench/prepare-data.ts).
+   * listing of the prepared data, `{reviewed_listing_id}` for the published listing with the most reviews
+   * (bench/prepare-data.ts).
    */
   path: string;
   /** Least acceptable real/bare throughput ratio (0.5 = half the bare route's req/s). */
@@ -26,6 +27,9 @@ export const SCENARIOS: readonly Scenario[] = [
   // Listings, on 100,000 of them: one full record, and the first page of the default list (newest first).
   { name: 'one listing', path: '/realty-api/v1/properties/{published_listing_id}', targetRatio: 0.35 },
   { name: 'listings, page of 20', path: '/realty-api/v1/properties?per_page=20', targetRatio: 0.15 },
+  // The directory and reviews: a page of 20 agents (default order, by name), and a listing's reviews.
+  { name: 'agents, page of 20', path: '/realty-api/v1/agents?per_page=20', targetRatio: 0.25 },
+  { name: 'reviews of a listing', path: '/realty-api/v1/properties/{reviewed_listing_id}/reviews', targetRatio: 0.25 },
 ];
 
 /** The API server's resident memory after every scenario has run must stay below this. */

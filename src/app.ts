@@ -16,7 +16,7 @@ import { languagePrefixRewriter } from './http/language.js';
 import { registerMultipart } from './http/multipart.js';
 import { registerOpenApi, registerOpenApiRoutes } from './http/openapi.js';
 import { parseQueryString } from './http/querystring.js';
-import { authRateLimit, registerRateLimit } from './http/rate-limit.js';
+import { authRateLimit, formsRateLimit, registerRateLimit } from './http/rate-limit.js';
 import { registerRequestBasics } from './http/request-basics.js';
 import { requestIdFor } from './http/request-id.js';
 import { registerUploadsRoute } from './http/uploads.js';
@@ -35,6 +35,16 @@ import { PasswordHasher } from './modules/auth/passwords.js';
 import { DatabaseStampSignal, RedisRevocationChannel } from './modules/auth/revocations.js';
 import { SessionCache } from './modules/auth/session-cache.js';
 import { AccessTokens } from './modules/auth/tokens.js';
+import { agencyRoutes } from './modules/directory/agencies.routes.js';
+import { AgenciesService } from './modules/directory/agencies.service.js';
+import { agentRoutes } from './modules/directory/agents.routes.js';
+import { AgentsService } from './modules/directory/agents.service.js';
+import { DirectoryListings } from './modules/directory/directory-listings.js';
+import { DirectoryRecords } from './modules/directory/directory-records.js';
+import { Agency, Agent } from './modules/directory/directory.schemas.js';
+import { leadRoutes } from './modules/leads/leads.routes.js';
+import { Lead } from './modules/leads/leads.schemas.js';
+import { LeadsService } from './modules/leads/leads.service.js';
 import { mediaRoutes } from './modules/media/media.routes.js';
 import { Media } from './modules/media/media.schemas.js';
 import { MediaService } from './modules/media/media.service.js';
@@ -47,6 +57,9 @@ import { propertyListRoutes } from './modules/properties/property-lists.routes.j
 import { PropertyListsService } from './modules/properties/property-lists.service.js';
 import { Property, PropertySummary } from './modules/properties/properties.schemas.js';
 import { PropertiesService } from './modules/properties/properties.service.js';
+import { reviewRoutes } from './modules/reviews/reviews.routes.js';
+import { Review } from './modules/reviews/reviews.schemas.js';
+import { ReviewsService } from './modules/reviews/reviews.service.js';
 import { ViewCounter } from './modules/properties/view-counter.js';
 import { socialRoutes } from './modules/social/social.routes.js';
 import { SocialLoginResult } from './modules/social/social.schemas.js';
@@ -89,6 +102,13 @@ export interface Services {
   favorites: FavoritesService;
   /** The caller's favorites and own listings, and similar listings. */
   propertyLists: PropertyListsService;
+  /** Contact forms and the caller's leads. */
+  leads: LeadsService;
+  /** Reviews of listings, agents and agencies, and their reactions. */
+  reviews: ReviewsService;
+  /** The directory: agents, and agencies with their agents (API.md 5). */
+  agents: AgentsService;
+  agencies: AgenciesService;
 }
 
 /** The services of the application, wired once; the CLI uses them without HTTP. */
@@ -119,6 +139,9 @@ export function createServices({ config, database, jwtSecret, redis }: AppDepend
     storage,
   });
   const properties = new PropertiesService(database.db, records, taxonomies, media, views, config.listings);
+  const directory = new DirectoryRecords(database.db, stamps, { publicUrl: config.publicUrl, storage });
+  const directoryListings = new DirectoryListings(database.db, properties);
+  const agents = new AgentsService(database.db, directory, directoryListings);
   return {
     log,
     users,
@@ -142,6 +165,10 @@ export function createServices({ config, database, jwtSecret, redis }: AppDepend
     views,
     favorites: new FavoritesService(database.db, properties),
     propertyLists: new PropertyListsService(database.db, properties),
+    leads: new LeadsService(database.db, properties),
+    reviews: new ReviewsService(database.db, stamps, properties, storage),
+    agents,
+    agencies: new AgenciesService(database.db, directory, directoryListings, agents),
   };
 }
 
@@ -200,6 +227,10 @@ export async function buildApp(deps: AppDependencies, services: Services = creat
   app.addSchema(PublicUserProfile);
   app.addSchema(Property);
   app.addSchema(PropertySummary);
+  app.addSchema(Lead);
+  app.addSchema(Review);
+  app.addSchema(Agent);
+  app.addSchema(Agency);
   registerHealthRoutes(app, async () => !closing && (await isDatabaseReady(database.db)));
   if (!config.s3) await registerUploadsRoute(app, config.uploads.dir);
   const signInRateLimit = authRateLimit(config);
@@ -225,6 +256,10 @@ export async function buildApp(deps: AppDependencies, services: Services = creat
       await api.register(propertyRoutes, { properties: services.properties });
       await api.register(propertyListRoutes, { favorites: services.favorites, propertyLists: services.propertyLists });
       await api.register(moderationRoutes, { moderation: services.moderation });
+      await api.register(leadRoutes, { leads: services.leads, contactRateLimit: formsRateLimit(config) });
+      await api.register(reviewRoutes, { reviews: services.reviews, formsRateLimit: formsRateLimit(config) });
+      await api.register(agentRoutes, { agents: services.agents });
+      await api.register(agencyRoutes, { agencies: services.agencies });
     },
     { prefix: apiBase },
   );

@@ -28,6 +28,8 @@ export interface Config {
     readonly enabled: boolean;
     readonly perMinute: number;
     readonly authPerMinute: number;
+    /** Contact forms and review creation (API.md 0.6). */
+    readonly formsPerMinute: number;
   };
   readonly bodyLimitBytes: number;
   readonly trustProxy: boolean;
@@ -168,6 +170,7 @@ export function loadConfig(env: Env = process.env): Config {
       enabled: read.boolean('RATE_LIMIT_ENABLED', true),
       perMinute: read.integer('RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
       authPerMinute: read.integer('AUTH_RATE_LIMIT_PER_MINUTE', 10, 1, 1_000_000),
+      formsPerMinute: read.integer('FORMS_RATE_LIMIT_PER_MINUTE', 5, 1, 1_000_000),
     },
     bodyLimitBytes: read.integer('BODY_LIMIT', 1024 * 1024, 1024, 100 * 1024 * 1024),
     trustProxy: read.boolean('TRUST_PROXY', false),

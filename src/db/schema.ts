@@ -25,6 +25,12 @@ export interface DB {
   outbox: OutboxTable;
   listing_agents: ListingAgentsTable;
   listing_transitions: ListingTransitionsTable;
+  agent_terms: AgentTermsTable;
+  reviews: ReviewsTable;
+  review_reactions: ReviewReactionsTable;
+  leads: LeadsTable;
+  lead_recipients: LeadRecipientsTable;
+  domain_events: DomainEventsTable;
 }
 
 export const ROLES = ['administrator', 'manager', 'agency', 'agent', 'owner', 'seller', 'buyer'] as const;
@@ -149,6 +155,8 @@ export interface ListingsTable {
   /** Average review rating (reviews issue), null without reviews. */
   rating: Generated<number | null>;
   reviews_count: Generated<number>;
+  /** Sum of the ratings of the listing's reviews (0004); `rating` is the rounded average, kept beside it. */
+  rating_sum: Generated<number>;
   created_at: string;
   updated_at: string;
   /** First time the listing entered `publish`; kept through later moves (the date sorts use it). */
@@ -199,6 +207,22 @@ export interface AgenciesTable {
   sort_key: string;
   email: Generated<string>;
   phone: Generated<string>;
+  description: Generated<string>;
+  mobile: Generated<string>;
+  whatsapp: Generated<string>;
+  fax: Generated<string>;
+  website: Generated<string>;
+  license: Generated<string>;
+  tax_number: Generated<string>;
+  address: Generated<string>;
+  latitude: Generated<number | null>;
+  longitude: Generated<number | null>;
+  /** JSON object of profile URLs (API.md 5.1 `social`). */
+  social: Generated<string>;
+  logo_media_id: Generated<number | null>;
+  /** Sum of the ratings of the agency's reviews; the average is computed from it and `reviews_count`. */
+  rating_sum: Generated<number>;
+  reviews_count: Generated<number>;
   created_at: string;
   updated_at: string;
 }
@@ -213,6 +237,25 @@ export interface AgentsTable {
   email: Generated<string>;
   phone: Generated<string>;
   visible: Generated<number>;
+  position: Generated<string>;
+  company: Generated<string>;
+  bio: Generated<string>;
+  mobile: Generated<string>;
+  whatsapp: Generated<string>;
+  fax: Generated<string>;
+  website: Generated<string>;
+  license: Generated<string>;
+  tax_number: Generated<string>;
+  service_areas: Generated<string>;
+  specialties: Generated<string>;
+  /** JSON array of language names. */
+  languages: Generated<string>;
+  /** JSON object of profile URLs (API.md 5.1 `social`). */
+  social: Generated<string>;
+  picture_media_id: Generated<number | null>;
+  /** Sum of the ratings of the agent's reviews; the average is computed from it and `reviews_count`. */
+  rating_sum: Generated<number>;
+  reviews_count: Generated<number>;
   created_at: string;
   updated_at: string;
 }
@@ -297,6 +340,70 @@ export interface OutboxTable {
   last_error: string | null;
   created_at: string;
   sent_at: string | null;
+}
+
+export interface AgentTermsTable {
+  agent_id: number;
+  term_id: number;
+  /** `agent_category` or `agent_city`. */
+  taxonomy: Taxonomy;
+  position: Generated<number>;
+}
+
+export type ReviewTarget = 'property' | 'agent' | 'agency';
+export type Reaction = 'like' | 'dislike';
+
+export interface ReviewsTable {
+  id: Generated<number>;
+  target_type: ReviewTarget;
+  target_id: number;
+  /** Null once the author's account is deleted. */
+  author_id: number | null;
+  rating: number;
+  title: Generated<string>;
+  content: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ReviewReactionsTable {
+  review_id: number;
+  user_id: number;
+  reaction: Reaction;
+  created_at: string;
+}
+
+export type LeadTarget = 'property' | 'agent' | 'agency';
+
+export interface LeadsTable {
+  id: Generated<number>;
+  target_type: LeadTarget;
+  property_id: number | null;
+  agent_id: number | null;
+  agency_id: number | null;
+  sender_user_id: number | null;
+  name: string;
+  email: string;
+  phone: Generated<string>;
+  message: string;
+  user_type: Generated<string>;
+  created_at: string;
+}
+
+export interface LeadRecipientsTable {
+  lead_id: number;
+  user_id: number;
+}
+
+export interface DomainEventsTable {
+  id: Generated<number>;
+  /** e.g. `new_lead`, `new_review`. */
+  type: string;
+  /** JSON object. */
+  payload: string;
+  created_at: string;
+  /** Set by the notifications module once the event has been turned into notifications. */
+  processed_at: Generated<string | null>;
 }
 
 export type UserRow = Selectable<UsersTable>;

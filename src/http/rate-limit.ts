@@ -28,3 +28,8 @@ export async function registerRateLimit(app: FastifyInstance, config: Config, re
 export function authRateLimit(config: Config) {
   return { max: config.rateLimit.authPerMinute, timeWindow: 60_000 };
 }
+
+/** The tighter per-route budget of contact forms and review creation (API.md 0.6). */
+export function formsRateLimit(config: Config) {
+  return { max: config.rateLimit.formsPerMinute, timeWindow: 60_000 };
+}

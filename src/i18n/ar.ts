@@ -92,4 +92,32 @@ export const ar: Catalogue = {
   listing_changed_meanwhile: 'تغيرت حالة الإعلان أثناء تعديله. أعد تحميله وحاول مرة أخرى.',
   listing_deleted: 'تم حذف الإعلان.',
   listing_data_part_invalid: 'يجب أن يكون كائن JSON يحتوي على حقول الإعلان',
+
+  // Leads
+  lead_sent: 'تم إرسال رسالتك.',
+  lead_rule_blank: 'يجب أن يحتوي على نص بعد إزالة وسوم HTML وأحرف التحكم',
+  lead_mail_subject_property: 'استفسار جديد بخصوص «{title}»',
+  lead_mail_subject_profile: 'استفسار جديد إلى {name}',
+  lead_mail_intro_property: 'لديك استفسار جديد بخصوص الإعلان «{title}»:\n{url}',
+  lead_mail_intro_profile: 'لديك استفسار جديد إلى {name}.',
+  lead_mail_details: 'الاسم: {name}\nالبريد الإلكتروني: {email}\nالهاتف: {phone}\nنوع المرسل: {user_type}\n\nالرسالة:\n{message}\n\nرد على هذه الرسالة للتواصل مع المرسل مباشرة.',
+  lead_mail_no_phone: 'غير محدد',
+  lead_user_type_buyer: 'مشترٍ',
+  lead_user_type_tenant: 'مستأجر',
+  lead_user_type_agent: 'وكيل',
+  lead_user_type_other: 'آخر',
+
+  // Reviews
+  review_own_target: 'لا يمكنك تقييم إعلانك أو سجل الوكيل الخاص بك أو وكالتك.',
+  review_rule_blank: 'يجب أن يحتوي على نص بعد إزالة وسوم HTML',
+  review_author_deleted: 'مستخدم محذوف',
+  review_deleted: 'تم حذف التقييم.',
+  review_reaction_contended: 'تغيّر تفاعلك في طلب آخر في الوقت نفسه. حاول مرة أخرى.',
+
+  // Directory (agents and agencies)
+  directory_rule_blank_name: 'يجب أن يحتوي على نص بعد إزالة وسوم HTML',
+  directory_rule_image_not_allowed: 'يجب أن يكون صورة رفعتها أنت أو رفعها مستخدم السجل نفسه',
+  directory_agent_in_other_agency: 'ينتمي هذا الوكيل إلى وكالة أخرى. يجب فصله عن تلك الوكالة أولًا.',
+  directory_agent_attached: 'أصبح الوكيل جزءًا من الوكالة.',
+  directory_agent_detached: 'تم فصل الوكيل عن الوكالة.',
 };

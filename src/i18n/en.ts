@@ -96,6 +96,34 @@ export const en = {
   listing_changed_meanwhile: 'The listing changed state while you were editing it. Load it again and retry.',
   listing_deleted: 'The listing was deleted.',
   listing_data_part_invalid: 'must be a JSON object with the listing fields',
+
+  // Leads
+  lead_sent: 'Your message was sent.',
+  lead_rule_blank: 'must contain text once HTML tags and control characters are removed',
+  lead_mail_subject_property: 'New inquiry about “{title}”',
+  lead_mail_subject_profile: 'New inquiry for {name}',
+  lead_mail_intro_property: 'You have a new inquiry about the listing “{title}”:\n{url}',
+  lead_mail_intro_profile: 'You have a new inquiry for {name}.',
+  lead_mail_details: 'Name: {name}\nE-mail: {email}\nPhone: {phone}\nSender type: {user_type}\n\nMessage:\n{message}\n\nReply to this mail to answer the sender directly.',
+  lead_mail_no_phone: 'not given',
+  lead_user_type_buyer: 'Buyer',
+  lead_user_type_tenant: 'Tenant',
+  lead_user_type_agent: 'Agent',
+  lead_user_type_other: 'Other',
+
+  // Reviews
+  review_own_target: 'You cannot review your own listing, agent record or agency.',
+  review_rule_blank: 'must contain text once HTML tags are removed',
+  review_author_deleted: 'Deleted user',
+  review_deleted: 'The review was deleted.',
+  review_reaction_contended: 'Your reaction changed in another request at the same time. Try again.',
+
+  // Directory (agents and agencies)
+  directory_rule_blank_name: 'must contain text once HTML tags are removed',
+  directory_rule_image_not_allowed: 'must be an image uploaded by you or by the record’s own user',
+  directory_agent_in_other_agency: 'This agent belongs to another agency. It must be detached from that agency first.',
+  directory_agent_attached: 'The agent is part of the agency.',
+  directory_agent_detached: 'The agent was detached from the agency.',
 } as const;
 
 export type MessageKey = keyof typeof en;

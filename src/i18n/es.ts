@@ -92,4 +92,32 @@ export const es: Catalogue = {
   listing_changed_meanwhile: 'El anuncio cambió de estado mientras lo editabas. Vuelve a cargarlo e inténtalo de nuevo.',
   listing_deleted: 'El anuncio se eliminó.',
   listing_data_part_invalid: 'debe ser un objeto JSON con los campos del anuncio',
+
+  // Leads
+  lead_sent: 'Tu mensaje se envió.',
+  lead_rule_blank: 'debe contener texto una vez eliminadas las etiquetas HTML y los caracteres de control',
+  lead_mail_subject_property: 'Nueva consulta sobre «{title}»',
+  lead_mail_subject_profile: 'Nueva consulta para {name}',
+  lead_mail_intro_property: 'Tienes una nueva consulta sobre el anuncio «{title}»:\n{url}',
+  lead_mail_intro_profile: 'Tienes una nueva consulta para {name}.',
+  lead_mail_details: 'Nombre: {name}\nCorreo electrónico: {email}\nTeléfono: {phone}\nTipo de remitente: {user_type}\n\nMensaje:\n{message}\n\nResponde a este correo para contestar directamente al remitente.',
+  lead_mail_no_phone: 'no indicado',
+  lead_user_type_buyer: 'Comprador',
+  lead_user_type_tenant: 'Inquilino',
+  lead_user_type_agent: 'Agente',
+  lead_user_type_other: 'Otro',
+
+  // Reviews
+  review_own_target: 'No puedes reseñar tu propio anuncio, tu ficha de agente ni tu agencia.',
+  review_rule_blank: 'debe contener texto una vez eliminadas las etiquetas HTML',
+  review_author_deleted: 'Usuario eliminado',
+  review_deleted: 'La reseña se eliminó.',
+  review_reaction_contended: 'Tu reacción cambió en otra solicitud al mismo tiempo. Inténtalo de nuevo.',
+
+  // Directory (agents and agencies)
+  directory_rule_blank_name: 'debe contener texto una vez eliminadas las etiquetas HTML',
+  directory_rule_image_not_allowed: 'debe ser una imagen subida por ti o por el propio usuario del registro',
+  directory_agent_in_other_agency: 'Este agente pertenece a otra agencia. Primero debe desvincularse de esa agencia.',
+  directory_agent_attached: 'El agente forma parte de la agencia.',
+  directory_agent_detached: 'El agente se desvinculó de la agencia.',
 };

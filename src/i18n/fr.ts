@@ -92,4 +92,32 @@ export const fr: Catalogue = {
   listing_changed_meanwhile: 'L’annonce a changé d’état pendant que vous la modifiiez. Rechargez-la et réessayez.',
   listing_deleted: 'L’annonce a été supprimée.',
   listing_data_part_invalid: 'doit être un objet JSON avec les champs de l’annonce',
+
+  // Leads
+  lead_sent: 'Votre message a été envoyé.',
+  lead_rule_blank: 'doit contenir du texte une fois les balises HTML et les caractères de contrôle retirés',
+  lead_mail_subject_property: 'Nouvelle demande au sujet de « {title} »',
+  lead_mail_subject_profile: 'Nouvelle demande pour {name}',
+  lead_mail_intro_property: 'Vous avez reçu une nouvelle demande au sujet de l’annonce « {title} » :\n{url}',
+  lead_mail_intro_profile: 'Vous avez reçu une nouvelle demande pour {name}.',
+  lead_mail_details: 'Nom : {name}\nE-mail : {email}\nTéléphone : {phone}\nProfil de l’expéditeur : {user_type}\n\nMessage :\n{message}\n\nRépondez à ce message pour écrire directement à l’expéditeur.',
+  lead_mail_no_phone: 'non indiqué',
+  lead_user_type_buyer: 'Acheteur',
+  lead_user_type_tenant: 'Locataire',
+  lead_user_type_agent: 'Agent',
+  lead_user_type_other: 'Autre',
+
+  // Reviews
+  review_own_target: 'Vous ne pouvez pas évaluer votre propre annonce, votre fiche d’agent ni votre agence.',
+  review_rule_blank: 'doit contenir du texte une fois les balises HTML retirées',
+  review_author_deleted: 'Utilisateur supprimé',
+  review_deleted: 'L’avis a été supprimé.',
+  review_reaction_contended: 'Votre réaction a changé dans une autre requête au même moment. Réessayez.',
+
+  // Directory (agents and agencies)
+  directory_rule_blank_name: 'doit contenir du texte une fois les balises HTML retirées',
+  directory_rule_image_not_allowed: 'doit être une image téléversée par vous ou par l’utilisateur de la fiche',
+  directory_agent_in_other_agency: 'Cet agent appartient à une autre agence. Il doit d’abord en être détaché.',
+  directory_agent_attached: 'L’agent fait partie de l’agence.',
+  directory_agent_detached: 'L’agent a été détaché de l’agence.',
 };

@@ -1,7 +1,10 @@
 import type { Kysely } from 'kysely';
+import type { FileStorage } from '../adapters/storage/storage.js';
 import type { DB, Role } from '../db/schema.js';
+import { seededRandom } from '../lib/random.js';
 import { slugify } from '../lib/slug.js';
 import type { UsersService } from '../modules/users/users.service.js';
+import { writeDirectoryDetails } from './demo-directory-details.js';
 
 /**
  * The people behind the demo listings: agencies with their agents, and private owners and sellers. Their
@@ -61,9 +64,17 @@ const PRIVATE_SELLERS: readonly (readonly [first: string, last: string, role: Ro
 ];
 const PRIVATE_DOMAIN = 'demo-owners.example';
 
+/** Buyers who write the demo reviews. */
+const REVIEWERS: readonly (readonly [first: string, last: string])[] = [
+  ['Emma', 'Schultz'], ['Liam', 'Murphy'], ['Zoe', 'Adams'], ['Mohammed', 'Saleh'], ['Inès', 'Bernard'], ['Diego', 'Santos'],
+  ['Hannah', 'Wright'], ['Tom', 'Becker'], ['Yuki', 'Tanaka'], ['Nadia', 'Petrova'], ['Samuel', 'Okafor'], ['Clara', 'Rossi'],
+];
+const REVIEWER_DOMAIN = 'demo-buyers.example';
+
 export interface DemoAgent {
   agentId: number;
   userId: number;
+  name: string;
 }
 
 export interface DemoAgency {
@@ -78,10 +89,22 @@ export interface DemoDirectory {
   agencies: readonly DemoAgency[];
   /** User ids of the private owners and sellers. */
   privateSellers: readonly number[];
+  /** User ids of the buyers who write the demo reviews. */
+  reviewers: readonly number[];
 }
 
-/** The demo agencies, agents and private sellers, created through the users service where missing. */
-export async function ensureDemoDirectory(db: Kysely<DB>, users: UsersService): Promise<DemoDirectory> {
+/**
+ * The demo agencies, agents, private sellers and reviewers, created through the users service where
+ * missing; agencies and agents get their details, pictures and reviews the first time.
+ */
+export async function ensureDemoDirectory(db: Kysely<DB>, users: UsersService, storage: FileStorage, now: Date): Promise<DemoDirectory> {
+  const reviewers: number[] = [];
+  for (const [first, last] of REVIEWERS) {
+    const local = `${slugify(first)}.${slugify(last)}`;
+    reviewers.push(await ensureAccount(users, { username: local, email: `${local}@${REVIEWER_DOMAIN}`, role: 'buyer', firstName: first, lastName: last }));
+  }
+  // A stream of its own, so that the details do not change the listings a seed draws.
+  const random = seededRandom(7);
   const agencies: DemoAgency[] = [];
   for (const profile of AGENCIES) {
     const agencyUser = await ensureAccount(users, {
@@ -110,8 +133,9 @@ export async function ensureDemoDirectory(db: Kysely<DB>, users: UsersService): 
         .where('user_id', '=', userId)
         .returning('id')
         .executeTakeFirstOrThrow();
-      agents.push({ agentId: agent.id, userId });
+      agents.push({ agentId: agent.id, userId, name: `${first} ${last}` });
     }
+    await writeDirectoryDetails(db, storage, random, { ...profile, agencyId, agencyUserId: agencyUser, agents }, reviewers, now);
     agencies.push({ agencyId, userId: agencyUser, referencePrefix: profile.referencePrefix, states: profile.states, agents });
   }
 
@@ -120,7 +144,7 @@ export async function ensureDemoDirectory(db: Kysely<DB>, users: UsersService): 
     const local = `${slugify(first)}.${slugify(last)}`;
     privateSellers.push(await ensureAccount(users, { username: local, email: `${local}@${PRIVATE_DOMAIN}`, role, firstName: first, lastName: last }));
   }
-  return { agencies, privateSellers };
+  return { agencies, privateSellers, reviewers };
 }
 
 interface DemoAccount {

@@ -172,7 +172,14 @@ export async function createDemoImages(storage: FileStorage, now: Date = new Dat
 }
 
 async function storeScene(scene: Scene, storage: FileStorage, now: Date): Promise<DemoImage> {
-  const rendered = await sharp(Buffer.from(scene.svg)).jpeg({ quality: 90 }).toBuffer();
+  return { title: scene.title, uses: scene.uses, ...(await storeSvg(scene.svg, storage, now)) };
+}
+
+export type StoredPicture = Omit<DemoImage, 'title' | 'uses'>;
+
+/** Renders an SVG drawing and stores it as an upload would be stored: re-encoded original and its sizes. */
+export async function storeSvg(drawing: string, storage: FileStorage, now: Date): Promise<StoredPicture> {
+  const rendered = await sharp(Buffer.from(drawing)).jpeg({ quality: 90 }).toBuffer();
   // The upload pipeline gives the demo pictures exactly the shape of an upload: re-encoded original and sizes.
   const processed = await processUpload(rendered, { accept: IMAGE_TYPES, maxPixels: WIDTH * HEIGHT });
   const keys = newStorageKeys(processed.extension, now);
@@ -186,8 +193,6 @@ async function storeScene(scene: Scene, storage: FileStorage, now: Date): Promis
   }
   await Promise.all(writes);
   return {
-    title: scene.title,
-    uses: scene.uses,
     storageKey: keys.original,
     mimeType: 'image/jpeg',
     width: processed.width ?? WIDTH,

@@ -1,7 +1,7 @@
 import type { InsertObject, Kysely, Transaction } from 'kysely';
 import type { FileStorage } from '../adapters/storage/storage.js';
 import { type DB, TAXONOMIES, type Taxonomy } from '../db/schema.js';
-import { seededRandom } from '../lib/random.js';
+import { type Random, seededRandom } from '../lib/random.js';
 import { firstFreeSlug } from '../lib/slug.js';
 import type { UsersService } from '../modules/users/users.service.js';
 import { ensureDemoDirectory } from './demo-directory.js';
@@ -9,6 +9,8 @@ import { createDemoImages } from './demo-images.js';
 import { type DemoPlace, type DemoTermIds, draftListing, type ListingDraft } from './demo-listing-drafts.js';
 import { DEMO_TYPES } from './demo-listing-types.js';
 import { DEMO_CITIES } from './demo-places.js';
+import { averageRating } from '../lib/rating.js';
+import { aggregateOf, type DemoReview, draftReviews, reviewWindow } from './demo-reviews.js';
 
 /**
  * `seed --properties N`: realistic listings over the demo terms and places, owned by the demo agencies,
@@ -37,6 +39,9 @@ export interface DemoListingsSummary {
 export class DemoTermsMissingError extends Error {}
 
 const LISTINGS_PER_TRANSACTION = 2_000;
+/** Share of public listings with reviews, and how many each gets at most. */
+const REVIEWED_SHARE = 0.15;
+const MOST_REVIEWS = 4;
 /** Bound parameters per statement: below SQLite's limit of 32,766 (PostgreSQL's is 65,535). */
 const PARAMETERS_PER_STATEMENT = 30_000;
 
@@ -47,11 +52,13 @@ export async function seedDemoListings(
   options: DemoListingsOptions,
 ): Promise<DemoListingsSummary> {
   const terms = await findDemoTerms(db);
-  const directory = await ensureDemoDirectory(db, users);
   const now = options.now ?? new Date();
+  const directory = await ensureDemoDirectory(db, users, storage, now);
   const images = await createDemoImages(storage, now);
   const context = { terms, directory, images, now };
   const random = seededRandom(options.seed ?? 1);
+  // Reviews draw from a stream of their own, so that they do not change the listings a seed gives.
+  const reviewRandom = seededRandom((options.seed ?? 1) + 1_000_003);
   // Numbers continue after the listings already there, so that a second seed's slugs and references are new.
   const first = (await highestListingId(db)) + 1;
 
@@ -60,13 +67,26 @@ export async function seedDemoListings(
     const size = Math.min(LISTINGS_PER_TRANSACTION, options.count - start);
     const drafts = Array.from({ length: size }, (_, i) => draftListing(random, context, first + start + i));
     published += drafts.filter((draft) => draft.row.status === 'publish').length;
-    await db.transaction().execute((trx) => writeDrafts(trx, drafts));
+    const reviews = drafts.map((draft) => listingReviews(reviewRandom, draft, directory.reviewers, now));
+    await db.transaction().execute((trx) => writeDrafts(trx, drafts, reviews));
     options.onProgress?.(size);
   }
   return { listings: options.count, published, images: images.length };
 }
 
-async function writeDrafts(trx: Transaction<DB>, drafts: ListingDraft[]): Promise<void> {
+/** Reviews for some public listings; the listing row gets their aggregate (API.md 6.1). */
+function listingReviews(random: Random, draft: ListingDraft, reviewers: readonly number[], now: Date): DemoReview[] {
+  const reviewed = (draft.row.status === 'publish' || draft.row.status === 'sold') && random() < REVIEWED_SHARE;
+  const reviews = reviewed
+    ? draftReviews(random, 'property', 1 + Math.floor(random() * MOST_REVIEWS), reviewers, reviewWindow(now, draft.row.published_at ?? null), now)
+    : [];
+  // Every row names the columns: a multi-row insert fills a missing value with null on SQLite.
+  const aggregate = aggregateOf(reviews);
+  Object.assign(draft.row, aggregate, { rating: averageRating(aggregate) });
+  return reviews;
+}
+
+async function writeDrafts(trx: Transaction<DB>, drafts: ListingDraft[], reviews: DemoReview[][]): Promise<void> {
   await avoidTakenSlugs(trx, drafts);
   const ids = new Map<string, number>();
   for (const chunk of chunksOf(drafts.map((draft) => draft.row))) {
@@ -111,6 +131,22 @@ async function writeDrafts(trx: Transaction<DB>, drafts: ListingDraft[]): Promis
         description: '',
         sizes: image.sizes,
         created_at: draft.row.created_at,
+      })),
+    ),
+  );
+  await insertInChunks(
+    trx,
+    'reviews',
+    listed.flatMap(({ id }, index) =>
+      (reviews[index] ?? []).map((review) => ({
+        target_type: 'property' as const,
+        target_id: id,
+        author_id: review.authorId,
+        rating: review.rating,
+        title: review.title,
+        content: review.content,
+        created_at: review.createdAt,
+        updated_at: review.createdAt,
       })),
     ),
   );

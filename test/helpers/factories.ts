@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { SignJWT } from 'jose';
-import type { Kysely } from 'kysely';
-import type { DB, ListingState, MediaRow, NewListing, NewMedia, Role, Taxonomy, UserRow } from '../../src/db/schema.js';
+import type { Insertable, Kysely } from 'kysely';
+import type { AgenciesTable, AgentsTable, DB, ListingState, MediaRow, NewListing, NewMedia, Role, Taxonomy, UserRow } from '../../src/db/schema.js';
+import { sortKey } from '../../src/lib/slug.js';
 import { PasswordHasher } from '../../src/modules/auth/passwords.js';
 import { insertListing, type TermLink } from '../../src/modules/properties/properties.repository.js';
 import type { CreateTermInput, TermRecord } from '../../src/modules/taxonomies/taxonomies.schemas.js';
@@ -130,6 +131,30 @@ export async function newAgencyWithAgent(
     .returning('id')
     .executeTakeFirstOrThrow();
   return { agencyUser, agencyId: agency.id, agentUser, agentId: agent.id };
+}
+
+/** An agent record (no user unless `user_id` is given); `sort_key` follows `name` unless given. */
+export async function newAgent(db: Kysely<DB>, overrides: Partial<Insertable<AgentsTable>> = {}): Promise<number> {
+  const now = new Date().toISOString();
+  const name = overrides.name ?? unique('Agent ');
+  const row = await db
+    .insertInto('agents')
+    .values({ name, slug: unique('agent-'), sort_key: sortKey(name), created_at: now, updated_at: now, ...overrides })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** An agency record (no user unless `user_id` is given); `sort_key` follows `name` unless given. */
+export async function newAgency(db: Kysely<DB>, overrides: Partial<Insertable<AgenciesTable>> = {}): Promise<number> {
+  const now = new Date().toISOString();
+  const name = overrides.name ?? unique('Agency ');
+  const row = await db
+    .insertInto('agencies')
+    .values({ name, slug: unique('agency-'), sort_key: sortKey(name), created_at: now, updated_at: now, ...overrides })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
 }
 
 // Media

@@ -1,13 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import {
-  type KyselyPlugin,
-  type PluginTransformQueryArgs,
-  type PluginTransformResultArgs,
-  type QueryResult,
-  type RootOperationNode,
-  SelectQueryNode,
-  type UnknownRow,
-} from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStorage } from '../../src/adapters/storage/index.js';
 import { buildApp, createServices, type Services } from '../../src/app.js';
@@ -17,34 +8,11 @@ import { ListingRecords } from '../../src/modules/properties/listing-records.js'
 import { TEST_JWT_SECRET, testConfig } from '../helpers/app.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';
 import { bearer, links, newAgencyWithAgent, newListing, newTerm, tokenFor, unique } from '../helpers/factories.js';
+import { SelectCounter } from '../helpers/select-counter.js';
 
 const API = '/realty-api/v1';
 const LISTINGS = 100;
 const IMAGES_PER_LISTING = 7;
-
-/**
- * Counts the SELECT statements run through the Kysely instance it is plugged into, when their result arrives:
- * a subquery built from that instance passes through transformQuery too but never runs on its own, and
- * builders derived from one another (a page and its count) share a query id, hence a count per id.
- */
-class SelectCounter implements KyselyPlugin {
-  selects = 0;
-  private readonly pending = new WeakMap<object, number>();
-
-  transformQuery({ node, queryId }: PluginTransformQueryArgs): RootOperationNode {
-    if (SelectQueryNode.is(node)) this.pending.set(queryId, (this.pending.get(queryId) ?? 0) + 1);
-    return node;
-  }
-
-  async transformResult({ result, queryId }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    const pending = this.pending.get(queryId) ?? 0;
-    if (pending > 0) {
-      this.pending.set(queryId, pending - 1);
-      this.selects++;
-    }
-    return result;
-  }
-}
 
 /**
  * A page of summaries costs a fixed number of queries, whatever its size (CONVENTIONS.md habit 5): listings

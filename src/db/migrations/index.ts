@@ -2,12 +2,14 @@ import type { Migration, MigrationProvider } from 'kysely';
 import * as m0001 from './0001_initial.js';
 import * as m0002 from './0002_accounts.js';
 import * as m0003 from './0003_listings.js';
+import * as m0004 from './0004_directory.js';
 
 /** Migrations in order. Static imports keep them inside the compiled bundle (no directory scanning). */
 const MIGRATIONS: Record<string, Migration> = {
   '0001_initial': m0001,
   '0002_accounts': m0002,
   '0003_listings': m0003,
+  '0004_directory': m0004,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,113 @@
+import type { Kysely } from 'kysely';
+import { asciiLowerCase } from '../../db/dialect/index.js';
+import type { DB } from '../../db/schema.js';
+import { AppError } from '../../http/errors.js';
+import { pageWindow, paginationOf } from '../../http/pagination.js';
+import type { AuthUser } from '../../http/request-context.js';
+import { sortKey } from '../../lib/slug.js';
+import { nowIso } from '../../lib/time.js';
+import type { PropertyListRecord } from '../properties/properties.schemas.js';
+import { AnswerCache } from './answer-cache.js';
+import { assertCanSeeAgent, assertMayEditAgent, findAgentAccess } from './directory-access.js';
+import { checkAgentInput } from './directory-input.js';
+import type { DirectoryListings } from './directory-listings.js';
+import { type AgentFilter, findAgentPage } from './directory-pages.js';
+import type { DirectoryRecords } from './directory-records.js';
+import * as repository from './directory.repository.js';
+import type {
+  AgentListRecord,
+  AgentRecord,
+  AgentSearchInput,
+  DirectoryPropertiesInput,
+  DirectorySort,
+  UpdateAgentInput,
+} from './directory.schemas.js';
+
+/** Distinct agent list pages kept; past this the cache starts over. */
+const MAX_CACHED_PAGES = 2000;
+/** API.md 0.6: array parameters hold at most 50 items. */
+const MAX_SLUGS = 50;
+
+/**
+ * Agents (API.md 5.1, 5.2): lists and search, one agent, its listings, updates. Lists hold visible agents
+ * only and carry nothing per caller, so every caller shares one cached answer per query and data version.
+ */
+export class AgentsService {
+  private readonly pages = new AnswerCache<AgentListRecord>(MAX_CACHED_PAGES);
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly records: DirectoryRecords,
+    private readonly listings: DirectoryListings,
+  ) {}
+
+  /** GET /agents, /agents/search and /agencies/{id}/agents: a page of visible agents. */
+  async search(query: AgentSearchInput): Promise<AgentListRecord> {
+    const window = pageWindow(query);
+    const sort: DirectorySort = query.sortby ?? 'a_name';
+    const filter = agentFilter(query);
+    const key = `${sort}:${window.page}:${window.perPage}:${JSON.stringify(filter)}`;
+    const version = await this.records.version();
+    const cached = this.pages.get(key, version);
+    if (cached) return cached;
+    const page = await findAgentPage(this.db, filter, sort, window);
+    const agents = (await this.records.agentsOf(page.ids)).map((loaded) => loaded.record);
+    const answer = Object.freeze({ agents, pagination: paginationOf(page.total, window) });
+    this.pages.set(key, version, answer);
+    return answer;
+  }
+
+  /** One agent as the caller may see it (a hidden one only for its managers, administrators and managers). */
+  async get(caller: AuthUser | null, id: number): Promise<AgentRecord> {
+    const loaded = await this.records.agent(id);
+    assertCanSeeAgent(caller, loaded?.access);
+    return loaded!.record;
+  }
+
+  /** The published listings naming an agent the caller may see (else 404). */
+  async properties(caller: AuthUser | null, id: number, query: DirectoryPropertiesInput): Promise<PropertyListRecord> {
+    const version = await this.records.version();
+    assertCanSeeAgent(caller, (await this.records.agent(id))?.access);
+    return this.listings.page(caller, { kind: 'agent', id }, query, version);
+  }
+
+  /**
+   * Partial update by the agent's user, its agency's user or an administrator (API.md 5.2). A hidden agent
+   * the caller cannot see → 404; one they see but may not change → 403. The slug stays as it is.
+   */
+  async update(caller: AuthUser, id: number, input: UpdateAgentInput): Promise<AgentRecord> {
+    await this.db.transaction().execute(async (trx) => {
+      const now = nowIso();
+      if (!(await repository.lockAgent(trx, id, now))) throw AppError.notFound();
+      const access = await findAgentAccess(trx, id);
+      assertMayEditAgent(caller, access);
+      const changes = await checkAgentInput(trx, caller, access, input);
+      await repository.updateAgent(trx, id, { ...changes.columns, updated_at: now });
+      for (const terms of changes.terms) await repository.replaceAgentTerms(trx, id, terms.taxonomy, terms.ids);
+    });
+    // This process's write renewed the stamp, so the record is rebuilt.
+    const loaded = await this.records.agent(id);
+    if (!loaded) throw AppError.notFound(); // deleted by someone else in the meantime
+    return loaded.record;
+  }
+}
+
+/** The search parameters normalized (equal searches share a cache key): folded keyword, sorted unique slugs. */
+function agentFilter(query: AgentSearchInput): AgentFilter {
+  const filter: AgentFilter = {};
+  if (query.agency_id !== undefined) filter.agencyId = query.agency_id;
+  const keyword = query.keyword?.trim();
+  if (keyword) filter.keyword = sortKey(keyword);
+  if (query.city !== undefined) filter.citySlugs = slugList('city', query.city);
+  if (query.category !== undefined) filter.categorySlugs = slugList('category', query.category);
+  const language = query.language?.trim();
+  if (language) filter.language = asciiLowerCase(language);
+  return filter;
+}
+
+function slugList(field: string, value: string): string[] {
+  const slugs = [...new Set(value.split(',').map((slug) => slug.trim().toLowerCase()).filter(Boolean))].sort();
+  if (slugs.length > MAX_SLUGS) throw AppError.invalidField(field, 'rule_max_items', { limit: MAX_SLUGS });
+  if (slugs.length === 0) throw AppError.invalidField(field, 'rule_slug_list');
+  return slugs;
+}

@@ -1,0 +1,75 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import { AppError } from '../../http/errors.js';
+import type { AuthUser } from '../../http/request-context.js';
+
+/** Who stands behind an agent record: its own user and the user of its agency (either may be null). */
+export interface AgentAccess {
+  id: number;
+  userId: number | null;
+  agencyId: number | null;
+  agencyUserId: number | null;
+  visible: boolean;
+}
+
+/** Who stands behind an agency record. */
+export interface AgencyAccess {
+  id: number;
+  userId: number | null;
+}
+
+export async function findAgentAccess(db: Kysely<DB>, id: number): Promise<AgentAccess | undefined> {
+  const row = await db
+    .selectFrom('agents')
+    .leftJoin('agencies', 'agencies.id', 'agents.agency_id')
+    .select(['agents.id', 'agents.user_id', 'agents.agency_id', 'agencies.user_id as agency_user_id', 'agents.visible'])
+    .where('agents.id', '=', id)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return { id: row.id, userId: row.user_id, agencyId: row.agency_id, agencyUserId: row.agency_user_id, visible: row.visible === 1 };
+}
+
+export async function findAgencyAccess(db: Kysely<DB>, id: number): Promise<AgencyAccess | undefined> {
+  const row = await db.selectFrom('agencies').select(['id', 'user_id']).where('id', '=', id).executeTakeFirst();
+  return row && { id: row.id, userId: row.user_id };
+}
+
+export function isAdministrator(caller: AuthUser | null): boolean {
+  return caller?.role === 'administrator';
+}
+
+/** The agent's own user or its agency's user: who may edit the record (administrators too, API.md 5.2). */
+export function managesAgent(caller: AuthUser | null, agent: AgentAccess): boolean {
+  return caller !== null && (agent.userId === caller.id || agent.agencyUserId === caller.id);
+}
+
+export function managesAgency(caller: AuthUser | null, agency: AgencyAccess): boolean {
+  return caller !== null && agency.userId === caller.id;
+}
+
+/** A hidden agent is left out of every list and is 404 to everyone but the people who manage it. */
+export function canSeeAgent(caller: AuthUser | null, agent: AgentAccess): boolean {
+  return agent.visible || managesAgent(caller, agent) || isAdministrator(caller) || caller?.role === 'manager';
+}
+
+/** A missing agent, or a hidden one the caller may not see, is 404 (existence is not leaked). */
+export function assertCanSeeAgent(caller: AuthUser | null, agent: AgentAccess | undefined): asserts agent is AgentAccess {
+  if (!agent || !canSeeAgent(caller, agent)) throw AppError.notFound();
+}
+
+/** Who may change an agent record (API.md 5.2): 404 when the caller cannot see it, else 403 unless they may. */
+export function assertMayEditAgent(caller: AuthUser, agent: AgentAccess | undefined): asserts agent is AgentAccess {
+  assertCanSeeAgent(caller, agent);
+  if (!managesAgent(caller, agent) && !isAdministrator(caller)) throw new AppError('forbidden');
+}
+
+/** Who may change an agency record and attach agents to it: its user and administrators (agencies are public: 403). */
+export function assertMayEditAgency(caller: AuthUser, agency: AgencyAccess | undefined): asserts agency is AgencyAccess {
+  if (!agency) throw AppError.notFound();
+  if (!managesAgency(caller, agency) && !isAdministrator(caller)) throw new AppError('forbidden');
+}
+
+/** Who may take an agent out of its agency: the agency's user, the agent's user, administrators. */
+export function mayDetachAgent(caller: AuthUser, agency: AgencyAccess, agent: AgentAccess): boolean {
+  return managesAgency(caller, agency) || agent.userId === caller.id || isAdministrator(caller);
+}

@@ -1,0 +1,92 @@
+import { type Static, type TSchema, Type } from 'typebox';
+import type { ReviewTarget } from '../../db/schema.js';
+import { PageQueryFields, Pagination, type PaginationRecord } from '../../http/pagination.js';
+
+export const REVIEW_TARGETS = ['property', 'agent', 'agency'] as const satisfies readonly ReviewTarget[];
+export const REVIEW_SORTS = ['d_date', 'a_date', 'd_rating', 'a_rating'] as const;
+export type ReviewSort = (typeof REVIEW_SORTS)[number];
+export const REVIEW_ACTIONS = ['likes', 'dislikes'] as const;
+export type ReviewAction = (typeof REVIEW_ACTIONS)[number];
+
+const INT4_MAX = 2_147_483_647;
+const Id = Type.Integer({ minimum: 1, maximum: INT4_MAX });
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const MyReaction = Nullable(Type.Enum(['like', 'dislike'], { description: 'The caller’s reaction; null when none or anonymous' }));
+
+/** A review (API.md 6.1). */
+export const Review = Type.Object(
+  {
+    id: Type.Integer(),
+    target_type: Type.Enum([...REVIEW_TARGETS]),
+    target_id: Type.Integer(),
+    rating: Type.Integer({ minimum: 1, maximum: 5 }),
+    title: Type.String({ description: 'Plain text; "" when none was given' }),
+    content: Type.String({ description: 'Plain text' }),
+    likes: Type.Integer(),
+    dislikes: Type.Integer(),
+    my_reaction: MyReaction,
+    author: Type.Object(
+      {
+        id: Nullable(Type.Integer()),
+        display_name: Type.String(),
+        avatar_url: Nullable(Type.String({ description: 'The avatar’s medium size; null without one' })),
+      },
+      { description: 'Once the author’s account is deleted: id null, display_name "Deleted user" (localized), avatar_url null' },
+    ),
+    created_at: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'Review', title: 'Review' },
+);
+export type ReviewRecord = Static<typeof Review>;
+
+export const ReviewList = Type.Object({
+  reviews: Type.Array(Type.Ref('Review')),
+  pagination: Pagination,
+  rating: Nullable(Type.Number({ description: 'The target’s average rating, one decimal; null without reviews' })),
+  reviews_count: Type.Integer({ description: 'The target’s number of reviews' }),
+});
+export interface ReviewListRecord {
+  reviews: ReviewRecord[];
+  pagination: PaginationRecord;
+  rating: number | null;
+  reviews_count: number;
+}
+
+export const ReviewTargetParams = Type.Object({ id: Id }, { additionalProperties: false });
+export const ReviewIdParams = Type.Object({ id: Id }, { additionalProperties: false });
+
+export const ListReviewsQuery = Type.Object(
+  {
+    ...PageQueryFields,
+    sort_by: Type.Optional(
+      Type.Enum([...REVIEW_SORTS], { description: 'd_date (default, newest first), a_date, d_rating, a_rating; ties by id descending' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ListReviewsInput = Static<typeof ListReviewsQuery>;
+
+export const CreateReviewBody = Type.Object(
+  {
+    rating: Type.Integer({ minimum: 1, maximum: 5 }),
+    title: Type.Optional(Type.String({ maxLength: 200, description: 'Plain text: HTML tags are removed' })),
+    content: Type.String({ minLength: 1, maxLength: 5000, description: 'Plain text: HTML tags are removed' }),
+  },
+  { additionalProperties: false },
+);
+export type CreateReviewInput = Static<typeof CreateReviewBody>;
+
+export const ReviewActionBody = Type.Object(
+  { action: Type.Enum([...REVIEW_ACTIONS], { description: 'The same action again removes it; the other one switches to it' }) },
+  { additionalProperties: false },
+);
+export type ReviewActionInput = Static<typeof ReviewActionBody>;
+
+export const ReactionResult = Type.Object({
+  likes: Type.Integer(),
+  dislikes: Type.Integer(),
+  my_reaction: MyReaction,
+});
+export type ReactionResultRecord = Static<typeof ReactionResult>;
+
+export const ReviewDeleted = Type.Object({ id: Type.Integer(), deleted: Type.Literal(true) });
