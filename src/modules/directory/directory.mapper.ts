@@ -23,14 +23,7 @@ export function toAgent(row: AgentRow, terms: readonly AgentTermRow[], propertie
     position: row.position,
     company: row.company,
     bio: row.bio,
-    email: row.email,
-    phone: row.phone,
-    mobile: row.mobile,
-    whatsapp: row.whatsapp,
-    fax: row.fax,
-    website: row.website,
-    license: row.license,
-    tax_number: row.tax_number,
+    ...contactOf(row),
     languages: JSON.parse(row.languages) as string[],
     service_areas: row.service_areas,
     specialties: row.specialties,
@@ -57,14 +50,7 @@ export function toAgency(row: AgencyRow, agentsCount: number, propertiesCount: n
     slug: row.slug,
     url: `${urls.publicUrl}/agency/${encodeURIComponent(row.slug)}`,
     description: row.description,
-    email: row.email,
-    phone: row.phone,
-    mobile: row.mobile,
-    whatsapp: row.whatsapp,
-    fax: row.fax,
-    website: row.website,
-    license: row.license,
-    tax_number: row.tax_number,
+    ...contactOf(row),
     address: row.address,
     latitude: row.latitude === null ? null : Number(row.latitude),
     longitude: row.longitude === null ? null : Number(row.longitude),
@@ -92,6 +78,12 @@ export function socialOf(json: string): SocialRecord {
  * The average with one decimal, computed here from the integer sum and count: the two databases round
  * halves differently, JavaScript rounds the same everywhere.
  */
+/** The contact lines agents and agencies share. */
+function contactOf(row: AgentRow | AgencyRow) {
+  const { email, phone, mobile, whatsapp, fax, website, license, tax_number } = row;
+  return { email, phone, mobile, whatsapp, fax, website, license, tax_number };
+}
+
 /** A picture or logo is shown by its medium size, as avatars are; the original when it has none. */
 function imageUrl(key: string | null, sizes: string | null, storage: FileStorage): string | null {
   if (key === null) return null;

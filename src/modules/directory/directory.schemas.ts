@@ -21,6 +21,17 @@ const socialObject = <T extends TSchema>(value: T, options: TObjectOptions = {})
 const TermRef = Type.Object({ id: Type.Integer(), name: Type.String(), slug: Type.String() });
 const Social = socialObject(Nullable(Type.String({ format: 'uri' })));
 const Rating = Nullable(Type.Number({ description: 'Average review rating with one decimal; null without reviews' }));
+/** The contact lines agents and agencies share, in record order. */
+const ContactFields = {
+  email: Type.String(),
+  phone: Type.String(),
+  mobile: Type.String(),
+  whatsapp: Type.String(),
+  fax: Type.String(),
+  website: Type.String(),
+  license: Type.String(),
+  tax_number: Type.String(),
+};
 
 export const Agent = Type.Object(
   {
@@ -32,14 +43,7 @@ export const Agent = Type.Object(
     position: Type.String(),
     company: Type.String(),
     bio: Type.String({ description: 'Plain text' }),
-    email: Type.String(),
-    phone: Type.String(),
-    mobile: Type.String(),
-    whatsapp: Type.String(),
-    fax: Type.String(),
-    website: Type.String(),
-    license: Type.String(),
-    tax_number: Type.String(),
+    ...ContactFields,
     languages: Type.Array(Type.String(), { description: 'Language names as the agent wrote them' }),
     service_areas: Type.String(),
     specialties: Type.String(),
@@ -67,14 +71,7 @@ export const Agency = Type.Object(
     slug: Type.String({ description: 'Made from the name at registration; kept when the name changes' }),
     url: Type.String({ format: 'uri', description: 'PUBLIC_URL/agency/<slug>' }),
     description: Type.String({ description: 'Sanitized HTML (p, br, strong, em, ul, ol, li, a[href])' }),
-    email: Type.String(),
-    phone: Type.String(),
-    mobile: Type.String(),
-    whatsapp: Type.String(),
-    fax: Type.String(),
-    website: Type.String(),
-    license: Type.String(),
-    tax_number: Type.String(),
+    ...ContactFields,
     address: Type.String(),
     latitude: Nullable(Type.Number()),
     longitude: Nullable(Type.Number()),
