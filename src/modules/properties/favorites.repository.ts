@@ -23,12 +23,18 @@ export async function removeFavorite(db: Kysely<DB>, userId: number, listingId: 
   return Number(result.numDeletedRows) > 0;
 }
 
-/** How many users have the listing among their favorites (favorites_listing_idx). */
-export async function countFavoritesOf(db: Kysely<DB>, listingId: number): Promise<number> {
+/**
+ * How many users have the listing among their favorites (favorites_listing_idx), and whether the user is one
+ * of them: one statement, so both figures come from the same moment even while other requests write.
+ */
+export async function favoriteStateOf(db: Kysely<DB>, userId: number, listingId: number): Promise<{ count: number; mine: boolean }> {
   const row = await db
     .selectFrom('favorites')
-    .select((eb) => eb.fn.countAll().as('n'))
+    .select((eb) => [
+      eb.fn.countAll().as('n'),
+      eb.fn.sum<number>(eb.case().when('user_id', '=', userId).then(1).else(0).end()).as('mine'),
+    ])
     .where('listing_id', '=', listingId)
     .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return { count: Number(row.n), mine: Number(row.mine ?? 0) > 0 };
 }

@@ -17,34 +17,32 @@ export class FavoritesService {
 
   /**
    * Toggles the listing among the caller's favorites (`favorite` undefined), or sets it (idempotent). Only a
-   * listing the caller may see (else 404). `added` is whether it is a favorite now, `favorites_count` its total.
+   * listing the caller may see (else 404). `added` is whether it is a favorite now and `favorites_count` its
+   * total, read together after the write: a concurrent request of the same user may have changed it since,
+   * and the answer then describes the state both left, consistently.
    */
   async setFavorite(caller: AuthUser, listingId: number, favorite: boolean | undefined): Promise<FavoriteResultRecord> {
     assertCanView(caller, await this.properties.findAccess(listingId));
-    let added: boolean;
     try {
-      added = await this.write(caller.id, listingId, favorite);
+      await this.write(caller.id, listingId, favorite);
     } catch (error) {
       // The listing was deleted after the check above: the insert met its foreign key.
       if (isForeignKeyViolation(error)) throw AppError.notFound();
       throw error;
     }
-    return { added, favorites_count: await repository.countFavoritesOf(this.db, listingId) };
+    const state = await repository.favoriteStateOf(this.db, caller.id, listingId);
+    return { added: state.mine, favorites_count: state.count };
   }
 
-  private async write(userId: number, listingId: number, favorite: boolean | undefined): Promise<boolean> {
+  private async write(userId: number, listingId: number, favorite: boolean | undefined): Promise<void> {
     const at = new Date().toISOString();
     if (favorite === true) {
       await repository.addFavorite(this.db, userId, listingId, at);
-      return true;
-    }
-    if (favorite === false) {
+    } else if (favorite === false) {
       await repository.removeFavorite(this.db, userId, listingId);
-      return false;
+    } else if (!(await repository.addFavorite(this.db, userId, listingId, at))) {
+      // Toggle: add, or remove what was there. Two toggles racing both succeed.
+      await repository.removeFavorite(this.db, userId, listingId);
     }
-    // Toggle: add, or remove what was there. Two toggles racing both succeed; each reports the state it left.
-    if (await repository.addFavorite(this.db, userId, listingId, at)) return true;
-    await repository.removeFavorite(this.db, userId, listingId);
-    return false;
   }
 }
