@@ -3,6 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { Type } from 'typebox';
 import { LogMailer, SmtpMailer } from './adapters/mail/mailer.js';
+import { StripeGateway } from './adapters/payments/stripe-gateway.js';
 import { createSocialVerifiers } from './adapters/social/index.js';
 import { createStorage } from './adapters/storage/index.js';
 import type { Config } from './config.js';
@@ -23,7 +24,9 @@ import { registerUploadsRoute } from './http/uploads.js';
 import { registerValidation } from './http/validation.js';
 import './http/request-context.js';
 import { emailSender } from './jobs/email-sender.js';
+import { subscriptionSender } from './jobs/subscription-sender.js';
 import { ListingExpiryJob } from './jobs/listing-expiry.js';
+import { MembershipExpiryJob } from './jobs/membership-expiry.js';
 import { OutboxWorker } from './jobs/outbox.js';
 import { createLogger } from './logger.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
@@ -48,9 +51,13 @@ import { LeadsService } from './modules/leads/leads.service.js';
 import { mediaRoutes } from './modules/media/media.routes.js';
 import { Media } from './modules/media/media.schemas.js';
 import { MediaService } from './modules/media/media.service.js';
+import { membershipRoutes } from './modules/payments/memberships.routes.js';
+import { Membership } from './modules/payments/memberships.schemas.js';
+import { MembershipsService } from './modules/payments/memberships.service.js';
 import { moderationRoutes } from './modules/properties/moderation.routes.js';
 import { ModerationService } from './modules/properties/moderation.service.js';
 import { ListingRecords } from './modules/properties/listing-records.js';
+import { ListingQuotas } from './modules/properties/listing-quotas.js';
 import { propertyRoutes, propertyUploadRoutes } from './modules/properties/properties.routes.js';
 import { FavoritesService } from './modules/properties/favorites.service.js';
 import { propertyListRoutes } from './modules/properties/property-lists.routes.js';
@@ -67,6 +74,18 @@ import { SocialService } from './modules/social/social.service.js';
 import { taxonomyRoutes } from './modules/taxonomies/taxonomies.routes.js';
 import { Term } from './modules/taxonomies/taxonomies.schemas.js';
 import { TaxonomiesService } from './modules/taxonomies/taxonomies.service.js';
+import { checkoutRoutes } from './modules/payments/checkout.routes.js';
+import { CheckoutService } from './modules/payments/checkout.service.js';
+import { Fulfilment } from './modules/payments/fulfilment.js';
+import { invoiceRoutes } from './modules/payments/invoices.routes.js';
+import { Invoice } from './modules/payments/invoices.schemas.js';
+import { InvoicesService } from './modules/payments/invoices.service.js';
+import { packageRoutes } from './modules/payments/packages.routes.js';
+import { Package } from './modules/payments/packages.schemas.js';
+import { PackagesService } from './modules/payments/packages.service.js';
+import { paymentSettingsRoutes } from './modules/payments/payment-settings.routes.js';
+import { stripeWebhookRoutes } from './modules/payments/stripe-webhook.routes.js';
+import { StripeWebhookService } from './modules/payments/stripe-webhook.service.js';
 import { ProfilesService } from './modules/users/profiles.service.js';
 import { userRoutes } from './modules/users/users.routes.js';
 import { PublicUserProfile, UserProfile } from './modules/users/users.schemas.js';
@@ -96,6 +115,10 @@ export interface Services {
   moderation: ModerationService;
   /** Moves listings past their `expires_at` to `expired`; `serve` starts it. */
   listingExpiry: ListingExpiryJob;
+  /** The caller's membership: reading it and stopping its renewal. */
+  memberships: MembershipsService;
+  /** Tells owners their membership ends soon, and expires it (and in membership mode its listings); `serve` starts it. */
+  membershipExpiry: MembershipExpiryJob;
   properties: PropertiesService;
   /** Batched listing view counts; `serve` starts its flushing. */
   views: ViewCounter;
@@ -109,6 +132,14 @@ export interface Services {
   /** The directory: agents, and agencies with their agents (API.md 5). */
   agents: AgentsService;
   agencies: AgenciesService;
+  /** Membership packages (API.md 10). */
+  packages: PackagesService;
+  /** Invoices: reading, archiving, settling bank transfers. */
+  invoices: InvoicesService;
+  /** POST /payments/checkout: invoices for packages, listing fees and featured upgrades. */
+  checkout: CheckoutService;
+  /** Stripe's payment events: settles invoices, renews and ends subscriptions. */
+  stripeWebhook: StripeWebhookService;
 }
 
 /** The services of the application, wired once; the CLI uses them without HTTP. */
@@ -127,9 +158,16 @@ export function createServices({ config, database, jwtSecret, redis }: AppDepend
     registrationEnabled: config.registrationEnabled,
   });
   const mailer = config.mail.smtpUrl ? new SmtpMailer(config.mail.smtpUrl, config.mail.from) : new LogMailer(log);
-  const outbox = new OutboxWorker(database.db, { email: emailSender(mailer) }, log, { pollMs: config.outboxPollMs });
+  const paymentGateway = config.payments.stripe ? new StripeGateway(config.payments.stripe) : undefined;
+  const outbox = new OutboxWorker(
+    database.db,
+    { email: emailSender(mailer), ...(paymentGateway ? { stripe_subscription: subscriptionSender(paymentGateway) } : {}) },
+    log,
+    { pollMs: config.outboxPollMs },
+  );
   const media = new MediaService(database.db, storage, { maxImagePixels: config.uploads.maxImagePixels }, log);
   const listingExpiry = new ListingExpiryJob(database.db, log);
+  const membershipExpiry = new MembershipExpiryJob(database.db, log, { mode: config.payments.mode });
   const stamps = new CacheStamps(database.readCacheVersion, database.localWrites, config.cacheRevalidateMs);
   const taxonomies = new TaxonomiesService(database.db, stamps);
   const views = new ViewCounter(database.db, log, config.listings.flushIntervalMs, redis);
@@ -138,10 +176,13 @@ export function createServices({ config, database, jwtSecret, redis }: AppDepend
     listingUrlTemplate: config.listings.urlTemplate,
     storage,
   });
-  const properties = new PropertiesService(database.db, records, taxonomies, media, views, config.listings);
+  const quotas = new ListingQuotas(config.payments);
+  const properties = new PropertiesService(database.db, records, taxonomies, media, views, config.listings, quotas);
   const directory = new DirectoryRecords(database.db, stamps, { publicUrl: config.publicUrl, storage });
   const directoryListings = new DirectoryListings(database.db, properties);
   const agents = new AgentsService(database.db, directory, directoryListings);
+  const profiles = new ProfilesService(database.db, users, auth, passwords, media, storage, locks);
+  const fulfilment = new Fulfilment(database.db, { requireApproval: config.listings.requireApproval, ttlDays: config.listings.ttlDays });
   return {
     log,
     users,
@@ -151,6 +192,7 @@ export function createServices({ config, database, jwtSecret, redis }: AppDepend
     async shutdown() {
       await outbox.stop();
       await listingExpiry.stop();
+      await membershipExpiry.stop();
       await views.stop();
       mailer.close();
       if (revocations instanceof RedisRevocationChannel) revocations.close();
@@ -158,9 +200,11 @@ export function createServices({ config, database, jwtSecret, redis }: AppDepend
     taxonomies,
     social: new SocialService(database.db, users, auth, createSocialVerifiers(config.social)),
     media,
-    profiles: new ProfilesService(database.db, users, auth, passwords, media, storage, locks),
-    moderation: new ModerationService(database.db, config.listings),
+    profiles,
+    moderation: new ModerationService(database.db, config.listings, quotas),
     listingExpiry,
+    memberships: new MembershipsService(database.db, paymentGateway, log),
+    membershipExpiry,
     properties,
     views,
     favorites: new FavoritesService(database.db, properties),
@@ -169,6 +213,10 @@ export function createServices({ config, database, jwtSecret, redis }: AppDepend
     reviews: new ReviewsService(database.db, stamps, properties, storage),
     agents,
     agencies: new AgenciesService(database.db, directory, directoryListings, agents),
+    packages: new PackagesService(database.db, { defaultCurrency: config.payments.currency }),
+    invoices: new InvoicesService(database.db, profiles, fulfilment),
+    checkout: new CheckoutService(database.db, users, properties, fulfilment, paymentGateway, config.payments),
+    stripeWebhook: new StripeWebhookService(database.db, fulfilment, config.payments.stripe?.webhookSecret, log),
   };
 }
 
@@ -231,6 +279,9 @@ export async function buildApp(deps: AppDependencies, services: Services = creat
   app.addSchema(Review);
   app.addSchema(Agent);
   app.addSchema(Agency);
+  app.addSchema(Package);
+  app.addSchema(Invoice);
+  app.addSchema(Membership);
   registerHealthRoutes(app, async () => !closing && (await isDatabaseReady(database.db)));
   if (!config.s3) await registerUploadsRoute(app, config.uploads.dir);
   const signInRateLimit = authRateLimit(config);
@@ -260,6 +311,12 @@ export async function buildApp(deps: AppDependencies, services: Services = creat
       await api.register(reviewRoutes, { reviews: services.reviews, formsRateLimit: formsRateLimit(config) });
       await api.register(agentRoutes, { agents: services.agents });
       await api.register(agencyRoutes, { agencies: services.agencies });
+      await api.register(paymentSettingsRoutes, { payments: config.payments });
+      await api.register(packageRoutes, { packages: services.packages });
+      await api.register(invoiceRoutes, { invoices: services.invoices });
+      await api.register(membershipRoutes, { memberships: services.memberships });
+      await api.register(checkoutRoutes, { checkout: services.checkout });
+      await api.register(stripeWebhookRoutes, { stripeWebhook: services.stripeWebhook });
     },
     { prefix: apiBase },
   );

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { percentToBasisPoints, toMinor } from './lib/money.js';
 
 export type DatabaseConfig =
   | { kind: 'sqlite'; path: string }
@@ -59,6 +60,7 @@ export interface Config {
   };
   /** S3-compatible storage, when S3_BUCKET is set. */
   readonly s3: S3Config | undefined;
+  readonly payments: PaymentsConfig;
   readonly listings: {
     /** New listings of non-moderators wait in `pending` (API.md 4.3). */
     readonly requireApproval: boolean;
@@ -185,6 +187,7 @@ export function loadConfig(env: Env = process.env): Config {
       from: read.string('MAIL_FROM', 'realty-api <no-reply@localhost>'),
     },
     outboxPollMs: read.integer('OUTBOX_POLL_MS', 1000, 10, 600_000),
+    payments: readPaymentsConfig(read, env, defaultCurrency, publicUrl.replace(/\/+$/, ''), problems),
     listings: {
       requireApproval: read.boolean('REQUIRE_APPROVAL', true),
       editRequiresApproval: read.boolean('EDIT_REQUIRES_APPROVAL', false),
@@ -242,6 +245,71 @@ function parseDatabaseUrl(url: string, problems: string[]): DatabaseConfig {
   if (/^postgres(ql)?:\/\//.test(url)) return { kind: 'postgres', url };
   problems.push('DATABASE_URL must start with sqlite: or postgres://');
   return { kind: 'sqlite', path: ':memory:' };
+}
+
+export type PaymentMode = 'free' | 'per_listing' | 'membership';
+
+/** API.md 10. Money in integer minor units of `currency`, tax in basis points (lib/money.ts). */
+export interface PaymentsConfig {
+  readonly mode: PaymentMode;
+  /** DEFAULT_CURRENCY: the currency of listing and featured fees. */
+  readonly currency: string;
+  /** Fee for publishing one listing in `per_listing` mode (LISTING_PRICE; 0 = free). */
+  readonly listingPriceMinor: number;
+  /** Fee for featuring one listing outside a membership (FEATURED_PRICE; 0 = free). */
+  readonly featuredPriceMinor: number;
+  /** Tax added to listing and featured fees (TAX_RATE, a percentage). Packages carry their own rate. */
+  readonly taxRateBp: number;
+  /** Shown to buyers who choose a bank transfer (BANK_TRANSFER_INSTRUCTIONS). */
+  readonly bankTransferInstructions: string;
+  /** Where Stripe sends the buyer back (STRIPE_SUCCESS_URL, STRIPE_CANCEL_URL). */
+  readonly successUrl: string;
+  readonly cancelUrl: string;
+  /** Stripe, when STRIPE_SECRET_KEY is set. */
+  readonly stripe: StripeConfig | undefined;
+}
+
+export interface StripeConfig {
+  readonly secretKey: string;
+  /** Verifies `Stripe-Signature`; without it the webhook answers 503. */
+  readonly webhookSecret: string | undefined;
+  /** Scheme, host and port of the Stripe API, without /v1 (API.md 12). */
+  readonly apiBase: string;
+}
+
+function readPaymentsConfig(read: EnvReader, env: Env, currency: string, publicUrl: string, problems: string[]): PaymentsConfig {
+  const mode = read.string('PAYMENT_MODE', 'free');
+  if (!['free', 'per_listing', 'membership'].includes(mode)) problems.push('PAYMENT_MODE must be free, per_listing or membership');
+  // A malformed DEFAULT_CURRENCY is reported on its own; amounts in it cannot be read.
+  const currencyIsValid = /^[A-Z]{3}$/.test(currency);
+  const money = (name: string) => {
+    const raw = read.string(name, '0');
+    if (!currencyIsValid) return 0;
+    const minor = /^\d+(\.\d+)?$/.test(raw) ? toMinor(Number(raw), currency) : undefined;
+    if (minor === undefined) problems.push(`${name} must be an amount in ${currency} such as 9.99 (got "${raw}")`);
+    return minor ?? 0;
+  };
+  const taxRaw = read.string('TAX_RATE', '0');
+  const taxRateBp = /^\d+(\.\d+)?$/.test(taxRaw) ? percentToBasisPoints(Number(taxRaw)) : undefined;
+  if (taxRateBp === undefined) problems.push(`TAX_RATE must be a percentage from 0 to 100 with at most two decimals (got "${taxRaw}")`);
+  const secretKey = env.STRIPE_SECRET_KEY?.trim() || undefined;
+  return {
+    mode: mode as PaymentMode,
+    currency,
+    listingPriceMinor: money('LISTING_PRICE'),
+    featuredPriceMinor: money('FEATURED_PRICE'),
+    taxRateBp: taxRateBp ?? 0,
+    bankTransferInstructions: read.string('BANK_TRANSFER_INSTRUCTIONS', ''),
+    successUrl: read.url('STRIPE_SUCCESS_URL', `${publicUrl}/payment/success`),
+    cancelUrl: read.url('STRIPE_CANCEL_URL', `${publicUrl}/payment/cancelled`),
+    stripe: secretKey
+      ? {
+          secretKey,
+          webhookSecret: env.STRIPE_WEBHOOK_SECRET?.trim() || undefined,
+          apiBase: read.url('STRIPE_API_BASE', 'https://api.stripe.com').replace(/\/+$/, ''),
+        }
+      : undefined,
+  };
 }
 
 class EnvReader {

@@ -89,7 +89,13 @@ function parsePropertyCount(raw: string): number {
 async function seedListings(config: Config, database: Database, services: Services, count: number): Promise<void> {
   const started = performance.now();
   const bar = new ProgressBar('listings', count);
-  const targets = { db: database.db, taxonomies: services.taxonomies, users: services.users, storage: createStorage(config) };
+  const targets = {
+    db: database.db,
+    taxonomies: services.taxonomies,
+    users: services.users,
+    storage: createStorage(config),
+    currency: config.payments.currency,
+  };
   const { terms, listings } = await seedDemoData(targets, { count, onProgress: (written) => bar.advance(written) });
   bar.finish();
   const seconds = ((performance.now() - started) / 1000).toFixed(1);

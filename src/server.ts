@@ -5,15 +5,16 @@ import type { Config } from './config.js';
 import { createDatabase, migrateToLatest } from './db/database.js';
 import { resolveJwtSecret } from './secrets.js';
 import { seedDemoListings } from './seed/demo-listings.js';
+import { seedDemoPackages } from './seed/demo-packages.js';
 import { seedDemoTerms } from './seed/seed-demo.js';
 
 /** Listings a new demo database starts with: a few hundred, seeded in well under a second. */
 const FIRST_START_LISTINGS = 300;
 
 /**
- * `serve`: migrate, bootstrap (administrator, demo data), listen, run the outbox worker and the listing expiry
- * job. SIGTERM/SIGINT stop accepting connections, let in-flight requests and the running batches finish (bounded
- * by SHUTDOWN_TIMEOUT_MS), then close the database.
+ * `serve`: migrate, bootstrap (administrator, demo data), listen, run the outbox worker and the listing and
+ * membership expiry jobs. SIGTERM/SIGINT stop accepting connections, let in-flight requests and the running
+ * batches finish (bounded by SHUTDOWN_TIMEOUT_MS), then close the database.
  */
 export async function serve(config: Config): Promise<void> {
   const database = createDatabase(config.database);
@@ -27,6 +28,7 @@ export async function serve(config: Config): Promise<void> {
   const seed = config.seedDemo === 'auto' ? config.databaseIsDefault && database.isNew : config.seedDemo;
   // Listings only come with a new taxonomy: a restart with SEED_DEMO=true never adds more.
   const seeded = seed ? await seedDemoTerms(services.taxonomies) : 0;
+  if (seeded > 0) await seedDemoPackages(database.db, config.payments.currency);
   const listings =
     seeded > 0
       ? await seedDemoListings(database.db, services.users, createStorage(config), { count: FIRST_START_LISTINGS })
@@ -38,6 +40,7 @@ export async function serve(config: Config): Promise<void> {
   const base = config.publicUrl === `http://${config.host}:${config.port}` ? address : config.publicUrl;
   services.outbox.start();
   services.listingExpiry.start();
+  services.membershipExpiry.start();
   services.views.start();
   console.log(`realty-api is listening on ${address}\n  API:  ${base}${config.apiPrefix}/realty-api/v1\n  Docs: ${base}/docs`);
 

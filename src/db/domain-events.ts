@@ -2,7 +2,13 @@ import type { Kysely, Transaction } from 'kysely';
 import { nowIso } from '../lib/time.js';
 import type { DB } from './schema.js';
 
-export type DomainEventType = 'new_lead' | 'new_review';
+export type DomainEventType =
+  | 'new_lead'
+  | 'new_review'
+  | 'payment_received'
+  | 'membership_activated'
+  | 'membership_expiring'
+  | 'membership_expired';
 
 /**
  * Records that something happened which users should hear about. Call it with the transaction of the

@@ -120,4 +120,49 @@ export const ar: Catalogue = {
   directory_agent_in_other_agency: 'ينتمي هذا الوكيل إلى وكالة أخرى. يجب فصله عن تلك الوكالة أولًا.',
   directory_agent_attached: 'أصبح الوكيل جزءًا من الوكالة.',
   directory_agent_detached: 'تم فصل الوكيل عن الوكالة.',
+
+  // Payments: packages and invoices
+  payments_rule_administrators_only: 'لا يمكن استخدامه إلا من قِبل المسؤولين',
+  payments_rule_staff_only: 'لا يمكن استخدامه إلا من قِبل المسؤولين والمشرفين',
+  package_rule_blank: 'يجب أن يحتوي على نص بعد إزالة وسوم HTML',
+  package_rule_currency_unknown: 'يجب أن يكون رمز عملة وفق ISO 4217',
+  package_rule_price_decimals: 'يجب ألا يتجاوز {digits} منازل عشرية بعملة {currency}',
+  package_rule_price_too_large: 'كبير جدًا بعملة {currency}',
+  package_rule_tax_rate_decimals: 'يجب ألا يتجاوز منزلتين عشريتين',
+  package_rule_one_time_frequency: 'يجب أن يكون 1 للباقة التي تُدفع مرة واحدة',
+  package_deleted: 'تم حذف الباقة.',
+  package_hidden_in_use: 'الباقة مستخدمة، لذا أُخفيت بدلًا من حذفها.',
+  invoice_rule_end_before_start: 'يجب ألا يكون قبل start_date',
+  invoice_buyer_deleted: 'حُذف حساب المشتري، فلا يوجد ملف شخصي للرد به. بقيت الفاتورة كما هي.',
+  invoice_not_pending: 'حالة هذه الفاتورة {status}: لا يمكن تعليم الفاتورة مدفوعةً إلا إذا كانت قيد الانتظار.',
+  invoice_not_bank_transfer: 'لا تُعلَّم مدفوعةً يدويًا إلا التحويلات المصرفية؛ هذه الفاتورة تُدفع عبر {method}.',
+  invoice_marked_paid: 'تم تعليم الفاتورة مدفوعة.',
+
+  // Payments: quotas
+  quota_no_membership: 'يتطلب هذا باقة عضوية نشطة. اشترِ باقة أو جدّدها ثم حاول مرة أخرى.',
+  quota_no_listing_credits: 'لم يتبقَّ في باقة عضويتك رصيد لإدراج العقارات. جدّدها أو رقِّها لإدراج المزيد.',
+  quota_no_featured_credits: 'لم يتبقَّ في باقة عضويتك رصيد للإعلانات المميزة. جدّدها أو رقِّها لتمييز المزيد من الإعلانات.',
+  quota_listing_fee_unpaid: 'لم تُدفع رسوم هذا الإعلان بعد. ادفعها عبر صفحة الدفع (العنصر «listing») ثم أرسل الإعلان.',
+  quota_featured_by_checkout: 'يُشترى تمييز الإعلان عبر صفحة الدفع (العنصر «featured»).',
+
+  // Payments: checkout
+  payment_provider_unavailable: 'يتعذّر الوصول إلى مزوّد الدفع الآن. حاول مرة أخرى بعد قليل.',
+  checkout_rule_method_required: 'مطلوب للعناصر غير المجانية',
+  checkout_rule_method_not_free: 'لا يمكن أن يكون «free» لعنصر له ثمن',
+  checkout_rule_stripe_disabled: 'لا يمكن أن يكون «stripe»: الدفع بالبطاقة غير مفعَّل على هذا الخادم',
+  checkout_listing_fees_off: 'لا تُدفع رسوم الإعلانات كلٌّ على حدة على هذا الخادم (وضع الدفع «{mode}»).',
+  checkout_featured_off: 'لا يُباع تمييز الإعلانات عبر صفحة الدفع على هذا الخادم (وضع الدفع «{mode}»).',
+  checkout_listing_not_draft: 'لا تُدفع الرسوم إلا لإعلان في حالة المسودة؛ حالة هذا الإعلان {state}.',
+  checkout_listing_already_paid: 'دُفعت رسوم هذا الإعلان من قبل.',
+  checkout_featured_not_published: 'لا يمكن تمييز إلا إعلان منشور؛ حالة هذا الإعلان {state}.',
+  checkout_already_featured: 'هذا الإعلان مميَّز بالفعل.',
+  checkout_bank_transfer_reference: 'مرجع التحويل: {number}. اكتبه في وصف التحويل ليُطابَق دفعك مع فاتورتك.',
+  stripe_webhook_not_configured: 'إشعارات Stripe غير مهيأة على هذا الخادم.',
+  stripe_rule_signature_invalid: 'يجب أن يكون توقيع Stripe صالحًا لهذا المحتوى، لا يتجاوز عمره 5 دقائق',
+
+  // Payments: memberships
+  membership_none: 'ليست لديك عضوية.',
+  membership_not_active: 'حالة عضويتك {status}: لا يوجد تجديد لإيقافه.',
+  membership_cancel_unavailable: 'تتجدد عضويتك عبر Stripe، وهو غير مهيأ على هذا الخادم، فلا يمكن إيقاف تجديدها من هنا. تواصل مع مدير الموقع.',
+  membership_cancelled: 'لن تتجدد عضويتك. تبقى نشطة حتى تاريخ انتهائها.',
 };

@@ -124,6 +124,51 @@ export const en = {
   directory_agent_in_other_agency: 'This agent belongs to another agency. It must be detached from that agency first.',
   directory_agent_attached: 'The agent is part of the agency.',
   directory_agent_detached: 'The agent was detached from the agency.',
+
+  // Payments: packages and invoices
+  payments_rule_administrators_only: 'may be used only by administrators',
+  payments_rule_staff_only: 'may be used only by administrators and managers',
+  package_rule_blank: 'must contain text once HTML tags are removed',
+  package_rule_currency_unknown: 'must be an ISO 4217 currency code',
+  package_rule_price_decimals: 'must have at most {digits} decimals in {currency}',
+  package_rule_price_too_large: 'is too large for {currency}',
+  package_rule_tax_rate_decimals: 'must have at most two decimals',
+  package_rule_one_time_frequency: 'must be 1 for a one-time package',
+  package_deleted: 'The package was deleted.',
+  package_hidden_in_use: 'The package is in use, so it was hidden instead of deleted.',
+  invoice_rule_end_before_start: 'must not be before start_date',
+  invoice_buyer_deleted: 'The buyer’s account was deleted, so there is no profile to answer with. The invoice was kept as it is.',
+  invoice_not_pending: 'This invoice is {status}: only a pending invoice can be marked paid.',
+  invoice_not_bank_transfer: 'Only bank transfers are marked paid by hand; this invoice is paid by {method}.',
+  invoice_marked_paid: 'The invoice was marked paid.',
+
+  // Payments: quotas
+  quota_no_membership: 'This needs an active membership package. Buy or renew one, then try again.',
+  quota_no_listing_credits: 'Your membership package has no listing credits left. Renew or upgrade it to list more properties.',
+  quota_no_featured_credits: 'Your membership package has no featured credits left. Renew or upgrade it to feature more listings.',
+  quota_listing_fee_unpaid: 'This listing’s fee is not paid yet. Pay it through checkout (item “listing”), then submit the listing.',
+  quota_featured_by_checkout: 'Featuring a listing is bought through checkout (item “featured”).',
+
+  // Payments: checkout
+  payment_provider_unavailable: 'The payment provider cannot be reached right now. Try again shortly.',
+  checkout_rule_method_required: 'is required for an item that is not free',
+  checkout_rule_method_not_free: 'cannot be “free” for an item that costs something',
+  checkout_rule_stripe_disabled: 'cannot be “stripe”: card payments are not enabled on this server',
+  checkout_listing_fees_off: 'Listings are not paid for one by one on this server (payment mode “{mode}”).',
+  checkout_featured_off: 'Featuring is not sold through checkout on this server (payment mode “{mode}”).',
+  checkout_listing_not_draft: 'Only a draft listing’s fee can be paid; this listing is {state}.',
+  checkout_listing_already_paid: 'This listing’s fee has been paid already.',
+  checkout_featured_not_published: 'Only a published listing can be featured; this listing is {state}.',
+  checkout_already_featured: 'This listing is featured already.',
+  checkout_bank_transfer_reference: 'Transfer reference: {number}. Write it in the transfer’s description so that your payment can be matched to your invoice.',
+  stripe_webhook_not_configured: 'Stripe webhooks are not configured on this server.',
+  stripe_rule_signature_invalid: 'must be a valid Stripe signature of this body, at most 5 minutes old',
+
+  // Payments: memberships
+  membership_none: 'You have no membership.',
+  membership_not_active: 'Your membership is {status}: there is no renewal to stop.',
+  membership_cancel_unavailable: 'Your membership renews through Stripe, which is not configured on this server, so its renewal cannot be stopped here. Contact the site’s administrator.',
+  membership_cancelled: 'Your membership will not renew. It stays active until it expires.',
 } as const;
 
 export type MessageKey = keyof typeof en;

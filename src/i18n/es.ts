@@ -120,4 +120,49 @@ export const es: Catalogue = {
   directory_agent_in_other_agency: 'Este agente pertenece a otra agencia. Primero debe desvincularse de esa agencia.',
   directory_agent_attached: 'El agente forma parte de la agencia.',
   directory_agent_detached: 'El agente se desvinculó de la agencia.',
+
+  // Payments: packages and invoices
+  payments_rule_administrators_only: 'solo pueden usarlo los administradores',
+  payments_rule_staff_only: 'solo pueden usarlo los administradores y los gestores',
+  package_rule_blank: 'debe contener texto una vez eliminadas las etiquetas HTML',
+  package_rule_currency_unknown: 'debe ser un código de moneda ISO 4217',
+  package_rule_price_decimals: 'debe tener como máximo {digits} decimales en {currency}',
+  package_rule_price_too_large: 'es demasiado grande para {currency}',
+  package_rule_tax_rate_decimals: 'debe tener como máximo dos decimales',
+  package_rule_one_time_frequency: 'debe ser 1 en un plan de pago único',
+  package_deleted: 'El plan se eliminó.',
+  package_hidden_in_use: 'El plan está en uso, así que se ocultó en lugar de eliminarse.',
+  invoice_rule_end_before_start: 'no debe ser anterior a start_date',
+  invoice_buyer_deleted: 'La cuenta del comprador se eliminó, así que no hay perfil con el que responder. La factura se conservó tal como está.',
+  invoice_not_pending: 'Esta factura está en estado {status}: solo una factura pendiente puede marcarse como pagada.',
+  invoice_not_bank_transfer: 'Solo las transferencias bancarias se marcan como pagadas a mano; esta factura se paga mediante {method}.',
+  invoice_marked_paid: 'La factura se marcó como pagada.',
+
+  // Payments: quotas
+  quota_no_membership: 'Esto requiere un plan de membresía activo. Compra o renueva uno e inténtalo de nuevo.',
+  quota_no_listing_credits: 'Tu plan de membresía no tiene créditos de anuncios disponibles. Renuévalo o mejóralo para publicar más propiedades.',
+  quota_no_featured_credits: 'Tu plan de membresía no tiene créditos de destacados disponibles. Renuévalo o mejóralo para destacar más anuncios.',
+  quota_listing_fee_unpaid: 'La tarifa de este anuncio aún no está pagada. Págala en el proceso de pago (artículo «listing») y luego envía el anuncio.',
+  quota_featured_by_checkout: 'Destacar un anuncio se compra en el proceso de pago (artículo «featured»).',
+
+  // Payments: checkout
+  payment_provider_unavailable: 'No se puede contactar con el proveedor de pagos ahora. Inténtalo de nuevo en breve.',
+  checkout_rule_method_required: 'es obligatorio para un artículo que no es gratuito',
+  checkout_rule_method_not_free: 'no puede ser «free» para un artículo que tiene un precio',
+  checkout_rule_stripe_disabled: 'no puede ser «stripe»: los pagos con tarjeta no están activados en este servidor',
+  checkout_listing_fees_off: 'En este servidor los anuncios no se pagan uno a uno (modo de pago «{mode}»).',
+  checkout_featured_off: 'En este servidor no se vende la opción de destacar anuncios en el proceso de pago (modo de pago «{mode}»).',
+  checkout_listing_not_draft: 'Solo se puede pagar la tarifa de un anuncio en borrador; este anuncio está en estado {state}.',
+  checkout_listing_already_paid: 'La tarifa de este anuncio ya está pagada.',
+  checkout_featured_not_published: 'Solo se puede destacar un anuncio publicado; este anuncio está en estado {state}.',
+  checkout_already_featured: 'Este anuncio ya está destacado.',
+  checkout_bank_transfer_reference: 'Referencia de la transferencia: {number}. Escríbela en el concepto de la transferencia para que tu pago pueda asociarse a tu factura.',
+  stripe_webhook_not_configured: 'Los webhooks de Stripe no están configurados en este servidor.',
+  stripe_rule_signature_invalid: 'debe ser una firma de Stripe válida de este contenido, de hace 5 minutos como máximo',
+
+  // Payments: memberships
+  membership_none: 'No tienes ninguna membresía.',
+  membership_not_active: 'Tu membresía está en estado {status}: no hay ninguna renovación que detener.',
+  membership_cancel_unavailable: 'Tu membresía se renueva mediante Stripe, que no está configurado en este servidor, así que su renovación no puede detenerse aquí. Ponte en contacto con el administrador del sitio.',
+  membership_cancelled: 'Tu membresía no se renovará. Seguirá activa hasta que venza.',
 };

@@ -120,4 +120,49 @@ export const fr: Catalogue = {
   directory_agent_in_other_agency: 'Cet agent appartient à une autre agence. Il doit d’abord en être détaché.',
   directory_agent_attached: 'L’agent fait partie de l’agence.',
   directory_agent_detached: 'L’agent a été détaché de l’agence.',
+
+  // Payments: packages and invoices
+  payments_rule_administrators_only: 'ne peut être utilisé que par les administrateurs',
+  payments_rule_staff_only: 'ne peut être utilisé que par les administrateurs et les gestionnaires',
+  package_rule_blank: 'doit contenir du texte une fois les balises HTML retirées',
+  package_rule_currency_unknown: 'doit être un code de devise ISO 4217',
+  package_rule_price_decimals: 'doit avoir au plus {digits} décimales en {currency}',
+  package_rule_price_too_large: 'est trop élevé pour {currency}',
+  package_rule_tax_rate_decimals: 'doit avoir au plus deux décimales',
+  package_rule_one_time_frequency: 'doit valoir 1 pour une formule à paiement unique',
+  package_deleted: 'La formule a été supprimée.',
+  package_hidden_in_use: 'La formule est utilisée : elle a été masquée au lieu d’être supprimée.',
+  invoice_rule_end_before_start: 'ne doit pas être antérieure à start_date',
+  invoice_buyer_deleted: 'Le compte de l’acheteur a été supprimé : il n’y a pas de profil à renvoyer. La facture est conservée telle quelle.',
+  invoice_not_pending: 'Cette facture est à l’état {status} : seule une facture en attente peut être marquée comme payée.',
+  invoice_not_bank_transfer: 'Seuls les virements bancaires sont marqués comme payés à la main ; cette facture est réglée par {method}.',
+  invoice_marked_paid: 'La facture a été marquée comme payée.',
+
+  // Payments: quotas
+  quota_no_membership: 'Cette action nécessite une formule d’abonnement active. Achetez-en ou renouvelez-en une, puis réessayez.',
+  quota_no_listing_credits: 'Votre formule d’abonnement n’a plus de crédits d’annonces. Renouvelez-la ou choisissez une formule supérieure pour publier d’autres biens.',
+  quota_no_featured_credits: 'Votre formule d’abonnement n’a plus de crédits de mise en avant. Renouvelez-la ou choisissez une formule supérieure pour mettre en avant d’autres annonces.',
+  quota_listing_fee_unpaid: 'Les frais de cette annonce ne sont pas encore payés. Réglez-les lors du paiement (article « listing »), puis soumettez l’annonce.',
+  quota_featured_by_checkout: 'La mise en avant d’une annonce s’achète lors du paiement (article « featured »).',
+
+  // Payments: checkout
+  payment_provider_unavailable: 'Le prestataire de paiement est injoignable pour le moment. Réessayez bientôt.',
+  checkout_rule_method_required: 'est obligatoire pour un article qui n’est pas gratuit',
+  checkout_rule_method_not_free: 'ne peut pas valoir « free » pour un article payant',
+  checkout_rule_stripe_disabled: 'ne peut pas valoir « stripe » : le paiement par carte n’est pas activé sur ce serveur',
+  checkout_listing_fees_off: 'Sur ce serveur, les annonces ne se paient pas à l’unité (mode de paiement « {mode} »).',
+  checkout_featured_off: 'Sur ce serveur, la mise en avant ne s’achète pas lors du paiement (mode de paiement « {mode} »).',
+  checkout_listing_not_draft: 'Seuls les frais d’une annonce en brouillon peuvent être payés ; cette annonce est à l’état {state}.',
+  checkout_listing_already_paid: 'Les frais de cette annonce ont déjà été payés.',
+  checkout_featured_not_published: 'Seule une annonce publiée peut être mise en avant ; cette annonce est à l’état {state}.',
+  checkout_already_featured: 'Cette annonce est déjà mise en avant.',
+  checkout_bank_transfer_reference: 'Référence du virement : {number}. Indiquez-la dans le libellé du virement pour que votre paiement soit rapproché de votre facture.',
+  stripe_webhook_not_configured: 'Les webhooks Stripe ne sont pas configurés sur ce serveur.',
+  stripe_rule_signature_invalid: 'doit être une signature Stripe valide de ce contenu, datant de 5 minutes au plus',
+
+  // Payments: memberships
+  membership_none: 'Vous n’avez pas d’abonnement.',
+  membership_not_active: 'Votre abonnement est à l’état {status} : il n’y a aucun renouvellement à arrêter.',
+  membership_cancel_unavailable: 'Votre abonnement se renouvelle via Stripe, qui n’est pas configuré sur ce serveur : son renouvellement ne peut pas être arrêté ici. Contactez l’administrateur du site.',
+  membership_cancelled: 'Votre abonnement ne sera pas renouvelé. Il reste actif jusqu’à son expiration.',
 };

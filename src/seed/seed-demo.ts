@@ -4,6 +4,7 @@ import type { DB, Taxonomy } from '../db/schema.js';
 import type { TaxonomiesService } from '../modules/taxonomies/taxonomies.service.js';
 import type { UsersService } from '../modules/users/users.service.js';
 import { type DemoListingsOptions, type DemoListingsSummary, seedDemoListings } from './demo-listings.js';
+import { seedDemoPackages } from './demo-packages.js';
 import {
   AGENT_CATEGORIES,
   AGENT_CITIES,
@@ -63,14 +64,20 @@ export interface DemoSeedTargets {
   taxonomies: TaxonomiesService;
   users: UsersService;
   storage: FileStorage;
+  /** The currency of the demo membership packages (DEFAULT_CURRENCY). */
+  currency: string;
 }
 
-/** The demo taxonomy when the database has no terms yet, then `options.count` demo listings over it. */
+/**
+ * The demo taxonomy when the database has no terms yet, the demo membership packages when it has none, then
+ * `options.count` demo listings over them.
+ */
 export async function seedDemoData(
   targets: DemoSeedTargets,
   options: DemoListingsOptions,
 ): Promise<{ terms: number; listings: DemoListingsSummary }> {
   const terms = await seedDemoTerms(targets.taxonomies);
+  await seedDemoPackages(targets.db, targets.currency);
   const listings = await seedDemoListings(targets.db, targets.users, targets.storage, options);
   return { terms, listings };
 }

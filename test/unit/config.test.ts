@@ -125,6 +125,27 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads the payment settings as integer minor units and basis points', () => {
+    const { payments } = loadConfig({
+      PAYMENT_MODE: 'membership',
+      DEFAULT_CURRENCY: 'kwd',
+      LISTING_PRICE: '12.345',
+      FEATURED_PRICE: '5',
+      TAX_RATE: '7.5',
+      STRIPE_SECRET_KEY: 'sk_test_x',
+      STRIPE_API_BASE: 'http://127.0.0.1:12111/',
+    });
+    expect(payments).toMatchObject({ mode: 'membership', currency: 'KWD', listingPriceMinor: 12_345, featuredPriceMinor: 5_000, taxRateBp: 750 });
+    expect(payments.stripe).toEqual({ secretKey: 'sk_test_x', webhookSecret: undefined, apiBase: 'http://127.0.0.1:12111' });
+    expect(loadConfig({}).payments).toMatchObject({ mode: 'free', listingPriceMinor: 0, taxRateBp: 0, stripe: undefined });
+  });
+
+  it('refuses a bad payment mode, an amount with more decimals than the currency, and a tax rate over 100', () => {
+    const load = () => loadConfig({ PAYMENT_MODE: 'paid', LISTING_PRICE: '1.999', FEATURED_PRICE: '-1', TAX_RATE: '101' });
+    expect(load).toThrow(ConfigError);
+    for (const name of ['PAYMENT_MODE', 'LISTING_PRICE', 'FEATURED_PRICE', 'TAX_RATE']) expect(load).toThrow(name);
+  });
+
   it('refuses a malformed currency, listing URL template or TTL, naming each', () => {
     const load = () => loadConfig({ DEFAULT_CURRENCY: 'dollars', LISTING_URL_TEMPLATE: 'https://x.example/p', LISTING_TTL_DAYS: '0' });
     expect(load).toThrow(ConfigError);

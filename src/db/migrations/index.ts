@@ -3,6 +3,7 @@ import * as m0001 from './0001_initial.js';
 import * as m0002 from './0002_accounts.js';
 import * as m0003 from './0003_listings.js';
 import * as m0004 from './0004_directory.js';
+import * as m0005 from './0005_payments.js';
 
 /** Migrations in order. Static imports keep them inside the compiled bundle (no directory scanning). */
 const MIGRATIONS: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0002_accounts': m0002,
   '0003_listings': m0003,
   '0004_directory': m0004,
+  '0005_payments': m0005,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { Envelope, errorResponses } from '../../http/envelope.js';
+import { bodyDefaultsToEmpty } from '../../http/route-helpers.js';
 import { translate } from '../../i18n/index.js';
 import { toApiTimestamp } from '../../lib/time.js';
 import type { AuthService } from './auth.service.js';
@@ -109,11 +110,7 @@ export async function authRoutes(app: FastifyInstance, { auth, passwordReset, si
     '/auth/logout',
     {
       config: { auth: 'user' },
-      // The body is optional: a bodiless POST is validated as `{}`.
-      preValidation: (request, _reply, done) => {
-        request.body ??= {};
-        done();
-      },
+      preValidation: bodyDefaultsToEmpty,
       schema: {
         tags: ['auth'],
         summary: 'End the session: its access and refresh tokens stop working at once, in every server process',

@@ -38,8 +38,21 @@ export async function findListingState(db: Executor, id: number): Promise<Listin
   return row?.status;
 }
 
-export async function setFeatured(db: Executor, id: number, featured: boolean, at: string): Promise<void> {
-  await db.updateTable('listings').set({ featured: featured ? 1 : 0, updated_at: at }).where('id', '=', id).execute();
+/**
+ * Sets the featured flag and says whether a row changed. `onlyIfUnfeatured` sets it only on a listing not yet
+ * featured, so that of two concurrent paid featurings only one applies (as moveListingState).
+ */
+export async function setFeatured(
+  db: Executor,
+  id: number,
+  featured: boolean,
+  at: string,
+  { onlyIfUnfeatured = false }: { onlyIfUnfeatured?: boolean } = {},
+): Promise<boolean> {
+  let update = db.updateTable('listings').set({ featured: featured ? 1 : 0, updated_at: at }).where('id', '=', id);
+  if (onlyIfUnfeatured) update = update.where('featured', '=', 0);
+  const result = await update.executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
 
 export interface TransitionRow {

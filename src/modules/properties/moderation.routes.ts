@@ -1,8 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Envelope, errorResponses } from '../../http/envelope.js';
-import { AppError } from '../../http/errors.js';
-import type { AuthUser } from '../../http/request-context.js';
+import { bodyDefaultsToEmpty, callerOf } from '../../http/route-helpers.js';
 import type { StateAction } from './listing-states.js';
 import { ListingHistory, ListingStateResult, PropertyActionBody, ReasonBody } from './moderation.schemas.js';
 import type { ModerationService } from './moderation.service.js';
@@ -11,6 +10,8 @@ import { PropertyIdParams } from './properties.schemas.js';
 const security = [{ bearer: [] }];
 const signedIn = { auth: 'user' } as const;
 const moveResponses = { 200: Envelope(ListingStateResult), ...errorResponses(400, 401, 403, 404, 409, 413, 415, 429) };
+/** Moves that may cost a credit or a paid fee (PAYMENT_MODE, API.md 10). */
+const paidMoveResponses = { ...moveResponses, ...errorResponses(402) };
 
 const ACCESS_RULES =
   'A listing the caller cannot see (unknown, or unpublished and not theirs) → 404; one they see but may not ' +
@@ -18,8 +19,15 @@ const ACCESS_RULES =
   'listing’s current state → 409 `invalid_transition`, whose message names that state; of two requests racing ' +
   'for the same move, one succeeds and the other gets that 409.';
 
+const RELISTING_RULES =
+  'PAYMENT_MODE (API.md 10), for everyone but administrators and managers: in `membership` mode `live` from ' +
+  '`expired` (re-listing) spends one listing credit of the caller’s own membership, and none left or no active ' +
+  'membership → 402 `quota_exceeded` with the listing unchanged (`live` from on_hold or sold costs nothing); ' +
+  'in `per_listing` mode with a LISTING_PRICE above 0, `submit_listing` needs the listing’s paid `listing` ' +
+  'invoice, else 402.';
+
 /** The single-action routes of API.md 3.3 (houzez-api paths), each one action of /users/property-actions. */
-const SINGLE_ACTIONS: { path: string; action: StateAction; summary: string }[] = [
+const SINGLE_ACTIONS: { path: string; action: StateAction; summary: string; paid?: boolean }[] = [
   {
     path: 'approve-property',
     action: 'approve',
@@ -36,27 +44,17 @@ const SINGLE_ACTIONS: { path: string; action: StateAction; summary: string }[] =
     action: 'live',
     summary:
       'Put a listing back live: on_hold or sold → publish; expired → pending (publish when REQUIRE_APPROVAL is off, ' +
-      'or for moderators)',
+      'or for moderators); re-listing an expired listing spends a listing credit in membership mode',
+    paid: true,
   },
   { path: 'mark-sold-property', action: 'sold', summary: 'Mark a listing sold: publish or on_hold → sold (owner, moderators)' },
 ];
-
-/** A POST without a body means `{}`: most of these routes need nothing but the id. */
-async function bodyDefaultsToEmpty(request: FastifyRequest): Promise<void> {
-  request.body ??= {};
-}
-
-/** The caller, on a route whose auth requirement guarantees one. */
-function callerOf(request: FastifyRequest): AuthUser {
-  if (!request.user) throw new AppError('unauthorized');
-  return request.user;
-}
 
 /** Listing states and moderation (API.md 3.3), and the listing history (4.2). */
 export async function moderationRoutes(app: FastifyInstance, { moderation }: { moderation: ModerationService }) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  for (const { path, action, summary } of SINGLE_ACTIONS) {
+  for (const { path, action, summary, paid = false } of SINGLE_ACTIONS) {
     api.post(
       `/users/${path}/:id`,
       {
@@ -68,11 +66,12 @@ export async function moderationRoutes(app: FastifyInstance, { moderation }: { m
           description:
             `The same as POST /users/property-actions with \`action: "${action}"\`. The optional \`reason\` is kept ` +
             `in the listing’s history (GET /properties/{id}/history). Owners are the author and the agency of an ` +
-            `agent author; administrators and managers act on every listing. ${ACCESS_RULES}`,
+            `agent author; administrators and managers act on every listing. ${ACCESS_RULES}` +
+            (paid ? ` ${RELISTING_RULES}` : ''),
           security,
           params: PropertyIdParams,
           body: ReasonBody,
-          response: moveResponses,
+          response: paid ? paidMoveResponses : moveResponses,
         },
       },
       async (request) => ({
@@ -92,13 +91,18 @@ export async function moderationRoutes(app: FastifyInstance, { moderation }: { m
         description:
           '`approve`, `disapprove`, `expire`: administrators and managers (owners → 403). `hold`, `live`, ' +
           '`sold`, `submit_listing` (draft → pending, or publish when REQUIRE_APPROVAL is off or for moderators): ' +
-          'owners and moderators. `set_featured`, `remove_featured`: administrators only for now — owners will ' +
-          'spend a featured credit once memberships and payments are available, and get 403 until then; these ' +
-          'two accept any state, are not state moves and take no `reason` (→ 400). `reason` is kept in the ' +
-          `listing’s history. ${ACCESS_RULES}`,
+          'owners and moderators. `set_featured`, `remove_featured`: administrators, on any listing and without ' +
+          'credits; in PAYMENT_MODE `membership` also owners, `set_featured` spending one featured credit of the ' +
+          'caller’s own membership (none, or no active membership → 402 `quota_exceeded`; a listing already ' +
+          'featured costs nothing again; of concurrent requests only as many succeed as credits remained) and ' +
+          '`remove_featured` spending nothing (no refund); in `per_listing` mode owners may remove the flag but ' +
+          'buy featuring through POST /payments/checkout (item `featured`), so their `set_featured` → 403; in ' +
+          '`free` mode owners → 403, as are managers in every mode. These two accept any state, are not state ' +
+          'moves and take no `reason` (→ 400). `reason` is kept in the listing’s history. ' +
+          `${RELISTING_RULES} ${ACCESS_RULES}`,
         security,
         body: PropertyActionBody,
-        response: moveResponses,
+        response: paidMoveResponses,
       },
     },
     async (request) => {

@@ -11,8 +11,8 @@ export const PROPERTY_ACTIONS = [...STATE_ACTIONS, ...FEATURE_ACTIONS] as const;
 export type PropertyAction = (typeof PROPERTY_ACTIONS)[number];
 
 /**
- * Who may feature a listing. Owners will too, spending a featured credit, once memberships and payments
- * exist (API.md 10); until then they are refused.
+ * Who may feature any listing, without spending anything. Owners feature their own with a featured credit in
+ * membership mode (listing-quotas.ts).
  */
 export const FEATURE_SETTERS = ['administrator'] as const;
 

@@ -6,12 +6,12 @@ import type { AuthUser } from '../../http/request-context.js';
 import { plainText } from '../../lib/text.js';
 import { nowIso, toApiTimestamp } from '../../lib/time.js';
 import { assertCanManage, isModerator } from './listing-access.js';
+import type { ListingQuotas } from './listing-quotas.js';
 import { accessOf } from './listing-records.js';
 import { expiryOnPublish, MODERATOR_ACTIONS, type StateAction, targetState } from './listing-states.js';
 import * as moderation from './moderation.repository.js';
 import {
   FEATURE_ACTIONS,
-  FEATURE_SETTERS,
   type FeatureAction,
   type HistoryEntryRecord,
   type ListingHistoryRecord,
@@ -30,6 +30,7 @@ export class ModerationService {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly settings: ModerationSettings,
+    private readonly quotas: ListingQuotas,
   ) {}
 
   /** One action of POST /users/property-actions or of the single-action routes. */
@@ -64,7 +65,9 @@ export class ModerationService {
       const from = listing.status;
       const to = targetState(action, from, { byModerator: isModerator(caller), requireApproval: this.settings.requireApproval });
       if (to === undefined) throw invalidTransition(from);
-      // NOTE: `live` will need a listing credit in membership mode (API.md 3.3) once payments land.
+      // Paid before the move, as every flow that spends a credit locks the membership row before the listing
+      // row; a move lost to a concurrent one below rolls the payment back with it.
+      await this.quotas.chargeMove(trx, caller, listingId, from, to);
       const now = new Date();
       const at = nowIso(now);
       const expiresAt = to === 'publish' ? expiryOnPublish(from, now, this.settings.ttlDays) : undefined;
@@ -90,11 +93,33 @@ export class ModerationService {
     if (reason !== undefined) throw AppError.invalidField('reason', 'rule_unknown_field');
     const listing = await findListing(this.db, listingId);
     assertCanManage(caller, accessOf(listing));
-    if (!(FEATURE_SETTERS as readonly string[]).includes(caller.role)) throw new AppError('forbidden');
-    await moderation.setFeatured(this.db, listingId, featured, nowIso());
+    // A paid featuring is bought once: featuring a listing that is featured already costs nothing.
+    if (this.quotas.featuringCost(caller, featured) === 'none') {
+      await moderation.setFeatured(this.db, listingId, featured, nowIso());
+    } else if (listing.featured === 0) {
+      await this.featureWithCredit(caller, listingId);
+    }
     return { property_id: listingId, status: listing.status, featured };
   }
+
+  /** Features the listing and spends the caller's featured credit, both or neither (402 without a credit). */
+  private async featureWithCredit(caller: AuthUser, listingId: number): Promise<void> {
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        // The credit first, as every flow that spends one: the membership row is locked before the listing row.
+        await this.quotas.chargeFeaturing(trx, caller);
+        const changed = await moderation.setFeatured(trx, listingId, true, nowIso(), { onlyIfUnfeatured: true });
+        if (!changed) throw new FeaturedMeanwhile();
+      });
+    } catch (error) {
+      // A concurrent request featured it first: this one's credit is rolled back, and the listing is featured.
+      if (!(error instanceof FeaturedMeanwhile)) throw error;
+    }
+  }
 }
+
+/** Rolls back a featured credit spent on a listing that another request featured meanwhile. */
+class FeaturedMeanwhile extends Error {}
 
 function isFeatureAction(action: PropertyAction): action is FeatureAction {
   return (FEATURE_ACTIONS as readonly string[]).includes(action);

@@ -47,6 +47,14 @@ const WRITE_RULES =
   'the gallery’s; `agent_ids` the caller’s own agent record or agents of the caller’s agency; `agency_id` the ' +
   'caller’s own agency. All problems are listed together in `errors`.';
 
+const CREATION_PAYMENT_RULES =
+  'PAYMENT_MODE (API.md 10) applies to everyone but administrators and managers. `membership`: the creation ' +
+  'spends one listing credit of the caller’s own membership (an agent’s own, not its agency’s) in the same ' +
+  'transaction; no active membership (none, expired, cancelled, past `expires_at`) or no listing credit left ' +
+  '→ 402 `quota_exceeded` and nothing is written; of concurrent creations only as many succeed as credits ' +
+  'remained. `per_listing` with a LISTING_PRICE above 0: the listing is created as `draft` whatever `draft` ' +
+  'says, and is submitted once its `listing` fee is paid (POST /payments/checkout). `free`: nothing is charged.';
+
 export async function propertyRoutes(app: FastifyInstance, { properties }: PropertyRouteOptions) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -117,10 +125,11 @@ export async function propertyRoutes(app: FastifyInstance, { properties }: Prope
         description:
           'Administrators’ and managers’ listings are published at once; others’ wait in `pending` while ' +
           'REQUIRE_APPROVAL is on (default), else publish; `draft: true` keeps it a draft. Location fields take ' +
-          `a term id or a name (an unknown name creates the term under the given parent level). ${WRITE_RULES}`,
+          `a term id or a name (an unknown name creates the term under the given parent level). ${WRITE_RULES} ` +
+          CREATION_PAYMENT_RULES,
         security,
         body: CreatePropertyBody,
-        response: { 201: Envelope(PropertyRef), ...errorResponses(400, 401, 403, 413, 415, 429) },
+        response: { 201: Envelope(PropertyRef), ...errorResponses(400, 401, 402, 403, 413, 415, 429) },
       },
     },
     async (request, reply) => reply.code(201).send({ success: true, data: await properties.create(request.user!, request.body) }),
@@ -136,12 +145,14 @@ export async function propertyRoutes(app: FastifyInstance, { properties }: Prope
         description:
           'Partial: omitted fields stay; `null` clears an optional value; arrays replace. With ' +
           'EDIT_REQUIRES_APPROVAL an owner’s edit of a published listing sends it back to `pending`. ' +
-          '`draft: false` submits a draft (as `submit_listing`); `draft: true` on a listing that is not a draft → ' +
-          `409. A listing the caller cannot see → 404; one they see but do not own → 403. ${WRITE_RULES}`,
+          '`draft: false` submits a draft (as `submit_listing`); in PAYMENT_MODE `per_listing` with a LISTING_PRICE ' +
+          'above 0 an owner’s submission needs the listing’s paid `listing` invoice, else 402 `quota_exceeded` and ' +
+          'nothing changes. `draft: true` on a listing that is not a draft → 409. A listing the caller cannot see → ' +
+          `404; one they see but do not own → 403. ${WRITE_RULES}`,
         security,
         params: PropertyIdParams,
         body: UpdatePropertyBody,
-        response: { 200: Envelope(PropertyRef), ...errorResponses(400, 401, 403, 404, 409, 413, 415, 429) },
+        response: { 200: Envelope(PropertyRef), ...errorResponses(400, 401, 402, 403, 404, 409, 413, 415, 429) },
       },
     },
     async (request) => ({ success: true, data: await properties.update(request.user!, request.params.id, request.body) }),
@@ -184,8 +195,9 @@ export async function propertyUploadRoutes(app: FastifyInstance, { properties, m
           'multipart/form-data: a `data` part holding the JSON body of POST /properties (a text field, or a part ' +
           `of type application/json) and up to ${maxFiles} \`images\` file parts (JPEG, PNG or WebP), which ` +
           'become the gallery in order, after any `media_ids` of `data`. Every image is checked before any is ' +
-          'stored; if the listing is refused the images are removed. Too many files or a file over ' +
-          `UPLOAD_MAX_FILE_BYTES → 413; a file that is not an accepted image → 415; a gallery over ${MAX_GALLERY} → 400.`,
+          'stored; if the listing is refused (402 included) the images are removed. Too many files or a file over ' +
+          `UPLOAD_MAX_FILE_BYTES → 413; a file that is not an accepted image → 415; a gallery over ${MAX_GALLERY} → 400. ` +
+          CREATION_PAYMENT_RULES,
         security,
         body: {
           content: {
@@ -203,7 +215,7 @@ export async function propertyUploadRoutes(app: FastifyInstance, { properties, m
             },
           },
         },
-        response: { 201: Envelope(PropertyRef), ...errorResponses(400, 401, 403, 413, 415, 429) },
+        response: { 201: Envelope(PropertyRef), ...errorResponses(400, 401, 402, 403, 413, 415, 429) },
       },
     },
     async (request, reply) => {

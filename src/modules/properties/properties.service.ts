@@ -11,6 +11,7 @@ import type { MediaRecord } from '../media/media.schemas.js';
 import type { TaxonomiesService } from '../taxonomies/taxonomies.service.js';
 import { assertCanManage, assertCanView, isModerator } from './listing-access.js';
 import { type CallerDirectory, checkListingInput, type ListingChanges } from './listing-input.js';
+import type { ListingQuotas } from './listing-quotas.js';
 import { accessOf, type ListingAccess, type ListingRecords, type Loaded } from './listing-records.js';
 import { expiryOnPublish, initialState, stateAfterEdit, targetState } from './listing-states.js';
 import * as repository from './properties.repository.js';
@@ -55,6 +56,7 @@ export class PropertiesService {
     private readonly media: MediaService,
     private readonly views: ViewCounter,
     private readonly rules: ListingRules,
+    private readonly quotas: ListingQuotas,
   ) {}
 
   /**
@@ -154,6 +156,8 @@ export class PropertiesService {
       const to = this.stateAfterUpdate(caller, core!.status, input, hasEdits(changes));
       // A PUT that changes nothing writes nothing (and does not send a published listing back to review).
       if (to === core!.status && !hasEdits(changes)) return;
+      // Submitting a draft in per_listing mode needs its paid fee.
+      await this.quotas.chargeMove(trx, caller, id, core!.status, to);
       const now = new Date();
       const columns: ListingUpdate = { ...changes.columns, updated_at: now.toISOString() };
       if (to !== core!.status) {
@@ -196,13 +200,17 @@ export class PropertiesService {
     contended: boolean,
   ): Promise<number> {
     const changes = await checkListingInput(trx, caller, input, null, directory, this.taxonomies);
+    // Spent before anything is written: a 402 leaves nothing behind, and a concurrent creation by the same
+    // user waits on the membership row (then finds the credit gone) instead of racing for the slug.
+    await this.quotas.chargeCreation(trx, caller);
     const moderator = isModerator(caller);
     const now = new Date();
     const at = now.toISOString();
+    const draft = (input.draft ?? false) || this.quotas.createsAsDraft(caller);
     const status: ListingState =
       moderator && input.status !== undefined
         ? input.status
-        : initialState(input.draft ?? false, { byModerator: moderator, requireApproval: this.rules.requireApproval });
+        : initialState(draft, { byModerator: moderator, requireApproval: this.rules.requireApproval });
     const isAgent = caller.role === 'agent' && directory.agentId !== null;
     // API.md 12: an agent's listing shows its own agent record by default; others show the author.
     changes.agentIds ??= isAgent ? [directory.agentId!] : [];

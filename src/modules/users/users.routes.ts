@@ -1,9 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { Envelope, errorResponses } from '../../http/envelope.js';
-import { AppError } from '../../http/errors.js';
-import type { AuthUser } from '../../http/request-context.js';
+import { bodyDefaultsToEmpty, callerOf } from '../../http/route-helpers.js';
 import { translate } from '../../i18n/index.js';
 import type { ProfilesService } from './profiles.service.js';
 import {
@@ -20,17 +19,6 @@ const PublicProfileRef = Type.Ref('PublicUserProfile');
 const Done = Type.Object({ success: Type.Boolean(), message: Type.String() });
 const security = [{ bearer: [] }];
 const signedIn = { auth: 'user' } as const;
-
-/** The caller, on a route whose auth requirement guarantees one. */
-function callerOf(request: FastifyRequest): AuthUser {
-  if (!request.user) throw new AppError('unauthorized');
-  return request.user;
-}
-
-/** A DELETE without a body means `{}` (a password-less account has nothing to send). */
-async function bodyDefaultsToEmpty(request: FastifyRequest): Promise<void> {
-  request.body ??= {};
-}
 
 /**
  * Profiles and accounts (API.md 3.1, 3.2). Static paths (`/users/me`, `/users/profile`, …) win over
