@@ -182,7 +182,7 @@ export function createServices({ config, database, jwtSecret, redis }: AppDepend
   const directoryListings = new DirectoryListings(database.db, properties);
   const agents = new AgentsService(database.db, directory, directoryListings);
   const profiles = new ProfilesService(database.db, users, auth, passwords, media, storage, locks);
-  const fulfilment = new Fulfilment(database.db, { requireApproval: config.listings.requireApproval, ttlDays: config.listings.ttlDays });
+  const fulfilment = new Fulfilment({ requireApproval: config.listings.requireApproval, ttlDays: config.listings.ttlDays });
   return {
     log,
     users,

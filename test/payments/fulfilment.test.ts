@@ -13,7 +13,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 describe.each(DIALECTS)('fulfilment (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
-  const withApproval = () => new Fulfilment(db, { requireApproval: true });
+  const withApproval = () => new Fulfilment({ requireApproval: true });
 
   beforeAll(async () => {
     t = await buildTestApp(dialect);
@@ -156,7 +156,7 @@ describe.each(DIALECTS)('fulfilment (%s)', (dialect) => {
       const invoice = await pendingInvoice(db, owner, { type: 'listing', id: listing });
       const paidAt = new Date();
 
-      await settle(invoice.id, { paidAt }, new Fulfilment(db, { requireApproval: false, ttlDays: 30 }));
+      await settle(invoice.id, { paidAt }, new Fulfilment({ requireApproval: false, ttlDays: 30 }));
       expect(await listingRow(listing)).toMatchObject({
         status: 'publish',
         published_at: paidAt.toISOString(),
@@ -170,7 +170,7 @@ describe.each(DIALECTS)('fulfilment (%s)', (dialect) => {
       const listing = await newListing(db, { status: 'disapproved', author_id: owner.id });
       const invoice = await pendingInvoice(db, owner, { type: 'listing', id: listing });
 
-      expect(await settle(invoice.id, { paidAt: new Date() }, new Fulfilment(db, { requireApproval: false }))).toBeDefined();
+      expect(await settle(invoice.id, { paidAt: new Date() }, new Fulfilment({ requireApproval: false }))).toBeDefined();
       expect((await listingRow(listing)).status).toBe('disapproved');
       expect(await historyOf(listing)).toEqual([]);
       expect(await eventsFor('payment_received', owner)).toHaveLength(1);

@@ -63,7 +63,7 @@ describe.each(DIALECTS)('membership expiry job (%s)', (dialect) => {
 
     // A renewal starts a new period, which gets its own notice.
     await db.transaction().execute((trx) =>
-      new Fulfilment(db, { requireApproval: true }).renew(trx, {
+      new Fulfilment({ requireApproval: true }).renew(trx, {
         stripeSubscriptionId: 'sub_soon',
         stripeInvoiceId: 'in_soon',
         totalMinor: pkg.price_minor,

@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import { lockTransactionKey } from '../../db/dialect/index.js';
 import { recordEvent } from '../../db/domain-events.js';
 import type { DB } from '../../db/schema.js';
@@ -36,10 +36,7 @@ export interface RenewalFacts {
  * Every paid invoice records a `payment_received` event, and an activation `membership_activated`.
  */
 export class Fulfilment {
-  constructor(
-    readonly db: Kysely<DB>,
-    readonly options: FulfilmentOptions,
-  ) {}
+  constructor(readonly options: FulfilmentOptions) {}
 
   /**
    * Marks a pending invoice paid and delivers its item; undefined when it was not pending (nothing done).
@@ -69,8 +66,8 @@ export class Fulfilment {
    * (an invoice with this Stripe invoice id exists) or when no membership has the subscription (it was
    * replaced by another package). The new period starts at the current `expires_at`, or at the payment when
    * the membership had already run out, so an early payment loses no paid days and a late one pays for no
-   * lapsed ones; the credits go back to the package's. The invoice's amount is the package price when Stripe charged the package's
-   * total, else the charged total split at the package's tax rate (amountBeforeTax).
+   * lapsed ones; the credits go back to the package's. The invoice's amount is the package price when Stripe
+   * charged the package's total, else the charged total split at the package's tax rate (amountBeforeTax).
    */
   async renew(trx: Transaction<DB>, facts: RenewalFacts): Promise<InvoiceRow | undefined> {
     // One renewal of a subscription at a time: a replay waits and then finds its invoice recorded, and two
