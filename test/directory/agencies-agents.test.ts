@@ -5,11 +5,10 @@ import type { DB, UserRow } from '../../src/db/schema.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
 import { bearer, newAgencyWithAgent, newAgent, newListing, newUser, tokenFor } from '../helpers/factories.js';
+import { errorBody } from '../helpers/expectations.js';
 
 const API = '/realty-api/v1';
 type Auth = Record<string, string>;
-
-const errorBody = (code: string) => ({ success: false, code, message: expect.any(String), request_id: expect.any(String) });
 
 describe.each(DIALECTS)('attaching and detaching agents (%s)', (dialect) => {
   let t: TestApp;

@@ -5,11 +5,11 @@ import type { DB, UserRow } from '../../src/db/schema.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
 import { bearer, newAgency, newAgencyWithAgent, newAgent, newListing, newMedia, newUser, tokenFor, unique } from '../helpers/factories.js';
+import { errorBody } from '../helpers/expectations.js';
 
 const API = '/realty-api/v1';
 type Auth = Record<string, string>;
 
-const errorBody = (code: string) => ({ success: false, code, message: expect.any(String), request_id: expect.any(String) });
 const agencyIdsOf = (res: LightMyRequestResponse): number[] => res.json().data.agencies.map((a: { id: number }) => a.id);
 const agentIdsOf = (res: LightMyRequestResponse): number[] => res.json().data.agents.map((a: { id: number }) => a.id);
 const propertyIdsOf = (res: LightMyRequestResponse): number[] => res.json().data.properties.map((p: { id: number }) => p.id);

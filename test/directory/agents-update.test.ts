@@ -5,11 +5,11 @@ import type { DB, UserRow } from '../../src/db/schema.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
 import { bearer, newAgencyWithAgent, newAgent, newMedia, newTerm, newUser, tokenFor, unique } from '../helpers/factories.js';
+import { errorBody } from '../helpers/expectations.js';
 
 const API = '/realty-api/v1';
 type Auth = Record<string, string>;
 
-const errorBody = (code: string) => ({ success: false, code, message: expect.any(String), request_id: expect.any(String) });
 const NO_SOCIAL = { facebook: null, twitter: null, linkedin: null, instagram: null, youtube: null, pinterest: null, tiktok: null };
 
 describe.each(DIALECTS)('PUT /agents/{id} (%s)', (dialect) => {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB, UserRow } from '../../src/db/schema.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
+import { errorBody } from '../helpers/expectations.js';
 import {
   bearer,
   newAgency,
@@ -20,7 +21,6 @@ import {
 const API = '/realty-api/v1';
 type Auth = Record<string, string>;
 
-const errorBody = (code: string) => ({ success: false, code, message: expect.any(String), request_id: expect.any(String) });
 const agentIdsOf = (res: LightMyRequestResponse): number[] => res.json().data.agents.map((a: { id: number }) => a.id);
 const propertyIdsOf = (res: LightMyRequestResponse): number[] => res.json().data.properties.map((p: { id: number }) => p.id);
 

@@ -5,6 +5,7 @@ import type { DB, UserRow } from '../../src/db/schema.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
 import { bearer, newUser, tokenFor } from '../helpers/factories.js';
+import { errorBody } from '../helpers/expectations.js';
 import {
   API,
   aForm,
@@ -19,8 +20,6 @@ import {
 } from './lead-fixtures.js';
 
 type Auth = Record<string, string>;
-
-const errorBody = (code: string) => ({ success: false, code, message: expect.any(String), request_id: expect.any(String) });
 
 describe.each(DIALECTS)('contact forms (%s)', (dialect) => {
   let t: TestApp;

@@ -7,19 +7,10 @@ import { buildTestApp, TEST_JWT_SECRET, type TestApp, testConfig } from '../help
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';
 import { bearer, newUser, tokenFor } from '../helpers/factories.js';
 import { SelectCounter } from '../helpers/select-counter.js';
+import { errorBody, pagination } from '../helpers/expectations.js';
 import { API, aForm, newAgent, newContactListing, postContact } from './lead-fixtures.js';
 
 type Auth = Record<string, string>;
-
-const errorBody = (code: string) => ({ success: false, code, message: expect.any(String), request_id: expect.any(String) });
-const pagination = (total: number, page: number, perPage: number) => ({
-  total_records: total,
-  total_pages: Math.ceil(total / perPage),
-  current_page: page,
-  per_page: perPage,
-  has_next_page: page < Math.ceil(total / perPage),
-  has_previous_page: page > 1,
-});
 
 describe.each(DIALECTS)('GET /users/leads (%s)', (dialect) => {
   let t: TestApp;

@@ -5,16 +5,8 @@ import type { DB, UserRow } from '../../src/db/schema.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
 import { bearer } from '../helpers/factories.js';
+import { pagination } from '../helpers/expectations.js';
 import { API, type Auth, expectError, newInvoice, signedIn } from './invoices-fixtures.js';
-
-const pagination = (total: number, page: number, perPage: number) => ({
-  total_records: total,
-  total_pages: Math.ceil(total / perPage),
-  current_page: page,
-  per_page: perPage,
-  has_next_page: page < Math.ceil(total / perPage),
-  has_previous_page: page > 1,
-});
 
 describe.each(DIALECTS)('reading invoices (%s)', (dialect) => {
   let t: TestApp;

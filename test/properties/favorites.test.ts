@@ -7,19 +7,10 @@ import type { PropertiesService } from '../../src/modules/properties/properties.
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
 import { bearer, newAgencyWithAgent, newListing, newUser, tokenFor } from '../helpers/factories.js';
+import { errorBody, pagination } from '../helpers/expectations.js';
 
 const API = '/realty-api/v1';
 type Auth = Record<string, string>;
-
-const errorBody = (code: string) => ({ success: false, code, message: expect.any(String), request_id: expect.any(String) });
-const pagination = (total: number, page: number, perPage: number) => ({
-  total_records: total,
-  total_pages: Math.ceil(total / perPage),
-  current_page: page,
-  per_page: perPage,
-  has_next_page: page < Math.ceil(total / perPage),
-  has_previous_page: page > 1,
-});
 
 describe.each(DIALECTS)('favorites (%s)', (dialect) => {
   let t: TestApp;

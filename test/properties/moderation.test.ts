@@ -9,6 +9,7 @@ import { recordTransition } from '../../src/modules/properties/properties.reposi
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
 import { bearer, links, newAgencyWithAgent, newListing, newTerm, newUser, tokenFor } from '../helpers/factories.js';
+import { errorBody } from '../helpers/expectations.js';
 
 const API = '/realty-api/v1';
 type Auth = Record<string, string>;
@@ -41,7 +42,6 @@ const invalidTransition = (state: ListingState) => ({
   message: `This action is not possible while the listing is ${state}.`,
   request_id: expect.any(String),
 });
-const errorBody = (code: string) => ({ success: false, code, message: expect.any(String), request_id: expect.any(String) });
 
 describe.each(DIALECTS)('listing moderation (%s)', (dialect) => {
   let t: TestApp;

@@ -5,11 +5,11 @@ import { type DB, LISTING_STATES, type NewListing, type UserRow } from '../../sr
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
 import { addFavorite, bearer, newAgencyWithAgent, newListing, newUser, tokenFor } from '../helpers/factories.js';
+import { errorBody } from '../helpers/expectations.js';
 
 const API = '/realty-api/v1';
 type Auth = Record<string, string>;
 
-const errorBody = (code: string) => ({ success: false, code, message: expect.any(String), request_id: expect.any(String) });
 const idsOf = (res: LightMyRequestResponse): number[] => res.json().data.properties.map((p: { id: number }) => p.id);
 
 describe.each(DIALECTS)('GET /users/my-properties (%s)', (dialect) => {

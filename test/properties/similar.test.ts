@@ -7,11 +7,11 @@ import type { TermRecord } from '../../src/modules/taxonomies/taxonomies.schemas
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
 import { addFavorite, bearer, links, newListing, newTerm, newUser, tokenFor } from '../helpers/factories.js';
+import { errorBody } from '../helpers/expectations.js';
 
 const API = '/realty-api/v1';
 type Auth = Record<string, string>;
 
-const errorBody = (code: string) => ({ success: false, code, message: expect.any(String), request_id: expect.any(String) });
 const idsOf = (res: LightMyRequestResponse): number[] => {
   expect(res.statusCode, res.body).toBe(200);
   return res.json().data.properties.map((p: { id: number }) => p.id);
