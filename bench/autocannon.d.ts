@@ -6,6 +6,8 @@ declare module 'autocannon' {
       connections: number;
       /** Seconds. */
       duration: number;
+      /** Seconds a request may take before it counts as a timeout. */
+      timeout?: number;
       method?: 'GET' | 'POST';
       headers?: Record<string, string>;
     }

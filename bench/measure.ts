@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import { percentile } from './stats.js';
 
@@ -10,26 +11,43 @@ export interface Sample {
   p99Ms: number;
 }
 
-/**
- * Loads `url` with autocannon for a warm-up, then for `durationSeconds` of measurement. Latency percentiles
- * come from every response's own time, to the microsecond (autocannon's histogram keeps whole milliseconds).
- * Any error, timeout or non-2xx answer fails the run: its numbers would not describe the route.
- */
 export interface RequestShape {
   method: 'GET' | 'POST';
   headers: Record<string, string>;
 }
 
-export async function measure(url: string, durationSeconds: number, shape: RequestShape): Promise<Sample> {
-  await load(url, WARMUP_SECONDS, shape);
+export interface MeasureOptions {
+  /** Seconds one request may take before autocannon counts it as a timeout (default 10, autocannon's own). */
+  timeoutSeconds?: number;
+  /**
+   * A route of the server under test that reads the database: when given, the warm-up and the measurement
+   * each start once it answers fast (waitUntilIdle).
+   */
+  idleUrl?: string;
+}
+
+const DEFAULT_TIMEOUT_SECONDS = 10;
+
+/**
+ * Loads `url` with autocannon for a warm-up, then for `durationSeconds` of measurement. Latency percentiles
+ * come from every response's own time, to the microsecond (autocannon's histogram keeps whole milliseconds).
+ * Any error, timeout or non-2xx answer fails the run: its numbers would not describe the route; so does a
+ * measurement without a single answer.
+ */
+export async function measure(url: string, durationSeconds: number, shape: RequestShape, options: MeasureOptions = {}): Promise<Sample> {
+  const timeout = options.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
+  if (options.idleUrl) await waitUntilIdle(options.idleUrl);
+  await load(url, WARMUP_SECONDS, shape, timeout);
+  if (options.idleUrl) await waitUntilIdle(options.idleUrl);
   const latencies: number[] = [];
-  const result = await load(url, durationSeconds, shape, latencies);
+  const result = await load(url, durationSeconds, shape, timeout, latencies);
+  if (latencies.length === 0) throw new Error(`${url}: no answer within the ${durationSeconds} s of measurement`);
   const sorted = Float64Array.from(latencies).sort();
   return { requestsPerSecond: result.requests.average, p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99) };
 }
 
-async function load(url: string, duration: number, shape: RequestShape, latencies?: number[]): Promise<autocannon.Result> {
-  const run = autocannon({ url, connections: CONNECTIONS, duration, method: shape.method, headers: shape.headers });
+async function load(url: string, duration: number, shape: RequestShape, timeout: number, latencies?: number[]): Promise<autocannon.Result> {
+  const run = autocannon({ url, connections: CONNECTIONS, duration, timeout, method: shape.method, headers: shape.headers });
   if (latencies) run.on('response', (_client, _status, _bytes, ms) => latencies.push(ms));
   const result = await run;
   if (result.errors + result.timeouts + result.non2xx > 0) {
@@ -37,3 +55,26 @@ async function load(url: string, duration: number, shape: RequestShape, latencie
   }
   return result;
 }
+
+/** An answer this fast, twice in a row, means the server has no earlier work left. */
+const IDLE_ANSWER_MS = 50;
+const IDLE_PAUSE_MS = 250;
+const IDLE_TIMEOUT_MS = 10 * 60_000;
+
+/**
+ * Waits until `url` answers within 50 ms twice in a row. When a measurement ends, the requests still
+ * queued at a slow route keep the server (or its database) busy for as long again, and would slow whatever
+ * is measured next; a route that reads the database waits behind them on either database.
+ */
+export async function waitUntilIdle(url: string): Promise<void> {
+  const deadline = Date.now() + IDLE_TIMEOUT_MS;
+  for (let fastInARow = 0; fastInARow < 2; ) {
+    const started = performance.now();
+    const response = await fetch(url, { signal: AbortSignal.timeout(IDLE_TIMEOUT_MS) });
+    await response.arrayBuffer();
+    fastInARow = performance.now() - started < IDLE_ANSWER_MS ? fastInARow + 1 : 0;
+    if (Date.now() > deadline) throw new Error(`${url} still answers slowly after ${IDLE_TIMEOUT_MS / 60_000} minutes`);
+    await sleep(IDLE_PAUSE_MS);
+  }
+}
+

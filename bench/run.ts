@@ -1,203 +1,41 @@
 /**
- * `npm run bench`: prepares a temporary SQLite database, starts the built API server and a bare Fastify server
- * as child processes, and measures every scenario against both with autocannon (run here, in the parent).
- * Prints medians and the real/bare throughput ratio to stdout and writes them as JSON.
- *
- * Environment: BENCH_DURATION (seconds per measurement, default 10), BENCH_ROUNDS (bare/real pairs per
- * scenario, default 3), BENCH_JSON (output file, default bench/results/latest.json).
+ * `npm run bench`: the API suite (api-suite.ts: the hot routes on 100,000 listings) and the search suite
+ * (search-suite.ts: searches on 100,000 and 1,000,000 listings, SQLite and PostgreSQL), each against a bare
+ * Fastify twin serving the same bytes. `BENCH_SUITE=api` or `BENCH_SUITE=search` runs one of them; by
+ * default both run, the API suite first.
  */
-import type { ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { freePort, residentMemoryMb, startNode, stopChild, waitForOk } from './children.js';
-import { CONNECTIONS, measure, type RequestShape, type Sample, WARMUP_SECONDS } from './measure.js';
-import { prepareData } from './prepare-data.js';
-import { printReport, type Report, type ScenarioResult } from './report.js';
-import { MEMORY_TARGET_MB, SCENARIOS, type Scenario } from './scenarios.js';
-import { median } from './stats.js';
+import { runApiSuite } from './api-suite.js';
+import { Cleanups, progress } from './harness.js';
+import { runSearchSuite } from './search-suite.js';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
+const SUITES = { api: runApiSuite, search: runSearchSuite } as const;
+type SuiteName = keyof typeof SUITES;
 
-interface Settings {
-  durationSeconds: number;
-  rounds: number;
-  jsonPath: string;
-}
+const cleanups = new Cleanups();
 
-/** Undone last-in first-out on success, failure and interruption alike. */
-const cleanups: (() => unknown)[] = [];
-
-async function main(): Promise<void> {
-  const settings: Settings = {
-    durationSeconds: positiveInteger('BENCH_DURATION', 10),
-    rounds: positiveInteger('BENCH_ROUNDS', 3),
-    jsonPath: path.resolve(process.env.BENCH_JSON || path.join(ROOT, 'bench/results/latest.json')),
-  };
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'realty-bench-'));
-  cleanups.push(() => fs.rmSync(tmp, { recursive: true, force: true }));
-
-  progress('preparing data');
-  const databasePath = path.join(tmp, 'realty.db');
-  const uploadDir = path.join(tmp, 'uploads');
-  const data = await prepareData(databasePath, uploadDir);
-  progress(`${data.listings.toLocaleString('en-US')} listings written in ${data.listingSeconds.toFixed(1)} s`);
-  const paths = SCENARIOS.map((scenario) =>
-    scenario.path
-      .replaceAll('{published_listing_id}', String(data.publishedListingId))
-      .replaceAll('{reviewed_listing_id}', String(data.reviewedListingId)),
-  );
-
-  // Children run in the temporary directory: main.ts reads ./.env, which must not change what is measured.
-  const apiPort = await freePort();
-  const api = startChild([path.join(ROOT, 'dist/main.js'), 'serve'], tmp, {
-    PORT: String(apiPort),
-    HOST: '127.0.0.1',
-    DATABASE_URL: `sqlite:${databasePath}`,
-    UPLOAD_DIR: uploadDir,
-    DATA_DIR: tmp,
-    SEED_DEMO: 'false',
-    RATE_LIMIT_ENABLED: 'false',
-    LOG_LEVEL: 'warn',
-  });
-  const apiBase = `http://127.0.0.1:${apiPort}`;
-  await waitForOk(api, `${apiBase}/ready`);
-
-  const token = SCENARIOS.some((scenario) => scenario.signedIn) ? await registerBenchUser(apiBase) : undefined;
-  const shapes = SCENARIOS.map((scenario) => requestShape(scenario, token));
-  const bodies = await Promise.all(paths.map((scenarioPath, index) => realBody(`${apiBase}${scenarioPath}`, shapes[index]!)));
-  const bodiesFile = path.join(tmp, 'bare-bodies.json');
-  fs.writeFileSync(bodiesFile, JSON.stringify(bodies));
-  const barePort = await freePort();
-  const tsx = import.meta.resolve('tsx');
-  const bare = startChild(['--import', tsx, path.join(ROOT, 'bench/bare-server.ts'), bodiesFile], tmp, { PORT: String(barePort) });
-  const bareBase = `http://127.0.0.1:${barePort}`;
-  await waitForOk(bare, `${bareBase}/bare/0`);
-
-  const results: ScenarioResult[] = [];
-  for (const [index, scenario] of SCENARIOS.entries()) {
-    const shape = shapes[index]!;
-    const rounds = await measureRounds(settings, scenario, `${bareBase}/bare/${index}`, `${apiBase}${paths[index]}`, shape);
-    const bare = medianSample(rounds.bare);
-    const real = medianSample(rounds.real);
-    const ratio = real.requestsPerSecond / bare.requestsPerSecond;
-    const bodyBytes = Buffer.byteLength(bodies[index] ?? '');
-    results.push({ ...scenario, bodyBytes, bare, real, ratio, met: ratio >= scenario.targetRatio, rounds });
-  }
-
-  const rssMb = residentMemoryMb(api.pid as number);
-  const report: Report = {
-    date: new Date().toISOString(),
-    node: process.version,
-    cpus: os.availableParallelism(),
-    connections: CONNECTIONS,
-    warmupSeconds: WARMUP_SECONDS,
-    durationSeconds: settings.durationSeconds,
-    rounds: settings.rounds,
-    data,
-    scenarios: results,
-    memory: { rssMb, targetMb: MEMORY_TARGET_MB, met: rssMb < MEMORY_TARGET_MB },
-  };
-  fs.mkdirSync(path.dirname(settings.jsonPath), { recursive: true });
-  fs.writeFileSync(settings.jsonPath, `${JSON.stringify(report, null, 2)}\n`);
-  printReport(report, settings.jsonPath);
-}
-
-function startChild(args: readonly string[], cwd: string, env: Record<string, string>): ChildProcess {
-  const child = startNode(args, cwd, env);
-  cleanups.push(() => stopChild(child));
-  return child;
-}
-
-/** A user of the benchmark's own, registered through the API; its access token signs the `signedIn` scenarios. */
-async function registerBenchUser(apiBase: string): Promise<string> {
-  const response = await fetch(`${apiBase}/realty-api/v1/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'bench_user', email: 'bench@example.test', password: 'bench password 123' }),
-  });
-  if (response.status !== 201) throw new Error(`registering the bench user answered ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { data: { token: string } }).data.token;
-}
-
-/** The same method and headers go to the real route and its bare twin. */
-function requestShape(scenario: Scenario, token: string | undefined): RequestShape {
-  return { method: scenario.method ?? 'GET', headers: scenario.signedIn && token ? { authorization: `Bearer ${token}` } : {} };
-}
-
-/** The real response, once: it must be a 200 with `success: true`, or the scenario measures an error. */
-async function realBody(url: string, shape: RequestShape): Promise<string> {
-  const response = await fetch(url, { method: shape.method, headers: shape.headers });
-  const body = await response.text();
-  const success = response.ok && (JSON.parse(body) as { success?: unknown }).success === true;
-  if (!success) throw new Error(`${url} answered ${response.status} ${body.slice(0, 200)}`);
-  return body;
-}
-
-/** Bare then real, `rounds` times, so that drift of the machine touches both alike. */
-async function measureRounds(
-  settings: Settings,
-  scenario: Scenario,
-  bareUrl: string,
-  realUrl: string,
-  shape: RequestShape,
-): Promise<{ bare: Sample[]; real: Sample[] }> {
-  const bare: Sample[] = [];
-  const real: Sample[] = [];
-  for (let round = 1; round <= settings.rounds; round++) {
-    bare.push(await measure(bareUrl, settings.durationSeconds, shape));
-    real.push(await measure(realUrl, settings.durationSeconds, shape));
-    progress(`${scenario.name}, round ${round}/${settings.rounds}: bare ${rps(bare)} req/s, real ${rps(real)} req/s`);
-  }
-  return { bare, real };
-}
-
-function medianSample(samples: readonly Sample[]): Sample {
-  return {
-    requestsPerSecond: median(samples.map((s) => s.requestsPerSecond)),
-    p50Ms: median(samples.map((s) => s.p50Ms)),
-    p99Ms: median(samples.map((s) => s.p99Ms)),
-  };
-}
-
-function rps(samples: readonly Sample[]): string {
-  return Math.round(samples.at(-1)?.requestsPerSecond ?? 0).toLocaleString('en-US');
-}
-
-function progress(message: string): void {
-  console.error(`bench: ${message}`);
-}
-
-function positiveInteger(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number of at least 1 (got "${raw}")`);
-  return value;
-}
-
-async function cleanUp(): Promise<void> {
-  for (let undo = cleanups.pop(); undo; undo = cleanups.pop()) {
-    try {
-      await undo();
-    } catch (error) {
-      console.error('bench: cleanup failed:', error);
-    }
-  }
+function suitesToRun(): SuiteName[] {
+  const raw = process.env.BENCH_SUITE || 'all';
+  if (raw === 'all') return ['api', 'search'];
+  if (raw in SUITES) return [raw as SuiteName];
+  throw new Error(`BENCH_SUITE must be api, search or all (got "${raw}")`);
 }
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     progress(`${signal}: stopping the servers`);
-    void cleanUp().finally(() => process.exit(128 + os.constants.signals[signal]));
+    void cleanups.run().finally(() => process.exit(128 + os.constants.signals[signal]));
   });
 }
 
 try {
-  await main();
+  for (const suite of suitesToRun()) {
+    await SUITES[suite](cleanups);
+    await cleanups.run();
+  }
 } catch (error) {
   console.error('bench failed:', error);
   process.exitCode = 1;
 } finally {
-  await cleanUp();
+  await cleanups.run();
 }

@@ -25,6 +25,7 @@ import { registerValidation } from './http/validation.js';
 import './http/request-context.js';
 import { emailSender } from './jobs/email-sender.js';
 import { subscriptionSender } from './jobs/subscription-sender.js';
+import { GeoCellsCompactionJob } from './jobs/geo-cells-compaction.js';
 import { ListingExpiryJob } from './jobs/listing-expiry.js';
 import { MembershipExpiryJob } from './jobs/membership-expiry.js';
 import { OutboxWorker } from './jobs/outbox.js';
@@ -64,7 +65,12 @@ import { propertyListRoutes } from './modules/properties/property-lists.routes.j
 import { PropertyListsService } from './modules/properties/property-lists.service.js';
 import { Property, PropertySummary } from './modules/properties/properties.schemas.js';
 import { PropertiesService } from './modules/properties/properties.service.js';
+import { searchRoutes } from './modules/search/search.routes.js';
+import { SearchService } from './modules/search/search.service.js';
 import { reviewRoutes } from './modules/reviews/reviews.routes.js';
+import { savedSearchRoutes } from './modules/saved-searches/saved-searches.routes.js';
+import { SavedSearch } from './modules/saved-searches/saved-searches.schemas.js';
+import { SavedSearchesService } from './modules/saved-searches/saved-searches.service.js';
 import { Review } from './modules/reviews/reviews.schemas.js';
 import { ReviewsService } from './modules/reviews/reviews.service.js';
 import { ViewCounter } from './modules/properties/view-counter.js';
@@ -119,6 +125,8 @@ export interface Services {
   memberships: MembershipsService;
   /** Tells owners their membership ends soon, and expires it (and in membership mode its listings); `serve` starts it. */
   membershipExpiry: MembershipExpiryJob;
+  /** Folds the deltas of the geo cell aggregates into the cells every GEO_CELLS_COMPACT_SECONDS; `serve` starts it. */
+  geoCellsCompaction: GeoCellsCompactionJob;
   properties: PropertiesService;
   /** Batched listing view counts; `serve` starts its flushing. */
   views: ViewCounter;
@@ -129,6 +137,10 @@ export interface Services {
   leads: LeadsService;
   /** Reviews of listings, agents and agencies, and their reactions. */
   reviews: ReviewsService;
+  /** Listing search (API.md 4.4, 4.5): the public lists, the directory's listing pages, saved searches' matches. */
+  search: SearchService;
+  /** The users' saved searches (API.md 7), run again through `search`. */
+  savedSearches: SavedSearchesService;
   /** The directory: agents, and agencies with their agents (API.md 5). */
   agents: AgentsService;
   agencies: AgenciesService;
@@ -168,6 +180,7 @@ export function createServices({ config, database, jwtSecret, redis }: AppDepend
   const media = new MediaService(database.db, storage, { maxImagePixels: config.uploads.maxImagePixels }, log);
   const listingExpiry = new ListingExpiryJob(database.db, log);
   const membershipExpiry = new MembershipExpiryJob(database.db, log, { mode: config.payments.mode });
+  const geoCellsCompaction = new GeoCellsCompactionJob(database.db, log, { intervalMs: config.geoCellsCompactMs });
   const stamps = new CacheStamps(database.readCacheVersion, database.localWrites, config.cacheRevalidateMs);
   const taxonomies = new TaxonomiesService(database.db, stamps);
   const views = new ViewCounter(database.db, log, config.listings.flushIntervalMs, redis);
@@ -179,7 +192,8 @@ export function createServices({ config, database, jwtSecret, redis }: AppDepend
   const quotas = new ListingQuotas(config.payments);
   const properties = new PropertiesService(database.db, records, taxonomies, media, views, config.listings, quotas);
   const directory = new DirectoryRecords(database.db, stamps, { publicUrl: config.publicUrl, storage });
-  const directoryListings = new DirectoryListings(database.db, properties);
+  const search = new SearchService(database.db, properties);
+  const directoryListings = new DirectoryListings(database.db, properties, search);
   const agents = new AgentsService(database.db, directory, directoryListings);
   const profiles = new ProfilesService(database.db, users, auth, passwords, media, storage, locks);
   const fulfilment = new Fulfilment({ requireApproval: config.listings.requireApproval, ttlDays: config.listings.ttlDays });
@@ -193,6 +207,7 @@ export function createServices({ config, database, jwtSecret, redis }: AppDepend
       await outbox.stop();
       await listingExpiry.stop();
       await membershipExpiry.stop();
+      await geoCellsCompaction.stop();
       await views.stop();
       mailer.close();
       if (revocations instanceof RedisRevocationChannel) revocations.close();
@@ -205,12 +220,15 @@ export function createServices({ config, database, jwtSecret, redis }: AppDepend
     listingExpiry,
     memberships: new MembershipsService(database.db, paymentGateway, log),
     membershipExpiry,
+    geoCellsCompaction,
     properties,
     views,
     favorites: new FavoritesService(database.db, properties),
     propertyLists: new PropertyListsService(database.db, properties),
     leads: new LeadsService(database.db, properties),
     reviews: new ReviewsService(database.db, stamps, properties, storage),
+    search,
+    savedSearches: new SavedSearchesService(database.db, search, { perUser: config.savedSearchesPerUser }),
     agents,
     agencies: new AgenciesService(database.db, directory, directoryListings, agents),
     packages: new PackagesService(database.db, { defaultCurrency: config.payments.currency }),
@@ -276,6 +294,7 @@ export async function buildApp(deps: AppDependencies, services: Services = creat
   app.addSchema(Property);
   app.addSchema(PropertySummary);
   app.addSchema(Lead);
+  app.addSchema(SavedSearch);
   app.addSchema(Review);
   app.addSchema(Agent);
   app.addSchema(Agency);
@@ -304,9 +323,15 @@ export async function buildApp(deps: AppDependencies, services: Services = creat
         });
       });
       await api.register(userRoutes, { profiles: services.profiles });
+      await api.register(searchRoutes, { properties: services.properties, search: services.search });
       await api.register(propertyRoutes, { properties: services.properties });
       await api.register(propertyListRoutes, { favorites: services.favorites, propertyLists: services.propertyLists });
       await api.register(moderationRoutes, { moderation: services.moderation });
+      await api.register(savedSearchRoutes, {
+        savedSearches: services.savedSearches,
+        successorUrl: `${config.publicUrl}${apiBase}/saved-searches`,
+        perUser: config.savedSearchesPerUser,
+      });
       await api.register(leadRoutes, { leads: services.leads, contactRateLimit: formsRateLimit(config) });
       await api.register(reviewRoutes, { reviews: services.reviews, formsRateLimit: formsRateLimit(config) });
       await api.register(agentRoutes, { agents: services.agents });

@@ -40,11 +40,15 @@ export interface Config {
   /** How stale another process's change may be in a cached answer (this process's own: never). */
   readonly cacheRevalidateMs: number;
   readonly registrationEnabled: boolean;
+  /** Saved searches one user may keep (API.md 0.6); the next one is a 409. */
+  readonly savedSearchesPerUser: number;
   /** The page of the client app that takes `?token=` from the reset mail. */
   readonly resetPasswordUrl: string;
   /** Without `smtpUrl`, mail stays in the outbox table and is written to the log. */
   readonly mail: { readonly smtpUrl: string | undefined; readonly from: string };
   readonly outboxPollMs: number;
+  /** How often the deltas of the geo cell aggregates are folded into the cells (GEO_CELLS_COMPACT_SECONDS). */
+  readonly geoCellsCompactMs: number;
   readonly social: {
     /** Enabled when at least one client id is set. */
     readonly google: { readonly clientIds: readonly string[]; readonly jwksUrl: string };
@@ -181,12 +185,14 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     cacheRevalidateMs: read.integer('CACHE_REVALIDATE_MS', 100, 0, 60_000),
     registrationEnabled: read.boolean('REGISTRATION_ENABLED', true),
+    savedSearchesPerUser: read.integer('SAVED_SEARCHES_PER_USER', 50, 1, 10_000),
     resetPasswordUrl: read.url('RESET_PASSWORD_URL', `${publicUrl.replace(/\/+$/, '')}/reset-password`),
     mail: {
       smtpUrl: env.SMTP_URL?.trim() || undefined,
       from: read.string('MAIL_FROM', 'realty-api <no-reply@localhost>'),
     },
     outboxPollMs: read.integer('OUTBOX_POLL_MS', 1000, 10, 600_000),
+    geoCellsCompactMs: read.integer('GEO_CELLS_COMPACT_SECONDS', 30, 1, 86_400) * 1000,
     payments: readPaymentsConfig(read, env, defaultCurrency, publicUrl.replace(/\/+$/, ''), problems),
     listings: {
       requireApproval: read.boolean('REQUIRE_APPROVAL', true),

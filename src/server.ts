@@ -12,8 +12,8 @@ import { seedDemoTerms } from './seed/seed-demo.js';
 const FIRST_START_LISTINGS = 300;
 
 /**
- * `serve`: migrate, bootstrap (administrator, demo data), listen, run the outbox worker and the listing and
- * membership expiry jobs. SIGTERM/SIGINT stop accepting connections, let in-flight requests and the running
+ * `serve`: migrate, bootstrap (administrator, demo data), listen, run the outbox worker, the listing and
+ * membership expiry jobs and the geo cell compaction. SIGTERM/SIGINT stop accepting connections, let in-flight requests and the running
  * batches finish (bounded by SHUTDOWN_TIMEOUT_MS), then close the database.
  */
 export async function serve(config: Config): Promise<void> {
@@ -41,6 +41,7 @@ export async function serve(config: Config): Promise<void> {
   services.outbox.start();
   services.listingExpiry.start();
   services.membershipExpiry.start();
+  services.geoCellsCompaction.start();
   services.views.start();
   console.log(`realty-api is listening on ${address}\n  API:  ${base}${config.apiPrefix}/realty-api/v1\n  Docs: ${base}/docs`);
 

@@ -37,6 +37,10 @@ function openSqlite(file: string): Database {
   connection.pragma('synchronous = NORMAL');
   connection.pragma('foreign_keys = ON');
   connection.pragma('busy_timeout = 5000');
+  // Planner statistics, sampled (analysis_limit) so that opening a large file stays quick: without them SQLite
+  // reads a search's geo key ranges by `status` alone instead of through (status, geo_key).
+  connection.pragma('analysis_limit = 1000');
+  connection.pragma('optimize = 0x10002');
   const localWrites = new LocalWrites();
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: connection }), plugins: [localWrites] });
   let reader: CacheVersionReader | undefined; // prepared lazily: the table exists only after migration

@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 /**
  * The one typed view of the database, the same for SQLite and PostgreSQL.
@@ -36,6 +36,8 @@ export interface DB {
   invoice_counters: InvoiceCountersTable;
   invoices: InvoicesTable;
   stripe_events: StripeEventsTable;
+  saved_searches: SavedSearchesTable;
+  saved_search_matches: SavedSearchMatchesTable;
 }
 
 export const ROLES = ['administrator', 'manager', 'agency', 'agent', 'owner', 'seller', 'buyer'] as const;
@@ -167,6 +169,24 @@ export interface ListingsTable {
   /** First time the listing entered `publish`; kept through later moves (the date sorts use it). */
   published_at: string | null;
   expires_at: string | null;
+  /**
+   * Search columns (0006), computed in JavaScript from the text and coordinates on every write
+   * (modules/search/search-columns.repository.ts). The words of title, description, address, zipcode and
+   * reference (lib/search-tokens.ts) joined by single spaces; indexed by `listings_fts` (SQLite) or a GIN
+   * index (PostgreSQL), see db/dialect/full-text.ts.
+   */
+  search_text: Generated<string>;
+  /** The words of the title alone: relevance counts the keyword's words found here. */
+  title_tokens: Generated<string>;
+  /**
+   * Z-order key of the point's grid cell (modules/search/geo.ts), null without coordinates. A bigint:
+   * PostgreSQL returns it as a string, so readers convert it with Number().
+   */
+  geo_key: ColumnType<number | string | null, number | null | undefined, number | null>;
+  /** The point as a unit vector, null without coordinates: a distance test is one dot product. */
+  geo_x: Generated<number | null>;
+  geo_y: Generated<number | null>;
+  geo_z: Generated<number | null>;
 }
 
 export const AGENT_DISPLAYS = ['agent_info', 'agency_info', 'author_info', 'none'] as const;
@@ -196,6 +216,15 @@ export interface ListingTermsTable {
   taxonomy: Taxonomy;
   /** Order of the term within its taxonomy on the listing (features keep the author's order). */
   position: Generated<number>;
+  /**
+   * Copies of the listing's state, price and `property_city` term (0006), kept by triggers
+   * (db/dialect/search-triggers.ts), so that a term filter reads one index on
+   * `(term_id, status, city_id, price, listing_id)` without visiting the listings. Never written by the
+   * application; null only for a listing without price or city.
+   */
+  status: Generated<ListingState | null>;
+  price: Generated<number | null>;
+  city_id: Generated<number | null>;
 }
 
 /** Stamps that change whenever a cached answer's data changes (e.g. `terms`), set by triggers. */
@@ -492,6 +521,30 @@ export interface StripeEventsTable {
   id: string;
   type: string;
   received_at: string;
+}
+
+export type SavedSearchFrequency = 'instant' | 'daily' | 'weekly';
+
+/** API.md 7: a user's search, kept as its canonical query string (migration 0007). */
+export interface SavedSearchesTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  query_string: string;
+  email_alerts: Generated<number>;
+  frequency: Generated<SavedSearchFrequency>;
+  last_notified_at: Generated<string | null>;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A listing that matched a saved search, announced once (filled by the alerts job of the notifications issue). */
+export interface SavedSearchMatchesTable {
+  saved_search_id: number;
+  listing_id: number;
+  matched_at: string;
+  /** Null until the match was announced (at once, or in the next digest). */
+  notified_at: Generated<string | null>;
 }
 
 export type UserRow = Selectable<UsersTable>;

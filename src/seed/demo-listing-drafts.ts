@@ -3,6 +3,7 @@ import { between, integerBetween, pick, pickWeighted, type Random, shuffle } fro
 import { slugify, sortKey } from '../lib/slug.js';
 import { excerptOf } from '../lib/text.js';
 import type { TermLink } from '../modules/properties/properties.repository.js';
+import { searchColumnsOf } from '../modules/search/search-columns.repository.js';
 import type { DemoDirectory } from './demo-directory.js';
 import type { DemoImage } from './demo-images.js';
 import { FEATURE_COUNT, FEATURES_BY_KIND, PRICE_SPREAD, type TypeProfile } from './demo-listing-types.js';
@@ -154,7 +155,8 @@ export function draftListing(random: Random, context: DraftContext, n: number): 
     { termId: place.cityId, taxonomy: 'property_city' },
     { termId: areaId, taxonomy: 'property_area' },
   ];
-  return { row, terms: links, agentIds: seller.agentIds, gallery: galleryOf(random, profile, context.images) };
+  // The bulk insert bypasses the listing repository: the search columns are written with the row here.
+  return { row: { ...row, ...searchColumnsOf(row) }, terms: links, agentIds: seller.agentIds, gallery: galleryOf(random, profile, context.images) };
 }
 
 /** The price follows the city, the area and the type (per m² of floor, or of plot for land), within ±20 %. */

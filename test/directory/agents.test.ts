@@ -376,7 +376,7 @@ describe.each(DIALECTS)('agents: lists, search, records and listings (%s)', (dia
       // The anonymous answer is not touched by the signed-in one.
       expect((await get(`/agents/${agentId}/properties`)).json().data.properties.every((p: { is_favorite: boolean }) => !p.is_favorite)).toBe(true);
 
-      for (const query of ['sortby=d_name', 'keyword=x', 'per_page=0', 'type=house']) {
+      for (const query of ['sortby=d_name', 'keywords=x', 'per_page=0', 'min_price=-1']) {
         expectError(await get(`/agents/${agentId}/properties?${query}`), 400, 'validation_failed');
       }
     });

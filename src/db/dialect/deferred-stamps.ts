@@ -66,3 +66,14 @@ export async function deferTermAndSessionStamps(db: AnyDb): Promise<void> {
   ];
   for (const statement of statements) await sql.raw(statement).execute(db);
 }
+
+/**
+ * PostgreSQL: renews now the stamps a migration's row changes have left pending. Migrations run in one
+ * transaction, and PostgreSQL refuses DDL on a table (CREATE INDEX in a later migration) while it has trigger
+ * events pending; a migration that rewrites rows calls this when done, so the next one may build indexes.
+ */
+export async function fireDeferredStamps(db: AnyDb): Promise<void> {
+  if (dialectOf(db) !== 'postgres') return;
+  await sql`set constraints all immediate`.execute(db);
+  await sql`set constraints all deferred`.execute(db);
+}

@@ -22,6 +22,16 @@ export function isUniqueViolation(error: unknown): boolean {
 }
 
 /**
+ * A column as a sort key that no index may provide. SQLite otherwise walks an index in the sort's order and
+ * filters each row when a LIMIT is given, which reads every listing of the state when a selective filter (a
+ * small circle, a keyword) matches fewer rows than the page: `+x` keeps the filter's own index in charge.
+ * PostgreSQL weighs both plans itself and gets the column as it is.
+ */
+export function unindexedSortKey<T>(db: AnyKysely, column: Expression<T>): Expression<T> {
+  return dialectOf(db) === 'sqlite' ? sql<T>`+${column}` : column;
+}
+
+/**
  * `lower(text)` that folds ASCII letters only on both databases: SQLite's lower() does nothing else, and
  * PostgreSQL's does the same under the "C" collation (under the default collation it also folds É → é,
  * which would make the two databases match different rows).

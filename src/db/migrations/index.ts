@@ -4,6 +4,9 @@ import * as m0002 from './0002_accounts.js';
 import * as m0003 from './0003_listings.js';
 import * as m0004 from './0004_directory.js';
 import * as m0005 from './0005_payments.js';
+import * as m0006 from './0006_search.js';
+import * as m0007 from './0007_saved_searches.js';
+import * as m0008 from './0008_geo_cells.js';
 
 /** Migrations in order. Static imports keep them inside the compiled bundle (no directory scanning). */
 const MIGRATIONS: Record<string, Migration> = {
@@ -12,6 +15,9 @@ const MIGRATIONS: Record<string, Migration> = {
   '0003_listings': m0003,
   '0004_directory': m0004,
   '0005_payments': m0005,
+  '0006_search': m0006,
+  '0007_saved_searches': m0007,
+  '0008_geo_cells': m0008,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { Envelope, errorResponses } from '../../http/envelope.js';
 import { translate } from '../../i18n/index.js';
-import { PropertyList } from '../properties/properties.schemas.js';
+import { SearchQuery } from '../search/search-query.schemas.js';
+import { SearchAnswer } from '../search/search.schemas.js';
 import type { AgenciesService } from './agencies.service.js';
 import { AGENT_LIST_RULES } from './agents.routes.js';
 import { sendDirectoryAnswer, sendListingPage } from './directory-replies.js';
@@ -15,7 +16,6 @@ import {
   AgentListQuery,
   AttachAgentBody,
   DirectoryIdParams,
-  DirectoryPropertiesQuery,
   UpdateAgencyBody,
 } from './directory.schemas.js';
 
@@ -91,8 +91,8 @@ export async function agencyRoutes(app: FastifyInstance, { agencies }: AgencyRou
           'search parameters of API.md 4.4 arrive with the search endpoints, and an unknown parameter is refused ' +
           '(400). Signed-in callers get their `is_favorite` (private answer).',
         params: DirectoryIdParams,
-        querystring: DirectoryPropertiesQuery,
-        response: { 200: Envelope(PropertyList), ...errorResponses(400, 401, 404, 429) },
+        querystring: SearchQuery,
+        response: { 200: Envelope(SearchAnswer), ...errorResponses(400, 401, 404, 429) },
       },
     },
     async (request, reply) => sendListingPage(request, reply, await agencies.properties(request.user, request.params.id, request.query)),

@@ -6,6 +6,7 @@ import type { AuthUser } from '../../http/request-context.js';
 import { sortKey } from '../../lib/slug.js';
 import { nowIso } from '../../lib/time.js';
 import type { PropertyListRecord } from '../properties/properties.schemas.js';
+import type { SearchQueryInput } from '../search/search-query.schemas.js';
 import type { AgentsService } from './agents.service.js';
 import { AnswerCache } from './answer-cache.js';
 import {
@@ -28,7 +29,6 @@ import type {
   AgentListInput,
   AgentListRecord,
   AgentRecord,
-  DirectoryPropertiesInput,
   DirectorySort,
   UpdateAgencyInput,
 } from './directory.schemas.js';
@@ -80,7 +80,7 @@ export class AgenciesService {
   }
 
   /** The agency's published listings and those of its agents (API.md 12). */
-  async properties(caller: AuthUser | null, id: number, query: DirectoryPropertiesInput): Promise<PropertyListRecord> {
+  async properties(caller: AuthUser | null, id: number, query: SearchQueryInput): Promise<PropertyListRecord> {
     const version = await this.records.version();
     if (!(await this.records.agency(id))) throw AppError.notFound();
     return this.listings.page(caller, { kind: 'agency', id }, query, version);

@@ -2,7 +2,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { Envelope, errorResponses } from '../../http/envelope.js';
-import { PropertyList } from '../properties/properties.schemas.js';
+import { SearchQuery } from '../search/search-query.schemas.js';
+import { SearchAnswer } from '../search/search.schemas.js';
 import type { AgentsService } from './agents.service.js';
 import { sendDirectoryAnswer, sendListingPage } from './directory-replies.js';
 import {
@@ -10,7 +11,6 @@ import {
   AgentListQuery,
   AgentSearchQuery,
   DirectoryIdParams,
-  DirectoryPropertiesQuery,
   UpdateAgentBody,
 } from './directory.schemas.js';
 
@@ -97,8 +97,8 @@ export async function agentRoutes(app: FastifyInstance, { agents }: AgentRouteOp
           'search parameters of API.md 4.4 arrive with the search endpoints, and an unknown parameter is ' +
           'refused (400). Signed-in callers get their `is_favorite` (private answer).',
         params: DirectoryIdParams,
-        querystring: DirectoryPropertiesQuery,
-        response: { 200: Envelope(PropertyList), ...errorResponses(400, 401, 404, 429) },
+        querystring: SearchQuery,
+        response: { 200: Envelope(SearchAnswer), ...errorResponses(400, 401, 404, 429) },
       },
     },
     async (request, reply) => sendListingPage(request, reply, await agents.properties(request.user, request.params.id, request.query)),

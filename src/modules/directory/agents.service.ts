@@ -7,6 +7,7 @@ import type { AuthUser } from '../../http/request-context.js';
 import { sortKey } from '../../lib/slug.js';
 import { nowIso } from '../../lib/time.js';
 import type { PropertyListRecord } from '../properties/properties.schemas.js';
+import type { SearchQueryInput } from '../search/search-query.schemas.js';
 import { AnswerCache } from './answer-cache.js';
 import { assertCanSeeAgent, assertMayEditAgent, findAgentAccess } from './directory-access.js';
 import { checkAgentInput } from './directory-input.js';
@@ -18,7 +19,6 @@ import type {
   AgentListRecord,
   AgentRecord,
   AgentSearchInput,
-  DirectoryPropertiesInput,
   DirectorySort,
   UpdateAgentInput,
 } from './directory.schemas.js';
@@ -65,7 +65,7 @@ export class AgentsService {
   }
 
   /** The published listings naming an agent the caller may see (else 404). */
-  async properties(caller: AuthUser | null, id: number, query: DirectoryPropertiesInput): Promise<PropertyListRecord> {
+  async properties(caller: AuthUser | null, id: number, query: SearchQueryInput): Promise<PropertyListRecord> {
     const version = await this.records.version();
     assertCanSeeAgent(caller, (await this.records.agent(id))?.access);
     return this.listings.page(caller, { kind: 'agent', id }, query, version);

@@ -4,9 +4,12 @@ import { type PageWindow, pageWindow, paginationOf } from '../../http/pagination
 import type { AuthUser } from '../../http/request-context.js';
 import type { ListSort, PropertyListRecord } from '../properties/properties.schemas.js';
 import type { PropertiesService } from '../properties/properties.service.js';
+import type { SearchQueryInput } from '../search/search-query.schemas.js';
+import { normalizeSearchQuery } from '../search/search-query.js';
+import { isPlainListing } from '../search/search-plain.js';
+import type { SearchService } from '../search/search.service.js';
 import { AnswerCache } from './answer-cache.js';
 import { findAgencyListingPage, findAgentListingPage, type IdPage } from './directory-pages.js';
-import type { DirectoryPropertiesInput } from './directory.schemas.js';
 
 /** Distinct listing pages kept; past this the cache starts over. */
 const MAX_CACHED_PAGES = 2000;
@@ -21,9 +24,9 @@ const FIND_PAGE: Record<ListingOwner['kind'], (db: Kysely<DB>, id: number, sort:
 
 /**
  * Pages of an agent's or an agency's published listings (GET /agents/{id}/properties, /agencies/{id}/properties).
- * The SQL picks the page's ids; the summaries come from PropertiesService, built in a fixed number of queries
- * and cached. Anonymous answers are kept whole under the directory data version; signed-in callers get the
- * same page with their own `is_favorite`.
+ * Without search filters the SQL picks the page's ids and anonymous answers are kept whole under the directory
+ * data version (signed-in callers get the same page with their own `is_favorite`); with any filter of API.md
+ * 4.4 the page is a search limited to the owner's listings (SearchService).
  */
 export class DirectoryListings {
   private readonly pages = new AnswerCache<PropertyListRecord>(MAX_CACHED_PAGES);
@@ -31,11 +34,14 @@ export class DirectoryListings {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly properties: PropertiesService,
+    private readonly search: SearchService,
   ) {}
 
   /** `version` is the directory data version (DirectoryRecords.version), read before the owner was checked. */
-  async page(caller: AuthUser | null, owner: ListingOwner, query: DirectoryPropertiesInput, version: string): Promise<PropertyListRecord> {
-    const window = pageWindow(query);
+  async page(caller: AuthUser | null, owner: ListingOwner, raw: SearchQueryInput, version: string): Promise<PropertyListRecord> {
+    const query = normalizeSearchQuery(raw);
+    const window = pageWindow(raw);
+    if (!isPlainListing(query)) return this.search.search(caller, await this.search.resolve(query, owner), window);
     const sort: ListSort = query.sortby ?? 'd_date';
     const key = `${owner.kind}:${owner.id}:${sort}:${window.page}:${window.perPage}`;
     let answer = this.pages.get(key, version);

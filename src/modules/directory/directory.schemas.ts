@@ -146,15 +146,6 @@ export type AgentSearchInput = Static<typeof AgentSearchQuery>;
 export const AgencyListQuery = Type.Object({ ...PageQueryFields, sortby: SortBy, keyword: Keyword }, { additionalProperties: false });
 export type AgencyListInput = Static<typeof AgencyListQuery>;
 
-export const DirectoryPropertiesQuery = Type.Object(
-  {
-    ...PageQueryFields,
-    sortby: Type.Optional(Type.Enum([...LIST_SORTS], { description: 'As GET /properties; default d_date' })),
-  },
-  { additionalProperties: false },
-);
-export type DirectoryPropertiesInput = Static<typeof DirectoryPropertiesQuery>;
-
 export const DirectoryIdParams = Type.Object({ id: Id }, { additionalProperties: false });
 export const AgencyAgentParams = Type.Object({ id: Id, agent_id: Id }, { additionalProperties: false });
 

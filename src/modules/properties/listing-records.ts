@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { CacheStamps } from '../../db/cache-versions.js';
 import type { DB, ListingState } from '../../db/schema.js';
+import { groupBy } from '../../lib/group-by.js';
 import { type ListingParts, type RecordUrls, toProperty, toPropertySummary } from './properties.mapper.js';
 import * as repository from './properties.repository.js';
 import type { ListingCoreRow } from './properties.repository.js';
@@ -124,15 +125,4 @@ export function accessOf(core: ListingCoreRow): ListingAccess {
 function freezeLoaded<T extends object>(loaded: Loaded<T>): Loaded<T> {
   Object.freeze(loaded.record);
   return Object.freeze(loaded);
-}
-
-function groupBy<T, K>(rows: readonly T[], key: (row: T) => K): Map<K, T[]> {
-  const groups = new Map<K, T[]>();
-  for (const row of rows) {
-    const k = key(row);
-    const group = groups.get(k);
-    if (group) group.push(row);
-    else groups.set(k, [row]);
-  }
-  return groups;
 }

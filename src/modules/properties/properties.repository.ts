@@ -1,5 +1,6 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { DB, ListingRow, ListingState, ListingUpdate, MediaRow, NewListing, Taxonomy } from '../../db/schema.js';
+import { refreshSearchColumns, searchColumnsOf } from '../search/search-columns.repository.js';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -14,7 +15,9 @@ export interface TermLink {
  * (db/dialect/term-triggers.ts), and renew the `listings` cache stamp (db/dialect/listing-triggers.ts).
  */
 export async function insertListing(db: Executor, listing: NewListing, terms: TermLink[] = []): Promise<number> {
-  const { id } = await db.insertInto('listings').values(listing).returning('id').executeTakeFirstOrThrow();
+  // The search columns are written with the row: one statement, never a listing without its words.
+  const row = { ...listing, ...searchColumnsOf(listing) };
+  const { id } = await db.insertInto('listings').values(row).returning('id').executeTakeFirstOrThrow();
   await linkTerms(db, id, terms);
   return id;
 }
@@ -69,10 +72,15 @@ export async function replaceGallery(db: Executor, listingId: number, mediaIds: 
   }
 }
 
+/** Columns that the search columns are computed from (search-columns.repository.ts). */
+const SEARCH_SOURCES = ['title', 'description', 'address', 'zipcode', 'reference', 'latitude', 'longitude'] as const;
+
 /** Applies the changes only while the listing is in `status`; says whether it did. */
 export async function updateListingInState(db: Executor, id: number, status: ListingState, changes: ListingUpdate): Promise<boolean> {
   const result = await db.updateTable('listings').set(changes).where('id', '=', id).where('status', '=', status).executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+  if (result.numUpdatedRows === 0n) return false;
+  if (SEARCH_SOURCES.some((column) => changes[column] !== undefined)) await refreshSearchColumns(db, id);
+  return true;
 }
 
 export async function setListingState(db: Executor, id: number, status: ListingState, at: string): Promise<void> {

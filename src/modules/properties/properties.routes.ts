@@ -11,11 +11,9 @@ import {
   CreatePropertyBody,
   GalleryList,
   LISTING_CREATORS,
-  ListPropertiesQuery,
   MAX_GALLERY,
   PropertyDeleted,
   PropertyIdParams,
-  PropertyList,
   UpdatePropertyBody,
 } from './properties.schemas.js';
 import type { PropertiesService } from './properties.service.js';
@@ -57,28 +55,6 @@ const CREATION_PAYMENT_RULES =
 
 export async function propertyRoutes(app: FastifyInstance, { properties }: PropertyRouteOptions) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
-
-  api.get(
-    '/properties',
-    {
-      schema: {
-        tags: ['properties'],
-        summary: 'Published listings, newest publication first',
-        description:
-          'Summaries of listings in state `publish`. `sortby`: d_date (default) / a_date by `published_at`, ' +
-          'a_price / d_price, a_title / d_title, a_size / d_size (listings without the value last), ' +
-          'featured_first; ties by id descending. The search filters of API.md 4.4 arrive with the search ' +
-          'endpoints; an unknown parameter is refused (400).',
-        querystring: ListPropertiesQuery,
-        response: { 200: Envelope(PropertyList), ...errorResponses(400, 401, 429) },
-      },
-    },
-    async (request, reply) => {
-      const answer = await properties.listPublished(request.user, request.query);
-      if (request.user) return reply.header('cache-control', PRIVATE).send({ success: true, data: answer });
-      return sendCacheable(request, reply, answer, PUBLIC_REVALIDATE, () => ({ success: true, data: answer }));
-    },
-  );
 
   api.get(
     '/properties/:id',

@@ -139,6 +139,13 @@ export const PropertySummary = Type.Object(
   {
     ...commonFields,
     gallery: Type.Array(MediaRef, { maxItems: SUMMARY_GALLERY, description: 'The first five gallery images' }),
+    distance: Type.Optional(
+      Type.Number({
+        description:
+          'Only in searches with a centre (`latitude`, `longitude`): the great-circle distance from it in `radius_unit` ' +
+          '(km unless `mi`), to 3 decimals; absent for a listing without coordinates.',
+      }),
+    ),
   },
   {
     $id: 'PropertySummary',
@@ -279,14 +286,12 @@ export const PropertyDeleted = Type.Object({ id: Type.Integer(), deleted: Type.L
 export const LIST_SORTS = ['d_date', 'a_date', 'a_price', 'd_price', 'a_title', 'd_title', 'a_size', 'd_size', 'featured_first'] as const;
 export type ListSort = (typeof LIST_SORTS)[number];
 
-export const ListPropertiesQuery = Type.Object(
-  {
-    ...PageQueryFields,
-    sortby: Type.Optional(Type.Enum([...LIST_SORTS], { description: 'Default d_date (newest publication first)' })),
-  },
-  { additionalProperties: false },
-);
-export type ListPropertiesInput = Static<typeof ListPropertiesQuery>;
+/** One page of the plain published list (GET /properties without filters; search.routes.ts). */
+export interface ListPropertiesInput {
+  page?: number;
+  per_page?: number;
+  sortby?: ListSort | undefined;
+}
 
 export const MyPropertiesQuery = Type.Object(
   {

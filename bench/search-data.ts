@@ -1,0 +1,127 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { DiskStorage } from '../src/adapters/storage/disk-storage.js';
+import type { DatabaseConfig } from '../src/config.js';
+import { CacheStamps } from '../src/db/cache-versions.js';
+import { createDatabase, type Database, migrateToLatest } from '../src/db/database.js';
+import { compactGeoCells } from '../src/db/dialect/geo-cell-compaction.js';
+import { PasswordHasher } from '../src/modules/auth/passwords.js';
+import { TaxonomiesService } from '../src/modules/taxonomies/taxonomies.service.js';
+import { UsersService } from '../src/modules/users/users.service.js';
+import { seedDemoListings } from '../src/seed/demo-listings.js';
+import { seedDemoTerms } from '../src/seed/seed-demo.js';
+import { openLoader } from './bulk-loaders.js';
+import { draftContext, loadListings, redoTriggerWork } from './bulk-listings.js';
+
+export type SeedMethod = 'bulk' | 'app';
+
+export interface SeedOptions {
+  count: number;
+  /** `bulk`: bench/bulk-listings.ts; `app`: seedDemoListings itself. */
+  method: SeedMethod;
+  seed?: number;
+  /** The moment the listings' dates count back from (default now): fixed, two seeds give the same rows. */
+  now?: Date;
+  onProgress?: (written: number) => void;
+}
+
+export interface SeedSummary {
+  listings: number;
+  published: number;
+  method: SeedMethod;
+  /** Writing the listings and everything that follows from them (indexes, counts, geo cells). */
+  seconds: number;
+  listingsPerSecond: number;
+}
+
+/**
+ * A search dataset: migrates a fresh database (a SQLite file, or a PostgreSQL database of its own) and fills
+ * it with the demo taxonomy and `count` demo listings, as `seed --properties N` would leave it, geo cells
+ * compacted.
+ */
+export async function seedDataset(config: DatabaseConfig, uploadDir: string, options: SeedOptions): Promise<SeedSummary> {
+  const now = options.now ?? new Date();
+  const seed = options.seed ?? 1;
+  let database = createDatabase(config);
+  let started: number;
+  let published: number;
+  try {
+    await migrateToLatest(database.db);
+    await seedDemoTerms(new TaxonomiesService(database.db, new CacheStamps(database.readCacheVersion, database.localWrites, 0)));
+    const users = new UsersService(database.db, new PasswordHasher());
+    const storage = new DiskStorage(uploadDir, 'http://127.0.0.1');
+    started = performance.now();
+    if (options.method === 'app') {
+      ({ published } = await seedDemoListings(database.db, users, storage, { count: options.count, seed, now, onProgress: progressOf(options) }));
+    } else {
+      const context = await draftContext(database.db, users, storage, now);
+      // The loading connection wants the SQLite file to itself.
+      await database.destroy();
+      const loader = await openLoader(config);
+      try {
+        ({ published } = await loadListings(loader, context, { count: options.count, seed, onProgress: options.onProgress }));
+      } finally {
+        await loader.close();
+      }
+      database = createDatabase(config);
+      await redoTriggerWork(database.db);
+    }
+    await compactGeoCells(database.db);
+  } finally {
+    await database.destroy();
+  }
+  const seconds = (performance.now() - started) / 1000;
+  return { listings: options.count, published, method: options.method, seconds, listingsPerSecond: options.count / seconds };
+}
+
+/** seedDemoListings reports each transaction's count; the callers here want the running total. */
+function progressOf(options: SeedOptions): ((written: number) => void) | undefined {
+  if (!options.onProgress) return undefined;
+  let total = 0;
+  const report = options.onProgress;
+  return (written) => report((total += written));
+}
+
+/** Runs `use` on a database opened on `config`, closed afterwards. */
+export async function withDatabase<T>(config: DatabaseConfig, use: (database: Database) => Promise<T>): Promise<T> {
+  const database = createDatabase(config);
+  try {
+    return await use(database);
+  } finally {
+    await database.destroy();
+  }
+}
+
+export interface ScratchDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+/**
+ * A new, empty PostgreSQL database next to the one `adminUrl` names, for one dataset; `drop` removes it
+ * (closing any connection left). `unreachable` says why when it cannot be created.
+ */
+export async function createScratchDatabase(adminUrl: string): Promise<ScratchDatabase | { unreachable: string }> {
+  const name = `realty_bench_${process.pid}_${randomBytes(3).toString('hex')}`;
+  try {
+    await withAdmin(adminUrl, (client) => client.query(`create database ${name}`));
+  } catch (error) {
+    return { unreachable: error instanceof Error ? error.message : String(error) };
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const drop = async () => {
+    await withAdmin(adminUrl, (client) => client.query(`drop database if exists ${name} with (force)`));
+  };
+  return { url: url.toString(), drop };
+}
+
+async function withAdmin<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+  await client.connect();
+  try {
+    return await use(client);
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,80 @@
+import { type Expression, type Kysely, type RawBuilder, type SqlBool, sql, type Transaction } from 'kysely';
+import { dialectOf } from './index.js';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyKysely = Kysely<any> | Transaction<any>;
+
+/**
+ * Keyword filters of a query over `listings as l` (API.md 4.4). Words are made in JavaScript
+ * (lib/search-tokens.ts): `l.search_text` holds them joined by single spaces, and the databases only split
+ * it at the spaces, with no parser or dictionary of their own that could disagree between them or with
+ * JavaScript's Unicode tables:
+ * - SQLite: the FTS5 external-content table `listings_fts` with the `ascii` tokenizer (every non-ASCII
+ *   character is part of a word; ASCII splits at anything but letters and digits, which our words are);
+ * - PostgreSQL: a GIN index on `array_to_tsvector(string_to_array(search_text, ' '))`, the words taken as
+ *   lexemes as they are.
+ * (The parsers of `unicode61` and `to_tsvector('simple', …)` drop or fold some letters and digits that
+ * JavaScript keeps, `ς` or newer scripts' letters; the databases then answered differently.)
+ */
+
+/** What `tokenize` produces: letters or digits only, so a term can never carry query syntax. */
+const TERM = /^[\p{L}\p{N}]+$/u;
+
+function assertTerms(terms: readonly string[]): void {
+  const bad = terms.find((term) => !TERM.test(term));
+  if (bad !== undefined) throw new Error(`not a search term: ${JSON.stringify(bad)}`);
+}
+
+/** Listings whose words include every term; no terms (a keyword of stopwords) filters nothing. */
+export function hasAllTerms(db: AnyKysely, terms: readonly string[]): Expression<SqlBool> {
+  if (terms.length === 0) return sql<SqlBool>`1 = 1`;
+  assertTerms(terms);
+  if (dialectOf(db) === 'postgres') {
+    // tsquery's input syntax, not to_tsquery: quoted lexemes are taken as they are, without a parser.
+    const query = terms.map((term) => `'${term}'`).join(' & ');
+    return sql<SqlBool>`array_to_tsvector(string_to_array(${sql.ref('l.search_text')}, ' ')) @@ cast(${query} as tsquery)`;
+  }
+  const query = terms.map((term) => `"${term}"`).join(' AND ');
+  return sql<SqlBool>`${sql.ref('l.id')} in (select rowid from listings_fts where listings_fts match ${query})`;
+}
+
+/**
+ * How many of the terms are words of the title (`l.title_tokens`): the relevance of a keyword search.
+ * Plain LIKE on words padded with spaces, identical on both databases; `db` keeps the signature of the
+ * other keyword filter.
+ */
+export function titleHits(_db: AnyKysely, terms: readonly string[]): RawBuilder<number> {
+  if (terms.length === 0) return sql<number>`0`;
+  assertTerms(terms);
+  const padded = sql`(' ' || ${sql.ref('l.title_tokens')} || ' ')`;
+  const hits = terms.map((term) => sql`case when ${padded} like ${`% ${term} %`} then 1 else 0 end`);
+  return sql<number>`(${sql.join(hits, sql` + `)})`;
+}
+
+/**
+ * The keyword index over `listings.search_text`, built from the rows present. SQLite's FTS5 table reads the
+ * text from `listings` (external content, `detail=none`: only which listing holds a word is kept, all that
+ * `hasAllTerms` asks) and is kept in step by the standard triggers of that pattern; PostgreSQL's expression
+ * index follows by itself.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function createKeywordIndex(db: Kysely<any>): Promise<void> {
+  const statements = dialectOf(db) === 'postgres' ? POSTGRES_INDEX : SQLITE_INDEX;
+  for (const statement of statements) await sql.raw(statement).execute(db);
+}
+
+const SQLITE_INDEX = [
+  `CREATE VIRTUAL TABLE listings_fts USING fts5(search_text, content='listings', content_rowid='id', tokenize='ascii', detail=none)`,
+  `INSERT INTO listings_fts(listings_fts) VALUES ('rebuild')`,
+  `CREATE TRIGGER listings_fts_insert AFTER INSERT ON listings
+   BEGIN INSERT INTO listings_fts(rowid, search_text) VALUES (NEW.id, NEW.search_text); END`,
+  `CREATE TRIGGER listings_fts_delete AFTER DELETE ON listings
+   BEGIN INSERT INTO listings_fts(listings_fts, rowid, search_text) VALUES ('delete', OLD.id, OLD.search_text); END`,
+  `CREATE TRIGGER listings_fts_update AFTER UPDATE OF search_text ON listings WHEN OLD.search_text <> NEW.search_text
+   BEGIN
+     INSERT INTO listings_fts(listings_fts, rowid, search_text) VALUES ('delete', OLD.id, OLD.search_text);
+     INSERT INTO listings_fts(rowid, search_text) VALUES (NEW.id, NEW.search_text);
+   END`,
+];
+
+const POSTGRES_INDEX = [`CREATE INDEX listings_search_idx ON listings USING gin (array_to_tsvector(string_to_array(search_text, ' ')))`];

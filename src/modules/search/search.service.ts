@@ -1,0 +1,78 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import { type PageWindow, paginationOf } from '../../http/pagination.js';
+import type { AuthUser } from '../../http/request-context.js';
+import type { PropertySummaryRecord } from '../properties/properties.schemas.js';
+import type { PropertiesService } from '../properties/properties.service.js';
+import { distanceKm, KM_PER_MILE } from './geo.js';
+import { clustersInBox, clustersOfMatches, type MapClusters } from './geo-cells.repository.js';
+import { searchConditions, searchedStates } from './search-filters.js';
+import type { MapSearch } from './search-query.js';
+import { countFacet, type FacetCount } from './search-facets.repository.js';
+import { type ListingScope, type ResolvedSearch, resolveTerms } from './search-terms.js';
+import type { FacetName, SearchCircle, SearchQuery, SearchSort } from './search-types.js';
+import { findSearchPage } from './search.repository.js';
+
+export interface SearchResult {
+  properties: PropertySummaryRecord[];
+  pagination: ReturnType<typeof paginationOf>;
+  facets?: Record<string, FacetCount[]>;
+}
+
+/** Digits a result's `distance` keeps (a metre in km, about 1.6 m in miles). */
+const DISTANCE_DIGITS = 3;
+
+/**
+ * Listing search (API.md 4.4): GET /properties, /properties/search, /agents/{id}/properties and
+ * /agencies/{id}/properties. The SQL picks and counts ids (search.repository.ts, index-driven); the summaries
+ * come from PropertiesService, built in a fixed number of queries and cached per listing.
+ */
+export class SearchService {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly properties: PropertiesService,
+  ) {}
+
+  /** Resolves the term slugs of a normalized search (search-query.ts) once; `scope` limits it to one owner's listings. */
+  resolve(query: SearchQuery, scope?: ListingScope): Promise<ResolvedSearch> {
+    return resolveTerms(this.db, query, scope);
+  }
+
+  async search(caller: AuthUser | null, search: ResolvedSearch, window: PageWindow): Promise<SearchResult> {
+    const { query } = search;
+    const sort: SearchSort = query.sortby ?? (query.keyword !== undefined ? 'relevance' : 'd_date');
+    const [page, facets] = await Promise.all([
+      findSearchPage(this.db, search, sort, window),
+      query.facets ? this.facets(search, query.facets) : undefined,
+    ]);
+    let properties = await this.properties.summaries(caller, page.ids);
+    if (query.circle) properties = properties.map((summary) => withDistance(summary, query.circle!));
+    return { properties, pagination: paginationOf(page.total, window), ...(facets ? { facets } : {}) };
+  }
+
+  /**
+   * Map clusters (API.md 4.5). Without filters beyond the box (and `include_sold`) they come from the geo cell
+   * aggregates, at a cost that does not grow with the listings; with filters, from one grouped query over the
+   * matching listings in the box.
+   */
+  async map({ filters, box, zoom }: MapSearch): Promise<MapClusters> {
+    const search = await this.resolve(filters);
+    const { box: _box, include_sold: _states, ...others } = search.query;
+    if (Object.keys(others).length === 0) return clustersInBox(this.db, searchedStates(search.query), box, zoom);
+    return clustersOfMatches(this.db, searchConditions(this.db, search), box, zoom);
+  }
+
+  private async facets(search: ResolvedSearch, names: readonly FacetName[]): Promise<Record<string, FacetCount[]>> {
+    const counts = await Promise.all(names.map((name) => countFacet(this.db, search, name)));
+    return Object.fromEntries(names.map((name, i) => [name, counts[i]!]));
+  }
+}
+
+/** The summary with its great-circle distance from the search's centre, in the search's unit (absent without coordinates). */
+function withDistance(summary: PropertySummaryRecord, centre: SearchCircle): PropertySummaryRecord {
+  const { latitude, longitude } = summary.address;
+  if (latitude === null || longitude === null) return summary;
+  const km = distanceKm(centre, { latitude, longitude });
+  const distance = centre.unit === 'mi' ? km / KM_PER_MILE : km;
+  return { ...summary, distance: Number(distance.toFixed(DISTANCE_DIGITS)) };
+}
