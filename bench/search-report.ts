@@ -132,7 +132,8 @@ export function printSearchReport(report: SearchReport, jsonPath: string): void 
     lines.push(
       '',
       `${datasetName(dataset)} (${count(seeding.published)} published): seeded in ${seeding.seconds.toFixed(1)} s ` +
-        `(${count(seeding.listingsPerSecond)} listings/s, ${seeding.method}); API server RSS ${dataset.rssMb.toFixed(1)} MB afterwards`,
+        `(${count(seeding.listingsPerSecond)} listings/s, ${seeding.method}; rows written in ${seeding.writeSeconds.toFixed(1)} s); ` +
+        `API server RSS ${dataset.rssMb.toFixed(1)} MB afterwards`,
       '',
       formatTable(
         header,

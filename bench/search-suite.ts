@@ -95,7 +95,10 @@ async function measureDataset(
       if (written % PROGRESS_EVERY === 0 && written < listings) progress(`${label}: ${written.toLocaleString('en-US')} written`);
     },
   });
-  progress(`${label}: seeded in ${seeding.seconds.toFixed(1)} s (${Math.round(seeding.listingsPerSecond).toLocaleString('en-US')} listings/s)`);
+  progress(
+    `${label}: seeded in ${seeding.seconds.toFixed(1)} s (${Math.round(seeding.listingsPerSecond).toLocaleString('en-US')} listings/s; ` +
+      `rows written in ${seeding.writeSeconds.toFixed(1)} s)`,
+  );
 
   const plans: DatasetResult['plans'] = {};
   for (const scenario of SEARCH_SCENARIOS.filter((s) => s.explain)) plans[scenario.key] = await explainRequest(config, scenario.path);
