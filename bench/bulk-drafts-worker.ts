@@ -5,10 +5,10 @@
  * flight, so memory holds at most three chunks whatever the count.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { averageRating } from '../src/lib/rating.js';
-import { type Random, seededRandom } from '../src/lib/random.js';
+import { seededRandom } from '../src/lib/random.js';
 import { type DraftContext, draftListing, type ListingDraft } from '../src/seed/demo-listing-drafts.js';
-import { aggregateOf, type DemoReview, draftReviews, reviewWindow } from '../src/seed/demo-reviews.js';
+import { listingReviews, REVIEW_STREAM_OFFSET } from '../src/seed/demo-listings.js';
+import type { DemoReview } from '../src/seed/demo-reviews.js';
 
 export interface DraftJob {
   context: DraftContext;
@@ -23,23 +23,6 @@ export interface DraftChunk {
   drafts: ListingDraft[];
   /** The reviews of each draft, in the same order. */
   reviews: DemoReview[][];
-}
-
-// NOTE: as seedDemoListings (src/seed/demo-listings.ts) draws them: the same two streams, the same shares.
-// Kept in step by bench/verify-bulk.ts, which compares both ways of seeding row by row.
-const REVIEW_STREAM_OFFSET = 1_000_003;
-const REVIEWED_SHARE = 0.15;
-const MOST_REVIEWS = 4;
-
-/** Reviews for some public listings; the listing row gets their aggregate (API.md 6.1). */
-function listingReviews(random: Random, draft: ListingDraft, reviewers: readonly number[], now: Date): DemoReview[] {
-  const reviewed = (draft.row.status === 'publish' || draft.row.status === 'sold') && random() < REVIEWED_SHARE;
-  const reviews = reviewed
-    ? draftReviews(random, 'property', 1 + Math.floor(random() * MOST_REVIEWS), reviewers, reviewWindow(now, draft.row.published_at ?? null), now)
-    : [];
-  const aggregate = aggregateOf(reviews);
-  Object.assign(draft.row, aggregate, { rating: averageRating(aggregate) });
-  return reviews;
 }
 
 if (parentPort) {

@@ -4,13 +4,12 @@ import { Worker } from 'node:worker_threads';
 import type { Kysely } from 'kysely';
 import type { FileStorage } from '../src/adapters/storage/storage.js';
 import { fillGeoCells } from '../src/db/dialect/geo-cell-triggers.js';
-import { type DB, TAXONOMIES, type Taxonomy } from '../src/db/schema.js';
+import type { DB, Taxonomy } from '../src/db/schema.js';
 import type { UsersService } from '../src/modules/users/users.service.js';
 import { ensureDemoDirectory } from '../src/seed/demo-directory.js';
 import { createDemoImages } from '../src/seed/demo-images.js';
-import type { DemoPlace, DemoTermIds, DraftContext, ListingDraft } from '../src/seed/demo-listing-drafts.js';
-import { DEMO_TYPES } from '../src/seed/demo-listing-types.js';
-import { DEMO_CITIES } from '../src/seed/demo-places.js';
+import { findDemoTerms } from '../src/seed/demo-listings.js';
+import type { DraftContext, ListingDraft } from '../src/seed/demo-listing-drafts.js';
 import type { DemoReview } from '../src/seed/demo-reviews.js';
 import type { BulkLoader } from './bulk-loaders.js';
 import type { DraftChunk, DraftJob } from './bulk-drafts-worker.js';
@@ -184,45 +183,4 @@ function firstCity(draft: ListingDraft): number | null {
   const cities = draft.terms.filter((link) => link.taxonomy === 'property_city').map((link) => link.termId);
   // Links of one taxonomy are numbered in order, so the first by position is the first in the list.
   return cities[0] ?? null;
-}
-
-// NOTE: a copy of findDemoTerms in src/seed/demo-listings.ts (not exported there).
-
-/** The listing taxonomies (the agent ones describe agents, not listings). */
-const DEMO_TAXONOMIES: readonly Taxonomy[] = TAXONOMIES.filter((taxonomy) => taxonomy.startsWith('property_'));
-
-async function findDemoTerms(db: Kysely<DB>): Promise<DemoTermIds> {
-  const rows = await db.selectFrom('terms').select(['id', 'taxonomy', 'name', 'location_parent_id']).where('taxonomy', 'in', DEMO_TAXONOMIES).orderBy('id').execute();
-  const ids = new Map<string, number>();
-  for (const row of rows) {
-    const key = termKey(row.taxonomy, row.name, row.location_parent_id);
-    if (!ids.has(key)) ids.set(key, row.id);
-  }
-  const find = (taxonomy: Taxonomy, name: string, parent: number | null = null) => ids.get(termKey(taxonomy, name, parent));
-  const named = (taxonomy: Taxonomy) => new Map(rows.filter((row) => row.taxonomy === taxonomy).map((row) => [row.name, row.id]));
-
-  const types = DEMO_TYPES.flatMap((profile) => {
-    const termId = find('property_type', profile.name);
-    return termId === undefined ? [] : [{ profile, termId }];
-  });
-  const places = DEMO_CITIES.flatMap((city): DemoPlace[] => {
-    const countryId = find('property_country', city.country);
-    const stateId = countryId === undefined ? undefined : find('property_state', city.state, countryId);
-    const cityId = stateId === undefined ? undefined : find('property_city', city.city, stateId);
-    if (countryId === undefined || stateId === undefined || cityId === undefined) return [];
-    const areas = city.areas.flatMap((area) => {
-      const termId = find('property_area', area.name, cityId);
-      return termId === undefined ? [] : [{ area, termId }];
-    });
-    return areas.length === 0 ? [] : [{ city, countryId, stateId, cityId, areas }];
-  });
-  const [forSale, forRent, newConstruction] = ['For Sale', 'For Rent', 'New Construction'].map((name) => find('property_status', name));
-  if (types.length === 0 || places.length === 0 || forSale === undefined || forRent === undefined || newConstruction === undefined) {
-    throw new Error('bulk listings need the demo taxonomy: seed the demo terms (seedDemoTerms) first');
-  }
-  return { types, forSale, forRent, newConstruction, labels: named('property_label'), features: named('property_feature'), places };
-}
-
-function termKey(taxonomy: string, name: string, parent: number | null): string {
-  return `${taxonomy}\u0000${parent ?? ''}\u0000${name}`;
 }

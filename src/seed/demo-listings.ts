@@ -40,6 +40,8 @@ export class DemoTermsMissingError extends Error {}
 
 const LISTINGS_PER_TRANSACTION = 2_000;
 /** Share of public listings with reviews, and how many each gets at most. */
+/** Reviews draw from a stream of their own, this far from the listings' seed (bench/bulk-drafts-worker.ts too). */
+export const REVIEW_STREAM_OFFSET = 1_000_003;
 const REVIEWED_SHARE = 0.15;
 const MOST_REVIEWS = 4;
 /** Bound parameters per statement: below SQLite's limit of 32,766 (PostgreSQL's is 65,535). */
@@ -58,7 +60,7 @@ export async function seedDemoListings(
   const context = { terms, directory, images, now };
   const random = seededRandom(options.seed ?? 1);
   // Reviews draw from a stream of their own, so that they do not change the listings a seed gives.
-  const reviewRandom = seededRandom((options.seed ?? 1) + 1_000_003);
+  const reviewRandom = seededRandom((options.seed ?? 1) + REVIEW_STREAM_OFFSET);
   // Numbers continue after the listings already there, so that a second seed's slugs and references are new.
   const first = (await highestListingId(db)) + 1;
 
@@ -75,7 +77,7 @@ export async function seedDemoListings(
 }
 
 /** Reviews for some public listings; the listing row gets their aggregate (API.md 6.1). */
-function listingReviews(random: Random, draft: ListingDraft, reviewers: readonly number[], now: Date): DemoReview[] {
+export function listingReviews(random: Random, draft: ListingDraft, reviewers: readonly number[], now: Date): DemoReview[] {
   const reviewed = (draft.row.status === 'publish' || draft.row.status === 'sold') && random() < REVIEWED_SHARE;
   const reviews = reviewed
     ? draftReviews(random, 'property', 1 + Math.floor(random() * MOST_REVIEWS), reviewers, reviewWindow(now, draft.row.published_at ?? null), now)
@@ -202,7 +204,7 @@ async function highestListingId(db: Kysely<DB>): Promise<number> {
 const DEMO_TAXONOMIES: readonly Taxonomy[] = TAXONOMIES.filter((taxonomy) => taxonomy.startsWith('property_'));
 
 /** The ids of the demo terms in this database: what exists of the demo taxonomy (demo-terms.ts). */
-async function findDemoTerms(db: Kysely<DB>): Promise<DemoTermIds> {
+export async function findDemoTerms(db: Kysely<DB>): Promise<DemoTermIds> {
   const rows = await db.selectFrom('terms').select(['id', 'taxonomy', 'name', 'location_parent_id']).where('taxonomy', 'in', DEMO_TAXONOMIES).orderBy('id').execute();
   const ids = new Map<string, number>();
   for (const row of rows) {
