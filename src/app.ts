@@ -192,7 +192,7 @@ export function createServices({ config, database, jwtSecret, redis }: AppDepend
   const quotas = new ListingQuotas(config.payments);
   const properties = new PropertiesService(database.db, records, taxonomies, media, views, config.listings, quotas);
   const directory = new DirectoryRecords(database.db, stamps, { publicUrl: config.publicUrl, storage });
-  const search = new SearchService(database.db, properties);
+  const search = new SearchService(database.db, stamps, properties);
   const directoryListings = new DirectoryListings(database.db, properties, search);
   const agents = new AgentsService(database.db, directory, directoryListings);
   const profiles = new ProfilesService(database.db, users, auth, passwords, media, storage, locks);

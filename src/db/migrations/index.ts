@@ -7,6 +7,7 @@ import * as m0005 from './0005_payments.js';
 import * as m0006 from './0006_search.js';
 import * as m0007 from './0007_saved_searches.js';
 import * as m0008 from './0008_geo_cells.js';
+import * as m0009 from './0009_search_by_area.js';
 
 /** Migrations in order. Static imports keep them inside the compiled bundle (no directory scanning). */
 const MIGRATIONS: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006_search': m0006,
   '0007_saved_searches': m0007,
   '0008_geo_cells': m0008,
+  '0009_search_by_area': m0009,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -8,7 +8,7 @@ import { nowIso } from '../../lib/time.js';
 import type { PropertyListRecord } from '../properties/properties.schemas.js';
 import type { SearchQueryInput } from '../search/search-query.schemas.js';
 import type { AgentsService } from './agents.service.js';
-import { AnswerCache } from './answer-cache.js';
+import { AnswerCache } from '../../lib/answer-cache.js';
 import {
   assertCanSeeAgent,
   assertMayEditAgency,

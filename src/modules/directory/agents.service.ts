@@ -8,7 +8,7 @@ import { sortKey } from '../../lib/slug.js';
 import { nowIso } from '../../lib/time.js';
 import type { PropertyListRecord } from '../properties/properties.schemas.js';
 import type { SearchQueryInput } from '../search/search-query.schemas.js';
-import { AnswerCache } from './answer-cache.js';
+import { AnswerCache } from '../../lib/answer-cache.js';
 import { assertCanSeeAgent, assertMayEditAgent, findAgentAccess } from './directory-access.js';
 import { checkAgentInput } from './directory-input.js';
 import type { DirectoryListings } from './directory-listings.js';

@@ -8,7 +8,7 @@ import type { SearchQueryInput } from '../search/search-query.schemas.js';
 import { normalizeSearchQuery } from '../search/search-query.js';
 import { isPlainListing } from '../search/search-plain.js';
 import type { SearchService } from '../search/search.service.js';
-import { AnswerCache } from './answer-cache.js';
+import { AnswerCache } from '../../lib/answer-cache.js';
 import { findAgencyListingPage, findAgentListingPage, type IdPage } from './directory-pages.js';
 
 /** Distinct listing pages kept; past this the cache starts over. */

@@ -13,6 +13,119 @@ export interface FacetCount {
 }
 
 /**
+ * The counts of the facets of a search (API.md 4.4), each as countFacet gives it. The facets whose own filter
+ * the search does not use all count the same listings, so they are counted together (countSharedFacets);
+ * each of the others leaves out its own filter, and is counted alone.
+ */
+export async function countFacets(db: Kysely<DB>, search: ResolvedSearch, names: readonly FacetName[]): Promise<Record<string, FacetCount[]>> {
+  const shared = names.filter((name) => !filtersBy(search, name));
+  const own = names.filter((name) => filtersBy(search, name));
+  const [together, ...alone] = await Promise.all([countSharedFacets(db, search, shared), ...own.map((name) => countFacet(db, search, name))]);
+  const counts = new Map<FacetName, FacetCount[]>([...together, ...own.map((name, i) => [name, alone[i]!] as const)]);
+  return Object.fromEntries(names.map((name) => [name, counts.get(name)!]));
+}
+
+/** Whether the search has a filter of the facet's own, which its counts leave out. */
+function filtersBy(search: ResolvedSearch, facet: FacetName): boolean {
+  if (facet === 'bedrooms' || facet === 'bathrooms' || facet === 'price') return search.query[facet] !== undefined;
+  return search.termIds[facet] !== undefined;
+}
+
+/** The columns of a matching listing that numeric facets count. */
+const NUMERIC_FACETS = ['bedrooms', 'bathrooms'] as const;
+
+/**
+ * Facets over the listings the whole search matches, in one statement: the matching listings are found once
+ * (a materialized common table expression, `m`) and every facet groups them, the term facets through
+ * listing_terms_facet_idx (listing_id, taxonomy, status, term_id), read by each listing's id without visiting
+ * the link rows. For the price facet it returns the lowest and highest price, and the ranges fitted to them
+ * are counted by a second statement. A search over a large area this way reads its listings twice instead of
+ * once per facet and twice more for the price.
+ */
+async function countSharedFacets(db: Kysely<DB>, search: ResolvedSearch, names: readonly FacetName[]): Promise<[FacetName, FacetCount[]][]> {
+  if (names.length === 0) return [];
+  const states = searchedStates(search.query);
+  const matching = () => db.selectFrom('listings as l').where((eb) => eb.and(searchConditions(db, search)(eb)));
+  // Each branch reads `m`; the statement defines it once, before the first.
+  const facetDb = db as unknown as Kysely<DB & { m: MatchedListing }>;
+  const noText = sql<string | null>`cast(null as text)`;
+  const noNumber = sql<number | null>`cast(null as double precision)`;
+  const branches = names.map((name) => {
+    if (name === 'price') {
+      return facetDb
+        .selectFrom('m')
+        .select([sql.lit(name).as('facet'), (eb) => eb.fn.min('m.price').as('value'), (eb) => eb.fn.max('m.price').as('upto')])
+        .select([noText.as('slug'), noText.as('name'), (eb) => eb.fn.countAll().as('n')])
+        .where('m.price', 'is not', null);
+    }
+    if ((NUMERIC_FACETS as readonly FacetName[]).includes(name)) {
+      const column = `m.${name as (typeof NUMERIC_FACETS)[number]}` as const;
+      return facetDb
+        .selectFrom('m')
+        .select([sql.lit(name).as('facet'), `${column} as value`, noNumber.as('upto')])
+        .select([noText.as('slug'), noText.as('name'), (eb) => eb.fn.countAll().as('n')])
+        .where(column, 'is not', null)
+        .groupBy(column);
+    }
+    // Counted by term id first, so that each term is looked up once, not once per link.
+    const perTerm = facetDb
+      .selectFrom('m')
+      // CROSS JOIN keeps SQLite's planner to this order (it otherwise may walk a whole term's links); PostgreSQL's is free.
+      .crossJoin('listing_terms as lt')
+      .select(['lt.term_id', (eb) => eb.fn.countAll().as('n')])
+      .whereRef('lt.listing_id', '=', 'm.id')
+      .where('lt.taxonomy', '=', TAXONOMY_OF[name as TaxonomyFilter])
+      .where('lt.status', 'in', states)
+      .groupBy('lt.term_id');
+    return facetDb
+      .selectFrom(perTerm.as('c'))
+      .innerJoin('terms as t', 't.id', 'c.term_id')
+      .select([sql.lit(name).as('facet'), 't.id as value', noNumber.as('upto'), 't.slug', 't.name', 'c.n']);
+  });
+  const [first, ...rest] = branches;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- branches differ in the types of `value` only
+  const union = rest.reduce((all: any, branch) => all.unionAll(branch), first!) as typeof first;
+  const rows = (await facetDb
+    .with(
+      (cte) => cte('m').materialized(),
+      () => matching().select(['l.id', 'l.bedrooms', 'l.bathrooms', 'l.price']),
+    )
+    .selectFrom(union!.as('f'))
+    .selectAll()
+    .execute()) as SharedFacetRow[];
+  return Promise.all(
+    names.map(async (name): Promise<[FacetName, FacetCount[]]> => {
+      const mine = rows.filter((row) => row.facet === name);
+      if (name === 'price') {
+        const bounds = mine[0];
+        const priced = bounds && bounds.value !== null && Number(bounds.n) > 0;
+        return [name, priced ? await countPriceRanges(matching, Number(bounds.value), Number(bounds.upto)) : []];
+      }
+      if ((NUMERIC_FACETS as readonly FacetName[]).includes(name)) {
+        return [name, byCount(mine.map((row) => ({ value: Number(row.value), name: String(Number(row.value)), count: Number(row.n) })))];
+      }
+      return [name, byCount(mine.map((row) => ({ value: row.slug!, name: row.name!, count: Number(row.n) })))];
+    }),
+  );
+}
+
+interface MatchedListing {
+  id: number;
+  bedrooms: number | null;
+  bathrooms: number | null;
+  price: number | null;
+}
+
+interface SharedFacetRow {
+  facet: string;
+  value: number | string | null;
+  upto: number | string | null;
+  slug: string | null;
+  name: string | null;
+  n: number | string | bigint;
+}
+
+/**
  * The counts of one facet (API.md 4.4): every filter of the search applies except the facet's own, so that a
  * client can show what widening its selection gives. Zero counts are left out; the order is by count
  * descending, then by value, compared in JavaScript so that both databases give the same order.
@@ -27,7 +140,14 @@ export async function countFacet(db: Kysely<DB>, search: ResolvedSearch, facet: 
       .execute();
     return byCount(rows.map((row) => ({ value: Number(row.value), name: String(Number(row.value)), count: Number(row.n) })));
   }
-  if (facet === 'price') return countPriceRanges(db, matching);
+  if (facet === 'price') {
+    const bounds = await matching()
+      .select((eb) => [eb.fn.min('l.price').as('lowest'), eb.fn.max('l.price').as('highest')])
+      .where('l.price', 'is not', null)
+      .executeTakeFirst();
+    if (bounds?.lowest == null || bounds.highest == null) return [];
+    return countPriceRanges(matching, Number(bounds.lowest), Number(bounds.highest));
+  }
   const taxonomy = TAXONOMY_OF[facet as TaxonomyFilter];
   const rows = await db
     .selectFrom('listing_terms as lt')
@@ -45,14 +165,9 @@ export async function countFacet(db: Kysely<DB>, search: ResolvedSearch, facet: 
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 type MatchingListings = () => SelectQueryBuilder<SearchDB, 'l', {}>;
 
-/** Counts per range of the 10 fitted to the prices of the matching listings (price filter left out). */
-async function countPriceRanges(db: Kysely<DB>, matching: MatchingListings): Promise<FacetCount[]> {
-  const bounds = await matching()
-    .select((eb) => [eb.fn.min('l.price').as('lowest'), eb.fn.max('l.price').as('highest')])
-    .where('l.price', 'is not', null)
-    .executeTakeFirst();
-  if (bounds?.lowest == null || bounds.highest == null) return [];
-  const ranges = fittedPriceRanges(Number(bounds.lowest), Number(bounds.highest));
+/** Counts per range of the 10 fitted to the prices of the matching listings (price filter left out), lowest to highest. */
+async function countPriceRanges(matching: MatchingListings, lowest: number, highest: number): Promise<FacetCount[]> {
+  const ranges = fittedPriceRanges(lowest, highest);
   // Highest range first, so that the CASE picks the range a price is at or above the start of.
   const rangeOf = sql.join(
     ranges.map((range, index) => sql`when l.price >= ${range.min} then ${index}`).reverse(),

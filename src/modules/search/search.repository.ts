@@ -83,14 +83,29 @@ export async function findSearchPage(db: Kysely<DB>, search: ResolvedSearch, sor
     // A price bound leaves out listings without a price; else they come last, as in inSearchOrder.
     const bounded = search.query.price?.min !== undefined || search.query.price?.max !== undefined;
     const ordered = bounded ? termRows : termRows.orderBy(sql`(lt.price is null)`);
+    // Two statements: the page stops after its rows, where counting on the way would read the whole range.
     const [rows, count] = await Promise.all([
       ordered.select('lt.listing_id').orderBy('lt.price', direction).orderBy('lt.listing_id', 'desc').limit(window.perPage).offset(window.offset).execute(),
       termRows.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
     ]);
     return { ids: rows.map((row) => row.listing_id), total: Number(count.n) };
   }
+  if (hasSelectiveFilter(search)) {
+    // The page reads every match to order them (inSearchOrder), so it counts them on the way.
+    const page = matchingListings(db, search).select(['l.id', countedOnTheWay]);
+    const rows = await inSearchOrder(db, page, search, sort).limit(window.perPage).offset(window.offset).execute();
+    return pageOf(rows, () => countMatches(db, search));
+  }
   const [ids, total] = await Promise.all([pageIds(db, search, sort, window), countMatches(db, search)]);
   return { ids, total };
+}
+
+/** The number of rows a statement matched before its LIMIT, on every row of the page: one statement instead of a page and a count. */
+const countedOnTheWay = sql<number | string>`count(*) over ()`.as('total');
+
+/** The page of rows selected with countedOnTheWay; a page past the end has no row to carry the total, which `count` then gives. */
+async function pageOf(rows: { id: number; total: number | string }[], count: () => Promise<number>): Promise<SearchPage> {
+  return { ids: rows.map((row) => row.id), total: rows.length > 0 ? Number(rows[0]!.total) : await count() };
 }
 
 /**

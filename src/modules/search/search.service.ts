@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
+import type { CacheStamps } from '../../db/cache-versions.js';
 import type { DB } from '../../db/schema.js';
+import { AnswerCache } from '../../lib/answer-cache.js';
 import { type PageWindow, paginationOf } from '../../http/pagination.js';
 import type { AuthUser } from '../../http/request-context.js';
 import type { PropertySummaryRecord } from '../properties/properties.schemas.js';
@@ -8,7 +10,7 @@ import { distanceKm, KM_PER_MILE } from './geo.js';
 import { clustersInBox, clustersOfMatches, type MapClusters } from './geo-cells.repository.js';
 import { searchConditions, searchedStates } from './search-filters.js';
 import type { MapSearch } from './search-query.js';
-import { countFacet, type FacetCount } from './search-facets.repository.js';
+import { countFacets, type FacetCount } from './search-facets.repository.js';
 import { type ListingScope, type ResolvedSearch, resolveTerms } from './search-terms.js';
 import type { FacetName, SearchCircle, SearchQuery, SearchSort } from './search-types.js';
 import { findSearchPage } from './search.repository.js';
@@ -21,6 +23,8 @@ export interface SearchResult {
 
 /** Digits a result's `distance` keeps (a metre in km, about 1.6 m in miles). */
 const DISTANCE_DIGITS = 3;
+/** Distinct term selections whose ids are kept (a few hundred bytes each). */
+const TERM_SELECTIONS_KEPT = 10_000;
 
 /**
  * Listing search (API.md 4.4): GET /properties, /properties/search, /agents/{id}/properties and
@@ -28,14 +32,26 @@ const DISTANCE_DIGITS = 3;
  * come from PropertiesService, built in a fixed number of queries and cached per listing.
  */
 export class SearchService {
+  /** The term ids of a search's term parameters, while the terms stamp holds: most searches name the same few terms. */
+  private readonly termIds = new AnswerCache<ResolvedSearch['termIds']>(TERM_SELECTIONS_KEPT);
+
   constructor(
     private readonly db: Kysely<DB>,
+    private readonly stamps: CacheStamps,
     private readonly properties: PropertiesService,
   ) {}
 
   /** Resolves the term slugs of a normalized search (search-query.ts) once; `scope` limits it to one owner's listings. */
-  resolve(query: SearchQuery, scope?: ListingScope): Promise<ResolvedSearch> {
-    return resolveTerms(this.db, query, scope);
+  async resolve(query: SearchQuery, scope?: ListingScope): Promise<ResolvedSearch> {
+    if (!query.terms) return resolveTerms(this.db, query, scope);
+    const key = JSON.stringify(query.terms);
+    // Read before the terms, so that a change made meanwhile leaves the answer under the old stamp.
+    const stamp = await this.stamps.current('terms');
+    const known = this.termIds.get(key, stamp);
+    if (known) return { query, termIds: known, ...(scope ? { scope } : {}) };
+    const resolved = await resolveTerms(this.db, query, scope);
+    this.termIds.set(key, stamp, Object.freeze(resolved.termIds));
+    return resolved;
   }
 
   async search(caller: AuthUser | null, search: ResolvedSearch, window: PageWindow): Promise<SearchResult> {
@@ -43,7 +59,7 @@ export class SearchService {
     const sort: SearchSort = query.sortby ?? (query.keyword !== undefined ? 'relevance' : 'd_date');
     const [page, facets] = await Promise.all([
       findSearchPage(this.db, search, sort, window),
-      query.facets ? this.facets(search, query.facets) : undefined,
+      query.facets ? countFacets(this.db, search, query.facets) : undefined,
     ]);
     let properties = await this.properties.summaries(caller, page.ids);
     if (query.circle) properties = properties.map((summary) => withDistance(summary, query.circle!));
@@ -60,11 +76,6 @@ export class SearchService {
     const { box: _box, include_sold: _states, ...others } = search.query;
     if (Object.keys(others).length === 0) return clustersInBox(this.db, searchedStates(search.query), box, zoom);
     return clustersOfMatches(this.db, searchConditions(this.db, search), box, zoom);
-  }
-
-  private async facets(search: ResolvedSearch, names: readonly FacetName[]): Promise<Record<string, FacetCount[]>> {
-    const counts = await Promise.all(names.map((name) => countFacet(this.db, search, name)));
-    return Object.fromEntries(names.map((name, i) => [name, counts[i]!]));
   }
 }
 
