@@ -479,6 +479,20 @@ describe.each(DIALECTS)('search routes (%s)', (dialect) => {
       expect(res.json().data.pagination).toEqual(pagination(2, 1, 10));
     });
 
+    it('follows terms created and renamed after a search named them (term ids are kept per terms stamp)', async () => {
+      const islander = await newUser(db, { role: 'seller' });
+      const islands = async (query: string) => idsOf(await search(`user_id=${islander.id}&${query}`));
+      expect(await islands('city=atlantis')).toEqual([]);
+      const atlantis = await term('property_city', 'Atlantis');
+      const home = await listing(islander, { title: 'Island home', terms: links('property_city', atlantis) });
+      expect(await islands('city=atlantis')).toEqual([home]);
+      const admin = bearer(await tokenFor(t.app, await newUser(db, { role: 'administrator' })));
+      const renamed = await t.app.inject({ method: 'PUT', url: `${API}/terms/property_city/${atlantis.id}`, headers: admin, payload: { slug: 'atlantida' } });
+      expect(renamed.statusCode, renamed.body).toBe(200);
+      expect(await islands('city=atlantis')).toEqual([]);
+      expect(await islands('city=atlantida')).toEqual([home]);
+    });
+
     it('marks favorites for a signed-in caller privately; anonymous answers are shared with an ETag', async () => {
       const buyer = await newUser(db);
       await addFavorite(db, buyer.id, sunny);
