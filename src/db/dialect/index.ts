@@ -32,6 +32,14 @@ export function unindexedSortKey<T>(db: AnyKysely, column: Expression<T>): Expre
 }
 
 /**
+ * Whether each statement is a round trip to a database server (PostgreSQL) rather than a call into this
+ * process (SQLite): where one statement can do the work of two at some cost in rows read, it pays there.
+ */
+export function statementsAreRoundTrips(db: AnyKysely): boolean {
+  return dialectOf(db) === 'postgres';
+}
+
+/**
  * `lower(text)` that folds ASCII letters only on both databases: SQLite's lower() does nothing else, and
  * PostgreSQL's does the same under the "C" collation (under the default collation it also folds É → é,
  * which would make the two databases match different rows).
