@@ -12,7 +12,7 @@ import { searchConditions, searchedStates } from './search-filters.js';
 import type { MapSearch } from './search-query.js';
 import { countFacets, type FacetCount } from './search-facets.repository.js';
 import { type ListingScope, type ResolvedSearch, resolveTerms } from './search-terms.js';
-import type { FacetName, SearchCircle, SearchQuery, SearchSort } from './search-types.js';
+import type { SearchCircle, SearchQuery, SearchSort } from './search-types.js';
 import { findSearchPage } from './search.repository.js';
 
 export interface SearchResult {
