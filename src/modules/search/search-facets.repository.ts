@@ -111,8 +111,8 @@ async function countSharedFacets(db: Kysely<DB>, search: ResolvedSearch, names: 
         const priced = bounds && bounds.value !== null && Number(bounds.n) > 0;
         return [name, priced ? await countPriceRanges(matching, Number(bounds.value), Number(bounds.upto)) : []];
       }
-      if (isTermFacet(name)) return [name, byCount(mine.map((row) => ({ value: row.slug!, name: row.name!, count: Number(row.n) })))];
-      return [name, byCount(mine.map((row) => ({ value: Number(row.value), name: String(Number(row.value)), count: Number(row.n) })))];
+      if (isTermFacet(name)) return [name, byCount(mine.map((row) => termCount({ slug: row.slug!, name: row.name!, n: row.n })))];
+      return [name, byCount(mine.map(roomCount))];
     }),
   );
 }
@@ -150,7 +150,7 @@ export async function countFacet(db: Kysely<DB>, search: ResolvedSearch, facet: 
       .where(`l.${facet}`, 'is not', null)
       .groupBy(`l.${facet}`)
       .execute();
-    return byCount(rows.map((row) => ({ value: Number(row.value), name: String(Number(row.value)), count: Number(row.n) })));
+    return byCount(rows.map(roomCount));
   }
   if (facet === 'price') {
     const bounds = await matching()
@@ -170,7 +170,7 @@ export async function countFacet(db: Kysely<DB>, search: ResolvedSearch, facet: 
     .where('lt.listing_id', 'in', matching().select('l.id'))
     .groupBy(['t.id', 't.slug', 't.name'])
     .execute();
-  return byCount(rows.map((row) => ({ value: row.slug, name: row.name, count: Number(row.n) })));
+  return byCount(rows.map(termCount));
 }
 
 /** A fresh query over the listings a facet counts. */
@@ -200,6 +200,16 @@ async function countPriceRanges(matching: MatchingListings, lowest: number, high
     }),
     (a, b) => (a.value as PriceRange).min - (b.value as PriceRange).min,
   );
+}
+
+/** A facet count of a number of rooms. */
+function roomCount(row: { value: unknown; n: unknown }): FacetCount {
+  return { value: Number(row.value), name: String(Number(row.value)), count: Number(row.n) };
+}
+
+/** A facet count of a term, by its slug. */
+function termCount(row: { slug: string; name: string; n: unknown }): FacetCount {
+  return { value: row.slug, name: row.name, count: Number(row.n) };
 }
 
 function byCount(counts: FacetCount[], tie: (a: FacetCount, b: FacetCount) => number = byValue): FacetCount[] {
