@@ -2,7 +2,7 @@ import compress from '@fastify/compress';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { Type } from 'typebox';
-import { LogMailer, SmtpMailer } from './adapters/mail/mailer.js';
+import { LogMailer, type Mailer, SmtpMailer } from './adapters/mail/mailer.js';
 import { StripeGateway } from './adapters/payments/stripe-gateway.js';
 import { createSocialVerifiers } from './adapters/social/index.js';
 import { createStorage } from './adapters/storage/index.js';
@@ -24,11 +24,16 @@ import { registerUploadsRoute } from './http/uploads.js';
 import { registerValidation } from './http/validation.js';
 import './http/request-context.js';
 import { emailSender } from './jobs/email-sender.js';
+import { notificationEmailSender } from './jobs/notification-email-sender.js';
 import { subscriptionSender } from './jobs/subscription-sender.js';
-import { GeoCellsCompactionJob } from './jobs/geo-cells-compaction.js';
 import { ListingExpiryJob } from './jobs/listing-expiry.js';
 import { MembershipExpiryJob } from './jobs/membership-expiry.js';
 import { OutboxWorker } from './jobs/outbox.js';
+import { NotificationEventsJob } from './jobs/notification-events.js';
+import { pushSender } from './jobs/push-sender.js';
+import { scheduleBackgroundJobs } from './jobs/background-jobs.js';
+import type { Scheduler } from './jobs/scheduler.js';
+import { FcmClient } from './adapters/push/fcm.js';
 import { createLogger } from './logger.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { LoginResult, TokenPair } from './modules/auth/auth.schemas.js';
@@ -50,6 +55,16 @@ import { leadRoutes } from './modules/leads/leads.routes.js';
 import { Lead } from './modules/leads/leads.schemas.js';
 import { LeadsService } from './modules/leads/leads.service.js';
 import { mediaRoutes } from './modules/media/media.routes.js';
+import { Broadcasts } from './modules/notifications/broadcasts.js';
+import { notificationRoutes } from './modules/notifications/notifications.routes.js';
+import { NotificationHub } from './modules/notifications/notification-hub.js';
+import { notificationStreamRoutes } from './modules/notifications/notification-stream.routes.js';
+import { UnsubscribeTokens } from './modules/notifications/unsubscribe-tokens.js';
+import { unsubscribeRoutes } from './modules/notifications/unsubscribe.routes.js';
+import { UnsubscribeService } from './modules/notifications/unsubscribe.service.js';
+import { Notification } from './modules/notifications/notifications.schemas.js';
+import { NotificationsService } from './modules/notifications/notifications.service.js';
+import { Notifier, PUSH_CHANNEL } from './modules/notifications/notifier.js';
 import { Media } from './modules/media/media.schemas.js';
 import { MediaService } from './modules/media/media.service.js';
 import { membershipRoutes } from './modules/payments/memberships.routes.js';
@@ -103,6 +118,8 @@ export interface AppDependencies {
   jwtSecret: string;
   /** Shared state across processes (rate limits); optional. */
   redis?: Redis;
+  /** Sends the mail instead of SMTP_URL's server or the log (tests capture mail with it). */
+  mailer?: Mailer;
 }
 
 export interface Services {
@@ -110,8 +127,12 @@ export interface Services {
   users: UsersService;
   auth: AuthService;
   passwordReset: PasswordResetService;
-  /** Sends mail (and later push and in-app messages) written by the services; `serve` starts it. */
+  /** Sends the e-mail, push and Stripe messages the services write to the outbox. */
   outbox: OutboxWorker;
+  /** Runs every background job once per period across processes (background-jobs.ts); `serve` starts it. */
+  scheduler: Scheduler;
+  /** Turns domain events (leads, reviews, listing moves, payments) into notifications. */
+  notificationEvents: NotificationEventsJob;
   /** Stops background work and closes connections the services opened. */
   shutdown(): Promise<void>;
   taxonomies: TaxonomiesService;
@@ -119,14 +140,12 @@ export interface Services {
   media: MediaService;
   profiles: ProfilesService;
   moderation: ModerationService;
-  /** Moves listings past their `expires_at` to `expired`; `serve` starts it. */
+  /** Moves listings past their `expires_at` to `expired`. */
   listingExpiry: ListingExpiryJob;
   /** The caller's membership: reading it and stopping its renewal. */
   memberships: MembershipsService;
-  /** Tells owners their membership ends soon, and expires it (and in membership mode its listings); `serve` starts it. */
+  /** Tells owners their membership ends soon, and expires it (and in membership mode its listings). */
   membershipExpiry: MembershipExpiryJob;
-  /** Folds the deltas of the geo cell aggregates into the cells every GEO_CELLS_COMPACT_SECONDS; `serve` starts it. */
-  geoCellsCompaction: GeoCellsCompactionJob;
   properties: PropertiesService;
   /** Batched listing view counts; `serve` starts its flushing. */
   views: ViewCounter;
@@ -135,6 +154,16 @@ export interface Services {
   propertyLists: PropertyListsService;
   /** Contact forms and the caller's leads. */
   leads: LeadsService;
+  /** Writes notifications (in-app rows, e-mail and push in the outbox) and hands them to the live streams. */
+  notifier: Notifier;
+  /** The administrator's queued notifications to a role or everyone; the scheduler fans them out. */
+  broadcasts: Broadcasts;
+  /** The caller's notifications, preferences and devices (API.md 8). */
+  notifications: NotificationsService;
+  /** New notifications to the live streams (GET /notifications/stream), through Redis when it is set. */
+  notificationHub: NotificationHub;
+  /** The notification e-mails' unsubscribe links. */
+  notificationUnsubscribe: UnsubscribeService;
   /** Reviews of listings, agents and agencies, and their reactions. */
   reviews: ReviewsService;
   /** Listing search (API.md 4.4, 4.5): the public lists, the directory's listing pages, saved searches' matches. */
@@ -155,7 +184,7 @@ export interface Services {
 }
 
 /** The services of the application, wired once; the CLI uses them without HTTP. */
-export function createServices({ config, database, jwtSecret, redis }: AppDependencies): Services {
+export function createServices({ config, database, jwtSecret, redis, mailer: givenMailer }: AppDependencies): Services {
   const passwords = new PasswordHasher();
   const users = new UsersService(database.db, passwords);
   const tokens = new AccessTokens(jwtSecret, config.accessTokenTtlSeconds);
@@ -169,18 +198,26 @@ export function createServices({ config, database, jwtSecret, redis }: AppDepend
     refreshTokenTtlDays: config.refreshTokenTtlDays,
     registrationEnabled: config.registrationEnabled,
   });
-  const mailer = config.mail.smtpUrl ? new SmtpMailer(config.mail.smtpUrl, config.mail.from) : new LogMailer(log);
+  const mailer = givenMailer ?? (config.mail.smtpUrl ? new SmtpMailer(config.mail.smtpUrl, config.mail.from) : new LogMailer(log));
+  const unsubscribeTokens = new UnsubscribeTokens(jwtSecret);
   const paymentGateway = config.payments.stripe ? new StripeGateway(config.payments.stripe) : undefined;
   const outbox = new OutboxWorker(
     database.db,
-    { email: emailSender(mailer), ...(paymentGateway ? { stripe_subscription: subscriptionSender(paymentGateway) } : {}) },
+    {
+      email: emailSender(mailer),
+      notification_email: notificationEmailSender(database.db, mailer, {
+        apiBaseUrl: `${config.publicUrl}${config.apiPrefix}/realty-api/v1`,
+        listingUrlTemplate: config.listings.urlTemplate,
+        tokens: unsubscribeTokens,
+      }),
+      ...(config.push.fcm ? { [PUSH_CHANNEL]: pushSender(database.db, new FcmClient(config.push.fcm)) } : {}),
+      ...(paymentGateway ? { stripe_subscription: subscriptionSender(paymentGateway) } : {}),
+    },
     log,
-    { pollMs: config.outboxPollMs },
   );
   const media = new MediaService(database.db, storage, { maxImagePixels: config.uploads.maxImagePixels }, log);
-  const listingExpiry = new ListingExpiryJob(database.db, log);
-  const membershipExpiry = new MembershipExpiryJob(database.db, log, { mode: config.payments.mode });
-  const geoCellsCompaction = new GeoCellsCompactionJob(database.db, log, { intervalMs: config.geoCellsCompactMs });
+  const listingExpiry = new ListingExpiryJob(database.db);
+  const membershipExpiry = new MembershipExpiryJob(database.db, { mode: config.payments.mode });
   const stamps = new CacheStamps(database.readCacheVersion, database.localWrites, config.cacheRevalidateMs);
   const taxonomies = new TaxonomiesService(database.db, stamps);
   const views = new ViewCounter(database.db, log, config.listings.flushIntervalMs, redis);
@@ -196,6 +233,20 @@ export function createServices({ config, database, jwtSecret, redis }: AppDepend
   const directoryListings = new DirectoryListings(database.db, properties, search);
   const agents = new AgentsService(database.db, directory, directoryListings);
   const profiles = new ProfilesService(database.db, users, auth, passwords, media, storage, locks);
+  const notifier = new Notifier({ push: config.push.fcm !== undefined });
+  const notificationHub = new NotificationHub(log, redis ? { redis } : {});
+  notifier.setPublisher(notificationHub);
+  const broadcasts = new Broadcasts(database.db, notifier);
+  // REPLACE: saved-search alerts land next.
+  const savedSearchAlerts = { matchPublished: async () => [], sendDigests: async () => 0 };
+  const notificationEvents = new NotificationEventsJob(database.db, notifier, savedSearchAlerts);
+  const scheduler = scheduleBackgroundJobs(
+    database.db,
+    log,
+    { outbox, notificationEvents, broadcasts, digests: savedSearchAlerts, listingExpiry, membershipExpiry },
+    { pollMs: config.outboxPollMs, geoCellsCompactMs: config.geoCellsCompactMs },
+  );
+  const notifications = new NotificationsService(database.db, notifier, broadcasts);
   const fulfilment = new Fulfilment({ requireApproval: config.listings.requireApproval, ttlDays: config.listings.ttlDays });
   return {
     log,
@@ -203,14 +254,14 @@ export function createServices({ config, database, jwtSecret, redis }: AppDepend
     auth,
     passwordReset: new PasswordResetService(database.db, users, passwords, revocations, config.resetPasswordUrl),
     outbox,
+    scheduler,
+    notificationEvents,
     async shutdown() {
-      await outbox.stop();
-      await listingExpiry.stop();
-      await membershipExpiry.stop();
-      await geoCellsCompaction.stop();
+      await scheduler.stop();
       await views.stop();
       mailer.close();
       if (revocations instanceof RedisRevocationChannel) revocations.close();
+      notificationHub.close();
     },
     taxonomies,
     social: new SocialService(database.db, users, auth, createSocialVerifiers(config.social)),
@@ -220,12 +271,16 @@ export function createServices({ config, database, jwtSecret, redis }: AppDepend
     listingExpiry,
     memberships: new MembershipsService(database.db, paymentGateway, log),
     membershipExpiry,
-    geoCellsCompaction,
     properties,
     views,
     favorites: new FavoritesService(database.db, properties),
     propertyLists: new PropertyListsService(database.db, properties),
     leads: new LeadsService(database.db, properties),
+    notifier,
+    broadcasts,
+    notifications,
+    notificationHub,
+    notificationUnsubscribe: new UnsubscribeService(database.db, notifications, unsubscribeTokens),
     reviews: new ReviewsService(database.db, stamps, properties, storage),
     search,
     savedSearches: new SavedSearchesService(database.db, search, { perUser: config.savedSearchesPerUser }),
@@ -301,6 +356,7 @@ export async function buildApp(deps: AppDependencies, services: Services = creat
   app.addSchema(Package);
   app.addSchema(Invoice);
   app.addSchema(Membership);
+  app.addSchema(Notification);
   registerHealthRoutes(app, async () => !closing && (await isDatabaseReady(database.db)));
   if (!config.s3) await registerUploadsRoute(app, config.uploads.dir);
   const signInRateLimit = authRateLimit(config);
@@ -334,6 +390,13 @@ export async function buildApp(deps: AppDependencies, services: Services = creat
       });
       await api.register(leadRoutes, { leads: services.leads, contactRateLimit: formsRateLimit(config) });
       await api.register(reviewRoutes, { reviews: services.reviews, formsRateLimit: formsRateLimit(config) });
+      await api.register(notificationRoutes, { notifications: services.notifications });
+      await api.register(notificationStreamRoutes, {
+        notifications: services.notifications,
+        hub: services.notificationHub,
+        heartbeatMs: config.notificationStreamHeartbeatMs,
+      });
+      await api.register(unsubscribeRoutes, { unsubscribe: services.notificationUnsubscribe });
       await api.register(agentRoutes, { agents: services.agents });
       await api.register(agencyRoutes, { agencies: services.agencies });
       await api.register(paymentSettingsRoutes, { payments: config.payments });

@@ -12,9 +12,10 @@ import { seedDemoTerms } from './seed/seed-demo.js';
 const FIRST_START_LISTINGS = 300;
 
 /**
- * `serve`: migrate, bootstrap (administrator, demo data), listen, run the outbox worker, the listing and
- * membership expiry jobs and the geo cell compaction. SIGTERM/SIGINT stop accepting connections, let in-flight requests and the running
- * batches finish (bounded by SHUTDOWN_TIMEOUT_MS), then close the database.
+ * `serve`: migrate, bootstrap (administrator, demo data), listen, and run the background jobs (outbox,
+ * notifications, broadcasts, digests, expiries, geo cell compaction: background-jobs.ts) and the view counter's
+ * flushing. SIGTERM/SIGINT stop accepting connections, let in-flight requests and the running batches finish
+ * (bounded by SHUTDOWN_TIMEOUT_MS), then close the database.
  */
 export async function serve(config: Config): Promise<void> {
   const database = createDatabase(config.database);
@@ -38,10 +39,7 @@ export async function serve(config: Config): Promise<void> {
   if (seeded > 0) app.log.info({ terms: seeded, listings: listings?.listings, published: listings?.published }, 'demo data created');
   const address = await app.listen({ port: config.port, host: config.host });
   const base = config.publicUrl === `http://${config.host}:${config.port}` ? address : config.publicUrl;
-  services.outbox.start();
-  services.listingExpiry.start();
-  services.membershipExpiry.start();
-  services.geoCellsCompaction.start();
+  services.scheduler.start();
   services.views.start();
   console.log(`realty-api is listening on ${address}\n  API:  ${base}${config.apiPrefix}/realty-api/v1\n  Docs: ${base}/docs`);
 

@@ -1,8 +1,12 @@
 import type { Kysely, Transaction } from 'kysely';
 import { nowIso } from '../lib/time.js';
-import type { DB } from './schema.js';
+import type { DB, ListingState } from './schema.js';
 
 export type DomainEventType =
+  | 'listing_published'
+  | 'property_approved'
+  | 'property_disapproved'
+  | 'property_expired'
   | 'new_lead'
   | 'new_review'
   | 'payment_received'
@@ -22,4 +26,33 @@ export async function recordEvent(
   now = new Date(),
 ): Promise<void> {
   await db.insertInto('domain_events').values({ type, payload: JSON.stringify(payload), created_at: nowIso(now) }).execute();
+}
+
+export interface ListingMove {
+  listingId: number;
+  /** Null for a listing created in its state. */
+  from: ListingState | null;
+  to: ListingState;
+  reason: string;
+}
+
+/**
+ * The events of listing state moves, written with the history row of each move: a listing entering
+ * `publish` (saved-search alerts), and the approval, disapproval (with the reason) and expiry its owner hears
+ * of (API.md 4.3). Only the approve action moves a `pending` or `disapproved` listing to `publish`.
+ */
+export async function recordListingMoves(db: Kysely<DB> | Transaction<DB>, moves: readonly ListingMove[], at: string): Promise<void> {
+  const events: { type: DomainEventType; payload: string; created_at: string }[] = [];
+  const add = (type: DomainEventType, payload: Record<string, unknown>) => events.push({ type, payload: JSON.stringify(payload), created_at: at });
+  for (const move of moves) {
+    if (move.to === 'publish') {
+      add('listing_published', { listing_id: move.listingId });
+      if (move.from === 'pending' || move.from === 'disapproved') add('property_approved', { listing_id: move.listingId });
+    } else if (move.to === 'disapproved') {
+      add('property_disapproved', { listing_id: move.listingId, reason: move.reason });
+    } else if (move.to === 'expired') {
+      add('property_expired', { listing_id: move.listingId, reason: move.reason });
+    }
+  }
+  if (events.length > 0) await db.insertInto('domain_events').values(events).execute();
 }

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { NotificationTables } from './schema-notifications.js';
 
 /**
  * The one typed view of the database, the same for SQLite and PostgreSQL.
@@ -7,7 +8,7 @@ import type { ColumnType, Generated, Insertable, Selectable, Updateable } from '
  * - booleans are integers 0/1;
  * - structured values (floor plans, …) are JSON text.
  */
-export interface DB {
+export interface DB extends NotificationTables {
   users: UsersTable;
   sessions: SessionsTable;
   terms: TermsTable;
@@ -361,7 +362,7 @@ export type OutboxState = (typeof OUTBOX_STATES)[number];
 
 export interface OutboxTable {
   id: Generated<number>;
-  /** `email` now; push and in-app channels join with the notifications issue. */
+  /** `email`, `stripe_subscription`, and the notifications' `notification_email` and `notification_push`. */
   channel: string;
   /** Unique: enqueuing the same message twice stores it once, and receivers can drop repeats. */
   idempotency_key: string;

@@ -197,4 +197,8 @@ export const ar: Catalogue = {
   saved_search_text_in_polygon: 'في منطقة مرسومة',
   saved_search_text_featured: 'المميّزة فقط',
   saved_search_text_sold: 'بما فيها المُباعة',
+  notification_rule_one_target: 'حدّد هدفًا واحدًا فقط: user_id أو role أو all: true',
+  notification_rule_data_size: 'يجب ألا يتجاوز {max} بايت بصيغة JSON',
+  notification_rule_blank: 'يجب أن يحتوي على نص بعد إزالة وسوم HTML',
+  notification_rule_unsubscribe_token: 'ليس رابط إلغاء اشتراك صالحًا: انسخ الرابط كاملًا من الرسالة',
 };

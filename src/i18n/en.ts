@@ -201,6 +201,10 @@ export const en = {
   saved_search_text_in_polygon: 'in a drawn area',
   saved_search_text_featured: 'featured only',
   saved_search_text_sold: 'sold ones included',
+  notification_rule_one_target: 'name exactly one target: user_id, role, or all: true',
+  notification_rule_data_size: 'must be at most {max} bytes as JSON',
+  notification_rule_blank: 'must contain text once HTML tags are removed',
+  notification_rule_unsubscribe_token: 'is not a valid unsubscribe link: copy the whole link from the e-mail',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -197,4 +197,8 @@ export const es: Catalogue = {
   saved_search_text_in_polygon: 'en una zona dibujada',
   saved_search_text_featured: 'solo destacadas',
   saved_search_text_sold: 'vendidas incluidas',
+  notification_rule_one_target: 'indica exactamente un destino: user_id, role o all: true',
+  notification_rule_data_size: 'debe ocupar como máximo {max} bytes en JSON',
+  notification_rule_blank: 'debe contener texto una vez eliminadas las etiquetas HTML',
+  notification_rule_unsubscribe_token: 'no es un enlace de baja válido: copia el enlace completo del correo',
 };

@@ -197,4 +197,8 @@ export const fr: Catalogue = {
   saved_search_text_in_polygon: 'dans une zone dessinée',
   saved_search_text_featured: 'en vedette uniquement',
   saved_search_text_sold: 'vendus compris',
+  notification_rule_one_target: 'indiquez exactement une cible : user_id, role ou all: true',
+  notification_rule_data_size: 'doit faire au plus {max} octets en JSON',
+  notification_rule_blank: 'doit contenir du texte une fois les balises HTML retirées',
+  notification_rule_unsubscribe_token: 'n’est pas un lien de désabonnement valide : copiez le lien complet de l’e-mail',
 };

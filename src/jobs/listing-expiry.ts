@@ -1,4 +1,3 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { nowIso } from '../lib/time.js';
@@ -9,11 +8,8 @@ import {
   findDueForExpiry,
   recordSystemTransitions,
 } from '../modules/properties/moderation.repository.js';
-import { Repeater } from './repeater.js';
 
 export interface ListingExpiryOptions {
-  /** Time between runs; the first run is at start, to catch up on listings that expired while stopped. */
-  intervalMs?: number;
   /** Listings moved per transaction. */
   batchSize?: number;
 }
@@ -25,26 +21,13 @@ export interface ListingExpiryOptions {
  * is left alone. Term counts follow through the database triggers.
  */
 export class ListingExpiryJob {
-  private readonly intervalMs: number;
   private readonly batchSize: number;
-  private readonly repeater = new Repeater(() => this.runLogged());
 
   constructor(
     private readonly db: Kysely<DB>,
-    private readonly log: FastifyBaseLogger,
     options: ListingExpiryOptions = {},
   ) {
-    this.intervalMs = options.intervalMs ?? 60_000;
     this.batchSize = options.batchSize ?? 200;
-  }
-
-  start(): void {
-    this.repeater.start();
-  }
-
-  /** Stops the timer and waits for the run in progress. */
-  stop(): Promise<void> {
-    return this.repeater.stop();
   }
 
   /** Expires every listing due at `now`, one transaction per batch; returns how many it moved. */
@@ -68,18 +51,7 @@ export class ListingExpiryJob {
         for (const listingId of await expireListings(trx, ids, from, at)) moves.push({ listingId, from });
       }
       await recordSystemTransitions(trx, moves, 'expired', 'expired', at);
-      // NOTE: notify the owners of `moves` here, in this transaction, once notifications (API.md 8) exist.
       return { due: due.length, expired: moves.length };
     });
-  }
-
-  private async runLogged(): Promise<number> {
-    try {
-      const expired = await this.runOnce();
-      if (expired > 0) this.log.info({ expired }, 'listings expired');
-    } catch (error) {
-      this.log.error({ err: error }, 'listing expiry failed');
-    }
-    return this.intervalMs;
   }
 }

@@ -1,4 +1,3 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { PaymentMode } from '../config.js';
 import { recordEvent } from '../db/domain-events.js';
@@ -6,13 +5,10 @@ import type { DB } from '../db/schema.js';
 import { nowIso } from '../lib/time.js';
 import * as memberships from '../modules/payments/memberships.repository.js';
 import { EXPIRING_STATES, recordSystemTransitions } from '../modules/properties/moderation.repository.js';
-import { Repeater } from './repeater.js';
 
 export interface MembershipExpiryOptions {
   /** PAYMENT_MODE: only in `membership` mode do a membership's listings expire with it (API.md 10). */
   mode: PaymentMode;
-  /** Time between runs; the first run is at start, to catch up on what fell due while stopped. */
-  intervalMs?: number;
   /** Memberships handled per transaction. */
   batchSize?: number;
 }
@@ -37,27 +33,14 @@ export interface MembershipExpiryRun {
  */
 export class MembershipExpiryJob {
   private readonly mode: PaymentMode;
-  private readonly intervalMs: number;
   private readonly batchSize: number;
-  private readonly repeater = new Repeater(() => this.runLogged());
 
   constructor(
     private readonly db: Kysely<DB>,
-    private readonly log: FastifyBaseLogger,
     options: MembershipExpiryOptions,
   ) {
     this.mode = options.mode;
-    this.intervalMs = options.intervalMs ?? 60_000;
     this.batchSize = options.batchSize ?? 200;
-  }
-
-  start(): void {
-    this.repeater.start();
-  }
-
-  /** Stops the timer and waits for the run in progress. */
-  stop(): Promise<void> {
-    return this.repeater.stop();
   }
 
   /** Sends the notices and expiries due at `now`, one transaction per batch. */
@@ -128,15 +111,5 @@ export class MembershipExpiryJob {
       }
       return { due: due.length, done: expired.length, listings: moves.length };
     });
-  }
-
-  private async runLogged(): Promise<number> {
-    try {
-      const run = await this.runOnce();
-      if (run.noticed + run.expired > 0) this.log.info(run, 'memberships noticed and expired');
-    } catch (error) {
-      this.log.error({ err: error }, 'membership expiry failed');
-    }
-    return this.intervalMs;
   }
 }

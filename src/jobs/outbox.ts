@@ -3,7 +3,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import type { DB, OutboxRow } from '../db/schema.js';
 import { nowIso } from '../lib/time.js';
-import { Repeater } from './repeater.js';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -19,17 +18,26 @@ export interface OutboxMessage {
  * so that the message exists exactly when the change does.
  */
 export async function enqueue(db: Executor, message: OutboxMessage, now = new Date()): Promise<void> {
+  await enqueueMany(db, [message], now);
+}
+
+/** `enqueue` for several messages in one statement. */
+export async function enqueueMany(db: Executor, messages: readonly OutboxMessage[], now = new Date()): Promise<void> {
+  if (messages.length === 0) return;
+  const at = nowIso(now);
   await db
     .insertInto('outbox')
-    .values({
-      channel: message.channel,
-      idempotency_key: message.idempotencyKey,
-      payload: JSON.stringify(message.payload),
-      available_at: nowIso(now),
-      created_at: nowIso(now),
-      last_error: null,
-      sent_at: null,
-    })
+    .values(
+      messages.map((message) => ({
+        channel: message.channel,
+        idempotency_key: message.idempotencyKey,
+        payload: JSON.stringify(message.payload),
+        available_at: at,
+        created_at: at,
+        last_error: null,
+        sent_at: null,
+      })),
+    )
     .onConflict((oc) => oc.column('idempotency_key').doNothing())
     .execute();
 }
@@ -38,7 +46,6 @@ export async function enqueue(db: Executor, message: OutboxMessage, now = new Da
 export type ChannelSender = (payload: unknown, message: OutboxRow) => Promise<unknown>;
 
 export interface OutboxWorkerOptions {
-  pollMs: number;
   /** How long a claimed message stays invisible to other workers before it is retried (a crashed sender). */
   leaseMs?: number;
   maxAttempts?: number;
@@ -55,46 +62,43 @@ export class OutboxWorker {
   private readonly leaseMs: number;
   private readonly maxAttempts: number;
   private readonly batchSize: number;
-  private readonly repeater = new Repeater(() => this.poll());
 
   constructor(
     private readonly db: Kysely<DB>,
     private readonly senders: Readonly<Record<string, ChannelSender>>,
     private readonly log: FastifyBaseLogger,
-    private readonly options: OutboxWorkerOptions,
+    options: OutboxWorkerOptions = {},
   ) {
     this.leaseMs = options.leaseMs ?? 60_000;
     this.maxAttempts = options.maxAttempts ?? 8;
     this.batchSize = options.batchSize ?? 20;
   }
 
-  start(): void {
-    this.repeater.start();
-  }
-
-  /** Stops polling and waits for the batch in progress. */
-  stop(): Promise<void> {
-    return this.repeater.stop();
-  }
-
   /** Claims and sends the due messages once; returns how many were sent. */
   async runOnce(now = new Date()): Promise<number> {
+    return (await this.sendBatch(now)).sent;
+  }
+
+  /**
+   * The scheduler's run: batches until the due messages are sent or `budgetMs` has passed; 0 (run again at
+   * once) when some may be left.
+   */
+  async runScheduled(now = new Date(), budgetMs = 2000): Promise<number | undefined> {
+    const started = Date.now();
+    for (;;) {
+      const elapsed = Date.now() - started;
+      if ((await this.sendBatch(new Date(now.getTime() + elapsed))).claimed < this.batchSize) return undefined;
+      if (Date.now() - started >= budgetMs) return 0;
+    }
+  }
+
+  private async sendBatch(now: Date): Promise<{ claimed: number; sent: number }> {
     const claimed = await this.claimDue(now);
     let sent = 0;
     for (const message of claimed) {
       if (await this.deliver(message)) sent++;
     }
-    return sent;
-  }
-
-  /** One poll; a full batch polls again at once. */
-  private async poll(): Promise<number> {
-    try {
-      return (await this.runOnce()) === this.batchSize ? 0 : this.options.pollMs;
-    } catch (error) {
-      this.log.error({ err: error }, 'outbox poll failed');
-      return this.options.pollMs;
-    }
+    return { claimed: claimed.length, sent };
   }
 
   private async claimDue(now: Date): Promise<OutboxRow[]> {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
+import type { Mailer } from '../../src/adapters/mail/mailer.js';
 import { buildApp, createServices, type Services } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import type { DialectName } from '../../src/db/dialect/index.js';
@@ -30,6 +31,8 @@ export interface TestAppOptions {
   redis?: Redis;
   /** Extra routes for probing cross-cutting behaviour (e.g. a route that throws), added before `ready()`. */
   extraRoutes?: (app: FastifyInstance) => void;
+  /** Sends the mail the outbox worker delivers (a capturing fake) instead of the log. */
+  mailer?: Mailer;
 }
 
 /** The whole application on a fresh database of the given dialect, ready for `app.inject()`. */
@@ -40,7 +43,13 @@ export async function buildTestApp(
 ): Promise<TestApp> {
   const config = testConfig(env);
   const database = await createTestDatabase(dialect);
-  const deps = { config, database, jwtSecret: config.jwtSecret ?? TEST_JWT_SECRET, ...(options.redis ? { redis: options.redis } : {}) };
+  const deps = {
+    config,
+    database,
+    jwtSecret: config.jwtSecret ?? TEST_JWT_SECRET,
+    ...(options.redis ? { redis: options.redis } : {}),
+    ...(options.mailer ? { mailer: options.mailer } : {}),
+  };
   const services = createServices(deps);
   const app = await buildApp(deps, services);
   options.extraRoutes?.(app);

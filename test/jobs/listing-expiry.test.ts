@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DB, ListingState, UserRow } from '../../src/db/schema.js';
 import { ListingExpiryJob } from '../../src/jobs/listing-expiry.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
@@ -104,7 +104,7 @@ describe.each(DIALECTS)('listing expiry (%s)', (dialect) => {
     const past = iso(Date.now() - DAY_MS);
     const ids: number[] = [];
     for (let i = 0; i < 7; i++) ids.push(await listing(i % 2 === 0 ? 'publish' : 'on_hold', past));
-    const jobs = [0, 1].map(() => new ListingExpiryJob(db, t.services.log, { batchSize: 2 }));
+    const jobs = [0, 1].map(() => new ListingExpiryJob(db, { batchSize: 2 }));
     const moved = await Promise.all(jobs.map((job) => job.runOnce()));
     expect(moved.reduce((sum, n) => sum + n, 0)).toBe(7);
     for (const id of ids) expect(await statusOf(id)).toBe('expired');
@@ -115,19 +115,5 @@ describe.each(DIALECTS)('listing expiry (%s)', (dialect) => {
       .orderBy('listing_id')
       .execute();
     expect(recorded).toEqual(ids.map((id) => ({ listing_id: id, to_state: 'expired', actor_id: null, reason: 'expired' })));
-  });
-
-  it('start() runs at once and then on its timer; stop() ends the runs', async () => {
-    const past = iso(Date.now() - DAY_MS);
-    const job = new ListingExpiryJob(db, t.services.log, { intervalMs: 20 });
-    const first = await listing('publish', past);
-    job.start();
-    await vi.waitFor(async () => expect(await statusOf(first)).toBe('expired'));
-    const second = await listing('on_hold', past);
-    await vi.waitFor(async () => expect(await statusOf(second)).toBe('expired'));
-    await job.stop();
-    const third = await listing('publish', past);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(await statusOf(third)).toBe('publish');
   });
 });

@@ -19,7 +19,7 @@ describe.each(DIALECTS)('outbox (%s)', (dialect) => {
 
   const channel = () => unique('test-');
   const worker = (senders: Record<string, (payload: unknown, row: OutboxRow) => Promise<unknown>>, maxAttempts = 3) =>
-    new OutboxWorker(t.database.db, senders, t.services.log, { pollMs: 1000, leaseMs: 60_000, maxAttempts });
+    new OutboxWorker(t.database.db, senders, t.services.log, { leaseMs: 60_000, maxAttempts });
   const rowsOf = (name: string) => t.database.db.selectFrom('outbox').selectAll().where('channel', '=', name).orderBy('id').execute();
 
   it('stores a message once per idempotency key', async () => {

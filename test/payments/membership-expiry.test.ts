@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DB, ListingState, UserRow } from '../../src/db/schema.js';
 import { MembershipExpiryJob } from '../../src/jobs/membership-expiry.js';
 import { Fulfilment } from '../../src/modules/payments/fulfilment.js';
@@ -136,27 +136,13 @@ describe.each(DIALECTS)('membership expiry job (%s)', (dialect) => {
   it('keeps the listings outside `membership` mode', async () => {
     const owner = await member(iso(Date.now() - HOUR_MS));
     const listing = await newListing(db, { status: 'publish', author_id: owner.id });
-    const perListing = new MembershipExpiryJob(db, t.services.log, { mode: 'per_listing' });
+    const perListing = new MembershipExpiryJob(db, { mode: 'per_listing' });
 
     expect(await perListing.runOnce()).toEqual({ noticed: 0, expired: 1, listingsExpired: 0 });
     expect((await membershipOf(db, owner.id))?.status).toBe('expired');
     expect(await statusOf(listing)).toBe('publish');
     expect(await historyOf(listing)).toEqual([]);
     expect(await eventsOf(db, 'membership_expired')).toEqual([expect.objectContaining({ user_id: owner.id, listings_expired: 0 })]);
-  });
-
-  it('start() runs at once and then on its timer; stop() ends the runs', async () => {
-    const lapsed = iso(Date.now() - HOUR_MS);
-    const timed = new MembershipExpiryJob(db, t.services.log, { mode: 'membership', intervalMs: 20 });
-    const first = await member(lapsed);
-    timed.start();
-    await vi.waitFor(async () => expect((await membershipOf(db, first.id))?.status).toBe('expired'));
-    const second = await member(lapsed);
-    await vi.waitFor(async () => expect((await membershipOf(db, second.id))?.status).toBe('expired'));
-    await timed.stop();
-    const third = await member(lapsed);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect((await membershipOf(db, third.id))?.status).toBe('active');
   });
 
   it('does each notice and expiry once when two jobs run at the same time', async () => {
@@ -169,8 +155,8 @@ describe.each(DIALECTS)('membership expiry job (%s)', (dialect) => {
       await listingsOf(user, ['publish', 'on_hold']);
       lapsed.push(user);
     }
-    const first = new MembershipExpiryJob(db, t.services.log, { mode: 'membership', batchSize: 2 });
-    const second = new MembershipExpiryJob(db, t.services.log, { mode: 'membership', batchSize: 2 });
+    const first = new MembershipExpiryJob(db, { mode: 'membership', batchSize: 2 });
+    const second = new MembershipExpiryJob(db, { mode: 'membership', batchSize: 2 });
 
     const runs = await Promise.all([first.runOnce(new Date(now)), second.runOnce(new Date(now))]);
     expect(runs.reduce((sum, run) => sum + run.noticed, 0)).toBe(5);

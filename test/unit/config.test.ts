@@ -1,5 +1,8 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 
 describe('loadConfig', () => {
@@ -150,5 +153,79 @@ describe('loadConfig', () => {
     const load = () => loadConfig({ DEFAULT_CURRENCY: 'dollars', LISTING_URL_TEMPLATE: 'https://x.example/p', LISTING_TTL_DAYS: '0' });
     expect(load).toThrow(ConfigError);
     for (const name of ['DEFAULT_CURRENCY', 'LISTING_URL_TEMPLATE', 'LISTING_TTL_DAYS']) expect(load).toThrow(name);
+  });
+
+  describe('push (FCM)', () => {
+    const pem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const dir = mkdtempSync(path.join(tmpdir(), 'realty-config-'));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+    const accountFile = (fields: Record<string, unknown>) => {
+      const file = path.join(dir, `account-${Math.random().toString(36).slice(2)}.json`);
+      writeFileSync(file, JSON.stringify({ type: 'service_account', ...fields }));
+      return file;
+    };
+
+    it('is off without FCM settings, and reads the three variables with the default endpoints', () => {
+      expect(loadConfig({}).push).toEqual({ fcm: undefined });
+      const config = loadConfig({
+        FCM_PROJECT_ID: 'realty-prod',
+        FCM_CLIENT_EMAIL: 'push@realty-prod.iam.gserviceaccount.com',
+        // One-line form, as .env files and CI secrets hold it.
+        FCM_PRIVATE_KEY: pem.replace(/\n/g, '\\n'),
+      });
+      expect(config.push.fcm).toEqual({
+        projectId: 'realty-prod',
+        clientEmail: 'push@realty-prod.iam.gserviceaccount.com',
+        privateKey: pem.trim(),
+        tokenUrl: 'https://oauth2.googleapis.com/token',
+        apiUrl: 'https://fcm.googleapis.com',
+      });
+      expect(Object.isFrozen(config.push.fcm)).toBe(true);
+    });
+
+    it('reads a service-account file, with variables beside it winning, and custom endpoints', () => {
+      const file = accountFile({ project_id: 'from-file', client_email: 'file@x.iam.gserviceaccount.com', private_key: pem });
+      expect(loadConfig({ FCM_SERVICE_ACCOUNT_FILE: file }).push.fcm).toMatchObject({
+        projectId: 'from-file',
+        clientEmail: 'file@x.iam.gserviceaccount.com',
+        privateKey: pem.trim(),
+      });
+      const config = loadConfig({
+        FCM_SERVICE_ACCOUNT_FILE: file,
+        FCM_PROJECT_ID: 'other-project',
+        FCM_TOKEN_URL: 'http://127.0.0.1:9/token',
+        FCM_API_URL: 'http://127.0.0.1:9/',
+      });
+      expect(config.push.fcm).toMatchObject({ projectId: 'other-project', tokenUrl: 'http://127.0.0.1:9/token', apiUrl: 'http://127.0.0.1:9' });
+    });
+
+    it('refuses a half configuration, naming what is missing', () => {
+      const load = () => loadConfig({ FCM_PROJECT_ID: 'realty-prod', FCM_PRIVATE_KEY: pem });
+      expect(load).toThrow(ConfigError);
+      expect(load).toThrow('missing: FCM_CLIENT_EMAIL');
+      const file = accountFile({ project_id: 'p', client_email: 'e@x' });
+      expect(() => loadConfig({ FCM_SERVICE_ACCOUNT_FILE: file })).toThrow(/missing: FCM_PRIVATE_KEY \(or in FCM_SERVICE_ACCOUNT_FILE\)/);
+    });
+
+    it('refuses an unreadable file, a key that is no PEM and bad endpoints, without quoting the key', () => {
+      const bad = 'not-a-key-0123456789-secret';
+      try {
+        loadConfig({
+          FCM_SERVICE_ACCOUNT_FILE: path.join(dir, 'missing.json'),
+          FCM_TOKEN_URL: 'ftp://x',
+          FCM_API_URL: 'nope',
+        });
+        expect.unreachable();
+      } catch (error) {
+        const problems = (error as ConfigError).problems.join('\n');
+        for (const text of ['FCM_SERVICE_ACCOUNT_FILE', 'ENOENT', 'FCM_TOKEN_URL', 'FCM_API_URL']) expect(problems).toContain(text);
+      }
+      const load = () => loadConfig({ FCM_PROJECT_ID: 'p', FCM_CLIENT_EMAIL: 'e@x', FCM_PRIVATE_KEY: bad });
+      expect(load).toThrow('FCM_PRIVATE_KEY must be the PEM RSA private key');
+      expect(load).not.toThrow(bad);
+      const notJson = path.join(dir, 'broken.json');
+      writeFileSync(notJson, `{"private_key": "${bad}`);
+      expect(() => loadConfig({ FCM_SERVICE_ACCOUNT_FILE: notJson })).toThrow('not JSON');
+    });
   });
 });

@@ -9,6 +9,8 @@ export interface MailMessage {
   replyTo?: string;
   /** Sent as the `Message-ID`-independent `X-Idempotency-Key` header, so receivers can drop repeats. */
   idempotencyKey: string;
+  /** Extra headers, e.g. `List-Unsubscribe` (values on one line; nodemailer encodes and folds them). */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {
@@ -35,7 +37,7 @@ export class SmtpMailer implements Mailer {
       text: message.text,
       ...(message.html ? { html: message.html } : {}),
       ...(message.replyTo ? { replyTo: message.replyTo } : {}),
-      headers: { 'X-Idempotency-Key': message.idempotencyKey },
+      headers: { ...message.headers, 'X-Idempotency-Key': message.idempotencyKey },
     });
   }
 

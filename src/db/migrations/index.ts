@@ -8,6 +8,7 @@ import * as m0006 from './0006_search.js';
 import * as m0007 from './0007_saved_searches.js';
 import * as m0008 from './0008_geo_cells.js';
 import * as m0009 from './0009_search_by_area.js';
+import * as m0010 from './0010_notifications.js';
 
 /** Migrations in order. Static imports keep them inside the compiled bundle (no directory scanning). */
 const MIGRATIONS: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0007_saved_searches': m0007,
   '0008_geo_cells': m0008,
   '0009_search_by_area': m0009,
+  '0010_notifications': m0010,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB, ListingState } from '../../db/schema.js';
+import { recordListingMoves } from '../../db/domain-events.js';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -126,4 +127,5 @@ export async function recordSystemTransitions(
     .insertInto('listing_transitions')
     .values(moves.map((m) => ({ listing_id: m.listingId, from_state: m.from, to_state: to, actor_id: null, reason, at })))
     .execute();
+  await recordListingMoves(db, moves.map((m) => ({ listingId: m.listingId, from: m.from, to, reason })), at);
 }

@@ -78,7 +78,6 @@ export class ModerationService {
         throw invalidTransition(current);
       }
       await recordTransition(trx, { listingId, from, to, actorId: caller.id, reason: plainText(reason ?? ''), at });
-      // NOTE: notify the owner of approve, disapprove (with the reason) and expire here once notifications exist.
       return { property_id: listingId, status: to, featured: listing.featured === 1 };
     });
   }

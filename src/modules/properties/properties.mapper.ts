@@ -14,6 +14,11 @@ export interface RecordUrls {
   storage: FileStorage;
 }
 
+/** A listing's `url` (API.md 12): LISTING_URL_TEMPLATE with `{slug}` and `{id}` filled in. */
+export function listingUrl(template: string, listing: { id: number; slug: string }): string {
+  return template.replaceAll('{slug}', encodeURIComponent(listing.slug)).replaceAll('{id}', String(listing.id));
+}
+
 /** Everything loaded for one listing, by the batched queries of listing-records.ts. */
 export interface ListingParts {
   core: ListingCoreRow;
@@ -57,7 +62,7 @@ function commonFields(parts: ListingParts, images: MediaRow[], urls: RecordUrls)
     id: core.id,
     title: core.title,
     slug: core.slug,
-    url: urls.listingUrlTemplate.replaceAll('{slug}', encodeURIComponent(core.slug)).replaceAll('{id}', String(core.id)),
+    url: listingUrl(urls.listingUrlTemplate, core),
     excerpt: core.excerpt,
     status: core.status,
     reference: core.reference,

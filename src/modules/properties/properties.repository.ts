@@ -1,5 +1,6 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { DB, ListingRow, ListingState, ListingUpdate, MediaRow, NewListing, Taxonomy } from '../../db/schema.js';
+import { recordListingMoves } from '../../db/domain-events.js';
 import { refreshSearchColumns, searchColumnsOf } from '../search/search-columns.repository.js';
 
 type Executor = Kysely<DB> | Transaction<DB>;
@@ -110,6 +111,7 @@ export async function recordTransition(db: Executor, t: Transition): Promise<voi
     .insertInto('listing_transitions')
     .values({ listing_id: t.listingId, from_state: t.from, to_state: t.to, actor_id: t.actorId, reason: t.reason ?? '', at: t.at })
     .execute();
+  await recordListingMoves(db, [{ listingId: t.listingId, from: t.from, to: t.to, reason: t.reason ?? '' }], t.at);
 }
 
 export async function deleteListing(db: Executor, id: number): Promise<void> {

@@ -1,0 +1,221 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.js';
+import { nowIso } from '../lib/time.js';
+import { Repeater } from './repeater.js';
+
+/**
+ * A scheduled job's work for one period. `now` is the tick's time. It may return how many milliseconds to wait
+ * before its next run (0: it has more to do at once); nothing means its interval. Throwing records the error
+ * and retries it an interval later.
+ */
+export type ScheduledTask = (now: Date) => Promise<number | void>;
+
+export interface SchedulerOptions {
+  /** How often the process looks for due jobs; a job runs at most this late. Default 1 s. */
+  tickMs?: number;
+  /** Written to `locked_by` while this process runs a job; default a random id per instance. */
+  owner?: string;
+}
+
+export interface ScheduledJobOptions {
+  /** How long a claim holds the job against other processes; default `defaultLeaseMs(interval)`. */
+  leaseMs?: number;
+}
+
+interface Job {
+  name: string;
+  intervalMs: number;
+  leaseMs: number;
+  task: ScheduledTask;
+}
+
+const MINUTE_MS = 60_000;
+const MAX_ERROR_LENGTH = 1000;
+/** About 100 years: keeps an absurd delay (Infinity) inside what a Date can hold. */
+const MAX_DELAY_MS = 100 * 365 * 24 * 60 * MINUTE_MS;
+
+/**
+ * Runs registered jobs once per period however many processes run a scheduler on one database. Each job has a
+ * row in `scheduled_jobs` (migration 0010): a process runs a job only after a conditional update moved the
+ * job's lease to it, so exactly one process wins each period; after the run it sets the next run and
+ * releases the lease. A process that dies mid-run keeps the job until the lease runs out, then another
+ * process takes over. Within a process a job never overlaps itself; different jobs run concurrently.
+ */
+export class Scheduler {
+  private readonly tickMs: number;
+  /** Who holds a lease, as written to `locked_by`. */
+  readonly owner: string;
+  private readonly jobs = new Map<string, Job>();
+  /** Jobs this process is claiming or running, each with its run (resolves true when it ran the task). */
+  private readonly running = new Map<string, Promise<boolean>>();
+  private readonly repeater = new Repeater(() => this.tick());
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly log: FastifyBaseLogger,
+    options: SchedulerOptions = {},
+  ) {
+    this.tickMs = options.tickMs ?? 1000;
+    this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomBytes(6).toString('hex')}`;
+  }
+
+  /** Registers a job to run every `intervalMs`; its first run is as soon as it has no row or its row is due. */
+  every(name: string, intervalMs: number, task: ScheduledTask, options: ScheduledJobOptions = {}): this {
+    if (this.jobs.has(name)) throw new Error(`scheduled job ${name} is registered twice`);
+    if (!(intervalMs > 0) || !Number.isFinite(intervalMs)) throw new Error(`scheduled job ${name}: interval must be a positive number of ms`);
+    const leaseMs = options.leaseMs ?? defaultLeaseMs(intervalMs);
+    if (!(leaseMs > 0) || !Number.isFinite(leaseMs)) throw new Error(`scheduled job ${name}: lease must be a positive number of ms`);
+    this.jobs.set(name, { name, intervalMs, leaseMs, task });
+    return this;
+  }
+
+  /** Starts ticking now and every `tickMs`; the timer does not keep the process alive. */
+  start(): void {
+    this.repeater.start();
+  }
+
+  /** Stops ticking and waits for the jobs this process is running. */
+  async stop(): Promise<void> {
+    await this.repeater.stop();
+    await Promise.all(this.running.values());
+  }
+
+  /**
+   * One tick: claims every registered job that is due at `now` and not held by anyone, runs them concurrently
+   * and waits for them; returns the names of the jobs it ran. Task failures are recorded, not thrown.
+   */
+  async runDue(now = new Date()): Promise<string[]> {
+    const runs = await this.launchDue(now);
+    const ran = await Promise.all(runs.map(async ([name, run]) => ((await run) ? name : undefined)));
+    return ran.filter((name): name is string => name !== undefined);
+  }
+
+  /** The timer's tick: starts due jobs without waiting for them, so that a long job delays no other. */
+  private async tick(): Promise<number> {
+    try {
+      await this.launchDue(new Date());
+    } catch (error) {
+      this.log.error({ reason: errorText(error) }, 'scheduler tick failed');
+    }
+    return this.tickMs;
+  }
+
+  /**
+   * Reads every job's row in one query (the cheap common case: nothing is due) and starts a claim for each
+   * job that looks due; the claim itself is what decides.
+   */
+  private async launchDue(now: Date): Promise<[string, Promise<boolean>][]> {
+    const names = [...this.jobs.keys()];
+    if (names.length === 0) return [];
+    const at = nowIso(now);
+    const rows = await this.db
+      .selectFrom('scheduled_jobs')
+      .select(['name', 'next_run_at', 'locked_until'])
+      .where('name', 'in', names)
+      .execute();
+    const rowsByName = new Map(rows.map((row) => [row.name, row]));
+    const runs: [string, Promise<boolean>][] = [];
+    for (const job of this.jobs.values()) {
+      if (this.running.has(job.name)) continue;
+      const row = rowsByName.get(job.name);
+      if (row && !isClaimable(row, at)) continue;
+      // Registered before any await, so that an overlapping tick of this process skips the job.
+      const run = this.claimAndRun(job, now, !row).finally(() => this.running.delete(job.name));
+      this.running.set(job.name, run);
+      runs.push([job.name, run]);
+    }
+    return runs;
+  }
+
+  /** Never rejects: resolves true when this process won the job and ran it. */
+  private async claimAndRun(job: Job, now: Date, missing: boolean): Promise<boolean> {
+    try {
+      if (!(await this.claim(job, now, missing))) return false;
+    } catch (error) {
+      this.log.error({ job: job.name, reason: errorText(error) }, 'scheduled job claim failed');
+      return false;
+    }
+    const startedMs = Date.now();
+    let delayMs = job.intervalMs;
+    let failure: string | null = null;
+    try {
+      delayMs = nextDelayMs(await job.task(now), job.intervalMs);
+    } catch (error) {
+      failure = errorText(error);
+      this.log.error({ job: job.name, reason: failure }, 'scheduled job failed');
+    }
+    // The run's end on the caller's clock: the wall clock when ticking, a test's fake time plus the real duration.
+    const finished = new Date(now.getTime() + (Date.now() - startedMs));
+    try {
+      await this.release(job, finished, delayMs, failure);
+    } catch (error) {
+      // The lease stays: another process (or this one) runs the job again once it runs out.
+      this.log.error({ job: job.name, reason: errorText(error) }, 'scheduled job release failed');
+    }
+    return true;
+  }
+
+  /** Moves the job's lease to this process when it is due and free; true when this process won it. */
+  private async claim(job: Job, now: Date, missing: boolean): Promise<boolean> {
+    const at = nowIso(now);
+    if (missing) {
+      await this.db
+        .insertInto('scheduled_jobs')
+        .values({ name: job.name, next_run_at: at })
+        .onConflict((oc) => oc.column('name').doNothing())
+        .execute();
+    }
+    const result = await this.db
+      .updateTable('scheduled_jobs')
+      .set({ locked_until: nowIso(new Date(now.getTime() + job.leaseMs)), locked_by: this.owner })
+      .where('name', '=', job.name)
+      .where('next_run_at', '<=', at)
+      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', at)]))
+      .executeTakeFirst();
+    return result.numUpdatedRows === 1n;
+  }
+
+  /** Sets the next run and frees the lease, unless the lease ran out and another process has taken the job. */
+  private async release(job: Job, finished: Date, delayMs: number, failure: string | null): Promise<void> {
+    const result = await this.db
+      .updateTable('scheduled_jobs')
+      .set({
+        next_run_at: nowIso(new Date(finished.getTime() + delayMs)),
+        locked_until: null,
+        locked_by: null,
+        last_finished_at: nowIso(finished),
+        last_error: failure,
+      })
+      .where('name', '=', job.name)
+      .where('locked_by', '=', this.owner)
+      .executeTakeFirst();
+    if (result.numUpdatedRows !== 1n) {
+      this.log.warn({ job: job.name, leaseMs: job.leaseMs }, 'scheduled job outlived its lease; another process took it over');
+    }
+  }
+}
+
+/** Long enough for a slow run, and two periods so that a short job is not taken over between its ticks. */
+export function defaultLeaseMs(intervalMs: number): number {
+  return Math.max(5 * MINUTE_MS, 2 * intervalMs);
+}
+
+/** The delay a task asked for: a number of ms (negative counts as 0), or its interval when it gave none. */
+export function nextDelayMs(returned: number | void, intervalMs: number): number {
+  if (typeof returned !== 'number' || Number.isNaN(returned)) return intervalMs;
+  return Math.min(Math.max(0, returned), MAX_DELAY_MS);
+}
+
+/** What is stored in `last_error` and logged: the message only, cut to 1000 characters. */
+export function errorText(error: unknown): string {
+  const text = error instanceof Error ? error.message || error.name : String(error);
+  return text.slice(0, MAX_ERROR_LENGTH);
+}
+
+/** A row is free to claim when it is due and nobody holds a lease on it. ISO timestamps compare as time. */
+function isClaimable(row: { next_run_at: string; locked_until: string | null }, at: string): boolean {
+  return row.next_run_at <= at && (row.locked_until === null || row.locked_until < at);
+}

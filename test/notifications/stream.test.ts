@@ -1,0 +1,429 @@
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildApp, createServices, type Services } from '../../src/app.js';
+import type { Kysely } from 'kysely';
+import type { DB, UserRow } from '../../src/db/schema.js';
+import type { NotificationRow } from '../../src/db/schema-notifications.js';
+import { NotificationHub } from '../../src/modules/notifications/notification-hub.js';
+import type { NotificationRecord } from '../../src/modules/notifications/notifications.schemas.js';
+import { buildTestApp, TEST_JWT_SECRET, type TestApp, testConfig } from '../helpers/app.js';
+import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';
+import { bearer, newUser, tokenFor } from '../helpers/factories.js';
+
+const BASE = '/realty-api/v1/notifications';
+const STREAM = `${BASE}/stream`;
+
+interface SseEvent {
+  id?: string;
+  event?: string;
+  data?: string;
+  retry?: string;
+  comment?: string;
+}
+
+/** A Server-Sent Events reader over node:http (inject waits for the end of a response, which never comes). */
+class SseClient {
+  readonly events: SseEvent[] = [];
+  body = '';
+  ended = false;
+  private buffer = '';
+
+  private constructor(
+    private readonly request: http.ClientRequest,
+    readonly response: http.IncomingMessage,
+  ) {
+    response.setEncoding('utf8');
+    response.on('data', (chunk: string) => {
+      this.body += chunk;
+      this.buffer += chunk;
+      let end: number;
+      while ((end = this.buffer.indexOf('\n\n')) >= 0) {
+        this.events.push(parseBlock(this.buffer.slice(0, end)));
+        this.buffer = this.buffer.slice(end + 2);
+      }
+    });
+    response.on('end', () => (this.ended = true));
+    response.on('close', () => (this.ended = true));
+  }
+
+  static open(app: FastifyInstance, headers: Record<string, string> = {}, path = STREAM): Promise<SseClient> {
+    const { port } = app.server.address() as AddressInfo;
+    return new Promise((resolve, reject) => {
+      const request = http.get({ host: '127.0.0.1', port, path, headers, agent: false }, (response) => resolve(new SseClient(request, response)));
+      request.on('error', reject);
+    });
+  }
+
+  get status(): number {
+    return this.response.statusCode ?? 0;
+  }
+
+  /** The notification events received so far. */
+  notifications(): NotificationRecord[] {
+    return this.events.filter((e) => e.event === 'notification').map((e) => JSON.parse(e.data!) as NotificationRecord);
+  }
+
+  /** Resolves once the stream is live: the `retry` field is written after the hub subscription. */
+  async live(): Promise<this> {
+    await waitFor(() => this.events.some((e) => e.retry !== undefined));
+    return this;
+  }
+
+  close(): void {
+    this.request.destroy();
+  }
+}
+
+function parseBlock(block: string): SseEvent {
+  const event: SseEvent = {};
+  for (const line of block.split('\n')) {
+    if (line.startsWith(':')) event.comment = line.slice(1).trim();
+    else {
+      const colon = line.indexOf(':');
+      const field = line.slice(0, colon) as keyof SseEvent;
+      event[field] = line.slice(colon + 1).replace(/^ /, '');
+    }
+  }
+  return event;
+}
+
+async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 3000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The administrator's notification to one user, through the API; answers the new notification's id. */
+async function notify(app: FastifyInstance, db: Kysely<DB>, adminToken: string, user: UserRow, title = 'Hello'): Promise<number> {
+  const res = await app.inject({ method: 'POST', url: BASE, headers: bearer(adminToken), payload: { title, message: `${title}!`, user_id: user.id } });
+  expect(res.statusCode).toBe(201);
+  const newest = await db.selectFrom('notifications').select('id').where('user_id', '=', user.id).orderBy('id', 'desc').executeTakeFirstOrThrow();
+  return newest.id;
+}
+
+describe.each(DIALECTS)('GET /notifications/stream (%s)', (dialect) => {
+  let t: TestApp;
+  let admin: UserRow;
+  let adminToken: string;
+
+  beforeAll(async () => {
+    t = await buildTestApp(dialect);
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    admin = await newUser(t.database.db, { role: 'administrator' });
+    adminToken = await tokenFor(t.app, admin);
+  });
+  afterAll(() => t.close());
+
+  const notifyUser = (user: UserRow, title?: string) => notify(t.app, t.database.db, adminToken, user, title);
+
+  async function signedIn(): Promise<{ user: UserRow; headers: { authorization: string } }> {
+    const user = await newUser(t.database.db);
+    return { user, headers: bearer(await tokenFor(t.app, user)) };
+  }
+
+  it('answers 401 without a token, and 400 for a malformed Last-Event-ID', async () => {
+    const anonymous = await SseClient.open(t.app);
+    await waitFor(() => anonymous.ended);
+    expect(anonymous.status).toBe(401);
+    expect(JSON.parse(anonymous.body).code).toBe('unauthorized');
+
+    const { headers } = await signedIn();
+    const badHeader = await t.app.inject({ url: STREAM, headers: { ...headers, 'last-event-id': 'abc' } });
+    expect(badHeader.statusCode).toBe(400);
+    expect(badHeader.json().errors[0].field).toBe('last-event-id');
+    const badQuery = await t.app.inject({ url: `${STREAM}?last_event_id=-1`, headers });
+    expect(badQuery.statusCode).toBe(400);
+    expect(badQuery.json().errors[0].field).toBe('last_event_id');
+  });
+
+  it('sends a new notification as an event whose id is the notification id, uncompressed, with the usual headers', async () => {
+    const { user, headers } = await signedIn();
+    const stream = await (await SseClient.open(t.app, { ...headers, 'accept-encoding': 'gzip, br', 'x-request-id': 'stream-test-1' })).live();
+    expect(stream.status).toBe(200);
+    expect(stream.response.headers).toMatchObject({
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      'x-accel-buffering': 'no',
+      'x-request-id': 'stream-test-1',
+      'x-content-type-options': 'nosniff',
+    });
+    expect(stream.response.headers['content-encoding']).toBeUndefined();
+    expect(stream.events[0]).toEqual({ retry: '5000' });
+
+    const id = await notifyUser(user, 'Approved');
+    await waitFor(() => stream.notifications().length === 1);
+    const event = stream.events.find((e) => e.event === 'notification');
+    expect(event?.id).toBe(String(id));
+    expect(stream.notifications()[0]).toMatchObject({ id, type: 'system', title: 'Approved', message: 'Approved!', data: {}, is_read: false });
+    // The record is the one GET /notifications answers.
+    const listed = await t.app.inject({ url: BASE, headers });
+    expect(stream.notifications()[0]).toEqual(listed.json().data.notifications[0]);
+    stream.close();
+  });
+
+  it('does not send another user’s notifications', async () => {
+    const { user, headers } = await signedIn();
+    const other = await newUser(t.database.db);
+    const stream = await (await SseClient.open(t.app, headers)).live();
+    await notifyUser(other, 'Not yours');
+    const mine = await notifyUser(user, 'Yours');
+    await waitFor(() => stream.notifications().length >= 1);
+    await sleep(50);
+    expect(stream.notifications().map((n) => n.id)).toEqual([mine]);
+    stream.close();
+  });
+
+  it('replays exactly the notifications after Last-Event-ID, oldest first, then the live ones', async () => {
+    const { user, headers } = await signedIn();
+    const [first, second, third] = [await notifyUser(user, 'One'), await notifyUser(user, 'Two'), await notifyUser(user, 'Three')];
+    const stream = await (await SseClient.open(t.app, { ...headers, 'last-event-id': String(first) })).live();
+    await waitFor(() => stream.notifications().length === 2);
+    const fourth = await notifyUser(user, 'Four');
+    await waitFor(() => stream.notifications().length === 3);
+    await sleep(50);
+    expect(stream.notifications().map((n) => n.id)).toEqual([second, third, fourth]);
+    expect(stream.events.filter((e) => e.event === 'notification').map((e) => e.id)).toEqual([second, third, fourth].map(String));
+    stream.close();
+
+    // The query parameter serves the first connection; the header wins when both are sent.
+    const byQuery = await (await SseClient.open(t.app, headers, `${STREAM}?last_event_id=${second}`)).live();
+    await waitFor(() => byQuery.notifications().length === 2);
+    expect(byQuery.notifications().map((n) => n.id)).toEqual([third, fourth]);
+    byQuery.close();
+    const both = await (await SseClient.open(t.app, { ...headers, 'last-event-id': String(third) }, `${STREAM}?last_event_id=${first}`)).live();
+    await waitFor(() => both.notifications().length === 1);
+    await sleep(50);
+    expect(both.notifications().map((n) => n.id)).toEqual([fourth]);
+    both.close();
+  });
+
+  it('pages through a long replay', async () => {
+    const { user, headers } = await signedIn();
+    const now = new Date().toISOString();
+    const rows = Array.from({ length: 230 }, (_, i) => ({
+      user_id: user.id,
+      type: 'system' as const,
+      title: `n${i}`,
+      message: 'm',
+      data: '{}',
+      source: `test:${i}`,
+      created_at: now,
+    }));
+    await t.database.db.insertInto('notifications').values(rows).execute();
+    const ids = (await t.database.db.selectFrom('notifications').select('id').where('user_id', '=', user.id).orderBy('id').execute()).map((r) => r.id);
+    const stream = await (await SseClient.open(t.app, { ...headers, 'last-event-id': String(ids[4]) })).live();
+    await waitFor(() => stream.notifications().length === 225);
+    await sleep(50);
+    expect(stream.notifications().map((n) => n.id)).toEqual(ids.slice(5));
+    stream.close();
+  });
+
+  it('loses and repeats nothing created while the replay reads the database', async () => {
+    const { user, headers } = await signedIn();
+    const start = await notifyUser(user, 'Seen');
+    const created: number[] = [];
+    const notifications = t.services.notifications;
+    const read = notifications.after.bind(notifications);
+    // During the first read: one notification committed before the query (so in the replay and published
+    // live), and one after it (published live only).
+    const spy = vi.spyOn(notifications, 'after').mockImplementationOnce(async (userId, afterId, limit) => {
+      created.push(await notifyUser(user, 'During'));
+      const page = await read(userId, afterId, limit);
+      created.push(await notifyUser(user, 'After the read'));
+      return page;
+    });
+    try {
+      const stream = await (await SseClient.open(t.app, { ...headers, 'last-event-id': String(start) })).live();
+      await waitFor(() => stream.notifications().length >= 2);
+      await sleep(100);
+      expect(stream.notifications().map((n) => n.id)).toEqual(created);
+      stream.close();
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('allows five open streams per user; the sixth is a 429 with Retry-After, and a closed one frees its place', async () => {
+    const { user, headers } = await signedIn();
+    const streams = await Promise.all(Array.from({ length: 5 }, async () => (await SseClient.open(t.app, headers)).live()));
+    const sixth = await SseClient.open(t.app, headers);
+    await waitFor(() => sixth.ended);
+    expect(sixth.status).toBe(429);
+    expect(sixth.response.headers['retry-after']).toBe('30');
+    expect(JSON.parse(sixth.body).code).toBe('rate_limited');
+    // Another user is not affected.
+    const other = await signedIn();
+    const theirs = await (await SseClient.open(t.app, other.headers)).live();
+    expect(theirs.status).toBe(200);
+
+    streams[0]!.close();
+    await waitFor(() => t.services.notificationHub.listenerCount(user.id) === 4);
+    const again = await (await SseClient.open(t.app, headers)).live();
+    expect(again.status).toBe(200);
+    for (const stream of [...streams, theirs, again]) stream.close();
+    await waitFor(() => t.services.notificationHub.listenerCount(user.id) === 0);
+    await waitFor(() => t.services.notificationHub.listenerCount(other.user.id) === 0);
+  });
+
+  describe('with a one-second heartbeat', () => {
+    let h: TestApp;
+    let closed = false;
+
+    beforeAll(async () => {
+      h = await buildTestApp(dialect, { NOTIFICATION_STREAM_HEARTBEAT_SECONDS: '1' });
+      await h.app.listen({ host: '127.0.0.1', port: 0 });
+    });
+    afterAll(async () => {
+      if (!closed) await h.close();
+    });
+
+    it('sends heartbeat comments while nothing happens', async () => {
+      const user = await newUser(h.database.db);
+      const stream = await (await SseClient.open(h.app, bearer(await tokenFor(h.app, user)))).live();
+      await waitFor(() => stream.events.filter((e) => e.comment === 'heartbeat').length >= 2, 3500);
+      expect(stream.body).toContain(': heartbeat\n\n');
+      stream.close();
+    });
+
+    it('ends every open stream when the app closes, without waiting for them', async () => {
+      const user = await newUser(h.database.db);
+      const headers = bearer(await tokenFor(h.app, user));
+      const streams = await Promise.all([SseClient.open(h.app, headers), SseClient.open(h.app, headers)].map(async (s) => (await s).live()));
+      const started = Date.now();
+      closed = true;
+      await h.close();
+      expect(Date.now() - started).toBeLessThan(2000);
+      await waitFor(() => streams.every((s) => s.ended));
+      expect(h.services.notificationHub.listenerCount()).toBe(0);
+    });
+  });
+});
+
+describe('NotificationHub', () => {
+  const row = (userId: number, id: number): NotificationRow => ({
+    id,
+    user_id: userId,
+    type: 'system',
+    title: 't',
+    message: 'm',
+    data: '{}',
+    is_read: 0,
+    source: `s${id}`,
+    created_at: new Date().toISOString(),
+  });
+  const silentLog = () => ({ warn: vi.fn(), error: vi.fn(), info: vi.fn(), debug: vi.fn() }) as unknown as FastifyBaseLogger;
+
+  it('delivers in this process to the listeners of the notification’s user, until they unsubscribe', () => {
+    const hub = new NotificationHub(silentLog());
+    const received: number[] = [];
+    const unsubscribe = hub.subscribe(7, (n) => received.push(n.id));
+    hub.subscribe(8, () => received.push(-1));
+    hub.publish([row(7, 1)]);
+    unsubscribe();
+    hub.publish([row(7, 2)]);
+    expect(received).toEqual([1]);
+    expect(hub.listenerCount(7)).toBe(0);
+    hub.close();
+  });
+
+  it('neither throws nor delivers when Redis is unreachable, and logs the failure', async () => {
+    const log = silentLog();
+    const redis = new Redis('redis://127.0.0.1:1', { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const hub = new NotificationHub(log, { redis, channel: `test:${randomBytes(4).toString('hex')}` });
+    const received: number[] = [];
+    hub.subscribe(7, (n) => received.push(n.id));
+    expect(() => hub.publish([row(7, 1)])).not.toThrow();
+    await waitFor(() => vi.mocked(log.warn).mock.calls.length > 0);
+    expect(received).toEqual([]);
+    hub.close();
+    redis.disconnect();
+  });
+});
+
+describe.runIf(process.env.REDIS_URL)('GET /notifications/stream across processes through Redis', () => {
+  const channel = `realty-api:test:notifications:${process.pid}:${randomBytes(4).toString('hex')}`;
+  let database: TestDatabase;
+  let a: Instance;
+  let b: Instance;
+
+  interface Instance {
+    app: FastifyInstance;
+    services: Services;
+    redis: Redis;
+    close(): Promise<void>;
+  }
+
+  /** A server process of its own (services, caches, Redis connection) on the shared database. */
+  async function instance(): Promise<Instance> {
+    const config = testConfig();
+    const redis = new Redis(process.env.REDIS_URL as string);
+    const deps = { config, database, jwtSecret: TEST_JWT_SECRET, redis };
+    const services = createServices(deps);
+    // A channel of this run's own: other test files publish on the default one in parallel.
+    services.notificationHub.close();
+    services.notificationHub = new NotificationHub(services.log, { redis, channel });
+    services.notifier.setPublisher(services.notificationHub);
+    const app = await buildApp(deps, services);
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    return {
+      app,
+      services,
+      redis,
+      close: async () => {
+        await app.close();
+        await services.shutdown();
+        services.notificationHub.close();
+        redis.disconnect();
+      },
+    };
+  }
+
+  beforeAll(async () => {
+    database = await createTestDatabase(DIALECTS.at(-1)!);
+    a = await instance();
+    b = await instance();
+    await waitFor(async () => (await a.redis.pubsub('NUMSUB', channel))[1] === 2);
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+    await database?.dispose();
+  });
+
+  it('delivers a notification created on one instance to streams on both, exactly once', async () => {
+    const admin = await newUser(database.db, { role: 'administrator' });
+    const user = await newUser(database.db);
+    const adminToken = await tokenFor(a.app, admin);
+    const headers = bearer(await tokenFor(b.app, user));
+    const onB = await (await SseClient.open(b.app, headers)).live();
+    const onA = await (await SseClient.open(a.app, headers)).live();
+
+    const res = await a.app.inject({ method: 'POST', url: BASE, headers: bearer(adminToken), payload: { title: 'Across', message: 'processes', user_id: user.id } });
+    expect(res.statusCode).toBe(201);
+    const { id } = await database.db.selectFrom('notifications').select('id').where('user_id', '=', user.id).executeTakeFirstOrThrow();
+    await waitFor(() => onB.notifications().length === 1 && onA.notifications().length === 1);
+    await sleep(200);
+    for (const stream of [onA, onB]) {
+      expect(stream.notifications()).toEqual([expect.objectContaining({ id, title: 'Across', message: 'processes' })]);
+      expect(stream.notifications()[0]).not.toHaveProperty('user_id');
+      stream.close();
+    }
+  });
+
+  it('ends the streams of an instance whose subscription was interrupted, so that they resume from the database', async () => {
+    const user = await newUser(database.db);
+    const stream = await (await SseClient.open(b.app, bearer(await tokenFor(b.app, user)))).live();
+    // NOTE: the hub's subscriber connection is private; dropping it simulates a Redis connection loss.
+    (b.services.notificationHub as unknown as { subscriber: Redis }).subscriber.disconnect(true);
+    await waitFor(() => stream.ended, 5000);
+    await waitFor(async () => (await a.redis.pubsub('NUMSUB', channel))[1] === 2, 5000);
+  });
+});
