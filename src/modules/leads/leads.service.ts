@@ -11,6 +11,7 @@ import { nowIso } from '../../lib/time.js';
 import { canSeeAgent, findAgentAccess } from '../directory/directory-access.js';
 import { assertCanView, canView } from '../properties/listing-access.js';
 import type { PropertiesService } from '../properties/properties.service.js';
+import { findEmailOptOuts } from '../notifications/notifications.repository.js';
 import { cleanContact } from './lead-input.js';
 import { leadMail, type LeadSubject } from './lead-mail.js';
 import { type LeadProperty, toLead } from './leads.mapper.js';
@@ -33,7 +34,7 @@ interface Recipient {
 
 /**
  * Leads (API.md 6.3): contact forms of listings, agents and agencies, stored for their recipients, mailed to
- * them through the outbox and announced by a `new_lead` domain event, all in the transaction of the lead.
+ * them through the outbox (unless they turned `new_lead` e-mails off) and announced by a `new_lead` domain event, all in the transaction of the lead.
  */
 export class LeadsService {
   constructor(
@@ -60,7 +61,9 @@ export class LeadsService {
           { targetType: target.type, targetId: target.id, senderUserId: caller?.id ?? null, ...contact, createdAt: nowIso(now) },
           recipients.map((recipient) => recipient.userId),
         );
-        for (const recipient of recipients) {
+        // A recipient who turned `new_lead` e-mails off (API.md 8 preferences) reads the lead in the app only.
+        const optedOut = await findEmailOptOuts(trx, recipients.map((recipient) => recipient.userId), 'new_lead');
+        for (const recipient of recipients.filter((r) => !optedOut.has(r.userId))) {
           const language = supportedLanguage(recipient.language ?? undefined) ?? requestLanguage;
           await enqueue(
             trx,

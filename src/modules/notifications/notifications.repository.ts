@@ -121,3 +121,16 @@ export async function findUserLanguages(db: Executor, userIds: readonly number[]
   const rows = await db.selectFrom('users').select(['id', 'language']).where('id', 'in', userIds).execute();
   return new Map(rows.map((row) => [row.id, row.language]));
 }
+
+/** The users among `userIds` who turned e-mail off for notifications of `type`. */
+export async function findEmailOptOuts(db: Executor, userIds: readonly number[], type: NotificationType): Promise<Set<number>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('notification_preferences')
+    .select('user_id')
+    .where('user_id', 'in', userIds)
+    .where('type', '=', type)
+    .where('email', '=', 0)
+    .execute();
+  return new Set(rows.map((row) => row.user_id));
+}
