@@ -1,24 +1,27 @@
 /**
  * `npm run bench`: the API suite (api-suite.ts: the hot routes on 100,000 listings) and the search suite
  * (search-suite.ts: searches on 100,000 and 1,000,000 listings, SQLite and PostgreSQL), each against a bare
- * Fastify twin serving the same bytes. `BENCH_SUITE=api` or `BENCH_SUITE=search` runs one of them; by
- * default both run, the API suite first.
+ * Fastify twin serving the same bytes, then the alerts suite (alerts-suite.ts: saved-search alerts, one newly
+ * published listing against 100,000 saved searches, beside in-process baselines; BENCH_ALERTS_SEARCHES,
+ * BENCH_ALERTS_LISTINGS, BENCH_ALERTS_SAMPLES, BENCH_ALERTS_JSON). `BENCH_SUITE=api`, `search` or `alerts`
+ * runs one of them; by default (`all`) all three run, in that order.
  */
 import os from 'node:os';
+import { runAlertsSuite } from './alerts-suite.js';
 import { runApiSuite } from './api-suite.js';
 import { Cleanups, progress } from './harness.js';
 import { runSearchSuite } from './search-suite.js';
 
-const SUITES = { api: runApiSuite, search: runSearchSuite } as const;
+const SUITES = { api: runApiSuite, search: runSearchSuite, alerts: runAlertsSuite } as const;
 type SuiteName = keyof typeof SUITES;
 
 const cleanups = new Cleanups();
 
 function suitesToRun(): SuiteName[] {
   const raw = process.env.BENCH_SUITE || 'all';
-  if (raw === 'all') return ['api', 'search'];
+  if (raw === 'all') return ['api', 'search', 'alerts'];
   if (raw in SUITES) return [raw as SuiteName];
-  throw new Error(`BENCH_SUITE must be api, search or all (got "${raw}")`);
+  throw new Error(`BENCH_SUITE must be api, search, alerts or all (got "${raw}")`);
 }
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -57,6 +57,8 @@ import { LeadsService } from './modules/leads/leads.service.js';
 import { mediaRoutes } from './modules/media/media.routes.js';
 import { Broadcasts } from './modules/notifications/broadcasts.js';
 import { notificationRoutes } from './modules/notifications/notifications.routes.js';
+import { deliveryRoutes } from './modules/notifications/deliveries.routes.js';
+import { DeliveriesService } from './modules/notifications/deliveries.service.js';
 import { NotificationHub } from './modules/notifications/notification-hub.js';
 import { notificationStreamRoutes } from './modules/notifications/notification-stream.routes.js';
 import { UnsubscribeTokens } from './modules/notifications/unsubscribe-tokens.js';
@@ -160,6 +162,8 @@ export interface Services {
   broadcasts: Broadcasts;
   /** The caller's notifications, preferences and devices (API.md 8). */
   notifications: NotificationsService;
+  /** The administrator's view of the outbox: dead messages, and sending them again. */
+  notificationDeliveries: DeliveriesService;
   /** New notifications to the live streams (GET /notifications/stream), through Redis when it is set. */
   notificationHub: NotificationHub;
   /** The notification e-mails' unsubscribe links. */
@@ -279,6 +283,7 @@ export function createServices({ config, database, jwtSecret, redis, mailer: giv
     notifier,
     broadcasts,
     notifications,
+    notificationDeliveries: new DeliveriesService(database.db),
     notificationHub,
     notificationUnsubscribe: new UnsubscribeService(database.db, notifications, unsubscribeTokens),
     reviews: new ReviewsService(database.db, stamps, properties, storage),
@@ -391,6 +396,7 @@ export async function buildApp(deps: AppDependencies, services: Services = creat
       await api.register(leadRoutes, { leads: services.leads, contactRateLimit: formsRateLimit(config) });
       await api.register(reviewRoutes, { reviews: services.reviews, formsRateLimit: formsRateLimit(config) });
       await api.register(notificationRoutes, { notifications: services.notifications });
+      await api.register(deliveryRoutes, { deliveries: services.notificationDeliveries });
       await api.register(notificationStreamRoutes, {
         notifications: services.notifications,
         hub: services.notificationHub,

@@ -201,4 +201,5 @@ export const ar: Catalogue = {
   notification_rule_data_size: 'يجب ألا يتجاوز {max} بايت بصيغة JSON',
   notification_rule_blank: 'يجب أن يحتوي على نص بعد إزالة وسوم HTML',
   notification_rule_unsubscribe_token: 'ليس رابط إلغاء اشتراك صالحًا: انسخ الرابط كاملًا من الرسالة',
+  notification_delivery_not_dead: 'حالة هذه الرسالة {status}: لا يمكن إعادة إرسال رسالة إلا إذا كانت متوقفة (dead).',
 };

@@ -205,6 +205,7 @@ export const en = {
   notification_rule_data_size: 'must be at most {max} bytes as JSON',
   notification_rule_blank: 'must contain text once HTML tags are removed',
   notification_rule_unsubscribe_token: 'is not a valid unsubscribe link: copy the whole link from the e-mail',
+  notification_delivery_not_dead: 'This message is {status}: only a dead message can be sent again.',
 } as const;
 
 export type MessageKey = keyof typeof en;

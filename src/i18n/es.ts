@@ -201,4 +201,5 @@ export const es: Catalogue = {
   notification_rule_data_size: 'debe ocupar como máximo {max} bytes en JSON',
   notification_rule_blank: 'debe contener texto una vez eliminadas las etiquetas HTML',
   notification_rule_unsubscribe_token: 'no es un enlace de baja válido: copia el enlace completo del correo',
+  notification_delivery_not_dead: 'Este mensaje está en estado {status}: solo un mensaje fallido (dead) puede enviarse de nuevo.',
 };

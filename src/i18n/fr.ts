@@ -201,4 +201,5 @@ export const fr: Catalogue = {
   notification_rule_data_size: 'doit faire au plus {max} octets en JSON',
   notification_rule_blank: 'doit contenir du texte une fois les balises HTML retirées',
   notification_rule_unsubscribe_token: 'n’est pas un lien de désabonnement valide : copiez le lien complet de l’e-mail',
+  notification_delivery_not_dead: 'Ce message est à l’état {status} : seul un message abandonné (dead) peut être renvoyé.',
 };

@@ -50,10 +50,11 @@ class SseClient {
     response.on('close', () => (this.ended = true));
   }
 
-  static open(app: FastifyInstance, headers: Record<string, string> = {}, path = STREAM): Promise<SseClient> {
+  /** Without `agent`, a connection of its own that closes with the response (`Connection: close`). */
+  static open(app: FastifyInstance, headers: Record<string, string> = {}, path = STREAM, agent: http.Agent | false = false): Promise<SseClient> {
     const { port } = app.server.address() as AddressInfo;
     return new Promise((resolve, reject) => {
-      const request = http.get({ host: '127.0.0.1', port, path, headers, agent: false }, (response) => resolve(new SseClient(request, response)));
+      const request = http.get({ host: '127.0.0.1', port, path, headers, agent }, (response) => resolve(new SseClient(request, response)));
       request.on('error', reject);
     });
   }
@@ -154,6 +155,7 @@ describe.each(DIALECTS)('GET /notifications/stream (%s)', (dialect) => {
       'x-accel-buffering': 'no',
       'x-request-id': 'stream-test-1',
       'x-content-type-options': 'nosniff',
+      'access-control-allow-origin': '*',
     });
     expect(stream.response.headers['content-encoding']).toBeUndefined();
     expect(stream.events[0]).toEqual({ retry: '5000' });
@@ -273,6 +275,34 @@ describe.each(DIALECTS)('GET /notifications/stream (%s)', (dialect) => {
     await waitFor(() => t.services.notificationHub.listenerCount(other.user.id) === 0);
   });
 
+  it('releases the place of a client that left while its token was checked', async () => {
+    const { user, headers } = await signedIn();
+    const auth = t.services.auth;
+    const authenticate = auth.authenticate.bind(auth);
+    let leave!: () => void;
+    const left = new Promise<void>((resolve) => (leave = resolve));
+    const spy = vi.spyOn(auth, 'authenticate').mockImplementationOnce(async (token) => {
+      await left;
+      await sleep(50);
+      return authenticate(token);
+    });
+    try {
+      const { port } = t.app.server.address() as AddressInfo;
+      const request = http.get({ host: '127.0.0.1', port, path: STREAM, headers, agent: false });
+      request.on('error', () => {});
+      await waitFor(() => spy.mock.calls.length === 1);
+      request.destroy();
+      leave();
+      await sleep(200);
+      expect(t.services.notificationHub.listenerCount(user.id)).toBe(0);
+    } finally {
+      spy.mockRestore();
+    }
+    const streams = await Promise.all(Array.from({ length: 5 }, async () => (await SseClient.open(t.app, headers)).live()));
+    expect(streams.map((s) => s.status)).toEqual([200, 200, 200, 200, 200]);
+    for (const stream of streams) stream.close();
+  });
+
   describe('with a one-second heartbeat', () => {
     let h: TestApp;
     let closed = false;
@@ -296,13 +326,16 @@ describe.each(DIALECTS)('GET /notifications/stream (%s)', (dialect) => {
     it('ends every open stream when the app closes, without waiting for them', async () => {
       const user = await newUser(h.database.db);
       const headers = bearer(await tokenFor(h.app, user));
-      const streams = await Promise.all([SseClient.open(h.app, headers), SseClient.open(h.app, headers)].map(async (s) => (await s).live()));
+      // Keep-alive connections, as browsers hold them: ending the response alone would leave them open.
+      const agent = new http.Agent({ keepAlive: true });
+      const streams = await Promise.all([1, 2].map(async () => (await SseClient.open(h.app, headers, STREAM, agent)).live()));
       const started = Date.now();
       closed = true;
       await h.close();
       expect(Date.now() - started).toBeLessThan(2000);
       await waitFor(() => streams.every((s) => s.ended));
       expect(h.services.notificationHub.listenerCount()).toBe(0);
+      agent.destroy();
     });
   });
 });
@@ -337,6 +370,7 @@ describe('NotificationHub', () => {
   it('neither throws nor delivers when Redis is unreachable, and logs the failure', async () => {
     const log = silentLog();
     const redis = new Redis('redis://127.0.0.1:1', { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    redis.on('error', () => {});
     const hub = new NotificationHub(log, { redis, channel: `test:${randomBytes(4).toString('hex')}` });
     const received: number[] = [];
     hub.subscribe(7, (n) => received.push(n.id));

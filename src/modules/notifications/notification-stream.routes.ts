@@ -93,7 +93,8 @@ export async function notificationStreamRoutes(app: FastifyInstance, options: No
           '`@microsoft/fetch-event-source`), because the native `EventSource` cannot send headers. On reconnection ' +
           'send `Last-Event-ID` (or `?last_event_id=` on the first connection): the caller’s notifications after ' +
           'that id are sent first, oldest first, then the live ones, none missed or repeated. A client that falls ' +
-          `far behind, and every stream when the server shuts down, is disconnected: reconnect with Last-Event-ID. ` +
+          'far behind, every stream when the server shuts down, and (with Redis) every stream open while the ' +
+          'server’s subscription was interrupted are disconnected: reconnect with Last-Event-ID. ' +
           `At most ${maxStreamsPerUser} open streams per user and server process; one more → 429 with Retry-After.`,
         security: [{ bearer: [] }],
         querystring: StreamQuery,
@@ -122,6 +123,8 @@ export async function notificationStreamRoutes(app: FastifyInstance, options: No
       open.add(stream);
       // Subscribed before the database is read: whatever is created meanwhile is buffered, not lost.
       stream.attach(hub.subscribe(userId, (notification) => stream.push(notification), () => stream.end()));
+      // A client gone while its token was checked never emits `close` again.
+      if (reply.raw.destroyed) return stream.dispose();
       await stream.start(afterId === undefined ? undefined : { afterId, read: (after) => notifications.after(userId, after, REPLAY_PAGE) });
     },
   );
@@ -251,7 +254,8 @@ class NotificationStream {
     return !this.disposed;
   }
 
-  private dispose(): void {
+  /** Releases the heartbeat, the subscription and the user's slot; runs once, when the response closes. */
+  dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
     clearInterval(this.heartbeat);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { isForeignKeyViolation } from '../../db/dialect/index.js';
 import type { DB } from '../../db/schema.js';
 import type { NotificationRow, NotificationType } from '../../db/schema-notifications.js';
 import { AppError } from '../../http/errors.js';
@@ -81,26 +82,30 @@ export class NotificationsService {
 
   /** Changes the switches named in the body; the others keep their value. Answers every type. */
   async updatePreferences(caller: AuthUser, input: UpdatePreferencesInput): Promise<PreferencesRecord> {
-    await this.db.transaction().execute(async (trx) => {
-      const current = preferencesOf(await repository.findPreferenceRows(trx, [caller.id]));
-      const changes = Object.entries(input.preferences).flatMap(([type, switches]) =>
-        switches === undefined ? [] : [{ type: type as NotificationType, value: { ...current[type as NotificationType], ...switches } }],
-      );
-      await repository.upsertPreferences(trx, caller.id, changes);
-    });
+    await userMustExist(
+      this.db.transaction().execute(async (trx) => {
+        const current = preferencesOf(await repository.findPreferenceRows(trx, [caller.id]));
+        const changes = Object.entries(input.preferences).flatMap(([type, switches]) =>
+          switches === undefined ? [] : [{ type: type as NotificationType, value: { ...current[type as NotificationType], ...switches } }],
+        );
+        await repository.upsertPreferences(trx, caller.id, changes);
+      }),
+    );
     return this.preferences(caller);
   }
 
-  /** Turns one channel of one type off (the e-mail's unsubscribe link). */
+  /** Turns one channel of one type off (the e-mail's unsubscribe link); a user deleted meanwhile → 404. */
   async switchOff(userId: number, type: NotificationType, channel: (typeof CHANNELS)[number]): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      const current = preferencesOf(await repository.findPreferenceRows(trx, [userId]))[type];
-      await repository.upsertPreferences(trx, userId, [{ type, value: { ...current, [channel]: false } }]);
-    });
+    await userMustExist(
+      this.db.transaction().execute(async (trx) => {
+        const current = preferencesOf(await repository.findPreferenceRows(trx, [userId]))[type];
+        await repository.upsertPreferences(trx, userId, [{ type, value: { ...current, [channel]: false } }]);
+      }),
+    );
   }
 
   async registerDevice(caller: AuthUser, input: RegisterDeviceInput): Promise<{ platform: string; registered: true }> {
-    await devices.registerDevice(this.db, caller.id, input.platform, input.token, nowIso());
+    await userMustExist(devices.registerDevice(this.db, caller.id, input.platform, input.token, nowIso()));
     return { platform: input.platform, registered: true };
   }
 
@@ -137,5 +142,15 @@ export class NotificationsService {
     });
     this.notifier.publish(rows);
     return { created: rows.length, queued: false };
+  }
+}
+
+/** A write keyed to a user whose account was deleted meanwhile meets the foreign key: that is a 404, not a 500. */
+async function userMustExist(write: Promise<void>): Promise<void> {
+  try {
+    await write;
+  } catch (error) {
+    if (isForeignKeyViolation(error)) throw AppError.notFound();
+    throw error;
   }
 }

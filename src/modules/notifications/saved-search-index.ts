@@ -1,103 +1,87 @@
 import type { Kysely, Transaction } from 'kysely';
 import { kyselyCacheVersionReader } from '../../db/cache-versions.js';
 import type { DB } from '../../db/schema.js';
-import { boxOfCircle, boxOfPolygon, inBox, type RadiusCircle } from '../search/geo.js';
 import { type MatchableListing, matchesListing } from '../search/search-matcher.js';
 import { normalizeSavedSearchQuery } from '../search/search-query.js';
-import { type ResolvedSearch, resolveTerms, TAXONOMY_OF } from '../search/search-terms.js';
-import type { NumberRange, SearchBox, SearchQuery, TaxonomyFilter } from '../search/search-types.js';
+import { resolveTerms, TAXONOMY_OF } from '../search/search-terms.js';
+import type { SearchQuery, TaxonomyFilter } from '../search/search-types.js';
 import * as repository from './saved-search-alerts.repository.js';
+import { anchorOf, type CompiledQuery, compileQuery, passesPrefilter, setTermIds, type TermIds } from './saved-search-compiled.js';
 
 type Executor = Kysely<DB> | Transaction<DB>;
-type TermIds = ResolvedSearch['termIds'];
-
-/** The listing fields a range filter of the matcher reads. */
-type RangeField = 'price' | 'size' | 'land_size' | 'bedrooms' | 'bathrooms' | 'year_built';
-const RANGES: readonly [RangeField, keyof SearchQuery][] = [
-  ['price', 'price'], ['size', 'size'], ['land_size', 'land_size'], ['bedrooms', 'bedrooms'], ['bathrooms', 'bathrooms'], ['year_built', 'year_built'],
-];
 const SEARCH_TAXONOMIES = [...new Set(Object.values(TAXONOMY_OF))];
 
-/**
- * One distinct saved search text (canonical query string), parsed once and shared by every saved search that
- * stores it. `resolved` changes when terms do; the prefilter is what the query alone says.
- */
-interface CompiledQuery {
-  readonly queryString: string;
-  readonly query: SearchQuery;
-  readonly selection: Selection | undefined;
-  resolved: ResolvedSearch;
-  readonly searchIds: number[];
-  /** Bounded ranges as [field, min, max]: the listing's value must be present and inside. */
-  readonly ranges: readonly [RangeField, number, number][];
-  readonly currency: string | undefined;
-  readonly includeSold: boolean;
-  /** Per geo filter (circle with a radius, box, polygon), boxes of which the listing's point must lie in one (geo.ts: they hold every point the exact test admits). */
-  readonly regions: readonly (readonly SearchBox[])[];
-  /** The match call in which this query was last looked at (a query sits in several posting lists). */
-  seen: number;
+/** One term parameter's values as saved (e.g. city=miami,tampa), resolved on its own. */
+interface TermList {
+  readonly filter: TaxonomyFilter;
+  readonly values: readonly string[];
+  ids: number[];
+  readonly selections: Set<Selection>;
 }
 
-/** One distinct set of term parameters (SearchService keys its resolutions the same way), resolved by resolveTerms. */
+/** One distinct set of term parameters (query.terms), shared by the queries naming it. */
 interface Selection {
-  readonly terms: NonNullable<SearchQuery['terms']>;
-  /** Every slug and id it names: a change to a term named otherwise cannot change its resolution. */
-  readonly values: ReadonlySet<string>;
+  readonly key: string;
+  readonly lists: readonly TermList[];
   termIds: TermIds;
   readonly queries: Set<CompiledQuery>;
 }
 
 /**
  * Every saved search compiled for matching newly published listings (saved-search-alerts.ts), so that a call
- * parses and resolves nothing: each distinct query string is parsed once (normalizeSavedSearchQuery, as
- * SavedSearchesService reads it back) and each distinct term selection resolved once (resolveTerms, the code
- * behind SearchService.resolve); matchesListing decides every match.
+ * parses and resolves nothing. Each distinct query string is parsed once by normalizeSavedSearchQuery (as
+ * SavedSearchesService reads it back); its term slugs become ids through resolveTerms, the function behind
+ * SearchService.resolve, called once per distinct parameter value list (`city=miami,tampa`). NOTE: that relies
+ * on resolveTerms resolving each parameter on its own (ResolvedSearch: per parameter, an empty list when none of
+ * its values names a term); the alerts test checks the result against resolveTerms of whole searches.
+ * matchesListing decides every match.
  *
  * Prefilter. Each query is filed under one anchor: the term parameter its listings must carry whose ids are
  * named by the fewest saved searches (for `feature`, one of the features, since all are needed), so a listing
- * looks only at the queries filed under its own terms, plus the few queries without any term parameter. A
- * query with a parameter naming no existing term can match nothing and is filed nowhere. Before
- * matchesListing, a cheap check of state, currency, bounded ranges and geo boxes rejects most candidates.
+ * looks only at the queries filed under its own terms, plus those without any term parameter. A query with a
+ * parameter naming no existing term can match nothing and is filed nowhere. Before matchesListing, a check of
+ * state, terms, currency, bounded ranges and geo boxes rejects most candidates (saved-search-compiled.ts).
  *
- * Invalidation, checked at every call through the caller's connection (the alert decides once and for ever,
- * so a stale index is not acceptable even for CACHE_REVALIDATE_MS):
- * - Saved searches: a query string never changes once saved (PUT changes name, e-mail and frequency, which are
- *   read from the row at match time), and ids are never reused, so the index follows the set of ids. A new
- *   migration with a stamp trigger is not allowed here, so the check is one pass over the table: (count,
- *   max(id), sum(id)). A larger max loads the rows above the last one loaded; a count or sum still different
- *   afterwards (deletions, or a PostgreSQL row committed after a higher id was already loaded) reconciles the
- *   whole id list. Rows of a search deleted since are harmless: alerts read each matched search's row.
- * - Terms: `cache_versions('terms')` moves with every term row change, counts included, i.e. with every
- *   listing entering `publish`; so a moved stamp only triggers a read of (id, taxonomy, slug) of the search
- *   taxonomies, and only selections naming a slug or id that changed are resolved again.
+ * Invalidation, checked at every call through the caller's connection (an alert decision is final, so the
+ * index may not be stale for any CACHE_REVALIDATE_MS):
+ * - Saved searches: a query string never changes once saved (PUT changes name, e-mail and frequency, which
+ *   alerts read from the row), and ids are never reused, so the index follows the set of ids. Without a new
+ *   migration (a stamp and its trigger) the check is one pass over the table: (count, max(id), sum(id)). A
+ *   larger max loads the rows above the greatest id loaded; a count or sum still different after that
+ *   (deletions, or a PostgreSQL row committed after a greater id was loaded) reconciles the whole id list.
+ *   A search deleted since is harmless meanwhile: alerts read each matched search's row.
+ * - Terms: `cache_versions('terms')` moves with every term row change, counts included, i.e. with every listing
+ *   entering `publish`; so a moved stamp only triggers a read of (id, taxonomy, slug) of the search taxonomies,
+ *   and only value lists naming a slug or id that changed are resolved again.
  */
 export class SavedSearchIndex {
   private readonly searches = new Map<number, CompiledQuery | null>();
   private readonly queries = new Map<string, CompiledQuery>();
   private readonly selections = new Map<string, Selection>();
+  private readonly lists = new Map<string, TermList>();
   private idSum = 0;
   private maxLoadedId = 0;
   private termsStamp: string | undefined;
   private terms = new Map<number, string>();
-  /** Term id → queries filed under it; null: to be rebuilt before the next match. */
+  /** Term id → queries filed under it; null: to be rebuilt before the next lookup. */
   private postings: Map<number, CompiledQuery[]> | null = null;
   private unanchored: CompiledQuery[] = [];
   /** How many saved searches name each term (anchors go to the least named). */
   private readonly termRefs = new Map<number, number>();
   private filed = 0;
-  private emptyFiled = 0;
+  private leftovers = 0;
   private epoch = 0;
   private refreshing: Promise<void> = Promise.resolve();
 
-  /** Saved searches known, and how many distinct query strings and term selections they have. */
-  get size(): { searches: number; queries: number; selections: number } {
-    return { searches: this.searches.size, queries: this.queries.size, selections: this.selections.size };
+  /** Saved searches known, their distinct query strings, term selections and value lists. */
+  get size(): { searches: number; queries: number; selections: number; termLists: number } {
+    return { searches: this.searches.size, queries: this.queries.size, selections: this.selections.size, termLists: this.lists.size };
   }
 
   /**
-   * Brings the index up to date with the database `db` reads. Call it with a connection already held (a
-   * transaction): refreshes run one at a time, and on SQLite's single connection waiting for one while it
-   * holds the connection would deadlock.
+   * Brings the index up to date with what `db` reads. Call it with a connection already held (a transaction):
+   * refreshes run one at a time, and waiting for one while holding SQLite's single connection is safe only in
+   * that order.
    */
   refresh(db: Executor): Promise<void> {
     const run = this.refreshing.then(() => this.refreshNow(db));
@@ -105,7 +89,7 @@ export class SavedSearchIndex {
     return run;
   }
 
-  /** The ids of the saved searches the listing matches (exactly those matchesListing accepts). */
+  /** The ids of the saved searches the listing matches: exactly those matchesListing accepts. */
   matching(listing: MatchableListing): number[] {
     if (!(listing.status === 'publish' || listing.status === 'sold')) return [];
     const postings = this.currentPostings();
@@ -149,12 +133,17 @@ export class SavedSearchIndex {
     for (const [id, old] of this.terms) if (!next.has(id)) changed.add(String(id)).add(slugOf(old));
     this.terms = next;
     if (changed.size === 0) return;
-    for (const selection of this.selections.values()) {
-      if (![...selection.values].some((value) => changed.has(value))) continue;
-      selection.termIds = (await resolveTerms(db, { terms: selection.terms })).termIds;
-      for (const compiled of selection.queries) compiled.resolved = { query: compiled.query, termIds: selection.termIds };
-      this.postings = null;
+    const stale = new Set<Selection>();
+    for (const list of this.lists.values()) {
+      if (!list.values.some((value) => changed.has(value))) continue;
+      list.ids = await resolveList(db, list.filter, list.values);
+      for (const selection of list.selections) stale.add(selection);
     }
+    for (const selection of stale) {
+      selection.termIds = termIdsOf(selection.lists);
+      for (const compiled of selection.queries) setTermIds(compiled, selection.termIds);
+    }
+    if (stale.size > 0) this.postings = null;
   }
 
   private async followSavedSearches(db: Executor): Promise<void> {
@@ -186,11 +175,16 @@ export class SavedSearchIndex {
     if (!compiled) return;
     compiled.searchIds.splice(compiled.searchIds.indexOf(id), 1);
     if (compiled.searchIds.length > 0) return;
-    // Left in its posting lists (skipped there) until a quarter of them are such leftovers.
+    // An emptied query stays in its posting lists (skipped there) until they are a quarter leftovers.
     this.queries.delete(compiled.queryString);
-    compiled.selection?.queries.delete(compiled);
-    if (compiled.selection?.queries.size === 0) this.selections.delete(JSON.stringify(compiled.selection.terms));
-    if (++this.emptyFiled * 4 > this.filed) this.postings = null;
+    if (++this.leftovers * 4 > this.filed) this.postings = null;
+    const selection = compiled.selectionKey === undefined ? undefined : this.selections.get(compiled.selectionKey);
+    if (!selection?.queries.delete(compiled) || selection.queries.size > 0) return;
+    this.selections.delete(selection.key);
+    for (const list of selection.lists) {
+      list.selections.delete(selection);
+      if (list.selections.size === 0) this.lists.delete(listKey(list.filter, list.values));
+    }
   }
 
   /** The compiled form of a stored query string; null when it no longer reads as a valid search (it can match nothing). */
@@ -206,18 +200,7 @@ export class SavedSearchIndex {
       return null;
     }
     const selection = query.terms ? await this.selectionOf(db, query.terms) : undefined;
-    const compiled: CompiledQuery = {
-      queryString,
-      query,
-      selection,
-      resolved: { query, termIds: selection?.termIds ?? {} },
-      searchIds: [],
-      ranges: RANGES.flatMap(([field, name]) => boundsOf(query[name] as NumberRange | undefined, field)),
-      currency: query.currency,
-      includeSold: query.include_sold === true,
-      regions: regionsOf(query),
-      seen: 0,
-    };
+    const compiled = compileQuery(queryString, query, selection?.termIds ?? {});
     selection?.queries.add(compiled);
     this.queries.set(queryString, compiled);
     return compiled;
@@ -227,10 +210,21 @@ export class SavedSearchIndex {
     const key = JSON.stringify(terms);
     const known = this.selections.get(key);
     if (known) return known;
-    const { termIds } = await resolveTerms(db, { terms });
-    const selection: Selection = { terms, values: new Set(Object.values(terms).flat()), termIds, queries: new Set() };
+    const lists: TermList[] = [];
+    for (const [filter, values] of Object.entries(terms) as [TaxonomyFilter, string[]][]) lists.push(await this.listOf(db, filter, values));
+    const selection: Selection = { key, lists, termIds: termIdsOf(lists), queries: new Set() };
+    for (const list of lists) list.selections.add(selection);
     this.selections.set(key, selection);
     return selection;
+  }
+
+  private async listOf(db: Executor, filter: TaxonomyFilter, values: readonly string[]): Promise<TermList> {
+    const key = listKey(filter, values);
+    const known = this.lists.get(key);
+    if (known) return known;
+    const list: TermList = { filter, values, ids: await resolveList(db, filter, values), selections: new Set() };
+    this.lists.set(key, list);
+    return list;
   }
 
   private currentPostings(): Map<number, CompiledQuery[]> {
@@ -239,29 +233,18 @@ export class SavedSearchIndex {
     this.unanchored = [];
     this.termRefs.clear();
     this.filed = 0;
-    this.emptyFiled = 0;
-    const live = [...this.queries.values()];
-    for (const compiled of live) {
-      for (const ids of Object.values(compiled.resolved.termIds)) {
-        for (const id of ids) this.termRefs.set(id, (this.termRefs.get(id) ?? 0) + compiled.searchIds.length);
-      }
+    this.leftovers = 0;
+    for (const compiled of this.queries.values()) {
+      for (const { ids } of compiled.terms) for (const id of ids) this.termRefs.set(id, (this.termRefs.get(id) ?? 0) + compiled.searchIds.length);
     }
-    for (const compiled of live) this.file(compiled, postings);
+    for (const compiled of this.queries.values()) this.file(compiled, postings);
     this.postings = postings;
     return postings;
   }
 
-  /** Files a query under its anchor (see the class comment). */
   private file(compiled: CompiledQuery, postings: Map<number, CompiledQuery[]>): void {
-    let anchor: readonly number[] | undefined;
-    let cost = Infinity;
-    const refs = (id: number) => this.termRefs.get(id) ?? 0;
-    for (const [name, ids] of Object.entries(compiled.resolved.termIds) as [TaxonomyFilter, number[]][]) {
-      if (ids.length === 0) return; // names no term: matches nothing
-      const choice = name === 'feature' ? [ids.reduce((best, id) => (refs(id) < refs(best) ? id : best))] : ids;
-      const choiceCost = choice.reduce((sum, id) => sum + refs(id), 0);
-      if (choiceCost < cost) [anchor, cost] = [choice, choiceCost];
-    }
+    const anchor = anchorOf(compiled, (id) => this.termRefs.get(id) ?? 0);
+    if (anchor?.length === 0) return;
     this.filed++;
     if (anchor === undefined) {
       this.unanchored.push(compiled);
@@ -275,32 +258,14 @@ export class SavedSearchIndex {
   }
 }
 
-/** Only what matchesListing would also reject: a query passing here is then decided by matchesListing. */
-function passesPrefilter(compiled: CompiledQuery, listing: MatchableListing): boolean {
-  if (listing.status !== 'publish' && !(compiled.includeSold && listing.status === 'sold')) return false;
-  if (compiled.currency !== undefined && listing.currency !== compiled.currency) return false;
-  for (const [field, min, max] of compiled.ranges) {
-    const value = listing[field];
-    if (value === null || value < min || value > max) return false;
-  }
-  if (compiled.regions.length > 0) {
-    const { latitude, longitude } = listing;
-    if (latitude === null || longitude === null || listing.geo === null) return false;
-    for (const boxes of compiled.regions) if (!boxes.some((box) => inBox({ latitude, longitude }, box))) return false;
-  }
-  return true;
+const listKey = (filter: TaxonomyFilter, values: readonly string[]) => `${filter}=${values.join(',')}`;
+
+/** What resolveTerms makes of one parameter alone. */
+async function resolveList(db: Executor, filter: TaxonomyFilter, values: readonly string[]): Promise<number[]> {
+  return (await resolveTerms(db, { terms: { [filter]: [...values] } })).termIds[filter] ?? [];
 }
 
-/** A range with a bound, as [field, min, max]; a range without bounds filters nothing (as in matchesListing). */
-function boundsOf(range: NumberRange | undefined, field: RangeField): [RangeField, number, number][] {
-  if (range === undefined || (range.min === undefined && range.max === undefined)) return [];
-  return [[field, range.min ?? -Infinity, range.max ?? Infinity]];
-}
-
-function regionsOf(query: SearchQuery): SearchBox[][] {
-  const regions: SearchBox[][] = [];
-  if (query.circle?.radius !== undefined) regions.push(boxOfCircle(query.circle as RadiusCircle));
-  if (query.box) regions.push([query.box]);
-  if (query.polygon) regions.push([boxOfPolygon(query.polygon)]);
-  return regions;
+/** A selection's term ids, parameter by parameter, in the order the query names them. */
+function termIdsOf(lists: readonly TermList[]): TermIds {
+  return Object.fromEntries(lists.map((list) => [list.filter, list.ids]));
 }
