@@ -1,8 +1,8 @@
 import { createDatabase } from '../src/db/database.js';
-import { SavedSearchIndex } from '../src/modules/notifications/saved-search-index.js';
-import { passesPrefilter } from '../src/modules/notifications/saved-search-compiled.js';
-import { loadMatchableListings } from '../src/modules/search/search-matcher.repository.js';
-import { matchesListing } from '../src/modules/search/search-matcher.js';
+import { SavedSearchIndex } from '../dist/modules/notifications/saved-search-index.js';
+import { passesPrefilter } from '../dist/modules/notifications/saved-search-compiled.js';
+import { loadMatchableListings } from '../dist/modules/search/search-matcher.repository.js';
+import { matchesListing } from '../dist/modules/search/search-matcher.js';
 const database = createDatabase({ kind: 'sqlite', path: '/tmp/prof-alerts.db' });
 const db = database.db;
 const ids = (await db.selectFrom('listings').select('id').where('status', '=', 'publish').offset(300).limit(10).execute()).map((r) => r.id);
