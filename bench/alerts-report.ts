@@ -6,6 +6,8 @@ export interface Timing {
   p99Ms: number;
   maxMs: number;
   count: number;
+  /** Every sample, in the order measured. */
+  values: number[];
 }
 
 export interface AlertsDataset {
@@ -13,7 +15,7 @@ export interface AlertsDataset {
   listings: number;
   publishedListings: number;
   searches: SavedSearchSummary;
-  index: { searches: number; queries: number; selections: number; coldBuildMs: number; secondBuildMs: number; heapMb: number };
+  index: { searches: number; queries: number; selections: number; termLists: number; coldBuildMs: number; secondBuildMs: number; heapMb: number };
   /** Saved searches each measured listing matched (rows noted). */
   matchedPerListing: number;
   /** Announcements of instant searches per listing (the matchPublished + announce samples). */
@@ -67,7 +69,7 @@ export function printAlertsReport(report: AlertsReport, jsonPath: string): void 
       `${d.dialect}: ${count(d.searches.searches)} saved searches of ${count(d.searches.users)} users ` +
         `(${count(f.instant)} instant, ${count(f.daily)} daily, ${count(f.weekly)} weekly; seeded in ${d.searches.seconds.toFixed(1)} s), ` +
         `${count(d.listings)} listings (${count(d.publishedListings)} published)`,
-      `index: ${count(index.queries)} distinct queries, ${count(index.selections)} term selections; cold build ${ms(index.coldBuildMs)} ms ` +
+      `index: ${count(index.queries)} distinct queries, ${count(index.selections)} term selections, ${count(index.termLists)} value lists resolved; cold build ${ms(index.coldBuildMs)} ms ` +
         `(again: ${ms(index.secondBuildMs)} ms), heap +${index.heapMb.toFixed(0)} MB; each listing matched ${d.matchedPerListing.toFixed(0)} saved searches ` +
         `(${d.instantPerListing.toFixed(1)} instant announcements)`,
       '',

@@ -67,6 +67,7 @@ import { UnsubscribeService } from './modules/notifications/unsubscribe.service.
 import { Notification } from './modules/notifications/notifications.schemas.js';
 import { NotificationsService } from './modules/notifications/notifications.service.js';
 import { Notifier, PUSH_CHANNEL } from './modules/notifications/notifier.js';
+import { SavedSearchAlerts } from './modules/notifications/saved-search-alerts.js';
 import { Media } from './modules/media/media.schemas.js';
 import { MediaService } from './modules/media/media.service.js';
 import { membershipRoutes } from './modules/payments/memberships.routes.js';
@@ -135,6 +136,8 @@ export interface Services {
   scheduler: Scheduler;
   /** Turns domain events (leads, reviews, listing moves, payments) into notifications. */
   notificationEvents: NotificationEventsJob;
+  /** Saved searches matched against listings entering `publish`; instant alerts and digests (API.md 7). */
+  savedSearchAlerts: SavedSearchAlerts;
   /** Stops background work and closes connections the services opened. */
   shutdown(): Promise<void>;
   taxonomies: TaxonomiesService;
@@ -241,8 +244,7 @@ export function createServices({ config, database, jwtSecret, redis, mailer: giv
   const notificationHub = new NotificationHub(log, redis ? { redis } : {});
   notifier.setPublisher(notificationHub);
   const broadcasts = new Broadcasts(database.db, notifier);
-  // REPLACE: saved-search alerts land next.
-  const savedSearchAlerts = { matchPublished: async () => [], sendDigests: async () => 0 };
+  const savedSearchAlerts = new SavedSearchAlerts(database.db, notifier);
   const notificationEvents = new NotificationEventsJob(database.db, notifier, savedSearchAlerts);
   const scheduler = scheduleBackgroundJobs(
     database.db,
@@ -260,6 +262,7 @@ export function createServices({ config, database, jwtSecret, redis, mailer: giv
     outbox,
     scheduler,
     notificationEvents,
+    savedSearchAlerts,
     async shutdown() {
       await scheduler.stop();
       await views.stop();

@@ -39,6 +39,8 @@ export async function serve(config: Config): Promise<void> {
   if (seeded > 0) app.log.info({ terms: seeded, listings: listings?.listings, published: listings?.published }, 'demo data created');
   const address = await app.listen({ port: config.port, host: config.host });
   const base = config.publicUrl === `http://${config.host}:${config.port}` ? address : config.publicUrl;
+  // Parsing every saved search takes seconds at 100,000: done now rather than by the first listing published.
+  services.savedSearchAlerts.warm().catch((error: unknown) => app.log.error({ err: error }, 'saved-search index warm-up failed'));
   services.scheduler.start();
   services.views.start();
   console.log(`realty-api is listening on ${address}\n  API:  ${base}${config.apiPrefix}/realty-api/v1\n  Docs: ${base}/docs`);

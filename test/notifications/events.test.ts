@@ -129,6 +129,32 @@ describe.each(DIALECTS)('notifications: events (%s)', (dialect) => {
     ]);
   });
 
+  it('announces a listing entering publish to the instant saved searches it matches, once', async () => {
+    const owner = await newUser(db, { role: 'owner' });
+    const searcher = await newUser(db);
+    const auth = bearer(await tokenFor(t.app, searcher));
+    const saved = await t.app.inject({
+      method: 'POST',
+      url: `${API}/saved-searches`,
+      headers: auth,
+      payload: { name: 'Cheap lofts', query: { keyword: 'loftwithaview', max_price: 300000 }, frequency: 'instant' },
+    });
+    expect(saved.statusCode, saved.body).toBe(201);
+    const match = await newListing(db, { status: 'pending', author_id: owner.id, title: 'Loftwithaview downtown', price: 250000 });
+    const tooDear = await newListing(db, { status: 'pending', author_id: owner.id, title: 'Loftwithaview uptown', price: 900000 });
+    for (const id of [match, tooDear]) await act('approve-property', id);
+    await process();
+    const rows = await notificationsOf(searcher);
+    expect(rows.map((r) => [r.type, r.title, JSON.parse(r.data)])).toEqual([
+      ['saved_search_match', 'New match for “Cheap lofts”', { saved_search_id: saved.json().data.id, property_id: match }],
+    ]);
+    // Leaving and re-entering publish announces nothing again.
+    await act('disapprove-property', match);
+    await act('approve-property', match);
+    await process();
+    expect(await notificationsOf(searcher)).toHaveLength(1);
+  });
+
   it('skips events whose listing or user is gone, and marks them processed', async () => {
     const owner = await newUser(db, { role: 'owner' });
     const listing = await newListing(db, { status: 'pending', author_id: owner.id });

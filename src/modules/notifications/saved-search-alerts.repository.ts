@@ -1,5 +1,5 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
-import type { DB, SavedSearchFrequency, Taxonomy } from '../../db/schema.js';
+import type { DB, Taxonomy } from '../../db/schema.js';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -7,7 +7,6 @@ type Executor = Kysely<DB> | Transaction<DB>;
 
 /** Ids per `IN (…)` list and rows per multi-row insert: well inside both drivers' parameter limits. */
 const IDS_PER_STATEMENT = 1000;
-const MATCHES_PER_INSERT = 500;
 
 export function chunksOf<T>(items: readonly T[], size: number): T[][] {
   const chunks: T[][] = [];
@@ -69,19 +68,59 @@ export async function findSearchTerms(db: Executor, taxonomies: readonly Taxonom
 
 // Matching (matchPublished)
 
+export interface NotedMatch {
+  saved_search_id: number;
+  /** Set (to the time of noting) for a match of an `instant` search, which is announced in the same transaction. */
+  notified_at: string | null;
+}
+
+/**
+ * Notes a listing's matches with these saved searches, those of `instant` searches as announced already (their
+ * announcement goes out in the same transaction); answers the matches that were new. One statement per 1000
+ * searches, reading each search's frequency as it inserts, and skipping searches deleted meanwhile. A (saved
+ * search, listing) pair noted before is left as it was, announced or not: that is what keeps a listing that
+ * re-enters `publish` from being announced to the same search again (API.md 12).
+ */
+export async function noteMatches(db: Executor, listingId: number, searchIds: readonly number[], at: string): Promise<NotedMatch[]> {
+  if (!Number.isSafeInteger(listingId)) throw new TypeError(`listing id ${listingId} is not an integer`);
+  const noted: NotedMatch[] = [];
+  for (const chunk of chunksOf(searchIds, IDS_PER_STATEMENT)) {
+    noted.push(
+      ...(await db
+        .insertInto('saved_search_matches')
+        .columns(['saved_search_id', 'listing_id', 'matched_at', 'notified_at'])
+        .expression((eb) =>
+          eb
+            .selectFrom('saved_searches')
+            .select((s) => [
+              'id',
+              sql.lit(listingId).as('listing_id'),
+              sql<string>`${at}`.as('matched_at'),
+              s.case().when('frequency', '=', 'instant').then(sql<string>`${at}`).else(null).end().as('notified_at'),
+            ])
+            // NOTE: SQLite needs this WHERE: without one, the ON of the upsert would read as a join constraint.
+            .where('id', 'in', chunk),
+        )
+        .onConflict((oc) => oc.columns(['saved_search_id', 'listing_id']).doNothing())
+        .returning(['saved_search_id', 'notified_at'])
+        .execute()),
+    );
+  }
+  return noted;
+}
+
 export interface AlertTarget {
   id: number;
   user_id: number;
   name: string;
   email_alerts: number;
-  frequency: SavedSearchFrequency;
 }
 
-/** The saved searches of these ids that still exist, with what an alert needs of them (read at match time, never cached). */
+/** Who owns these saved searches, and what they are called. */
 export async function findAlertTargets(db: Executor, ids: readonly number[]): Promise<Map<number, AlertTarget>> {
   const targets = new Map<number, AlertTarget>();
   for (const chunk of chunksOf(ids, IDS_PER_STATEMENT)) {
-    const rows = await db.selectFrom('saved_searches').select(['id', 'user_id', 'name', 'email_alerts', 'frequency']).where('id', 'in', chunk).execute();
+    const rows = await db.selectFrom('saved_searches').select(['id', 'user_id', 'name', 'email_alerts']).where('id', 'in', chunk).execute();
     for (const row of rows) targets.set(row.id, row);
   }
   return targets;
@@ -90,38 +129,6 @@ export async function findAlertTargets(db: Executor, ids: readonly number[]): Pr
 export interface MatchKey {
   saved_search_id: number;
   listing_id: number;
-}
-
-/**
- * Notes the matches; answers those that were new. A (saved search, listing) pair already noted is left as it
- * was, whenever it was noted and whether or not it was announced: that is what makes a listing re-entering
- * `publish` never announced twice to one search (API.md 12).
- */
-export async function insertMatches(db: Executor, matches: readonly MatchKey[], matchedAt: string): Promise<MatchKey[]> {
-  const inserted: MatchKey[] = [];
-  for (const chunk of chunksOf(matches, MATCHES_PER_INSERT)) {
-    inserted.push(
-      ...(await db
-        .insertInto('saved_search_matches')
-        .values(chunk.map((match) => ({ ...match, matched_at: matchedAt })))
-        .onConflict((oc) => oc.columns(['saved_search_id', 'listing_id']).doNothing())
-        .returning(['saved_search_id', 'listing_id'])
-        .execute()),
-    );
-  }
-  return inserted;
-}
-
-/** Marks one listing's matches with these searches announced. */
-export async function markListingMatchesNotified(db: Executor, listingId: number, searchIds: readonly number[], at: string): Promise<void> {
-  for (const chunk of chunksOf(searchIds, IDS_PER_STATEMENT)) {
-    await db
-      .updateTable('saved_search_matches')
-      .set({ notified_at: at })
-      .where('listing_id', '=', listingId)
-      .where('saved_search_id', 'in', chunk)
-      .execute();
-  }
 }
 
 export async function setLastNotified(db: Executor, searchIds: readonly number[], at: string): Promise<void> {

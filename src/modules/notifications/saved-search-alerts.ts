@@ -59,30 +59,29 @@ export class SavedSearchAlerts {
   /**
    * Notes the saved searches that each of these listings (just entered `publish`) matches, inside the caller's
    * transaction, and answers one announcement per new match of an `instant` search, those matches marked
-   * announced. The caller hands the announcements to Notifier.announce in the same transaction.
+   * announced and the searches' last_notified_at set. The caller hands the announcements to Notifier.announce
+   * in the same transaction. Matches noted before (the listing was published once already) announce nothing.
    */
   async matchPublished(trx: Transaction<DB>, listingIds: readonly number[], now: Date): Promise<Announcement[]> {
     if (listingIds.length === 0) return [];
     await this.index.refresh(trx);
     const listings = await loadMatchableListings(trx, [...new Set(listingIds)]);
     const found = listings.map((listing) => ({ listingId: listing.id, searchIds: this.index.matching(listing) }));
-    const searchIds = [...new Set(found.flatMap((f) => f.searchIds))];
-    if (searchIds.length === 0) return [];
-
-    // Read now, not from the index: a search may have been deleted, renamed or switched to instant meanwhile.
-    const targets = await repository.findAlertTargets(trx, searchIds);
     const at = nowIso(now);
-    const candidates = found.flatMap(({ listingId, searchIds: ids }) =>
-      ids.filter((id) => targets.has(id)).map((id) => ({ saved_search_id: id, listing_id: listingId })),
-    );
-    const instant = (await repository.insertMatches(trx, candidates, at)).filter((m) => targets.get(m.saved_search_id)!.frequency === 'instant');
+    const instant: repository.MatchKey[] = [];
+    for (const { listingId, searchIds } of found) {
+      if (searchIds.length === 0) continue;
+      for (const noted of await repository.noteMatches(trx, listingId, searchIds, at)) {
+        if (noted.notified_at !== null) instant.push({ saved_search_id: noted.saved_search_id, listing_id: listingId });
+      }
+    }
     if (instant.length === 0) return [];
 
+    // Read now, not kept in the index: a search may have been renamed or had its e-mail turned off meanwhile.
+    const instantIds = [...new Set(instant.map((m) => m.saved_search_id))];
+    const targets = await repository.findAlertTargets(trx, instantIds);
     const titles = await repository.findListingTitles(trx, [...new Set(instant.map((m) => m.listing_id))]);
-    for (const [listingId, matches] of groupBy(instant, (m) => m.listing_id)) {
-      await repository.markListingMatchesNotified(trx, listingId, matches.map((m) => m.saved_search_id), at);
-    }
-    await repository.setLastNotified(trx, [...new Set(instant.map((m) => m.saved_search_id))], at);
+    await repository.setLastNotified(trx, instantIds, at);
     return instant.map(({ saved_search_id: searchId, listing_id: listingId }) => {
       const target = targets.get(searchId)!;
       return {
@@ -134,7 +133,7 @@ export class SavedSearchAlerts {
 
   private digestOf(search: repository.ClaimedDigest, matches: readonly repository.ClaimedMatch[]): Announcement {
     const newest = [...matches].sort((a, b) => (a.matched_at === b.matched_at ? b.listing_id - a.listing_id : a.matched_at < b.matched_at ? 1 : -1));
-    const maxListingId = Math.max(...matches.map((m) => m.listing_id));
+    const maxListingId = matches.reduce((max, m) => Math.max(max, m.listing_id), 0);
     return {
       userId: search.user_id,
       type: 'saved_search_match',

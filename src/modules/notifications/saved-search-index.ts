@@ -6,7 +6,17 @@ import { normalizeSavedSearchQuery } from '../search/search-query.js';
 import { resolveTerms, TAXONOMY_OF } from '../search/search-terms.js';
 import type { SearchQuery, TaxonomyFilter } from '../search/search-types.js';
 import * as repository from './saved-search-alerts.repository.js';
-import { anchorOf, type CompiledQuery, compileQuery, passesPrefilter, setTermIds, type TermIds } from './saved-search-compiled.js';
+import {
+  anchorsOf,
+  type CompiledQuery,
+  compileQuery,
+  passesPrefilter,
+  type SelectionRef,
+  setResolution,
+  type TermIds,
+  type TermResolution,
+  termResolution,
+} from './saved-search-compiled.js';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 const SEARCH_TAXONOMIES = [...new Set(Object.values(TAXONOMY_OF))];
@@ -20,10 +30,10 @@ interface TermList {
 }
 
 /** One distinct set of term parameters (query.terms), shared by the queries naming it. */
-interface Selection {
-  readonly key: string;
+interface Selection extends SelectionRef {
+  readonly terms: NonNullable<SearchQuery['terms']>;
   readonly lists: readonly TermList[];
-  termIds: TermIds;
+  resolution: TermResolution;
   readonly queries: Set<CompiledQuery>;
 }
 
@@ -36,11 +46,12 @@ interface Selection {
  * its values names a term); the alerts test checks the result against resolveTerms of whole searches.
  * matchesListing decides every match.
  *
- * Prefilter. Each query is filed under one anchor: the term parameter its listings must carry whose ids are
- * named by the fewest saved searches (for `feature`, one of the features, since all are needed), so a listing
- * looks only at the queries filed under its own terms, plus those without any term parameter. A query with a
- * parameter naming no existing term can match nothing and is filed nowhere. Before matchesListing, a check of
- * state, terms, currency, bounded ranges and geo boxes rejects most candidates (saved-search-compiled.ts).
+ * Prefilter. Each query is filed under its two term parameters whose ids are named by the fewest saved searches
+ * (for `feature`, one of the features, since all are needed): under each pair of their ids, so that a listing
+ * looks only at the queries filed under pairs of its own terms (one parameter: under its ids alone; none: in a
+ * list every lookup reads). A query with a parameter naming no existing term can match nothing and is filed
+ * nowhere. Before matchesListing, a check of state, terms, currency, bounded ranges, geo boxes and keyword words
+ * rejects most candidates (saved-search-compiled.ts).
  *
  * Invalidation, checked at every call through the caller's connection (an alert decision is final, so the
  * index may not be stale for any CACHE_REVALIDATE_MS):
@@ -49,7 +60,7 @@ interface Selection {
  *   migration (a stamp and its trigger) the check is one pass over the table: (count, max(id), sum(id)). A
  *   larger max loads the rows above the greatest id loaded; a count or sum still different after that
  *   (deletions, or a PostgreSQL row committed after a greater id was loaded) reconciles the whole id list.
- *   A search deleted since is harmless meanwhile: alerts read each matched search's row.
+ *   A search deleted since is harmless meanwhile: matches are noted by an INSERT … SELECT of its row.
  * - Terms: `cache_versions('terms')` moves with every term row change, counts included, i.e. with every listing
  *   entering `publish`; so a moved stamp only triggers a read of (id, taxonomy, slug) of the search taxonomies,
  *   and only value lists naming a slug or id that changed are resolved again.
@@ -63,9 +74,8 @@ export class SavedSearchIndex {
   private maxLoadedId = 0;
   private termsStamp: string | undefined;
   private terms = new Map<number, string>();
-  /** Term id → queries filed under it; null: to be rebuilt before the next lookup. */
-  private postings: Map<number, CompiledQuery[]> | null = null;
-  private unanchored: CompiledQuery[] = [];
+  /** Filed queries; null: to be rebuilt before the next lookup. */
+  private postings: Postings | null = null;
   /** How many saved searches name each term (anchors go to the least named). */
   private readonly termRefs = new Map<number, number>();
   private filed = 0;
@@ -95,18 +105,22 @@ export class SavedSearchIndex {
     const postings = this.currentPostings();
     const epoch = ++this.epoch;
     const found: number[] = [];
+    let words: Set<string> | undefined;
+    const wordsOf = () => (words ??= new Set(listing.search_text.split(' ')));
     const visit = (compiled: CompiledQuery) => {
       if (compiled.seen === epoch) return;
       compiled.seen = epoch;
-      if (compiled.searchIds.length > 0 && passesPrefilter(compiled, listing) && matchesListing(listing, compiled.resolved)) {
+      if (compiled.searchIds.length > 0 && passesPrefilter(compiled, listing, wordsOf) && matchesListing(listing, compiled.resolved)) {
         for (const id of compiled.searchIds) found.push(id);
       }
     };
-    for (const termId of listing.term_ids) {
-      const filed = postings.get(termId);
-      if (filed) for (const compiled of filed) visit(compiled);
+    const termIds = [...listing.term_ids].sort((a, b) => a - b);
+    for (let i = 0; i < termIds.length; i++) {
+      for (const compiled of postings.single.get(termIds[i]!) ?? NONE) visit(compiled);
+      const pairs = postings.pairs.get(termIds[i]!);
+      if (pairs) for (let j = i + 1; j < termIds.length; j++) for (const compiled of pairs.get(termIds[j]!) ?? NONE) visit(compiled);
     }
-    for (const compiled of this.unanchored) visit(compiled);
+    for (const compiled of postings.unanchored) visit(compiled);
     return found;
   }
 
@@ -118,6 +132,8 @@ export class SavedSearchIndex {
       this.termsStamp = stamp;
     }
     await this.followSavedSearches(db);
+    // Filed here rather than at the next lookup, so that warm() leaves nothing to do.
+    this.currentPostings();
   }
 
   private async followTerms(db: Executor): Promise<void> {
@@ -131,8 +147,6 @@ export class SavedSearchIndex {
       if (old !== undefined) changed.add(slugOf(old));
     }
     for (const [id, old] of this.terms) if (!next.has(id)) changed.add(String(id)).add(slugOf(old));
-    this.terms = next;
-    if (changed.size === 0) return;
     const stale = new Set<Selection>();
     for (const list of this.lists.values()) {
       if (!list.values.some((value) => changed.has(value))) continue;
@@ -140,10 +154,12 @@ export class SavedSearchIndex {
       for (const selection of list.selections) stale.add(selection);
     }
     for (const selection of stale) {
-      selection.termIds = termIdsOf(selection.lists);
-      for (const compiled of selection.queries) setTermIds(compiled, selection.termIds);
+      selection.resolution = termResolution(termIdsOf(selection.lists));
+      for (const compiled of selection.queries) setResolution(compiled, selection.resolution);
     }
     if (stale.size > 0) this.postings = null;
+    // Only now: should a resolution above fail, the next refresh finds the same changes again.
+    this.terms = next;
   }
 
   private async followSavedSearches(db: Executor): Promise<void> {
@@ -178,7 +194,7 @@ export class SavedSearchIndex {
     // An emptied query stays in its posting lists (skipped there) until they are a quarter leftovers.
     this.queries.delete(compiled.queryString);
     if (++this.leftovers * 4 > this.filed) this.postings = null;
-    const selection = compiled.selectionKey === undefined ? undefined : this.selections.get(compiled.selectionKey);
+    const selection = compiled.selection === undefined ? undefined : this.selections.get(compiled.selection.key);
     if (!selection?.queries.delete(compiled) || selection.queries.size > 0) return;
     this.selections.delete(selection.key);
     for (const list of selection.lists) {
@@ -200,7 +216,7 @@ export class SavedSearchIndex {
       return null;
     }
     const selection = query.terms ? await this.selectionOf(db, query.terms) : undefined;
-    const compiled = compileQuery(queryString, query, selection?.termIds ?? {});
+    const compiled = compileQuery(queryString, query, selection, selection?.terms);
     selection?.queries.add(compiled);
     this.queries.set(queryString, compiled);
     return compiled;
@@ -212,7 +228,7 @@ export class SavedSearchIndex {
     if (known) return known;
     const lists: TermList[] = [];
     for (const [filter, values] of Object.entries(terms) as [TaxonomyFilter, string[]][]) lists.push(await this.listOf(db, filter, values));
-    const selection: Selection = { key, lists, termIds: termIdsOf(lists), queries: new Set() };
+    const selection: Selection = { key, terms, lists, resolution: termResolution(termIdsOf(lists)), queries: new Set() };
     for (const list of lists) list.selections.add(selection);
     this.selections.set(key, selection);
     return selection;
@@ -227,10 +243,9 @@ export class SavedSearchIndex {
     return list;
   }
 
-  private currentPostings(): Map<number, CompiledQuery[]> {
+  private currentPostings(): Postings {
     if (this.postings) return this.postings;
-    const postings = new Map<number, CompiledQuery[]>();
-    this.unanchored = [];
+    const postings: Postings = { single: new Map(), pairs: new Map(), unanchored: [] };
     this.termRefs.clear();
     this.filed = 0;
     this.leftovers = 0;
@@ -242,21 +257,45 @@ export class SavedSearchIndex {
     return postings;
   }
 
-  private file(compiled: CompiledQuery, postings: Map<number, CompiledQuery[]>): void {
-    const anchor = anchorOf(compiled, (id) => this.termRefs.get(id) ?? 0);
-    if (anchor?.length === 0) return;
+  private file(compiled: CompiledQuery, postings: Postings): void {
+    const anchors = anchorsOf(compiled, (id) => this.termRefs.get(id) ?? 0);
+    if (anchors === null) return;
     this.filed++;
-    if (anchor === undefined) {
-      this.unanchored.push(compiled);
-      return;
-    }
-    for (const id of anchor) {
-      const list = postings.get(id);
-      if (list) list.push(compiled);
-      else postings.set(id, [compiled]);
+    const [first, second] = anchors;
+    if (first === undefined) {
+      postings.unanchored.push(compiled);
+    } else if (second === undefined) {
+      for (const id of first) pushTo(postings.single, id, compiled);
+    } else {
+      for (const a of first) {
+        for (const b of second) {
+          const [low, high] = a < b ? [a, b] : [b, a];
+          let pairs = postings.pairs.get(low);
+          if (!pairs) postings.pairs.set(low, (pairs = new Map()));
+          pushTo(pairs, high, compiled);
+        }
+      }
     }
   }
 }
+
+/**
+ * Queries by anchor: under one term id (one term parameter), under a pair of term ids, lower first (two
+ * parameters: a listing must carry one id of each), or, without term parameters, in a list every lookup reads.
+ */
+interface Postings {
+  single: Map<number, CompiledQuery[]>;
+  pairs: Map<number, Map<number, CompiledQuery[]>>;
+  unanchored: CompiledQuery[];
+}
+
+function pushTo(map: Map<number, CompiledQuery[]>, key: number, compiled: CompiledQuery): void {
+  const list = map.get(key);
+  if (list) list.push(compiled);
+  else map.set(key, [compiled]);
+}
+
+const NONE: readonly CompiledQuery[] = [];
 
 const listKey = (filter: TaxonomyFilter, values: readonly string[]) => `${filter}=${values.join(',')}`;
 
