@@ -12,7 +12,7 @@ import { type ResolvedSearch, resolveTerms } from '../src/modules/search/search-
 import { seedSavedSearches } from './alerts-data.js';
 import { printAlertsReport, type AlertsDataset, type AlertsReport, type Timing } from './alerts-report.js';
 import { type Cleanups, positiveInteger, progress, withCleanups } from './harness.js';
-import { createScratchDatabase, seedDataset } from './search-data.js';
+import { datasetDatabase, seedDataset } from './search-data.js';
 import { benchDatabaseUrl } from './search-settings.js';
 import { median, percentile } from './stats.js';
 
@@ -275,21 +275,4 @@ async function timed(work: () => Promise<unknown>): Promise<number> {
 function timing(values: readonly number[]): Timing {
   const sorted = Float64Array.from(values).sort();
   return { p50Ms: median(values), p99Ms: percentile(sorted, 99), maxMs: sorted[sorted.length - 1]!, count: values.length, values: [...values] };
-}
-
-/** A SQLite file in `tmp`, or a PostgreSQL database of its own made through `adminUrl`; removed by `cleanups`. */
-export async function datasetDatabase(cleanups: Cleanups, tmp: string, dialect: 'sqlite' | 'postgres', adminUrl: string): Promise<DatabaseConfig | { skipped: string }> {
-  if (dialect === 'sqlite') {
-    const file = path.join(tmp, 'alerts.db');
-    cleanups.add(() => {
-      for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${file}${suffix}`, { force: true });
-    });
-    return { kind: 'sqlite', path: file };
-  }
-  const scratch = await createScratchDatabase(adminUrl);
-  if ('unreachable' in scratch) {
-    return { skipped: `PostgreSQL skipped: cannot create a database through ${adminUrl} (${scratch.unreachable}); set BENCH_DATABASE_URL, or none` };
-  }
-  cleanups.add(() => scratch.drop());
-  return { kind: 'postgres', url: scratch.url };
 }

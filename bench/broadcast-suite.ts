@@ -5,8 +5,8 @@ import { sql } from 'kysely';
 import { buildApp, createServices } from '../src/app.js';
 import { type DatabaseConfig, loadConfig } from '../src/config.js';
 import { createDatabase, type Database, migrateToLatest } from '../src/db/database.js';
-import { datasetDatabase } from './alerts-suite.js';
 import { type Cleanups, positiveInteger, progress, withCleanups } from './harness.js';
+import { datasetDatabase } from './search-data.js';
 import { benchDatabaseUrl } from './search-settings.js';
 import { formatTable, median } from './stats.js';
 

@@ -3,25 +3,28 @@
  * (search-suite.ts: searches on 100,000 and 1,000,000 listings, SQLite and PostgreSQL), each against a bare
  * Fastify twin serving the same bytes, then the alerts suite (alerts-suite.ts: saved-search alerts, one newly
  * published listing against 100,000 saved searches, beside in-process baselines; BENCH_ALERTS_SEARCHES,
- * BENCH_ALERTS_LISTINGS, BENCH_ALERTS_SAMPLES, BENCH_ALERTS_JSON). `BENCH_SUITE=api`, `search` or `alerts`
- * runs one of them; by default (`all`) all three run, in that order.
+ * BENCH_ALERTS_LISTINGS, BENCH_ALERTS_SAMPLES, BENCH_ALERTS_JSON), and the broadcast suite (broadcast-suite.ts: an
+ * administrator's notification to 100,000 users, queued and fanned out; BENCH_BROADCAST_USERS,
+ * BENCH_BROADCAST_ROUNDS, BENCH_BROADCAST_JSON). `BENCH_SUITE=api`, `search`, `alerts` or `broadcast` runs one of
+ * them; by default (`all`) all four run, in that order.
  */
 import os from 'node:os';
 import { runAlertsSuite } from './alerts-suite.js';
 import { runApiSuite } from './api-suite.js';
+import { runBroadcastSuite } from './broadcast-suite.js';
 import { Cleanups, progress } from './harness.js';
 import { runSearchSuite } from './search-suite.js';
 
-const SUITES = { api: runApiSuite, search: runSearchSuite, alerts: runAlertsSuite } as const;
+const SUITES = { api: runApiSuite, search: runSearchSuite, alerts: runAlertsSuite, broadcast: runBroadcastSuite } as const;
 type SuiteName = keyof typeof SUITES;
 
 const cleanups = new Cleanups();
 
 function suitesToRun(): SuiteName[] {
   const raw = process.env.BENCH_SUITE || 'all';
-  if (raw === 'all') return ['api', 'search', 'alerts'];
+  if (raw === 'all') return ['api', 'search', 'alerts', 'broadcast'];
   if (raw in SUITES) return [raw as SuiteName];
-  throw new Error(`BENCH_SUITE must be api, search, alerts or all (got "${raw}")`);
+  throw new Error(`BENCH_SUITE must be api, search, alerts, broadcast or all (got "${raw}")`);
 }
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import pg from 'pg';
 import { DiskStorage } from '../src/adapters/storage/disk-storage.js';
 import type { DatabaseConfig } from '../src/config.js';
@@ -12,6 +14,7 @@ import { seedDemoListings } from '../src/seed/demo-listings.js';
 import { seedDemoTerms } from '../src/seed/seed-demo.js';
 import { openLoader } from './bulk-loaders.js';
 import { draftContext, loadListings, redoTriggerWork } from './bulk-listings.js';
+import type { Cleanups } from './harness.js';
 
 export type SeedMethod = 'bulk' | 'app';
 
@@ -133,4 +136,21 @@ async function withAdmin<T>(url: string, use: (client: pg.Client) => Promise<T>)
   } finally {
     await client.end();
   }
+}
+
+/** A SQLite file in `tmp`, or a PostgreSQL database of its own made through `adminUrl`; removed by `cleanups`. */
+export async function datasetDatabase(cleanups: Cleanups, tmp: string, dialect: 'sqlite' | 'postgres', adminUrl: string): Promise<DatabaseConfig | { skipped: string }> {
+  if (dialect === 'sqlite') {
+    const file = path.join(tmp, 'dataset.db');
+    cleanups.add(() => {
+      for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${file}${suffix}`, { force: true });
+    });
+    return { kind: 'sqlite', path: file };
+  }
+  const scratch = await createScratchDatabase(adminUrl);
+  if ('unreachable' in scratch) {
+    return { skipped: `PostgreSQL skipped: cannot create a database through ${adminUrl} (${scratch.unreachable}); set BENCH_DATABASE_URL, or none` };
+  }
+  cleanups.add(() => scratch.drop());
+  return { kind: 'postgres', url: scratch.url };
 }
