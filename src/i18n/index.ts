@@ -40,8 +40,10 @@ export function languageFromAcceptHeader(header: string | undefined): Language |
 }
 
 export function translate(language: Language, key: MessageKey, params: MessageParams = {}): string {
-  const template = CATALOGUES[language][key];
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
-    name in params ? String(params[name]) : whole,
-  );
+  return fillPlaceholders(CATALOGUES[language][key], (name) => (name in params ? String(params[name]) : undefined));
+}
+
+/** Replaces each `{name}` of a template by `valueOf(name)`; a name without a value stays as written. */
+export function fillPlaceholders(template: string, valueOf: (name: string) => string | undefined): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => valueOf(name) ?? whole);
 }

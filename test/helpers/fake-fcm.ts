@@ -2,6 +2,7 @@ import { generateKeyPairSync, type KeyObject, randomBytes, verify } from 'node:c
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FcmConfig } from '../../src/config.js';
+import { readBody } from './read-body.js';
 
 /**
  * A local stand-in for Google's OAuth token endpoint and the FCM HTTP v1 `messages:send` endpoint, on
@@ -253,15 +254,6 @@ function googleError(code: number, status: string, message: string, errorCode?: 
 function statusName(code: number): string {
   const names: Record<number, string> = { 401: 'UNAUTHENTICATED', 403: 'PERMISSION_DENIED', 429: 'RESOURCE_EXHAUSTED', 500: 'INTERNAL', 503: 'UNAVAILABLE' };
   return names[code] ?? 'UNKNOWN';
-}
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
 }
 
 function sendJson(response: ServerResponse, status: number, body: unknown): void {

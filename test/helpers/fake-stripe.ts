@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
+import { readBody } from './read-body.js';
 
 /**
  * A local stand-in for the few Stripe API endpoints the payments module calls, on 127.0.0.1 only, and the
@@ -144,15 +145,6 @@ function arraysOf(value: FormValue): FormValue {
     return entries.sort(([a], [b]) => Number(a) - Number(b)).map(([, item]) => item);
   }
   return Object.fromEntries(entries);
-}
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
 }
 
 function sendJson(response: ServerResponse, status: number, body: unknown): void {

@@ -1,5 +1,5 @@
 import type { NotificationType } from '../../db/schema-notifications.js';
-import type { Language, MessageParams } from '../../i18n/index.js';
+import { fillPlaceholders, type Language, type MessageParams } from '../../i18n/index.js';
 
 /**
  * The words around a notification's e-mail (notification-mail.ts): greeting, links, footer, and a label per
@@ -117,7 +117,7 @@ export function notificationMailText(
   params: MessageParams = {},
   escape: (text: string) => string = (text) => text,
 ): string {
-  return escape(TEXTS[language][key]).replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? escape(String(params[name])) : whole));
+  return fillPlaceholders(escape(TEXTS[language][key]), (name) => (name in params ? escape(String(params[name])) : undefined));
 }
 
 /** The name of a type of e-mail, as the footer's unsubscribe line uses it. */

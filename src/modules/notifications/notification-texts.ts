@@ -1,4 +1,4 @@
-import type { Language } from '../../i18n/index.js';
+import { fillPlaceholders, type Language } from '../../i18n/index.js';
 
 /**
  * The titles and messages of the notifications the service writes itself, in the four bundled languages.
@@ -131,9 +131,9 @@ export type TextParams = Record<string, string | number | { text: NotificationTe
 
 /** A notification text in a language, with `{name}` placeholders filled. */
 export function notificationText(language: Language, key: NotificationTextKey, params: TextParams = {}): string {
-  return TEXTS[language][key].replace(/\{(\w+)\}/g, (whole, name: string) => {
+  return fillPlaceholders(TEXTS[language][key], (name) => {
     const value = params[name];
-    if (value === undefined) return whole;
+    if (value === undefined) return undefined;
     return typeof value === 'object' ? TEXTS[language][value.text] : String(value);
   });
 }
