@@ -1,7 +1,7 @@
 import { generateKeyPairSync, type KeyObject, randomBytes, verify } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { FcmConfig } from '../../src/config.js';
+import type { FcmConfig } from '../../src/config-push.js';
 import { readBody } from './read-body.js';
 
 /**

@@ -1,5 +1,5 @@
 import { createPrivateKey, type KeyObject, sign } from 'node:crypto';
-import type { FcmConfig } from '../../config.js';
+import type { FcmConfig } from '../../config-push.js';
 
 /** What a push notification shows, and the string key-values the app receives with it. */
 export interface PushMessage {
