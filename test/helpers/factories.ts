@@ -96,14 +96,19 @@ export async function addFavorite(db: Kysely<DB>, userId: number, listingId: num
 
 /** A correctly signed access token for a real session that expired an hour ago. */
 export async function expiredAccessToken(userId: number, sessionId: string): Promise<string> {
+  return accessTokenExpiringIn(userId, sessionId, -3600);
+}
+
+/** A correctly signed access token for a real session, expiring `seconds` from now (negative: in the past). */
+export async function accessTokenExpiringIn(userId: number, sessionId: string, seconds: number): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
   return new SignJWT({ sid: sessionId })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(String(userId))
     .setIssuer('realty-api')
     .setAudience('realty-api')
-    .setIssuedAt(now - 7200)
-    .setExpirationTime(now - 3600)
+    .setIssuedAt(now - 60)
+    .setExpirationTime(now + seconds)
     .sign(new TextEncoder().encode(TEST_JWT_SECRET));
 }
 

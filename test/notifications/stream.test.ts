@@ -12,7 +12,7 @@ import { NotificationHub } from '../../src/modules/notifications/notification-hu
 import type { NotificationRecord } from '../../src/modules/notifications/notifications.schemas.js';
 import { buildTestApp, TEST_JWT_SECRET, type TestApp, testConfig } from '../helpers/app.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';
-import { bearer, newUser, tokenFor } from '../helpers/factories.js';
+import { accessTokenExpiringIn, bearer, newUser, tokenFor } from '../helpers/factories.js';
 
 const BASE = '/realty-api/v1/notifications';
 const STREAM = `${BASE}/stream`;
@@ -321,6 +321,16 @@ describe.each(DIALECTS)('GET /notifications/stream (%s)', (dialect) => {
       await waitFor(() => stream.events.filter((e) => e.comment === 'heartbeat').length >= 2, 3500);
       expect(stream.body).toContain(': heartbeat\n\n');
       stream.close();
+    });
+
+    it('ends a stream when the access token that opened it expires', async () => {
+      const user = await newUser(h.database.db);
+      await tokenFor(h.app, user);
+      const sid = (await h.database.db.selectFrom('sessions').select('id').where('user_id', '=', user.id).executeTakeFirstOrThrow()).id;
+      const stream = await (await SseClient.open(h.app, bearer(await accessTokenExpiringIn(user.id, sid, 2)))).live();
+      expect(stream.status).toBe(200);
+      await waitFor(() => stream.ended, 4000);
+      expect(h.services.notificationHub.listenerCount(user.id)).toBe(0);
     });
 
     it('ends every open stream when the app closes, without waiting for them', async () => {

@@ -27,6 +27,8 @@ const MAX_UNSENT_BYTES = 1024 * 1024;
 /** Retry-After of the 429 when a user holds too many streams. */
 const STREAMS_RETRY_AFTER_SECONDS = 30;
 const DEFAULT_MAX_STREAMS_PER_USER = 5;
+/** setTimeout's longest delay (about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 /**
  * How long replayed ids are remembered once live. A notification committed just before the replay read it
  * may still be on its way through the hub (published after the commit, by whichever process wrote it).
@@ -93,7 +95,7 @@ export async function notificationStreamRoutes(app: FastifyInstance, options: No
           '`@microsoft/fetch-event-source`), because the native `EventSource` cannot send headers. On reconnection ' +
           'send `Last-Event-ID` (or `?last_event_id=` on the first connection): the caller’s notifications after ' +
           'that id are sent first, oldest first, then the live ones, none missed or repeated. A client that falls ' +
-          'far behind, every stream when the server shuts down, and (with Redis) every stream open while the ' +
+          'far behind, a stream whose access token expires, every stream when the server shuts down, and (with Redis) every stream open while the ' +
           'server’s subscription was interrupted are disconnected: reconnect with Last-Event-ID. ' +
           `At most ${maxStreamsPerUser} open streams per user and server process; one more → 429 with Retry-After.`,
         security: [{ bearer: [] }],
@@ -114,7 +116,7 @@ export async function notificationStreamRoutes(app: FastifyInstance, options: No
 
       reply.hijack();
       reply.raw.writeHead(200, streamHeaders(reply));
-      const stream = new NotificationStream(reply.raw, request.log, heartbeatMs, () => {
+      const stream = new NotificationStream(reply.raw, request.log, heartbeatMs, request.user!.tokenExpiresAt, () => {
         open.delete(stream);
         const count = (perUser.get(userId) ?? 1) - 1;
         if (count > 0) perUser.set(userId, count);
@@ -150,6 +152,7 @@ class NotificationStream {
   private replayed: Set<number> | undefined;
   private replayedUntil = 0;
   private readonly heartbeat: NodeJS.Timeout;
+  private readonly expiry: NodeJS.Timeout;
   private detach: () => void = () => {};
   private disposed = false;
 
@@ -157,9 +160,13 @@ class NotificationStream {
     private readonly res: ServerResponse,
     private readonly log: FastifyBaseLogger,
     heartbeatMs: number,
+    tokenExpiresAt: Date,
     private readonly onDispose: () => void,
   ) {
     this.heartbeat = setInterval(() => this.write(': heartbeat\n\n'), heartbeatMs);
+    // The stream lives no longer than the token that opened it: the client reconnects with a fresh one.
+    this.expiry = setTimeout(() => this.end(), Math.min(MAX_TIMER_MS, Math.max(0, tokenExpiresAt.getTime() - Date.now())));
+    this.expiry.unref();
     res.on('close', () => this.dispose());
   }
 
@@ -259,6 +266,7 @@ class NotificationStream {
     if (this.disposed) return;
     this.disposed = true;
     clearInterval(this.heartbeat);
+    clearTimeout(this.expiry);
     this.detach();
     this.buffered = undefined;
     this.replayed = undefined;
