@@ -13,7 +13,7 @@ import {
   unsubscribeUrl,
 } from '../modules/notifications/notification-mail.js';
 import { preferencesOf } from '../modules/notifications/notification-preferences.js';
-import { findPreferenceRows } from '../modules/notifications/notifications.repository.js';
+import { findMailListings, findMailRecipient, findPreferenceRows } from '../modules/notifications/notifications.repository.js';
 import type { DeliveryPayload } from '../modules/notifications/notifier.js';
 import type { UnsubscribeTokens } from '../modules/notifications/unsubscribe-tokens.js';
 import { PUBLIC_STATES } from '../modules/properties/listing-access.js';
@@ -45,7 +45,7 @@ export function notificationEmailSender(db: Kysely<DB>, mailer: Mailer, options:
     const delivery = payload as DeliveryPayload;
     if (!NOTIFICATION_TYPES.includes(delivery.type)) throw new Error(`unknown notification type ${String(delivery.type)}`);
     const [user, preferenceRows] = await Promise.all([
-      db.selectFrom('users').select(['id', 'email', 'display_name', 'language']).where('id', '=', delivery.user_id).executeTakeFirst(),
+      findMailRecipient(db, delivery.user_id),
       findPreferenceRows(db, [delivery.user_id]),
     ]);
     if (!user) return { skipped: 'recipient deleted' };
@@ -80,7 +80,7 @@ async function listingLinks(
   const looked = digestIds.slice(0, MAX_LOOKUP);
   const ids = [...new Set([...(listingId === undefined ? [] : [listingId]), ...looked])];
   if (ids.length === 0) return {};
-  const rows = await db.selectFrom('listings').select(['id', 'slug', 'title', 'status', 'author_id']).where('id', 'in', ids).execute();
+  const rows = await findMailListings(db, ids);
   const byId = new Map(rows.map((row) => [row.id, row]));
   const toLink = (row: (typeof rows)[number]): MailListing => ({ title: row.title, url: listingUrl(template, row) });
   const links: Pick<NotificationMailLinks, 'listing' | 'digest'> = {};

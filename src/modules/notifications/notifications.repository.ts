@@ -1,7 +1,6 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { DB } from '../../db/schema.js';
+import type { Insertable, Kysely, Transaction } from 'kysely';
+import type { DB, ListingState } from '../../db/schema.js';
 import type { NotificationRow, NotificationsTable, NotificationType } from '../../db/schema-notifications.js';
-import type { Insertable } from 'kysely';
 import type { ChannelSwitches } from './notification-preferences.js';
 
 type Executor = Kysely<DB> | Transaction<DB>;
@@ -133,4 +132,21 @@ export async function findEmailOptOuts(db: Executor, userIds: readonly number[],
     .where('email', '=', 0)
     .execute();
   return new Set(rows.map((row) => row.user_id));
+}
+
+/** Who a notification e-mail goes to, read when it is sent; undefined for a deleted user. */
+export async function findMailRecipient(
+  db: Executor,
+  userId: number,
+): Promise<{ id: number; email: string; display_name: string; language: string } | undefined> {
+  return db.selectFrom('users').select(['id', 'email', 'display_name', 'language']).where('id', '=', userId).executeTakeFirst();
+}
+
+/** What a notification e-mail needs to link listings: slug and title, and state and author for who may see them. */
+export async function findMailListings(
+  db: Executor,
+  ids: readonly number[],
+): Promise<{ id: number; slug: string; title: string; status: ListingState; author_id: number | null }[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('listings').select(['id', 'slug', 'title', 'status', 'author_id']).where('id', 'in', ids).execute();
 }
