@@ -1,6 +1,5 @@
 import { type Static, type TObjectOptions, type TSchema, Type } from 'typebox';
 import { PageQueryFields, Pagination, type PaginationRecord } from '../../http/pagination.js';
-import { LIST_SORTS } from '../properties/properties.schemas.js';
 
 const INT4_MAX = 2_147_483_647;
 const Id = Type.Integer({ minimum: 1, maximum: INT4_MAX });

@@ -10,7 +10,7 @@ import { plainText } from '../../lib/text.js';
 import { nowIso } from '../../lib/time.js';
 import type { Broadcasts } from './broadcasts.js';
 import * as devices from './devices.repository.js';
-import { CHANNELS, preferencesOf } from './notification-preferences.js';
+import { type CHANNELS, preferencesOf } from './notification-preferences.js';
 import { toNotification } from './notifications.mapper.js';
 import * as repository from './notifications.repository.js';
 import {
