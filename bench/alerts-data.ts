@@ -22,11 +22,26 @@ export interface SavedSearchSummary {
 
 const PER_USER = 50;
 const ROWS_PER_INSERT = 500;
-const SALE_PRICES = [50_000, 100_000, 150_000, 200_000, 300_000, 400_000, 500_000, 750_000, 1_000_000, 1_500_000, 2_000_000, 3_000_000, 5_000_000];
+const SALE_PRICES = [
+  50_000, 100_000, 150_000, 200_000, 300_000, 400_000, 500_000, 750_000, 1_000_000, 1_500_000, 2_000_000, 3_000_000, 5_000_000,
+];
 const RENT_PRICES = [500, 750, 1_000, 1_500, 2_000, 3_000, 5_000, 10_000];
 const KEYWORDS = ['pool', 'renovated', 'balcony', 'sea view', 'garden', 'terrace', 'parking', 'quiet', 'bright', 'penthouse'];
 /** The leaf property types people search for (parents such as "Residential" are rarely chosen). */
-const TYPE_WEIGHTS: Record<string, number> = { apartment: 26, condo: 10, studio: 6, penthouse: 4, duplex: 3, townhouse: 7, 'single-family-home': 10, villa: 8, office: 4, shop: 2, warehouse: 1, 'residential-land': 2 };
+const TYPE_WEIGHTS: Record<string, number> = {
+  apartment: 26,
+  condo: 10,
+  studio: 6,
+  penthouse: 4,
+  duplex: 3,
+  townhouse: 7,
+  'single-family-home': 10,
+  villa: 8,
+  office: 4,
+  shop: 2,
+  warehouse: 1,
+  'residential-land': 2,
+};
 
 type Slugs = Record<Taxonomy, string[]>;
 
@@ -40,7 +55,15 @@ export async function seedSavedSearches(db: Kysely<DB>, count: number, seed = 1)
   for (let first = 0; first < users; first += ROWS_PER_INSERT) {
     const rows = Array.from({ length: Math.min(ROWS_PER_INSERT, users - first) }, (_, i) => {
       const name = `alerts_bench_${first + i}`;
-      return { username: name, email: `${name}@example.test`, password_hash: null, role: 'buyer' as const, display_name: name, created_at: now, updated_at: now };
+      return {
+        username: name,
+        email: `${name}@example.test`,
+        password_hash: null,
+        role: 'buyer' as const,
+        display_name: name,
+        created_at: now,
+        updated_at: now,
+      };
     });
     userIds.push(...(await db.insertInto('users').values(rows).returning('id').execute()).map((row) => row.id));
   }
@@ -78,7 +101,11 @@ function queryOf(random: Random, slugs: Slugs): string {
     const city = pick(DEMO_CITIES, random);
     const centre = random() < 0.5 ? city : pick(city.areas, random);
     const jitter = () => (random() - 0.5) * 0.05;
-    params.push(`latitude=${(centre.latitude + jitter()).toFixed(4)}`, `longitude=${(centre.longitude + jitter()).toFixed(4)}`, `radius=${integerBetween(random, 1, 25)}`);
+    params.push(
+      `latitude=${(centre.latitude + jitter()).toFixed(4)}`,
+      `longitude=${(centre.longitude + jitter()).toFixed(4)}`,
+      `radius=${integerBetween(random, 1, 25)}`,
+    );
   } else {
     const place = random();
     if (place < 0.75) params.push(`city=${pickSome(random, slugs.property_city, 0.1)}`);
@@ -129,7 +156,15 @@ async function slugsByTaxonomy(db: Kysely<DB>): Promise<Slugs> {
   const rows = await db.selectFrom('terms').select(['taxonomy', 'slug']).orderBy('id').execute();
   const slugs = {} as Slugs;
   for (const row of rows) (slugs[row.taxonomy] ??= []).push(row.slug);
-  for (const taxonomy of ['property_city', 'property_area', 'property_state', 'property_country', 'property_type', 'property_feature', 'property_label'] as const) {
+  for (const taxonomy of [
+    'property_city',
+    'property_area',
+    'property_state',
+    'property_country',
+    'property_type',
+    'property_feature',
+    'property_label',
+  ] as const) {
     if (!slugs[taxonomy]?.length) throw new Error(`the alerts bench needs the demo taxonomy: no ${taxonomy} terms`);
   }
   return slugs;

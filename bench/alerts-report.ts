@@ -15,7 +15,15 @@ export interface AlertsDataset {
   listings: number;
   publishedListings: number;
   searches: SavedSearchSummary;
-  index: { searches: number; queries: number; selections: number; termLists: number; coldBuildMs: number; secondBuildMs: number; heapMb: number };
+  index: {
+    searches: number;
+    queries: number;
+    selections: number;
+    termLists: number;
+    coldBuildMs: number;
+    secondBuildMs: number;
+    heapMb: number;
+  };
   /** Saved searches each measured listing matched (rows noted). */
   matchedPerListing: number;
   /** Announcements of instant searches per listing (the matchPublished + announce samples). */
@@ -76,11 +84,35 @@ export function printAlertsReport(report: AlertsReport, jsonPath: string): void 
       formatTable(
         ['per listing', 'p50 ms', 'p99 ms', 'max ms', 'against'],
         [
-          ['matchPublished (own transaction, index warm)', ms(t.matchPublished.p50Ms), ms(t.matchPublished.p99Ms), ms(t.matchPublished.maxMs), `floor ${ratio(t.matchPublished.p50Ms, t.floor.p50Ms)}`],
-          ['matchPublished + Notifier.announce', ms(t.matchPublishedAndAnnounce.p50Ms), ms(t.matchPublishedAndAnnounce.p99Ms), ms(t.matchPublishedAndAnnounce.maxMs), ''],
+          [
+            'matchPublished (own transaction, index warm)',
+            ms(t.matchPublished.p50Ms),
+            ms(t.matchPublished.p99Ms),
+            ms(t.matchPublished.maxMs),
+            `floor ${ratio(t.matchPublished.p50Ms, t.floor.p50Ms)}`,
+          ],
+          [
+            'matchPublished + Notifier.announce',
+            ms(t.matchPublishedAndAnnounce.p50Ms),
+            ms(t.matchPublishedAndAnnounce.p99Ms),
+            ms(t.matchPublishedAndAnnounce.maxMs),
+            '',
+          ],
           ['baseline (floor): transaction + loadMatchableListings', ms(t.floor.p50Ms), ms(t.floor.p99Ms), ms(t.floor.maxMs), ''],
-          ['index lookup, in memory', ms(t.indexLookup.p50Ms), ms(t.indexLookup.p99Ms), ms(t.indexLookup.maxMs), `${ratio(t.everySearch.p50Ms, t.indexLookup.p50Ms)} faster`],
-          ['baseline: matchesListing × every saved search, in memory', ms(t.everySearch.p50Ms), ms(t.everySearch.p99Ms), ms(t.everySearch.maxMs), ''],
+          [
+            'index lookup, in memory',
+            ms(t.indexLookup.p50Ms),
+            ms(t.indexLookup.p99Ms),
+            ms(t.indexLookup.maxMs),
+            `${ratio(t.everySearch.p50Ms, t.indexLookup.p50Ms)} faster`,
+          ],
+          [
+            'baseline: matchesListing × every saved search, in memory',
+            ms(t.everySearch.p50Ms),
+            ms(t.everySearch.p99Ms),
+            ms(t.everySearch.maxMs),
+            '',
+          ],
           ['refresh check, nothing changed', ms(t.refreshUnchanged.p50Ms), ms(t.refreshUnchanged.p99Ms), ms(t.refreshUnchanged.maxMs), ''],
         ],
       ),
@@ -93,6 +125,10 @@ export function printAlertsReport(report: AlertsReport, jsonPath: string): void 
     lines.push(`target: matchPublished p50 and p99 < ${report.targetMs} ms: ${met ? 'ok' : 'MISSED'}`);
   }
   for (const skipped of report.skipped) lines.push('', `skipped: ${skipped}`);
-  lines.push('', missed === 0 ? `all ${report.datasets.length} targets met` : `MISSED ${missed} of ${report.datasets.length} targets`, `results: ${jsonPath}`);
+  lines.push(
+    '',
+    missed === 0 ? `all ${report.datasets.length} targets met` : `MISSED ${missed} of ${report.datasets.length} targets`,
+    `results: ${jsonPath}`,
+  );
   console.log(lines.join('\n'));
 }

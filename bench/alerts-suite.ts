@@ -137,7 +137,10 @@ async function measureDataset(app: Compiled, config: DatabaseConfig, uploadDir: 
     const published = await db.selectFrom('listings').select('id').where('status', '=', 'publish').orderBy('id').execute();
     const wanted = WARMUP_LISTINGS + 2 * settings.samples;
     const step = Math.max(1, Math.floor(published.length / wanted));
-    const chosen = published.filter((_, i) => i % step === 0).slice(0, wanted).map((row) => row.id);
+    const chosen = published
+      .filter((_, i) => i % step === 0)
+      .slice(0, wanted)
+      .map((row) => row.id);
     if (chosen.length < wanted) throw new Error(`only ${published.length} published listings: raise BENCH_ALERTS_LISTINGS`);
     await db.updateTable('listings').set({ status: 'pending' }).where('id', 'in', chosen).execute();
 
@@ -180,7 +183,11 @@ async function measureDataset(app: Compiled, config: DatabaseConfig, uploadDir: 
         ),
       );
     }
-    const matched = await db.selectFrom('saved_search_matches').select((eb) => eb.fn.countAll().as('n')).where('listing_id', 'in', [...alone, ...announced]).executeTakeFirstOrThrow();
+    const matched = await db
+      .selectFrom('saved_search_matches')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('listing_id', 'in', [...alone, ...announced])
+      .executeTakeFirstOrThrow();
 
     progress(`${label}: in-memory lookups against matchesListing over every saved search`);
     const listings = await loadMatchableListings(db, [...alone, ...announced]);
@@ -195,7 +202,8 @@ async function measureDataset(app: Compiled, config: DatabaseConfig, uploadDir: 
       let fromAll = 0;
       lookupMs.push(await timed(async () => void (fromIndex = index.matching(listing).length)));
       bruteMs.push(await timed(async () => void (fromAll = countMatches(app.matcher.matchesListing, listing, everySearch))));
-      if (fromIndex !== fromAll) throw new Error(`listing ${listing.id}: the index found ${fromIndex} saved searches, matchesListing over all of them ${fromAll}`);
+      if (fromIndex !== fromAll)
+        throw new Error(`listing ${listing.id}: the index found ${fromIndex} saved searches, matchesListing over all of them ${fromAll}`);
     }
     const unchangedMs: number[] = [];
     for (let i = 0; i < settings.samples; i++) unchangedMs.push(await timed(() => db.transaction().execute((trx) => index.refresh(trx))));
@@ -232,7 +240,12 @@ async function changeTimings(db: Kysely<DB>, index: SavedSearchIndex): Promise<A
   const addedMs = await refresh();
   await db.deleteFrom('saved_searches').where('id', '=', added.id).execute();
   const deletedMs = await refresh();
-  const city = await db.selectFrom('terms').select(['id', 'slug']).where('taxonomy', '=', 'property_city').where('slug', '=', 'miami').executeTakeFirstOrThrow();
+  const city = await db
+    .selectFrom('terms')
+    .select(['id', 'slug'])
+    .where('taxonomy', '=', 'property_city')
+    .where('slug', '=', 'miami')
+    .executeTakeFirstOrThrow();
   await db.updateTable('terms').set({ slug: 'miami-renamed' }).where('id', '=', city.id).execute();
   const renamedMs = await refresh();
   await db.updateTable('terms').set({ slug: city.slug }).where('id', '=', city.id).execute();
@@ -260,7 +273,11 @@ async function resolvedSearches(db: Kysely<DB>): Promise<ResolvedSearch[]> {
   return all;
 }
 
-function countMatches(matches: Compiled['matcher']['matchesListing'], listing: MatchableListing, searches: readonly ResolvedSearch[]): number {
+function countMatches(
+  matches: Compiled['matcher']['matchesListing'],
+  listing: MatchableListing,
+  searches: readonly ResolvedSearch[],
+): number {
   let count = 0;
   for (const search of searches) if (matches(listing, search)) count++;
   return count;
@@ -274,5 +291,11 @@ async function timed(work: () => Promise<unknown>): Promise<number> {
 
 function timing(values: readonly number[]): Timing {
   const sorted = Float64Array.from(values).sort();
-  return { p50Ms: median(values), p99Ms: percentile(sorted, 99), maxMs: sorted[sorted.length - 1]!, count: values.length, values: [...values] };
+  return {
+    p50Ms: median(values),
+    p99Ms: percentile(sorted, 99),
+    maxMs: sorted[sorted.length - 1]!,
+    count: values.length,
+    values: [...values],
+  };
 }

@@ -60,7 +60,9 @@ export async function runApiSuite(cleanups: Cleanups): Promise<void> {
   fs.writeFileSync(bodiesFile, JSON.stringify(bodies));
   const barePort = await freePort();
   const tsx = import.meta.resolve('tsx');
-  const bare = startChild(cleanups, ['--import', tsx, path.join(ROOT, 'bench/bare-server.ts'), bodiesFile], tmp, { PORT: String(barePort) });
+  const bare = startChild(cleanups, ['--import', tsx, path.join(ROOT, 'bench/bare-server.ts'), bodiesFile], tmp, {
+    PORT: String(barePort),
+  });
   const bareBase = `http://127.0.0.1:${barePort}`;
   await waitForOk(bare, `${bareBase}/bare/0`);
 

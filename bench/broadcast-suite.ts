@@ -57,13 +57,23 @@ export async function runBroadcastSuite(cleanups: Cleanups): Promise<void> {
     if ('skipped' in result) progress(result.skipped);
     else datasets.push(result);
   }
-  const report = { date: new Date().toISOString(), node: process.version, loadAverage: { start: loadAtStart, end: os.loadavg()[0]! }, datasets };
+  const report = {
+    date: new Date().toISOString(),
+    node: process.version,
+    loadAverage: { start: loadAtStart, end: os.loadavg()[0]! },
+    datasets,
+  };
   fs.mkdirSync(path.dirname(jsonPath), { recursive: true });
   fs.writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
   printReport(datasets, jsonPath);
 }
 
-async function measureDataset(dialect: BroadcastDataset['dialect'], config: DatabaseConfig, users: number, rounds: number): Promise<BroadcastDataset> {
+async function measureDataset(
+  dialect: BroadcastDataset['dialect'],
+  config: DatabaseConfig,
+  users: number,
+  rounds: number,
+): Promise<BroadcastDataset> {
   const database = createDatabase(config);
   try {
     await migrateToLatest(database.db);
@@ -86,7 +96,9 @@ async function measureDataset(dialect: BroadcastDataset['dialect'], config: Data
       const results: BroadcastRound[] = [];
       for (let round = 1; round <= rounds; round++) {
         results.push(await broadcastOnce(app, database, token, round));
-        progress(`${dialect}: round ${round}: queued in ${results.at(-1)!.queueMs.toFixed(1)} ms, delivered in ${results.at(-1)!.deliveredMs.toFixed(0)} ms`);
+        progress(
+          `${dialect}: round ${round}: queued in ${results.at(-1)!.queueMs.toFixed(1)} ms, delivered in ${results.at(-1)!.deliveredMs.toFixed(0)} ms`,
+        );
         await database.db.deleteFrom('notifications').execute();
       }
       return { dialect, users, floorMs, rounds: results };
@@ -99,7 +111,12 @@ async function measureDataset(dialect: BroadcastDataset['dialect'], config: Data
   }
 }
 
-async function broadcastOnce(app: Awaited<ReturnType<typeof buildApp>>, database: Database, token: string, round: number): Promise<BroadcastRound> {
+async function broadcastOnce(
+  app: Awaited<ReturnType<typeof buildApp>>,
+  database: Database,
+  token: string,
+  round: number,
+): Promise<BroadcastRound> {
   const started = performance.now();
   const response = await app.inject({
     method: 'POST',
@@ -117,7 +134,8 @@ async function broadcastOnce(app: Awaited<ReturnType<typeof buildApp>>, database
       .where('source', '=', `broadcast:${id}`)
       .executeTakeFirstOrThrow();
     if (Number(row.n) >= created) return { queueMs, deliveredMs: performance.now() - started };
-    if (performance.now() - started > 10 * DELIVERY_TARGET_MS) throw new Error(`broadcast ${id}: ${row.n} of ${created} after ${10 * DELIVERY_TARGET_MS} ms`);
+    if (performance.now() - started > 10 * DELIVERY_TARGET_MS)
+      throw new Error(`broadcast ${id}: ${row.n} of ${created} after ${10 * DELIVERY_TARGET_MS} ms`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -147,7 +165,9 @@ async function seedUsers(database: Database, count: number): Promise<void> {
 async function measureFloor(database: Database): Promise<number> {
   const started = performance.now();
   await sql`insert into notifications (user_id, type, title, message, data, source, created_at)
-    select id, 'system', 'Floor', 'The same rows in one statement.', '{}', 'floor', ${new Date().toISOString()} from users`.execute(database.db);
+    select id, 'system', 'Floor', 'The same rows in one statement.', '{}', 'floor', ${new Date().toISOString()} from users`.execute(
+    database.db,
+  );
   const floorMs = performance.now() - started;
   await database.db.deleteFrom('notifications').execute();
   return floorMs;
@@ -175,7 +195,9 @@ function printReport(datasets: readonly BroadcastDataset[], jsonPath: string): v
       `${(delivered / d.floorMs).toFixed(1)}×`,
     ];
   });
-  console.log(`\nBroadcast to everyone, median of ${datasets[0]?.rounds.length ?? 0} rounds (targets: queued < 1 s, delivered in-app < 30 s)`);
+  console.log(
+    `\nBroadcast to everyone, median of ${datasets[0]?.rounds.length ?? 0} rounds (targets: queued < 1 s, delivered in-app < 30 s)`,
+  );
   console.log(formatTable(['dataset', 'queued (request)', 'delivered in-app', 'floor: one INSERT…SELECT', 'delivered / floor'], rows));
   console.log(`results: ${path.relative(process.cwd(), jsonPath)}`);
 }

@@ -35,7 +35,8 @@ const LISTINGS_PER_CHUNK = 10_000;
  * from. The database must have no listings yet: the load numbers them from 1.
  */
 export async function draftContext(db: Kysely<DB>, users: UsersService, storage: FileStorage, now: Date): Promise<DraftContext> {
-  if (await db.selectFrom('listings').select('id').limit(1).executeTakeFirst()) throw new Error('bulk listings go into a database without listings');
+  if (await db.selectFrom('listings').select('id').limit(1).executeTakeFirst())
+    throw new Error('bulk listings go into a database without listings');
   const terms = await findDemoTerms(db);
   const directory = await ensureDemoDirectory(db, users, storage, now);
   const images = await createDemoImages(storage, now);
@@ -115,7 +116,11 @@ export async function redoTriggerWork(db: Kysely<DB>): Promise<void> {
   await fillGeoCells(db);
   // listing-triggers.ts, directory-triggers.ts: every stamp a listing, link, picture or review renews.
   for (const { name } of await db.selectFrom('cache_versions').select('name').execute()) {
-    await db.updateTable('cache_versions').set({ version: randomBytes(8).toString('hex').toUpperCase() }).where('name', '=', name).execute();
+    await db
+      .updateTable('cache_versions')
+      .set({ version: randomBytes(8).toString('hex').toUpperCase() })
+      .where('name', '=', name)
+      .execute();
   }
 }
 
@@ -156,11 +161,38 @@ async function writeChunk(loader: BulkLoader, { drafts, reviews }: DraftChunk, f
   );
   await loader.insert(
     'media',
-    ['owner_id', 'listing_id', 'position', 'storage_key', 'mime_type', 'width', 'height', 'size_bytes', 'title', 'caption', 'alt', 'description', 'sizes', 'created_at'],
+    [
+      'owner_id',
+      'listing_id',
+      'position',
+      'storage_key',
+      'mime_type',
+      'width',
+      'height',
+      'size_bytes',
+      'title',
+      'caption',
+      'alt',
+      'description',
+      'sizes',
+      'created_at',
+    ],
     listed.flatMap(({ draft, id }) =>
       draft.gallery.map((image, position) => [
-        draft.row.author_id, id, position, image.storageKey, image.mimeType, image.width, image.height, image.sizeBytes,
-        image.title, '', `${image.title}: ${draft.row.title}`, '', image.sizes, draft.row.created_at,
+        draft.row.author_id,
+        id,
+        position,
+        image.storageKey,
+        image.mimeType,
+        image.width,
+        image.height,
+        image.sizeBytes,
+        image.title,
+        '',
+        `${image.title}: ${draft.row.title}`,
+        '',
+        image.sizes,
+        draft.row.created_at,
       ]),
     ),
   );
@@ -168,7 +200,16 @@ async function writeChunk(loader: BulkLoader, { drafts, reviews }: DraftChunk, f
     'reviews',
     ['target_type', 'target_id', 'author_id', 'rating', 'title', 'content', 'created_at', 'updated_at'],
     listed.flatMap(({ id, reviews: drafted }) =>
-      drafted.map((review: DemoReview) => ['property', id, review.authorId, review.rating, review.title, review.content, review.createdAt, review.createdAt]),
+      drafted.map((review: DemoReview) => [
+        'property',
+        id,
+        review.authorId,
+        review.rating,
+        review.title,
+        review.content,
+        review.createdAt,
+        review.createdAt,
+      ]),
     ),
   );
   await loader.insert(

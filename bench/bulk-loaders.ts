@@ -171,7 +171,10 @@ export class PostgresLoader implements BulkLoader {
   async insert(table: string, columns: readonly string[], rows: readonly unknown[][]): Promise<void> {
     const perStatement = Math.max(1, Math.floor(POSTGRES_VALUES_PER_STATEMENT / columns.length));
     for (const slice of slices(rows, perStatement)) {
-      await this.client.query(insertSql(table, columns, slice.length, (n) => `$${n + 1}`), slice.flat());
+      await this.client.query(
+        insertSql(table, columns, slice.length, (n) => `$${n + 1}`),
+        slice.flat(),
+      );
     }
   }
 

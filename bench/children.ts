@@ -37,7 +37,10 @@ export async function waitForOk(child: ChildProcess, url: string): Promise<void>
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new Error(`the process serving ${url} exited (${child.exitCode ?? child.signalCode}) before it was ready`);
     }
-    const ok = await fetch(url).then((response) => response.ok, () => false);
+    const ok = await fetch(url).then(
+      (response) => response.ok,
+      () => false,
+    );
     if (ok) return;
     await sleep(100);
   }

@@ -70,7 +70,7 @@ const IDLE_TIMEOUT_MS = 10 * 60_000;
  */
 export async function waitUntilIdle(url: string): Promise<void> {
   const deadline = Date.now() + IDLE_TIMEOUT_MS;
-  for (let fastInARow = 0; fastInARow < 2; ) {
+  for (let fastInARow = 0; fastInARow < 2;) {
     await answerMs(url);
     fastInARow = (await answerMs(url)) < IDLE_ANSWER_MS ? fastInARow + 1 : 0;
     if (Date.now() > deadline) throw new Error(`${url} still answers slowly after ${IDLE_TIMEOUT_MS / 60_000} minutes`);

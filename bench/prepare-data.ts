@@ -15,8 +15,17 @@ const PROPERTY_TYPE_COUNT = 200;
 const LISTING_COUNT = 100_000;
 /** Features no listing uses, so that hide_empty has terms to hide. */
 const UNUSED_FEATURES = [
-  'Boat Dock', 'Bowling Alley', 'EV Charger', 'Guest House', 'Helipad', 'Observatory', 'Private Elevator',
-  'Rooftop Deck', 'Smart Home', 'Squash Court', 'Wine Cellar',
+  'Boat Dock',
+  'Bowling Alley',
+  'EV Charger',
+  'Guest House',
+  'Helipad',
+  'Observatory',
+  'Private Elevator',
+  'Rooftop Deck',
+  'Smart Home',
+  'Squash Court',
+  'Wine Cellar',
 ];
 
 const STYLES = ['Coastal', 'Urban', 'Rural', 'Modern', 'Colonial', 'Garden', 'Lakeside', 'Mountain', 'Historic', 'Eco'];
@@ -67,7 +76,10 @@ export async function prepareData(sqlitePath: string, uploadDir: string, seed = 
 
     const features = await db
       .selectFrom('terms')
-      .select((eb) => [eb.fn.countAll<number>().as('all'), eb.fn.sum<number>(eb.case().when('count', '>', 0).then(1).else(0).end()).as('used')])
+      .select((eb) => [
+        eb.fn.countAll<number>().as('all'),
+        eb.fn.sum<number>(eb.case().when('count', '>', 0).then(1).else(0).end()).as('used'),
+      ])
       .where('taxonomy', '=', 'property_feature')
       .executeTakeFirstOrThrow();
     const sample = await db.selectFrom('listings').select('id').where('status', '=', 'publish').orderBy('id').executeTakeFirstOrThrow();

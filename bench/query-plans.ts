@@ -107,7 +107,9 @@ export async function explainRequest(database: DatabaseConfig, path: string): Pr
 
 async function planOf(db: Kysely<DB>, statement: CompiledQuery): Promise<string[]> {
   if (dialectOf(db) === 'postgres') {
-    const { rows } = await db.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`explain ${statement.sql}`, [...statement.parameters]));
+    const { rows } = await db.executeQuery<{ 'QUERY PLAN': string }>(
+      CompiledQuery.raw(`explain ${statement.sql}`, [...statement.parameters]),
+    );
     return rows.map((row) => row['QUERY PLAN']);
   }
   const { rows } = await db.executeQuery<{ id: number; parent: number; detail: string }>(

@@ -58,7 +58,12 @@ export async function seedDataset(config: DatabaseConfig, uploadDir: string, opt
     const storage = new DiskStorage(uploadDir, 'http://127.0.0.1');
     started = performance.now();
     if (options.method === 'app') {
-      ({ published } = await seedDemoListings(database.db, users, storage, { count: options.count, seed, now, onProgress: progressOf(options) }));
+      ({ published } = await seedDemoListings(database.db, users, storage, {
+        count: options.count,
+        seed,
+        now,
+        onProgress: progressOf(options),
+      }));
     } else {
       const context = await draftContext(database.db, users, storage, now);
       // The loading connection wants the SQLite file to itself.
@@ -139,7 +144,12 @@ async function withAdmin<T>(url: string, use: (client: pg.Client) => Promise<T>)
 }
 
 /** A SQLite file in `tmp`, or a PostgreSQL database of its own made through `adminUrl`; removed by `cleanups`. */
-export async function datasetDatabase(cleanups: Cleanups, tmp: string, dialect: 'sqlite' | 'postgres', adminUrl: string): Promise<DatabaseConfig | { skipped: string }> {
+export async function datasetDatabase(
+  cleanups: Cleanups,
+  tmp: string,
+  dialect: 'sqlite' | 'postgres',
+  adminUrl: string,
+): Promise<DatabaseConfig | { skipped: string }> {
   if (dialect === 'sqlite') {
     const file = path.join(tmp, 'dataset.db');
     cleanups.add(() => {
@@ -149,7 +159,9 @@ export async function datasetDatabase(cleanups: Cleanups, tmp: string, dialect: 
   }
   const scratch = await createScratchDatabase(adminUrl);
   if ('unreachable' in scratch) {
-    return { skipped: `PostgreSQL skipped: cannot create a database through ${adminUrl} (${scratch.unreachable}); set BENCH_DATABASE_URL, or none` };
+    return {
+      skipped: `PostgreSQL skipped: cannot create a database through ${adminUrl} (${scratch.unreachable}); set BENCH_DATABASE_URL, or none`,
+    };
   }
   cleanups.add(() => scratch.drop());
   return { kind: 'postgres', url: scratch.url };

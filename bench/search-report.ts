@@ -106,7 +106,15 @@ export function ratioResults(datasets: readonly DatasetResult[], scenarios: read
       if (scenario.targetRatio === undefined) continue;
       const ratio = smallest.scenarios.find((s) => s.key === scenario.key)?.ratio ?? null;
       const met = ratio !== null && ratio >= scenario.targetRatio;
-      results.push({ key: scenario.key, name: scenario.name, dialect, listings: smallest.listings, ratio, target: scenario.targetRatio, met });
+      results.push({
+        key: scenario.key,
+        name: scenario.name,
+        dialect,
+        listings: smallest.listings,
+        ratio,
+        target: scenario.targetRatio,
+        met,
+      });
     }
   }
   return results;
@@ -187,7 +195,11 @@ export function printSearchReport(report: SearchReport, jsonPath: string): void 
       }
     }
   }
-  lines.push('', missed === 0 ? `all ${targets.length} targets met` : `MISSED ${missed} of ${targets.length} targets`, `results: ${jsonPath}`);
+  lines.push(
+    '',
+    missed === 0 ? `all ${targets.length} targets met` : `MISSED ${missed} of ${targets.length} targets`,
+    `results: ${jsonPath}`,
+  );
   console.log(lines.join('\n'));
 }
 
@@ -204,7 +216,7 @@ function shortened(text: string): string {
 function withRepeatsFolded(plan: readonly string[]): string[] {
   const shape = plan.map((line) => line.replace(/\d+/g, '#'));
   const folded: string[] = [];
-  for (let i = 0; i < plan.length; ) {
+  for (let i = 0; i < plan.length;) {
     const period = [1, 2].find((p) => repeatsOf(shape, i, p) >= 3);
     if (period === undefined) {
       folded.push(plan[i++]!);

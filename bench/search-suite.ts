@@ -124,7 +124,9 @@ async function measureDataset(
   fs.writeFileSync(bodiesFile, JSON.stringify(bodies));
   const barePort = await freePort();
   const tsx = import.meta.resolve('tsx');
-  const bare = startChild(cleanups, ['--import', tsx, path.join(ROOT, 'bench/bare-server.ts'), bodiesFile], tmp, { PORT: String(barePort) });
+  const bare = startChild(cleanups, ['--import', tsx, path.join(ROOT, 'bench/bare-server.ts'), bodiesFile], tmp, {
+    PORT: String(barePort),
+  });
   const bareBase = `http://127.0.0.1:${barePort}`;
   await waitForOk(bare, `${bareBase}/bare/0`);
 
@@ -140,7 +142,13 @@ async function measureDataset(
       bodyBytes: Buffer.byteLength(body),
     };
     try {
-      const rounds = await measureRounds(roundSettings, `${label}, ${scenario.name}`, `${bareBase}/bare/${index}`, `${apiBase}${scenario.path}`, GET);
+      const rounds = await measureRounds(
+        roundSettings,
+        `${label}, ${scenario.name}`,
+        `${bareBase}/bare/${index}`,
+        `${apiBase}${scenario.path}`,
+        GET,
+      );
       const bareSample = medianSample(rounds.bare);
       const real = medianSample(rounds.real);
       Object.assign(result, { bare: bareSample, real, ratio: real.requestsPerSecond / bareSample.requestsPerSecond, rounds });
@@ -177,7 +185,9 @@ async function datasetDatabase(
   const { adminUrl } = settings.postgres!;
   const scratch = await createScratchDatabase(adminUrl);
   if ('unreachable' in scratch) {
-    return { skipped: `PostgreSQL skipped: cannot create a database through ${adminUrl} (${scratch.unreachable}); set BENCH_DATABASE_URL, or none` };
+    return {
+      skipped: `PostgreSQL skipped: cannot create a database through ${adminUrl} (${scratch.unreachable}); set BENCH_DATABASE_URL, or none`,
+    };
   }
   cleanups.add(() => scratch.drop());
   return { kind: 'postgres', url: scratch.url };

@@ -62,7 +62,9 @@ async function verify(label: string, configOf: (method: SeedMethod) => DatabaseC
   }
   for (const method of ['app', 'bulk'] as const) {
     const summary = seeded[method]!;
-    console.log(`${label} ${method}: ${summary.listings} listings (${summary.published} published) in ${summary.seconds.toFixed(1)} s, ${Math.round(summary.listingsPerSecond)} listings/s`);
+    console.log(
+      `${label} ${method}: ${summary.listings} listings (${summary.published} published) in ${summary.seconds.toFixed(1)} s, ${Math.round(summary.listingsPerSecond)} listings/s`,
+    );
   }
   let identical = true;
   for (const [name, appRows] of contents.app!) {
@@ -94,7 +96,10 @@ async function snapshot(db: Kysely<DB>): Promise<Map<string, Rows>> {
   if (dialectOf(db) === 'postgres') {
     await rows('indexes', sql`select tablename, indexname, indexdef from pg_indexes where schemaname = current_schema()`);
     await rows('triggers', sql`select tgrelid::regclass::text as "table", tgname, tgenabled from pg_trigger where not tgisinternal`);
-    await rows('constraints', sql`select conrelid::regclass::text as "table", conname, pg_get_constraintdef(oid) as definition, convalidated from pg_constraint where connamespace = current_schema()::regnamespace`);
+    await rows(
+      'constraints',
+      sql`select conrelid::regclass::text as "table", conname, pg_get_constraintdef(oid) as definition, convalidated from pg_constraint where connamespace = current_schema()::regnamespace`,
+    );
     // Not geo_cell_changes' counter: the bulk path writes no change rows, it counts the cells directly.
     await rows(
       'sequences',

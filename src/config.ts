@@ -2,9 +2,7 @@ import path from 'node:path';
 import { type FcmConfig, readFcmConfig } from './config-push.js';
 import { percentToBasisPoints, toMinor } from './lib/money.js';
 
-export type DatabaseConfig =
-  | { kind: 'sqlite'; path: string }
-  | { kind: 'postgres'; url: string; schema?: string };
+export type DatabaseConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; schema?: string };
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -185,7 +183,15 @@ export function loadConfig(env: Env = process.env): Config {
     },
     bodyLimitBytes: read.integer('BODY_LIMIT', 1024 * 1024, 1024, 100 * 1024 * 1024),
     trustProxy: read.boolean('TRUST_PROXY', false),
-    corsOrigins: corsRaw === '*' ? '*' : Object.freeze(corsRaw.split(',').map((o) => o.trim()).filter(Boolean)),
+    corsOrigins:
+      corsRaw === '*'
+        ? '*'
+        : Object.freeze(
+            corsRaw
+              .split(',')
+              .map((o) => o.trim())
+              .filter(Boolean),
+          ),
     logLevel,
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     cacheRevalidateMs: read.integer('CACHE_REVALIDATE_MS', 100, 0, 60_000),
@@ -363,7 +369,12 @@ class EnvReader {
 
   /** Comma-separated values, trimmed, empties dropped. */
   list(name: string): readonly string[] {
-    return Object.freeze(this.string(name, '').split(',').map((v) => v.trim()).filter(Boolean));
+    return Object.freeze(
+      this.string(name, '')
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean),
+    );
   }
 
   url(name: string, fallback: string): string {

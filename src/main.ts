@@ -69,7 +69,11 @@ async function main(argv: string[]): Promise<void> {
       throw new UsageError('--username must be 3 to 60 letters, digits, _ . or -');
     }
     const { user, created } = await services.users.ensureAdministrator(email, password, username);
-    console.log(created ? `administrator ${user.username} (id ${user.id}) created` : `an account with e-mail ${user.email} exists already (id ${user.id}, role ${user.role}); nothing changed`);
+    console.log(
+      created
+        ? `administrator ${user.username} (id ${user.id}) created`
+        : `an account with e-mail ${user.email} exists already (id ${user.id}, role ${user.role}); nothing changed`,
+    );
   } finally {
     await database.destroy();
   }
@@ -100,7 +104,9 @@ async function seedListings(config: Config, database: Database, services: Servic
   bar.finish();
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const termsNote = terms > 0 ? `${terms} demo terms, ` : '';
-  console.log(`created ${termsNote}${listings.listings} demo listings (${listings.published} published) sharing ${listings.images} pictures in ${seconds} s`);
+  console.log(
+    `created ${termsNote}${listings.listings} demo listings (${listings.published} published) sharing ${listings.images} pictures in ${seconds} s`,
+  );
 }
 
 class UsageError extends Error {}

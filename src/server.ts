@@ -31,9 +31,7 @@ export async function serve(config: Config): Promise<void> {
   const seeded = seed ? await seedDemoTerms(services.taxonomies) : 0;
   if (seeded > 0) await seedDemoPackages(database.db, config.payments.currency);
   const listings =
-    seeded > 0
-      ? await seedDemoListings(database.db, services.users, createStorage(config), { count: FIRST_START_LISTINGS })
-      : undefined;
+    seeded > 0 ? await seedDemoListings(database.db, services.users, createStorage(config), { count: FIRST_START_LISTINGS }) : undefined;
 
   const app = await buildApp(deps, services);
   if (seeded > 0) app.log.info({ terms: seeded, listings: listings?.listings, published: listings?.published }, 'demo data created');

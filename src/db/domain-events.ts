@@ -25,7 +25,10 @@ export async function recordEvent(
   payload: Record<string, unknown>,
   now = new Date(),
 ): Promise<void> {
-  await db.insertInto('domain_events').values({ type, payload: JSON.stringify(payload), created_at: nowIso(now) }).execute();
+  await db
+    .insertInto('domain_events')
+    .values({ type, payload: JSON.stringify(payload), created_at: nowIso(now) })
+    .execute();
 }
 
 export interface ListingMove {
@@ -43,7 +46,8 @@ export interface ListingMove {
  */
 export async function recordListingMoves(db: Kysely<DB> | Transaction<DB>, moves: readonly ListingMove[], at: string): Promise<void> {
   const events: { type: DomainEventType; payload: string; created_at: string }[] = [];
-  const add = (type: DomainEventType, payload: Record<string, unknown>) => events.push({ type, payload: JSON.stringify(payload), created_at: at });
+  const add = (type: DomainEventType, payload: Record<string, unknown>) =>
+    events.push({ type, payload: JSON.stringify(payload), created_at: at });
   for (const move of moves) {
     if (move.to === 'publish') {
       add('listing_published', { listing_id: move.listingId });

@@ -18,7 +18,5 @@ export async function registerCors(app: FastifyInstance, origins: '*' | readonly
 
 /** The CORS headers every answer carries when any origin is allowed. */
 export function wildcardCorsHeaders(origins: '*' | readonly string[]): Record<string, string> {
-  return origins === '*'
-    ? { 'access-control-allow-origin': '*', 'access-control-expose-headers': EXPOSED_HEADERS.join(', ') }
-    : {};
+  return origins === '*' ? { 'access-control-allow-origin': '*', 'access-control-expose-headers': EXPOSED_HEADERS.join(', ') } : {};
 }

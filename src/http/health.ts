@@ -12,12 +12,8 @@ export function registerHealthRoutes(app: FastifyInstance, isReady: () => Promis
     success: true,
     data: { status: 'ok' },
   }));
-  app.get(
-    '/ready',
-    { config, schema: { tags: ['health'], response: { 200: Status, ...errorResponses(503) } } },
-    async () => {
-      if (!(await isReady())) throw new AppError('service_unavailable');
-      return { success: true, data: { status: 'ready' } };
-    },
-  );
+  app.get('/ready', { config, schema: { tags: ['health'], response: { 200: Status, ...errorResponses(503) } } }, async () => {
+    if (!(await isReady())) throw new AppError('service_unavailable');
+    return { success: true, data: { status: 'ready' } };
+  });
 }

@@ -30,7 +30,8 @@ export async function registerOpenApi(app: FastifyInstance, apiPrefix: string): 
         securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
       },
     },
-    transformObject: (document) => ('openapiObject' in document ? markOptionalBodies(document.openapiObject as OpenApiPaths) : document.swaggerObject),
+    transformObject: (document) =>
+      'openapiObject' in document ? markOptionalBodies(document.openapiObject as OpenApiPaths) : document.swaggerObject,
   });
 }
 

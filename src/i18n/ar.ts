@@ -57,7 +57,8 @@ export const ar: Catalogue = {
   reset_done: 'تم تغيير كلمة المرور. سجّل الدخول بكلمة المرور الجديدة.',
   rule_reset_token_invalid: 'غير صالح أو منتهي الصلاحية أو مستخدم من قبل',
   reset_mail_subject: 'إعادة تعيين كلمة المرور',
-  reset_mail_body: 'مرحبًا {name}،\n\nلاختيار كلمة مرور جديدة، افتح هذا الرابط خلال {minutes} دقيقة:\n{link}\n\nإذا لم تطلب ذلك، فتجاهل هذه الرسالة: ستبقى كلمة المرور كما هي.',
+  reset_mail_body:
+    'مرحبًا {name}،\n\nلاختيار كلمة مرور جديدة، افتح هذا الرابط خلال {minutes} دقيقة:\n{link}\n\nإذا لم تطلب ذلك، فتجاهل هذه الرسالة: ستبقى كلمة المرور كما هي.',
 
   // Profiles and users
   profile_updated: 'تم تحديث ملفك الشخصي.',
@@ -81,9 +82,11 @@ export const ar: Catalogue = {
   social_provider_disabled: 'تسجيل الدخول باستخدام {provider} غير مفعّل على هذا الخادم.',
   social_token_invalid: 'رمز تسجيل الدخول من {provider} غير صالح.',
   social_provider_unavailable: 'تعذّر الاتصال بـ {provider} حاليًا. حاول مرة أخرى بعد قليل.',
-  social_email_required: 'حسابك على {provider} لا يشارك عنوان بريد إلكتروني، والحساب هنا يحتاج إليه. اسمح بالوصول إلى بريدك الإلكتروني أو سجّل باستخدام كلمة مرور.',
+  social_email_required:
+    'حسابك على {provider} لا يشارك عنوان بريد إلكتروني، والحساب هنا يحتاج إليه. اسمح بالوصول إلى بريدك الإلكتروني أو سجّل باستخدام كلمة مرور.',
   rule_social_email_missing: 'لا يتضمن أي عنوان بريد إلكتروني',
-  social_email_unverified: 'يوجد حساب بهذا البريد الإلكتروني بالفعل، ولم يتحقق {provider} من أن هذا العنوان يخصك. سجّل الدخول باستخدام كلمة المرور.',
+  social_email_unverified:
+    'يوجد حساب بهذا البريد الإلكتروني بالفعل، ولم يتحقق {provider} من أن هذا العنوان يخصك. سجّل الدخول باستخدام كلمة المرور.',
 
   // Listings
   listing_rule_unknown_user: 'ليس مستخدمًا موجودًا',
@@ -103,7 +106,8 @@ export const ar: Catalogue = {
   lead_mail_subject_profile: 'استفسار جديد إلى {name}',
   lead_mail_intro_property: 'لديك استفسار جديد بخصوص الإعلان «{title}»:\n{url}',
   lead_mail_intro_profile: 'لديك استفسار جديد إلى {name}.',
-  lead_mail_details: 'الاسم: {name}\nالبريد الإلكتروني: {email}\nالهاتف: {phone}\nنوع المرسل: {user_type}\n\nالرسالة:\n{message}\n\nرد على هذه الرسالة للتواصل مع المرسل مباشرة.',
+  lead_mail_details:
+    'الاسم: {name}\nالبريد الإلكتروني: {email}\nالهاتف: {phone}\nنوع المرسل: {user_type}\n\nالرسالة:\n{message}\n\nرد على هذه الرسالة للتواصل مع المرسل مباشرة.',
   lead_mail_no_phone: 'غير محدد',
   lead_user_type_buyer: 'مشترٍ',
   lead_user_type_tenant: 'مستأجر',
@@ -166,7 +170,8 @@ export const ar: Catalogue = {
   // Payments: memberships
   membership_none: 'ليست لديك عضوية.',
   membership_not_active: 'حالة عضويتك {status}: لا يوجد تجديد لإيقافه.',
-  membership_cancel_unavailable: 'تتجدد عضويتك عبر Stripe، وهو غير مهيأ على هذا الخادم، فلا يمكن إيقاف تجديدها من هنا. تواصل مع مدير الموقع.',
+  membership_cancel_unavailable:
+    'تتجدد عضويتك عبر Stripe، وهو غير مهيأ على هذا الخادم، فلا يمكن إيقاف تجديدها من هنا. تواصل مع مدير الموقع.',
   membership_cancelled: 'لن تتجدد عضويتك. تبقى نشطة حتى تاريخ انتهائها.',
 
   // Saved searches (API.md 7): messages, and the parts of a saved search's `display_text`

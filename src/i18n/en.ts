@@ -61,7 +61,8 @@ export const en = {
   reset_done: 'Your password was changed. Sign in with the new password.',
   rule_reset_token_invalid: 'is invalid, expired or already used',
   reset_mail_subject: 'Reset your password',
-  reset_mail_body: 'Hello {name},\n\nTo choose a new password, open this link within {minutes} minutes:\n{link}\n\nIf you did not ask for this, ignore this mail: your password stays as it is.',
+  reset_mail_body:
+    'Hello {name},\n\nTo choose a new password, open this link within {minutes} minutes:\n{link}\n\nIf you did not ask for this, ignore this mail: your password stays as it is.',
 
   // Profiles and users
   profile_updated: 'Your profile was updated.',
@@ -85,9 +86,11 @@ export const en = {
   social_provider_disabled: 'Sign-in with {provider} is not enabled on this server.',
   social_token_invalid: 'The {provider} sign-in token is not valid.',
   social_provider_unavailable: '{provider} cannot be reached right now. Try again shortly.',
-  social_email_required: 'Your {provider} account does not share an e-mail address, and an account here needs one. Allow access to your e-mail address, or register with a password.',
+  social_email_required:
+    'Your {provider} account does not share an e-mail address, and an account here needs one. Allow access to your e-mail address, or register with a password.',
   rule_social_email_missing: 'carries no e-mail address',
-  social_email_unverified: 'An account with this e-mail address already exists, and {provider} has not verified that the address is yours. Sign in with your password instead.',
+  social_email_unverified:
+    'An account with this e-mail address already exists, and {provider} has not verified that the address is yours. Sign in with your password instead.',
 
   // Listings
   listing_rule_unknown_user: 'is not an existing user',
@@ -107,7 +110,8 @@ export const en = {
   lead_mail_subject_profile: 'New inquiry for {name}',
   lead_mail_intro_property: 'You have a new inquiry about the listing “{title}”:\n{url}',
   lead_mail_intro_profile: 'You have a new inquiry for {name}.',
-  lead_mail_details: 'Name: {name}\nE-mail: {email}\nPhone: {phone}\nSender type: {user_type}\n\nMessage:\n{message}\n\nReply to this mail to answer the sender directly.',
+  lead_mail_details:
+    'Name: {name}\nE-mail: {email}\nPhone: {phone}\nSender type: {user_type}\n\nMessage:\n{message}\n\nReply to this mail to answer the sender directly.',
   lead_mail_no_phone: 'not given',
   lead_user_type_buyer: 'Buyer',
   lead_user_type_tenant: 'Tenant',
@@ -163,14 +167,16 @@ export const en = {
   checkout_listing_already_paid: 'This listing’s fee has been paid already.',
   checkout_featured_not_published: 'Only a published listing can be featured; this listing is {state}.',
   checkout_already_featured: 'This listing is featured already.',
-  checkout_bank_transfer_reference: 'Transfer reference: {number}. Write it in the transfer’s description so that your payment can be matched to your invoice.',
+  checkout_bank_transfer_reference:
+    'Transfer reference: {number}. Write it in the transfer’s description so that your payment can be matched to your invoice.',
   stripe_webhook_not_configured: 'Stripe webhooks are not configured on this server.',
   stripe_rule_signature_invalid: 'must be a valid Stripe signature of this body, at most 5 minutes old',
 
   // Payments: memberships
   membership_none: 'You have no membership.',
   membership_not_active: 'Your membership is {status}: there is no renewal to stop.',
-  membership_cancel_unavailable: 'Your membership renews through Stripe, which is not configured on this server, so its renewal cannot be stopped here. Contact the site’s administrator.',
+  membership_cancel_unavailable:
+    'Your membership renews through Stripe, which is not configured on this server, so its renewal cannot be stopped here. Contact the site’s administrator.',
   membership_cancelled: 'Your membership will not renew. It stays active until it expires.',
 
   // Saved searches (API.md 7): messages, and the parts of a saved search's `display_text`

@@ -57,7 +57,8 @@ export const es: Catalogue = {
   reset_done: 'Tu contraseña ha cambiado. Inicia sesión con la nueva contraseña.',
   rule_reset_token_invalid: 'no es válido, ha caducado o ya se usó',
   reset_mail_subject: 'Restablece tu contraseña',
-  reset_mail_body: 'Hola {name}:\n\nPara elegir una nueva contraseña, abre este enlace en los próximos {minutes} minutos:\n{link}\n\nSi no lo solicitaste, ignora este correo: tu contraseña no cambia.',
+  reset_mail_body:
+    'Hola {name}:\n\nPara elegir una nueva contraseña, abre este enlace en los próximos {minutes} minutos:\n{link}\n\nSi no lo solicitaste, ignora este correo: tu contraseña no cambia.',
 
   // Profiles and users
   profile_updated: 'Tu perfil se ha actualizado.',
@@ -71,7 +72,8 @@ export const es: Catalogue = {
   media_unreadable: 'No se pudo leer el archivo como una imagen de su tipo.',
   media_too_many_pixels: 'La imagen es demasiado grande: como máximo {limit} megapíxeles.',
   media_not_multipart: 'Envíe el archivo como multipart/form-data.',
-  media_too_many_parts: 'El formulario tiene demasiadas partes o un campo demasiado largo: envíe un solo archivo y los campos de texto aceptados.',
+  media_too_many_parts:
+    'El formulario tiene demasiadas partes o un campo demasiado largo: envíe un solo archivo y los campos de texto aceptados.',
   media_malformed_multipart: 'El cuerpo multipart está mal formado.',
   media_rule_file_expected: 'debe ser un archivo',
   media_rule_repeated: 'debe enviarse una sola vez',
@@ -81,9 +83,11 @@ export const es: Catalogue = {
   social_provider_disabled: 'El inicio de sesión con {provider} no está habilitado en este servidor.',
   social_token_invalid: 'El token de inicio de sesión de {provider} no es válido.',
   social_provider_unavailable: 'No se puede contactar con {provider} en este momento. Inténtalo de nuevo en breve.',
-  social_email_required: 'Tu cuenta de {provider} no comparte una dirección de correo electrónico, y una cuenta aquí la necesita. Permite el acceso a tu correo electrónico o regístrate con una contraseña.',
+  social_email_required:
+    'Tu cuenta de {provider} no comparte una dirección de correo electrónico, y una cuenta aquí la necesita. Permite el acceso a tu correo electrónico o regístrate con una contraseña.',
   rule_social_email_missing: 'no incluye ninguna dirección de correo electrónico',
-  social_email_unverified: 'Ya existe una cuenta con esta dirección de correo electrónico y {provider} no ha verificado que la dirección sea tuya. Inicia sesión con tu contraseña.',
+  social_email_unverified:
+    'Ya existe una cuenta con esta dirección de correo electrónico y {provider} no ha verificado que la dirección sea tuya. Inicia sesión con tu contraseña.',
 
   // Listings
   listing_rule_unknown_user: 'no es un usuario existente',
@@ -103,7 +107,8 @@ export const es: Catalogue = {
   lead_mail_subject_profile: 'Nueva consulta para {name}',
   lead_mail_intro_property: 'Tienes una nueva consulta sobre el anuncio «{title}»:\n{url}',
   lead_mail_intro_profile: 'Tienes una nueva consulta para {name}.',
-  lead_mail_details: 'Nombre: {name}\nCorreo electrónico: {email}\nTeléfono: {phone}\nTipo de remitente: {user_type}\n\nMensaje:\n{message}\n\nResponde a este correo para contestar directamente al remitente.',
+  lead_mail_details:
+    'Nombre: {name}\nCorreo electrónico: {email}\nTeléfono: {phone}\nTipo de remitente: {user_type}\n\nMensaje:\n{message}\n\nResponde a este correo para contestar directamente al remitente.',
   lead_mail_no_phone: 'no indicado',
   lead_user_type_buyer: 'Comprador',
   lead_user_type_tenant: 'Inquilino',
@@ -136,16 +141,20 @@ export const es: Catalogue = {
   package_deleted: 'El plan se eliminó.',
   package_hidden_in_use: 'El plan está en uso, así que se ocultó en lugar de eliminarse.',
   invoice_rule_end_before_start: 'no debe ser anterior a start_date',
-  invoice_buyer_deleted: 'La cuenta del comprador se eliminó, así que no hay perfil con el que responder. La factura se conservó tal como está.',
+  invoice_buyer_deleted:
+    'La cuenta del comprador se eliminó, así que no hay perfil con el que responder. La factura se conservó tal como está.',
   invoice_not_pending: 'Esta factura está en estado {status}: solo una factura pendiente puede marcarse como pagada.',
   invoice_not_bank_transfer: 'Solo las transferencias bancarias se marcan como pagadas a mano; esta factura se paga mediante {method}.',
   invoice_marked_paid: 'La factura se marcó como pagada.',
 
   // Payments: quotas
   quota_no_membership: 'Esto requiere un plan de membresía activo. Compra o renueva uno e inténtalo de nuevo.',
-  quota_no_listing_credits: 'Tu plan de membresía no tiene créditos de anuncios disponibles. Renuévalo o mejóralo para publicar más propiedades.',
-  quota_no_featured_credits: 'Tu plan de membresía no tiene créditos de destacados disponibles. Renuévalo o mejóralo para destacar más anuncios.',
-  quota_listing_fee_unpaid: 'La tarifa de este anuncio aún no está pagada. Págala en el proceso de pago (artículo «listing») y luego envía el anuncio.',
+  quota_no_listing_credits:
+    'Tu plan de membresía no tiene créditos de anuncios disponibles. Renuévalo o mejóralo para publicar más propiedades.',
+  quota_no_featured_credits:
+    'Tu plan de membresía no tiene créditos de destacados disponibles. Renuévalo o mejóralo para destacar más anuncios.',
+  quota_listing_fee_unpaid:
+    'La tarifa de este anuncio aún no está pagada. Págala en el proceso de pago (artículo «listing») y luego envía el anuncio.',
   quota_featured_by_checkout: 'Destacar un anuncio se compra en el proceso de pago (artículo «featured»).',
 
   // Payments: checkout
@@ -159,14 +168,16 @@ export const es: Catalogue = {
   checkout_listing_already_paid: 'La tarifa de este anuncio ya está pagada.',
   checkout_featured_not_published: 'Solo se puede destacar un anuncio publicado; este anuncio está en estado {state}.',
   checkout_already_featured: 'Este anuncio ya está destacado.',
-  checkout_bank_transfer_reference: 'Referencia de la transferencia: {number}. Escríbela en el concepto de la transferencia para que tu pago pueda asociarse a tu factura.',
+  checkout_bank_transfer_reference:
+    'Referencia de la transferencia: {number}. Escríbela en el concepto de la transferencia para que tu pago pueda asociarse a tu factura.',
   stripe_webhook_not_configured: 'Los webhooks de Stripe no están configurados en este servidor.',
   stripe_rule_signature_invalid: 'debe ser una firma de Stripe válida de este contenido, de hace 5 minutos como máximo',
 
   // Payments: memberships
   membership_none: 'No tienes ninguna membresía.',
   membership_not_active: 'Tu membresía está en estado {status}: no hay ninguna renovación que detener.',
-  membership_cancel_unavailable: 'Tu membresía se renueva mediante Stripe, que no está configurado en este servidor, así que su renovación no puede detenerse aquí. Ponte en contacto con el administrador del sitio.',
+  membership_cancel_unavailable:
+    'Tu membresía se renueva mediante Stripe, que no está configurado en este servidor, así que su renovación no puede detenerse aquí. Ponte en contacto con el administrador del sitio.',
   membership_cancelled: 'Tu membresía no se renovará. Seguirá activa hasta que venza.',
 
   // Saved searches (API.md 7): messages, and the parts of a saved search's `display_text`

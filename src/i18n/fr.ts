@@ -57,7 +57,8 @@ export const fr: Catalogue = {
   reset_done: 'Votre mot de passe a été modifié. Connectez-vous avec le nouveau mot de passe.',
   rule_reset_token_invalid: 'est invalide, expiré ou déjà utilisé',
   reset_mail_subject: 'Réinitialisez votre mot de passe',
-  reset_mail_body: 'Bonjour {name},\n\nPour choisir un nouveau mot de passe, ouvrez ce lien dans les {minutes} minutes :\n{link}\n\nSi vous n\'avez rien demandé, ignorez ce message : votre mot de passe reste inchangé.',
+  reset_mail_body:
+    "Bonjour {name},\n\nPour choisir un nouveau mot de passe, ouvrez ce lien dans les {minutes} minutes :\n{link}\n\nSi vous n'avez rien demandé, ignorez ce message : votre mot de passe reste inchangé.",
 
   // Profiles and users
   profile_updated: 'Votre profil a été mis à jour.',
@@ -81,9 +82,11 @@ export const fr: Catalogue = {
   social_provider_disabled: 'La connexion avec {provider} n’est pas activée sur ce serveur.',
   social_token_invalid: 'Le jeton de connexion {provider} n’est pas valide.',
   social_provider_unavailable: '{provider} est injoignable pour le moment. Réessayez dans un instant.',
-  social_email_required: 'Votre compte {provider} ne partage pas d’adresse e-mail, et un compte ici en exige une. Autorisez l’accès à votre adresse e-mail ou inscrivez-vous avec un mot de passe.',
+  social_email_required:
+    'Votre compte {provider} ne partage pas d’adresse e-mail, et un compte ici en exige une. Autorisez l’accès à votre adresse e-mail ou inscrivez-vous avec un mot de passe.',
   rule_social_email_missing: 'ne contient aucune adresse e-mail',
-  social_email_unverified: 'Un compte avec cette adresse e-mail existe déjà, et {provider} n’a pas vérifié que cette adresse vous appartient. Connectez-vous avec votre mot de passe.',
+  social_email_unverified:
+    'Un compte avec cette adresse e-mail existe déjà, et {provider} n’a pas vérifié que cette adresse vous appartient. Connectez-vous avec votre mot de passe.',
 
   // Listings
   listing_rule_unknown_user: 'n’est pas un utilisateur existant',
@@ -103,7 +106,8 @@ export const fr: Catalogue = {
   lead_mail_subject_profile: 'Nouvelle demande pour {name}',
   lead_mail_intro_property: 'Vous avez reçu une nouvelle demande au sujet de l’annonce « {title} » :\n{url}',
   lead_mail_intro_profile: 'Vous avez reçu une nouvelle demande pour {name}.',
-  lead_mail_details: 'Nom : {name}\nE-mail : {email}\nTéléphone : {phone}\nProfil de l’expéditeur : {user_type}\n\nMessage :\n{message}\n\nRépondez à ce message pour écrire directement à l’expéditeur.',
+  lead_mail_details:
+    'Nom : {name}\nE-mail : {email}\nTéléphone : {phone}\nProfil de l’expéditeur : {user_type}\n\nMessage :\n{message}\n\nRépondez à ce message pour écrire directement à l’expéditeur.',
   lead_mail_no_phone: 'non indiqué',
   lead_user_type_buyer: 'Acheteur',
   lead_user_type_tenant: 'Locataire',
@@ -136,16 +140,20 @@ export const fr: Catalogue = {
   package_deleted: 'La formule a été supprimée.',
   package_hidden_in_use: 'La formule est utilisée : elle a été masquée au lieu d’être supprimée.',
   invoice_rule_end_before_start: 'ne doit pas être antérieure à start_date',
-  invoice_buyer_deleted: 'Le compte de l’acheteur a été supprimé : il n’y a pas de profil à renvoyer. La facture est conservée telle quelle.',
+  invoice_buyer_deleted:
+    'Le compte de l’acheteur a été supprimé : il n’y a pas de profil à renvoyer. La facture est conservée telle quelle.',
   invoice_not_pending: 'Cette facture est à l’état {status} : seule une facture en attente peut être marquée comme payée.',
   invoice_not_bank_transfer: 'Seuls les virements bancaires sont marqués comme payés à la main ; cette facture est réglée par {method}.',
   invoice_marked_paid: 'La facture a été marquée comme payée.',
 
   // Payments: quotas
   quota_no_membership: 'Cette action nécessite une formule d’abonnement active. Achetez-en ou renouvelez-en une, puis réessayez.',
-  quota_no_listing_credits: 'Votre formule d’abonnement n’a plus de crédits d’annonces. Renouvelez-la ou choisissez une formule supérieure pour publier d’autres biens.',
-  quota_no_featured_credits: 'Votre formule d’abonnement n’a plus de crédits de mise en avant. Renouvelez-la ou choisissez une formule supérieure pour mettre en avant d’autres annonces.',
-  quota_listing_fee_unpaid: 'Les frais de cette annonce ne sont pas encore payés. Réglez-les lors du paiement (article « listing »), puis soumettez l’annonce.',
+  quota_no_listing_credits:
+    'Votre formule d’abonnement n’a plus de crédits d’annonces. Renouvelez-la ou choisissez une formule supérieure pour publier d’autres biens.',
+  quota_no_featured_credits:
+    'Votre formule d’abonnement n’a plus de crédits de mise en avant. Renouvelez-la ou choisissez une formule supérieure pour mettre en avant d’autres annonces.',
+  quota_listing_fee_unpaid:
+    'Les frais de cette annonce ne sont pas encore payés. Réglez-les lors du paiement (article « listing »), puis soumettez l’annonce.',
   quota_featured_by_checkout: 'La mise en avant d’une annonce s’achète lors du paiement (article « featured »).',
 
   // Payments: checkout
@@ -159,18 +167,21 @@ export const fr: Catalogue = {
   checkout_listing_already_paid: 'Les frais de cette annonce ont déjà été payés.',
   checkout_featured_not_published: 'Seule une annonce publiée peut être mise en avant ; cette annonce est à l’état {state}.',
   checkout_already_featured: 'Cette annonce est déjà mise en avant.',
-  checkout_bank_transfer_reference: 'Référence du virement : {number}. Indiquez-la dans le libellé du virement pour que votre paiement soit rapproché de votre facture.',
+  checkout_bank_transfer_reference:
+    'Référence du virement : {number}. Indiquez-la dans le libellé du virement pour que votre paiement soit rapproché de votre facture.',
   stripe_webhook_not_configured: 'Les webhooks Stripe ne sont pas configurés sur ce serveur.',
   stripe_rule_signature_invalid: 'doit être une signature Stripe valide de ce contenu, datant de 5 minutes au plus',
 
   // Payments: memberships
   membership_none: 'Vous n’avez pas d’abonnement.',
   membership_not_active: 'Votre abonnement est à l’état {status} : il n’y a aucun renouvellement à arrêter.',
-  membership_cancel_unavailable: 'Votre abonnement se renouvelle via Stripe, qui n’est pas configuré sur ce serveur : son renouvellement ne peut pas être arrêté ici. Contactez l’administrateur du site.',
+  membership_cancel_unavailable:
+    'Votre abonnement se renouvelle via Stripe, qui n’est pas configuré sur ce serveur : son renouvellement ne peut pas être arrêté ici. Contactez l’administrateur du site.',
   membership_cancelled: 'Votre abonnement ne sera pas renouvelé. Il reste actif jusqu’à son expiration.',
 
   // Saved searches (API.md 7): messages, and the parts of a saved search's `display_text`
-  saved_search_limit_reached: 'Vous avez déjà {limit} recherches enregistrées, le maximum autorisé. Supprimez-en une pour en enregistrer une autre.',
+  saved_search_limit_reached:
+    'Vous avez déjà {limit} recherches enregistrées, le maximum autorisé. Supprimez-en une pour en enregistrer une autre.',
   saved_search_rule_query_missing: 'est obligatoire (ou query_string à la place)',
   saved_search_rule_query_both: 'ne peut pas être envoyé avec query : envoyez l’un des deux seulement',
   saved_search_rule_blank_name: 'doit contenir du texte une fois les balises HTML retirées',

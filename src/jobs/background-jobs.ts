@@ -42,11 +42,16 @@ export function scheduleBackgroundJobs(
 ): Scheduler {
   const scheduler = new Scheduler(db, log, { tickMs: Math.min(1000, intervals.pollMs) });
   scheduler.every('outbox', intervals.pollMs, (now) => jobs.outbox.runScheduled(now), SHORT_LEASE);
-  scheduler.every('notification-events', intervals.pollMs, async (now) => {
-    const run = await jobs.notificationEvents.runOnce(now);
-    if (run.processed > 0) log.debug({ events: run.processed }, 'domain events announced');
-    return run.more ? 0 : undefined;
-  }, SHORT_LEASE);
+  scheduler.every(
+    'notification-events',
+    intervals.pollMs,
+    async (now) => {
+      const run = await jobs.notificationEvents.runOnce(now);
+      if (run.processed > 0) log.debug({ events: run.processed }, 'domain events announced');
+      return run.more ? 0 : undefined;
+    },
+    SHORT_LEASE,
+  );
   scheduler.every('broadcasts', intervals.pollMs, (now) => jobs.broadcasts.fanOut(now), SHORT_LEASE);
   scheduler.every('saved-search-digests', 5 * MINUTE, async (now) => {
     const sent = await jobs.digests.sendDigests(now);

@@ -44,16 +44,20 @@ export function notificationEmailSender(db: Kysely<DB>, mailer: Mailer, options:
   return async (payload: unknown, message: OutboxRow): Promise<NotificationEmailReceipt> => {
     const delivery = payload as DeliveryPayload;
     if (!NOTIFICATION_TYPES.includes(delivery.type)) throw new Error(`unknown notification type ${String(delivery.type)}`);
-    const [user, preferenceRows] = await Promise.all([
-      findMailRecipient(db, delivery.user_id),
-      findPreferenceRows(db, [delivery.user_id]),
-    ]);
+    const [user, preferenceRows] = await Promise.all([findMailRecipient(db, delivery.user_id), findPreferenceRows(db, [delivery.user_id])]);
     if (!user) return { skipped: 'recipient deleted' };
     if (!preferencesOf(preferenceRows)[delivery.type].email) return { skipped: 'unsubscribed' };
 
     const url = unsubscribeUrl(options.apiBaseUrl, options.tokens.sign(user.id, delivery.type));
-    const links: NotificationMailLinks = { ...(await listingLinks(db, delivery, user.id, options.listingUrlTemplate)), unsubscribeUrl: url };
-    const mail = renderNotificationMail(delivery, { displayName: user.display_name, language: supportedLanguage(user.language) ?? 'en' }, links);
+    const links: NotificationMailLinks = {
+      ...(await listingLinks(db, delivery, user.id, options.listingUrlTemplate)),
+      unsubscribeUrl: url,
+    };
+    const mail = renderNotificationMail(
+      delivery,
+      { displayName: user.display_name, language: supportedLanguage(user.language) ?? 'en' },
+      links,
+    );
     await mailer.send({
       to: user.email,
       subject: mail.subject,

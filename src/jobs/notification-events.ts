@@ -38,7 +38,11 @@ export class NotificationEventsJob {
       if (events.length === 0) return { count: 0, created: [] };
       const announcements = await announcementsOf(trx, events, this.alerts, now);
       const rows = await this.notifier.announce(trx, announcements, now);
-      await markEventsProcessed(trx, events.map((event) => event.id), nowIso(now));
+      await markEventsProcessed(
+        trx,
+        events.map((event) => event.id),
+        nowIso(now),
+      );
       return { count: events.length, created: rows };
     });
     this.notifier.publish(created);

@@ -65,7 +65,8 @@ export class Scheduler {
   /** Registers a job to run every `intervalMs`; its first run is as soon as it has no row or its row is due. */
   every(name: string, intervalMs: number, task: ScheduledTask, options: ScheduledJobOptions = {}): this {
     if (this.jobs.has(name)) throw new Error(`scheduled job ${name} is registered twice`);
-    if (!(intervalMs > 0) || !Number.isFinite(intervalMs)) throw new Error(`scheduled job ${name}: interval must be a positive number of ms`);
+    if (!(intervalMs > 0) || !Number.isFinite(intervalMs))
+      throw new Error(`scheduled job ${name}: interval must be a positive number of ms`);
     const leaseMs = options.leaseMs ?? defaultLeaseMs(intervalMs);
     if (!(leaseMs > 0) || !Number.isFinite(leaseMs)) throw new Error(`scheduled job ${name}: lease must be a positive number of ms`);
     this.jobs.set(name, { name, intervalMs, leaseMs, task });

@@ -54,7 +54,12 @@ export class ProgressBar {
     const share = this.total === 0 ? 1 : this.done / this.total;
     const seconds = Math.max((this.now() - this.startedAt) / 1000, 1e-3);
     const rate = this.done / seconds;
-    const eta = this.done === this.total ? `took ${formatSeconds(seconds)}` : rate > 0 ? `ETA ${formatSeconds((this.total - this.done) / rate)}` : 'ETA …';
+    const eta =
+      this.done === this.total
+        ? `took ${formatSeconds(seconds)}`
+        : rate > 0
+          ? `ETA ${formatSeconds((this.total - this.done) / rate)}`
+          : 'ETA …';
     const filled = Math.round(share * BAR_WIDTH);
     const bar = withBar ? ` [${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}]` : '';
     const count = `${this.done.toLocaleString('en-US')}/${this.total.toLocaleString('en-US')}`;

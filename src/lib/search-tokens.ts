@@ -10,8 +10,39 @@ import { stemmer } from 'stemmer';
 
 /** Lucene's English stopword set: words too common to narrow a search. */
 const STOPWORDS = new Set([
-  'a', 'an', 'and', 'are', 'as', 'at', 'be', 'but', 'by', 'for', 'if', 'in', 'into', 'is', 'it', 'no', 'not', 'of',
-  'on', 'or', 'such', 'that', 'the', 'their', 'then', 'there', 'these', 'they', 'this', 'to', 'was', 'will', 'with',
+  'a',
+  'an',
+  'and',
+  'are',
+  'as',
+  'at',
+  'be',
+  'but',
+  'by',
+  'for',
+  'if',
+  'in',
+  'into',
+  'is',
+  'it',
+  'no',
+  'not',
+  'of',
+  'on',
+  'or',
+  'such',
+  'that',
+  'the',
+  'their',
+  'then',
+  'there',
+  'these',
+  'they',
+  'this',
+  'to',
+  'was',
+  'will',
+  'with',
 ]);
 
 /**
@@ -30,7 +61,10 @@ const DIGITS = /^\p{N}/u;
 
 /** The words of `text`, in order, duplicates kept. */
 export function tokenize(text: string): string[] {
-  const folded = text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+  const folded = text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
   const tokens: string[] = [];
   for (const word of folded.match(WORD) ?? []) {
     if (word.length > MAX_TOKEN_LENGTH || STOPWORDS.has(word)) continue;

@@ -20,7 +20,10 @@ export function slugify(text: string): string {
  * lower()/collations, which differ between SQLite and PostgreSQL.
  */
 export function sortKey(text: string): string {
-  return text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
 }
 
 /** `base`, or `base-2`, `base-3`, … : the first that `isTaken` says is free. */

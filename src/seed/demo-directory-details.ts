@@ -51,9 +51,18 @@ export async function writeDirectoryDetails(
   const cities = DEMO_CITIES.filter((city) => agency.states.includes(city.state));
   const head = cities[0]!;
   const languages = LANGUAGES_BY_COUNTRY[head.country] ?? ['English'];
-  const agentCityIds = await termIdsByName(db, 'agent_city', cities.map((city) => city.city));
+  const agentCityIds = await termIdsByName(
+    db,
+    'agent_city',
+    cities.map((city) => city.city),
+  );
   const categoryIds = await termIdsByName(db, 'agent_category', AGENT_CATEGORIES);
-  const social = (handle: string) => JSON.stringify({ facebook: `https://www.facebook.com/${handle}`, instagram: `https://www.instagram.com/${handle}`, linkedin: `https://www.linkedin.com/company/${handle}` });
+  const social = (handle: string) =>
+    JSON.stringify({
+      facebook: `https://www.facebook.com/${handle}`,
+      instagram: `https://www.instagram.com/${handle}`,
+      linkedin: `https://www.linkedin.com/company/${handle}`,
+    });
 
   const [logo, ...portraits] = await Promise.all([
     storeSvg(logoSvg(agency.name), storage, now),
@@ -64,7 +73,8 @@ export async function writeDirectoryDetails(
     await trx
       .updateTable('agencies')
       .set({
-        description: `<p>${agency.name} helps buyers, sellers and tenants in ${cities.map((city) => city.city).join(', ')}. ` +
+        description:
+          `<p>${agency.name} helps buyers, sellers and tenants in ${cities.map((city) => city.city).join(', ')}. ` +
           'Our agents know every street of the neighbourhoods they work in and guide you from the first viewing to the keys.</p>',
         mobile: `${agency.phonePrefix}99`,
         whatsapp: `${agency.phonePrefix}98`,
@@ -107,7 +117,10 @@ export async function writeDirectoryDetails(
         })
         .where('id', '=', agent.agentId)
         .execute();
-      const terms = [...categories.map((id) => ({ id, taxonomy: 'agent_category' as const })), ...agentCityIds.map((id) => ({ id, taxonomy: 'agent_city' as const }))];
+      const terms = [
+        ...categories.map((id) => ({ id, taxonomy: 'agent_category' as const })),
+        ...agentCityIds.map((id) => ({ id, taxonomy: 'agent_city' as const })),
+      ];
       if (terms.length > 0) {
         await trx
           .insertInto('agent_terms')
@@ -120,7 +133,12 @@ export async function writeDirectoryDetails(
 }
 
 /** Reviews of one subject; the caller has set the subject's aggregate. */
-export async function insertReviews(db: Kysely<DB>, subject: ReviewSubject, targetId: number, reviews: readonly DemoReview[]): Promise<void> {
+export async function insertReviews(
+  db: Kysely<DB>,
+  subject: ReviewSubject,
+  targetId: number,
+  reviews: readonly DemoReview[],
+): Promise<void> {
   if (reviews.length === 0) return;
   await db
     .insertInto('reviews')
@@ -162,7 +180,13 @@ async function insertPicture(db: Kysely<DB>, ownerId: number, picture: StoredPic
 
 async function termIdsByName(db: Kysely<DB>, taxonomy: 'agent_category' | 'agent_city', names: readonly string[]): Promise<number[]> {
   if (names.length === 0) return [];
-  const rows = await db.selectFrom('terms').select('id').where('taxonomy', '=', taxonomy).where('name', 'in', names).orderBy('id').execute();
+  const rows = await db
+    .selectFrom('terms')
+    .select('id')
+    .where('taxonomy', '=', taxonomy)
+    .where('name', 'in', names)
+    .orderBy('id')
+    .execute();
   return rows.map((row) => row.id);
 }
 

@@ -27,28 +27,87 @@ interface AgencyProfile {
 
 const AGENCIES: readonly AgencyProfile[] = [
   {
-    name: 'Sunshine Coast Realty', domain: 'sunshine-coast-realty.example', referencePrefix: 'SCR', states: ['Florida'], phonePrefix: '+1 305 555 01',
-    agents: [['Olivia', 'Carter'], ['Mateo', 'Alvarez'], ['Grace', 'Whitfield'], ['Daniel', 'Brooks'], ['Isabella', 'Reyes']],
+    name: 'Sunshine Coast Realty',
+    domain: 'sunshine-coast-realty.example',
+    referencePrefix: 'SCR',
+    states: ['Florida'],
+    phonePrefix: '+1 305 555 01',
+    agents: [
+      ['Olivia', 'Carter'],
+      ['Mateo', 'Alvarez'],
+      ['Grace', 'Whitfield'],
+      ['Daniel', 'Brooks'],
+      ['Isabella', 'Reyes'],
+    ],
   },
   {
-    name: 'Empire Metro Homes', domain: 'empire-metro-homes.example', referencePrefix: 'EMH', states: ['New York'], phonePrefix: '+1 212 555 01',
-    agents: [['Ethan', 'Goldberg'], ['Sophia', 'Chen'], ['Marcus', 'Johnson'], ['Rachel', 'Kim']],
+    name: 'Empire Metro Homes',
+    domain: 'empire-metro-homes.example',
+    referencePrefix: 'EMH',
+    states: ['New York'],
+    phonePrefix: '+1 212 555 01',
+    agents: [
+      ['Ethan', 'Goldberg'],
+      ['Sophia', 'Chen'],
+      ['Marcus', 'Johnson'],
+      ['Rachel', 'Kim'],
+    ],
   },
   {
-    name: 'Pacific Crest Properties', domain: 'pacific-crest-properties.example', referencePrefix: 'PCP', states: ['California'], phonePrefix: '+1 310 555 01',
-    agents: [['Ava', 'Thompson'], ['Lucas', 'Nguyen'], ['Chloe', 'Ramirez'], ['Noah', 'Patel'], ['Emily', 'Foster'], ['Ryan', "O'Connor"]],
+    name: 'Pacific Crest Properties',
+    domain: 'pacific-crest-properties.example',
+    referencePrefix: 'PCP',
+    states: ['California'],
+    phonePrefix: '+1 310 555 01',
+    agents: [
+      ['Ava', 'Thompson'],
+      ['Lucas', 'Nguyen'],
+      ['Chloe', 'Ramirez'],
+      ['Noah', 'Patel'],
+      ['Emily', 'Foster'],
+      ['Ryan', "O'Connor"],
+    ],
   },
   {
-    name: 'Iberia Prime Inmobiliaria', domain: 'iberia-prime.example', referencePrefix: 'IPI', states: ['Madrid', 'Catalonia'], phonePrefix: '+34 910 000 0',
-    agents: [['Lucía', 'Fernández'], ['Javier', 'Morales'], ['Carmen', 'Ruiz'], ['Pablo', 'Navarro'], ['Marta', 'Vidal']],
+    name: 'Iberia Prime Inmobiliaria',
+    domain: 'iberia-prime.example',
+    referencePrefix: 'IPI',
+    states: ['Madrid', 'Catalonia'],
+    phonePrefix: '+34 910 000 0',
+    agents: [
+      ['Lucía', 'Fernández'],
+      ['Javier', 'Morales'],
+      ['Carmen', 'Ruiz'],
+      ['Pablo', 'Navarro'],
+      ['Marta', 'Vidal'],
+    ],
   },
   {
-    name: 'Maison Lumière Immobilier', domain: 'maison-lumiere.example', referencePrefix: 'MLI', states: ['Île-de-France', "Provence-Alpes-Côte d'Azur"], phonePrefix: '+33 1 00 00 00 ',
-    agents: [['Camille', 'Laurent'], ['Julien', 'Moreau'], ['Léa', 'Dubois'], ['Antoine', 'Lefèvre']],
+    name: 'Maison Lumière Immobilier',
+    domain: 'maison-lumiere.example',
+    referencePrefix: 'MLI',
+    states: ['Île-de-France', "Provence-Alpes-Côte d'Azur"],
+    phonePrefix: '+33 1 00 00 00 ',
+    agents: [
+      ['Camille', 'Laurent'],
+      ['Julien', 'Moreau'],
+      ['Léa', 'Dubois'],
+      ['Antoine', 'Lefèvre'],
+    ],
   },
   {
-    name: 'Gulf Horizon Real Estate', domain: 'gulf-horizon.example', referencePrefix: 'GHR', states: ['Dubai', 'Abu Dhabi'], phonePrefix: '+971 4 000 00',
-    agents: [['Omar', 'Al Mansouri'], ['Layla', 'Haddad'], ['Ahmed', 'Khalil'], ['Sara', 'Rahman'], ['James', 'Whitaker']],
+    name: 'Gulf Horizon Real Estate',
+    domain: 'gulf-horizon.example',
+    referencePrefix: 'GHR',
+    states: ['Dubai', 'Abu Dhabi'],
+    phonePrefix: '+971 4 000 00',
+    agents: [
+      ['Omar', 'Al Mansouri'],
+      ['Layla', 'Haddad'],
+      ['Ahmed', 'Khalil'],
+      ['Sara', 'Rahman'],
+      ['James', 'Whitaker'],
+    ],
   },
 ];
 
@@ -66,8 +125,18 @@ const PRIVATE_DOMAIN = 'demo-owners.example';
 
 /** Buyers who write the demo reviews. */
 const REVIEWERS: readonly (readonly [first: string, last: string])[] = [
-  ['Emma', 'Schultz'], ['Liam', 'Murphy'], ['Zoe', 'Adams'], ['Mohammed', 'Saleh'], ['Inès', 'Bernard'], ['Diego', 'Santos'],
-  ['Hannah', 'Wright'], ['Tom', 'Becker'], ['Yuki', 'Tanaka'], ['Nadia', 'Petrova'], ['Samuel', 'Okafor'], ['Clara', 'Rossi'],
+  ['Emma', 'Schultz'],
+  ['Liam', 'Murphy'],
+  ['Zoe', 'Adams'],
+  ['Mohammed', 'Saleh'],
+  ['Inès', 'Bernard'],
+  ['Diego', 'Santos'],
+  ['Hannah', 'Wright'],
+  ['Tom', 'Becker'],
+  ['Yuki', 'Tanaka'],
+  ['Nadia', 'Petrova'],
+  ['Samuel', 'Okafor'],
+  ['Clara', 'Rossi'],
 ];
 const REVIEWER_DOMAIN = 'demo-buyers.example';
 
@@ -101,7 +170,15 @@ export async function ensureDemoDirectory(db: Kysely<DB>, users: UsersService, s
   const reviewers: number[] = [];
   for (const [first, last] of REVIEWERS) {
     const local = `${slugify(first)}.${slugify(last)}`;
-    reviewers.push(await ensureAccount(users, { username: local, email: `${local}@${REVIEWER_DOMAIN}`, role: 'buyer', firstName: first, lastName: last }));
+    reviewers.push(
+      await ensureAccount(users, {
+        username: local,
+        email: `${local}@${REVIEWER_DOMAIN}`,
+        role: 'buyer',
+        firstName: first,
+        lastName: last,
+      }),
+    );
   }
   // A stream of its own, so that the details do not change the listings a seed draws.
   const random = seededRandom(7);
@@ -142,7 +219,9 @@ export async function ensureDemoDirectory(db: Kysely<DB>, users: UsersService, s
   const privateSellers: number[] = [];
   for (const [first, last, role] of PRIVATE_SELLERS) {
     const local = `${slugify(first)}.${slugify(last)}`;
-    privateSellers.push(await ensureAccount(users, { username: local, email: `${local}@${PRIVATE_DOMAIN}`, role, firstName: first, lastName: last }));
+    privateSellers.push(
+      await ensureAccount(users, { username: local, email: `${local}@${PRIVATE_DOMAIN}`, role, firstName: first, lastName: last }),
+    );
   }
   return { agencies, privateSellers, reviewers };
 }

@@ -71,7 +71,10 @@ const SCENES: readonly Scene[] = [
     title: 'Front view',
     uses: ['residential'],
     svg: svg(
-      vertical('sky', '#5fa8e6', '#d9efff') + vertical('lawn', '#86c96f', '#4d9443') + vertical('pane', '#bfe3fb', '#7fb8e0') + glow('sun', '#fff3b0'),
+      vertical('sky', '#5fa8e6', '#d9efff') +
+        vertical('lawn', '#86c96f', '#4d9443') +
+        vertical('pane', '#bfe3fb', '#7fb8e0') +
+        glow('sun', '#fff3b0'),
       `<rect width="1200" height="800" fill="url(#sky)"/><circle cx="990" cy="150" r="150" fill="url(#sun)"/><circle cx="990" cy="150" r="60" fill="#fff6c8"/>` +
         `<path d="M0 560 Q250 470 520 540 T1200 520 V800 H0 Z" fill="#a9d59c"/><rect y="600" width="1200" height="200" fill="url(#lawn)"/>` +
         `<rect x="380" y="360" width="440" height="260" fill="#f5efe4"/><polygon points="345,372 600,215 855,372" fill="#b5533c"/>` +
@@ -84,7 +87,10 @@ const SCENES: readonly Scene[] = [
     title: 'Pool and terrace',
     uses: ['residential'],
     svg: svg(
-      vertical('sky', '#f59a6b', '#ffd3a0', '#fcebd0') + vertical('water', '#5fd0e6', '#1b8db3') + vertical('pane', '#37536a', '#22384a') + glow('sun', '#ffe2a8'),
+      vertical('sky', '#f59a6b', '#ffd3a0', '#fcebd0') +
+        vertical('water', '#5fd0e6', '#1b8db3') +
+        vertical('pane', '#37536a', '#22384a') +
+        glow('sun', '#ffe2a8'),
       `<rect width="1200" height="800" fill="url(#sky)"/><circle cx="260" cy="330" r="190" fill="url(#sun)"/><circle cx="260" cy="330" r="70" fill="#ffe9bd"/>` +
         `<rect x="540" y="250" width="560" height="270" fill="#f6f2ea"/><rect x="480" y="190" width="680" height="60" fill="#ece6da"/>` +
         `<rect x="580" y="300" width="220" height="190" fill="url(#pane)"/><rect x="830" y="300" width="230" height="190" fill="url(#pane)"/>` +
@@ -99,7 +105,10 @@ const SCENES: readonly Scene[] = [
     title: 'Living room',
     uses: ['residential', 'commercial'],
     svg: svg(
-      vertical('wall', '#f3ebdf', '#e4d6c3') + vertical('floor', '#c29464', '#9c6f45') + vertical('pane', '#9ed3f5', '#e6f5ff') + glow('lamp', '#ffe4a3'),
+      vertical('wall', '#f3ebdf', '#e4d6c3') +
+        vertical('floor', '#c29464', '#9c6f45') +
+        vertical('pane', '#9ed3f5', '#e6f5ff') +
+        glow('lamp', '#ffe4a3'),
       `<rect width="1200" height="800" fill="url(#wall)"/><rect y="600" width="1200" height="200" fill="url(#floor)"/>` +
         `${window(690, 140, 380, 330)}<ellipse cx="560" cy="700" rx="360" ry="60" fill="#ddd2c2"/>` +
         `<rect x="230" y="460" width="560" height="150" rx="30" fill="#56798f"/><rect x="230" y="400" width="560" height="110" rx="30" fill="#628aa2"/>` +
@@ -113,14 +122,19 @@ const SCENES: readonly Scene[] = [
     title: 'Kitchen',
     uses: ['residential'],
     svg: svg(
-      vertical('wall', '#fbfaf7', '#ecebe6') + vertical('pane', '#a8dcf7', '#e9f7ff') + glow('light', '#ffd98a') +
+      vertical('wall', '#fbfaf7', '#ecebe6') +
+        vertical('pane', '#a8dcf7', '#e9f7ff') +
+        glow('light', '#ffd98a') +
         `<pattern id="tiles" width="40" height="24" patternUnits="userSpaceOnUse"><rect width="40" height="24" fill="#e7eef0"/><rect width="38" height="22" fill="#d2e2e6"/></pattern>`,
       `<rect width="1200" height="800" fill="url(#wall)"/><rect y="700" width="1200" height="100" fill="#cdbfae"/>` +
         `<rect x="80" y="330" width="1040" height="130" fill="url(#tiles)"/><rect x="80" y="110" width="1040" height="200" fill="#2f4f55"/>` +
         `${window(470, 130, 260, 170)}<rect x="60" y="460" width="1080" height="24" fill="#e3ddd3"/><rect x="80" y="484" width="1040" height="216" fill="#2f4f55"/>` +
         `<rect x="330" y="560" width="540" height="30" fill="#e8e2d8"/><rect x="350" y="590" width="500" height="160" fill="#39606a"/>` +
         [380, 600, 820]
-          .map((x) => `<line x1="${x}" y1="0" x2="${x}" y2="380" stroke="#333" stroke-width="3"/><circle cx="${x}" cy="400" r="90" fill="url(#light)"/><path d="M${x - 34} 400 Q${x} 350 ${x + 34} 400 Z" fill="#222"/>`)
+          .map(
+            (x) =>
+              `<line x1="${x}" y1="0" x2="${x}" y2="380" stroke="#333" stroke-width="3"/><circle cx="${x}" cy="400" r="90" fill="url(#light)"/><path d="M${x - 34} 400 Q${x} 350 ${x + 34} 400 Z" fill="#222"/>`,
+          )
           .join(''),
     ),
   },
@@ -144,8 +158,16 @@ const SCENES: readonly Scene[] = [
       vertical('sky', '#0e2240', '#3a5c8c', '#f2a96b') + vertical('water', '#2b4d78', '#0d1f38'),
       `<rect width="1200" height="800" fill="url(#sky)"/><rect y="600" width="1200" height="200" fill="url(#water)"/>` +
         [
-          [30, 110, 330, '#1b2b44'], [150, 90, 250, '#22344f'], [250, 130, 180, '#1a2940'], [390, 80, 300, '#23365a'], [480, 150, 120, '#1c2c47'],
-          [640, 100, 260, '#203251'], [750, 120, 200, '#1a2a44'], [880, 90, 330, '#22365a'], [980, 140, 230, '#1b2b45'], [1110, 90, 290, '#203250'],
+          [30, 110, 330, '#1b2b44'],
+          [150, 90, 250, '#22344f'],
+          [250, 130, 180, '#1a2940'],
+          [390, 80, 300, '#23365a'],
+          [480, 150, 120, '#1c2c47'],
+          [640, 100, 260, '#203251'],
+          [750, 120, 200, '#1a2a44'],
+          [880, 90, 330, '#22365a'],
+          [980, 140, 230, '#1b2b45'],
+          [1110, 90, 290, '#203250'],
         ]
           .map(([x, w, top, colour]) => tower(x as number, w as number, top as number, 600, colour as string))
           .join('') +

@@ -58,9 +58,27 @@ const PRIVATE_SELLER_SHARE = 0.15;
 const LABEL_SHARE = 0.25;
 const FEATURED_SHARE = 0.06;
 
-const RESIDENTIAL_ADJECTIVES = ['Bright', 'Spacious', 'Modern', 'Renovated', 'Charming', 'Elegant', 'Sunny', 'Stylish', 'Cozy', 'Luxurious', 'Quiet', 'Light-Filled'];
+const RESIDENTIAL_ADJECTIVES = [
+  'Bright',
+  'Spacious',
+  'Modern',
+  'Renovated',
+  'Charming',
+  'Elegant',
+  'Sunny',
+  'Stylish',
+  'Cozy',
+  'Luxurious',
+  'Quiet',
+  'Light-Filled',
+];
 const COMMERCIAL_ADJECTIVES = ['Prime', 'Modern', 'Corner', 'Bright', 'Refurbished', 'Spacious', 'Well-Located', 'Flexible'];
-const CONDITIONS = ['has been carefully maintained', 'was fully renovated two years ago', 'keeps many original details', 'has been updated throughout'];
+const CONDITIONS = [
+  'has been carefully maintained',
+  'was fully renovated two years ago',
+  'keeps many original details',
+  'has been updated throughout',
+];
 const SURROUNDINGS = [
   'Shops, cafés and public transport are within walking distance.',
   'It sits on a quiet street close to schools and parks.',
@@ -87,7 +105,11 @@ export function draftListing(random: Random, context: DraftContext, n: number): 
   const thisYear = now.getUTCFullYear();
   // Older buildings are rarer on the market than recent ones.
   const yearBuilt =
-    profile.kind === 'land' ? null : newConstruction ? thisYear + integerBetween(random, 0, 2) : thisYear - 1 - Math.floor((thisYear - 1 - city.builtSince) * random() ** 1.3);
+    profile.kind === 'land'
+      ? null
+      : newConstruction
+        ? thisYear + integerBetween(random, 0, 2)
+        : thisYear - 1 - Math.floor((thisYear - 1 - city.builtSince) * random() ** 1.3);
 
   const seller = sellerOf(random, directory, city.state);
   const state = stateOf(random, rental);
@@ -101,7 +123,18 @@ export function draftListing(random: Random, context: DraftContext, n: number): 
   const plot = landM2 === null ? '' : plotSize(profile, city, landM2);
   const title = titleOf(random, profile, bedrooms, area, city, plot);
   const size = floorM2 === null ? plot : `${toUnit(floorM2).toLocaleString('en-US')} ${unit}`;
-  const description = descriptionOf(random, { profile, rooms, area, city, yearBuilt, newConstruction, rental, featureNames, seller: seller.kind, size });
+  const description = descriptionOf(random, {
+    profile,
+    rooms,
+    area,
+    city,
+    yearBuilt,
+    newConstruction,
+    rental,
+    featureNames,
+    seller: seller.kind,
+    size,
+  });
 
   const row: NewListing = {
     slug: `${slugify(title)}-${n}`,
@@ -156,7 +189,12 @@ export function draftListing(random: Random, context: DraftContext, n: number): 
     { termId: areaId, taxonomy: 'property_area' },
   ];
   // The bulk insert bypasses the listing repository: the search columns are written with the row here.
-  return { row: { ...row, ...searchColumnsOf(row) }, terms: links, agentIds: seller.agentIds, gallery: galleryOf(random, profile, context.images) };
+  return {
+    row: { ...row, ...searchColumnsOf(row) },
+    terms: links,
+    agentIds: seller.agentIds,
+    gallery: galleryOf(random, profile, context.images),
+  };
 }
 
 /** The price follows the city, the area and the type (per m² of floor, or of plot for land), within ±20 %. */
@@ -187,7 +225,12 @@ function roomsOf(random: Random, profile: TypeProfile, bedrooms: number | null, 
   if (profile.kind === 'land' || floorM2 === null) return { bedrooms: null, bathrooms: null, rooms: null, garage: null };
   if (bedrooms === null) {
     const rooms = integerBetween(random, 1, Math.max(1, Math.min(40, Math.floor(floorM2 / 60))));
-    return { bedrooms: null, bathrooms: integerBetween(random, 1, Math.max(1, Math.min(12, Math.floor(floorM2 / 150)))), rooms, garage: integerBetween(random, 0, 10) };
+    return {
+      bedrooms: null,
+      bathrooms: integerBetween(random, 1, Math.max(1, Math.min(12, Math.floor(floorM2 / 150)))),
+      rooms,
+      garage: integerBetween(random, 0, 10),
+    };
   }
   const bathrooms = Math.max(1, Math.round(bedrooms * 0.7 + random()));
   const house = profile.landM2 !== null;
@@ -212,14 +255,26 @@ interface Seller {
 function sellerOf(random: Random, directory: DemoDirectory, state: string): Seller {
   const agencies = directory.agencies.filter((agency) => agency.states.includes(state));
   if (agencies.length === 0 || random() < PRIVATE_SELLER_SHARE) {
-    return { kind: 'owner', authorId: pick(directory.privateSellers, random), agencyId: null, agentIds: [], display: 'author_info', referencePrefix: '' };
+    return {
+      kind: 'owner',
+      authorId: pick(directory.privateSellers, random),
+      agencyId: null,
+      agentIds: [],
+      display: 'author_info',
+      referencePrefix: '',
+    };
   }
   const agency = pick(agencies, random);
   const agent = pick(agency.agents, random);
   const common = { kind: 'agency' as const, agencyId: agency.agencyId, referencePrefix: agency.referencePrefix };
   if (random() < 0.25) return { ...common, authorId: agency.userId, agentIds: [agent.agentId], display: 'agency_info' };
   const colleague = random() < 0.2 ? agency.agents.find((other) => other.agentId !== agent.agentId) : undefined;
-  return { ...common, authorId: agent.userId, agentIds: colleague ? [agent.agentId, colleague.agentId] : [agent.agentId], display: 'agent_info' };
+  return {
+    ...common,
+    authorId: agent.userId,
+    agentIds: colleague ? [agent.agentId, colleague.agentId] : [agent.agentId],
+    display: 'agent_info',
+  };
 }
 
 /** Mostly published; some waiting for approval, some drafts, and sales sometimes sold already. */
@@ -263,15 +318,28 @@ function labelsFor(rental: boolean, byAgency: boolean, publishedAt: string | nul
 
 /** Farmland in hectares or acres, building plots in the city's unit. */
 function plotSize(profile: TypeProfile, city: CityProfile, landM2: number): string {
-  if (profile.name === FARMLAND) return city.sizeUnit === 'sqft' ? `${(landM2 / M2_PER_ACRE).toFixed(1)}-Acre` : `${(landM2 / 10_000).toFixed(1)} ha`;
-  return city.sizeUnit === 'sqft' ? `${Math.round(landM2 * SQFT_PER_M2).toLocaleString('en-US')} sq ft` : `${landM2.toLocaleString('en-US')} m²`;
+  if (profile.name === FARMLAND)
+    return city.sizeUnit === 'sqft' ? `${(landM2 / M2_PER_ACRE).toFixed(1)}-Acre` : `${(landM2 / 10_000).toFixed(1)} ha`;
+  return city.sizeUnit === 'sqft'
+    ? `${Math.round(landM2 * SQFT_PER_M2).toLocaleString('en-US')} sq ft`
+    : `${landM2.toLocaleString('en-US')} m²`;
 }
 
-function titleOf(random: Random, profile: TypeProfile, bedrooms: number | null, area: AreaProfile, city: CityProfile, plot: string): string {
-  if (profile.kind === 'land') return profile.name === FARMLAND ? `${plot} ${profile.titleNoun} near ${city.city}` : `${plot} ${profile.titleNoun} in ${area.name}`;
+function titleOf(
+  random: Random,
+  profile: TypeProfile,
+  bedrooms: number | null,
+  area: AreaProfile,
+  city: CityProfile,
+  plot: string,
+): string {
+  if (profile.kind === 'land')
+    return profile.name === FARMLAND ? `${plot} ${profile.titleNoun} near ${city.city}` : `${plot} ${profile.titleNoun} in ${area.name}`;
   if (profile.kind === 'commercial') return `${pick(COMMERCIAL_ADJECTIVES, random)} ${profile.titleNoun} in ${area.name}`;
   const adjective = pick(RESIDENTIAL_ADJECTIVES, random);
-  return bedrooms === 0 ? `${adjective} ${profile.titleNoun} in ${area.name}` : `${adjective} ${bedrooms}-Bedroom ${profile.titleNoun} in ${area.name}`;
+  return bedrooms === 0
+    ? `${adjective} ${profile.titleNoun} in ${area.name}`
+    : `${adjective} ${bedrooms}-Bedroom ${profile.titleNoun} in ${area.name}`;
 }
 
 interface DescriptionFacts {
@@ -298,9 +366,17 @@ function descriptionOf(random: Random, facts: DescriptionFacts): string {
       : profile.kind === 'commercial'
         ? `This ${noun} offers ${facts.size} of space with ${rooms.rooms} room${rooms.rooms === 1 ? '' : 's'} in ${where}.`
         : `This ${noun} offers ${facts.size} of living space with ${rooms.bedrooms === 0 ? 'an open-plan layout' : `${rooms.bedrooms} bedroom${rooms.bedrooms === 1 ? '' : 's'}`} and ${rooms.bathrooms} bathroom${rooms.bathrooms === 1 ? '' : 's'} in ${where}.`;
-  const age = facts.yearBuilt === null ? '' : facts.newConstruction ? ` Completion is planned for ${facts.yearBuilt}.` : ` Built in ${facts.yearBuilt}, it ${pick(CONDITIONS, random)}.`;
+  const age =
+    facts.yearBuilt === null
+      ? ''
+      : facts.newConstruction
+        ? ` Completion is planned for ${facts.yearBuilt}.`
+        : ` Built in ${facts.yearBuilt}, it ${pick(CONDITIONS, random)}.`;
   const highlights = facts.featureNames.slice(0, 4).map((name) => name.toLowerCase());
-  const features = highlights.length > 0 ? `<p>Highlights include ${highlights.slice(0, -1).join(', ')}${highlights.length > 1 ? ' and ' : ''}${highlights.at(-1)}. ${pick(SURROUNDINGS, random)}</p>` : '';
+  const features =
+    highlights.length > 0
+      ? `<p>Highlights include ${highlights.slice(0, -1).join(', ')}${highlights.length > 1 ? ' and ' : ''}${highlights.at(-1)}. ${pick(SURROUNDINGS, random)}</p>`
+      : '';
   const contact = facts.seller === 'agency' ? 'Contact our agents to arrange a viewing.' : 'Contact the owner to arrange a viewing.';
   const offer = facts.rental ? `<p>Available for long-term rent. ${contact}</p>` : `<p>${contact}</p>`;
   return `<p>${intro}${age}</p>${features}${offer}`;
@@ -330,9 +406,16 @@ function pointIn(random: Random, area: AreaProfile): { latitude: number; longitu
 function additionalFeaturesOf(random: Random, profile: TypeProfile, rental: boolean): { title: string; value: string }[] {
   const candidates =
     profile.kind === 'land'
-      ? [{ title: 'Zoning', value: profile.name === 'Agricultural Land' ? 'Agricultural' : 'Residential' }, { title: 'Utilities', value: pick(['Water and power at the boundary', 'Water, power and sewer connected'], random) }]
+      ? [
+          { title: 'Zoning', value: profile.name === 'Agricultural Land' ? 'Agricultural' : 'Residential' },
+          { title: 'Utilities', value: pick(['Water and power at the boundary', 'Water, power and sewer connected'], random) },
+        ]
       : profile.kind === 'commercial'
-        ? [{ title: 'Ceiling height', value: `${between(random, 2.7, 6).toFixed(1)} m` }, { title: 'Air conditioning', value: pick(['Central', 'Split units'], random) }, { title: 'Access', value: pick(['Street level', 'Lift', 'Loading dock'], random) }]
+        ? [
+            { title: 'Ceiling height', value: `${between(random, 2.7, 6).toFixed(1)} m` },
+            { title: 'Air conditioning', value: pick(['Central', 'Split units'], random) },
+            { title: 'Access', value: pick(['Street level', 'Lift', 'Loading dock'], random) },
+          ]
         : [
             { title: 'Heating', value: pick(['Gas', 'Electric', 'Heat pump', 'District heating'], random) },
             { title: 'Orientation', value: pick(['South', 'South-west', 'East', 'West'], random) },
@@ -341,7 +424,14 @@ function additionalFeaturesOf(random: Random, profile: TypeProfile, rental: bool
   return candidates.slice(0, integerBetween(random, 1, candidates.length));
 }
 
-function floorPlansOf(random: Random, profile: TypeProfile, rooms: Rooms, floorM2: number | null, toUnit: (m2: number) => number, unit: string) {
+function floorPlansOf(
+  random: Random,
+  profile: TypeProfile,
+  rooms: Rooms,
+  floorM2: number | null,
+  toUnit: (m2: number) => number,
+  unit: string,
+) {
   if (profile.kind !== 'residential' || floorM2 === null || random() >= 0.25) return [];
   const names = profile.storeys > 1 ? ['Ground Floor', 'First Floor'] : ['Floor Plan'];
   return names.map((title, index) => ({

@@ -80,7 +80,14 @@ export async function seedDemoListings(
 export function listingReviews(random: Random, draft: ListingDraft, reviewers: readonly number[], now: Date): DemoReview[] {
   const reviewed = (draft.row.status === 'publish' || draft.row.status === 'sold') && random() < REVIEWED_SHARE;
   const reviews = reviewed
-    ? draftReviews(random, 'property', 1 + Math.floor(random() * MOST_REVIEWS), reviewers, reviewWindow(now, draft.row.published_at ?? null), now)
+    ? draftReviews(
+        random,
+        'property',
+        1 + Math.floor(random() * MOST_REVIEWS),
+        reviewers,
+        reviewWindow(now, draft.row.published_at ?? null),
+        now,
+      )
     : [];
   // Every row names the columns: a multi-row insert fills a missing value with null on SQLite.
   const aggregate = aggregateOf(reviews);
@@ -196,7 +203,10 @@ function chunksOf<T>(items: readonly T[], columns = items[0] ? Object.keys(items
 }
 
 async function highestListingId(db: Kysely<DB>): Promise<number> {
-  const row = await db.selectFrom('listings').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
+  const row = await db
+    .selectFrom('listings')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .executeTakeFirst();
   return Number(row?.id ?? 0);
 }
 
@@ -205,7 +215,12 @@ const DEMO_TAXONOMIES: readonly Taxonomy[] = TAXONOMIES.filter((taxonomy) => tax
 
 /** The ids of the demo terms in this database: what exists of the demo taxonomy (demo-terms.ts). */
 export async function findDemoTerms(db: Kysely<DB>): Promise<DemoTermIds> {
-  const rows = await db.selectFrom('terms').select(['id', 'taxonomy', 'name', 'location_parent_id']).where('taxonomy', 'in', DEMO_TAXONOMIES).orderBy('id').execute();
+  const rows = await db
+    .selectFrom('terms')
+    .select(['id', 'taxonomy', 'name', 'location_parent_id'])
+    .where('taxonomy', 'in', DEMO_TAXONOMIES)
+    .orderBy('id')
+    .execute();
   const ids = new Map<string, number>();
   for (const row of rows) {
     const key = termKey(row.taxonomy, row.name, row.location_parent_id);

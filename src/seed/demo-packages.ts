@@ -16,9 +16,31 @@ interface DemoPackage {
 /** Membership packages a portal typically sells (API.md 10), priced in the portal's currency. */
 const PACKAGES: readonly DemoPackage[] = [
   { title: 'Starter', description: 'One listing, free, to try the portal.', price: 0, listings: 1, featured: 0, period: 'one_time' },
-  { title: 'Basic', description: 'For private owners: a few listings and one featured spot.', price: 19, listings: 10, featured: 1, period: 'month' },
-  { title: 'Professional', description: 'For busy agents: more listings and featured spots.', price: 49, listings: 50, featured: 5, period: 'month', popular: true },
-  { title: 'Agency', description: 'Unlimited listings for a whole agency, billed yearly.', price: 399, listings: null, featured: 25, period: 'year' },
+  {
+    title: 'Basic',
+    description: 'For private owners: a few listings and one featured spot.',
+    price: 19,
+    listings: 10,
+    featured: 1,
+    period: 'month',
+  },
+  {
+    title: 'Professional',
+    description: 'For busy agents: more listings and featured spots.',
+    price: 49,
+    listings: 50,
+    featured: 5,
+    period: 'month',
+    popular: true,
+  },
+  {
+    title: 'Agency',
+    description: 'Unlimited listings for a whole agency, billed yearly.',
+    price: 399,
+    listings: null,
+    featured: 25,
+    period: 'year',
+  },
 ];
 
 /** The demo packages, when the database has none. Returns how many it created. */

@@ -97,7 +97,6 @@ export function aggregateOf(reviews: readonly DemoReview[]): { rating_sum: numbe
   return { rating_sum: reviews.reduce((total, review) => total + review.rating, 0), reviews_count: reviews.length };
 }
 
-
 /** Up to a year back from `now`, not before `notBefore`. */
 export function reviewWindow(now: Date, notBefore: string | null): Date {
   const yearAgo = now.getTime() - 365 * DAY_MS;

@@ -43,9 +43,18 @@ export async function seedDemoTerms(taxonomies: TaxonomiesService): Promise<numb
   await tree('property_type', PROPERTY_TYPES);
   await tree('property_status', PROPERTY_STATUSES);
   await tree('property_label', PROPERTY_LABELS);
-  await tree('property_feature', PROPERTY_FEATURES.map((name) => ({ name })));
-  await tree('agent_category', AGENT_CATEGORIES.map((name) => ({ name })));
-  await tree('agent_city', AGENT_CITIES.map((name) => ({ name })));
+  await tree(
+    'property_feature',
+    PROPERTY_FEATURES.map((name) => ({ name })),
+  );
+  await tree(
+    'agent_category',
+    AGENT_CATEGORIES.map((name) => ({ name })),
+  );
+  await tree(
+    'agent_city',
+    AGENT_CITIES.map((name) => ({ name })),
+  );
 
   for (const [country, states] of Object.entries(LOCATIONS)) {
     const { id: countryId } = await create('property_country', { name: country });

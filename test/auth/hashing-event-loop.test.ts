@@ -16,7 +16,11 @@ describe('password hashing and the event loop', () => {
     let finished = 0;
     const burst = Array.from({ length: 16 }, (_, i) =>
       t.app
-        .inject({ method: 'POST', url: '/realty-api/v1/auth/login', payload: { username: i % 2 ? user.username : unique('ghost_'), password: `wrong password ${i}` } })
+        .inject({
+          method: 'POST',
+          url: '/realty-api/v1/auth/login',
+          payload: { username: i % 2 ? user.username : unique('ghost_'), password: `wrong password ${i}` },
+        })
         .then((res) => {
           finished++;
           return res.statusCode;

@@ -32,7 +32,11 @@ describe.each(DIALECTS)('account lock after failed logins (%s)', (dialect) => {
     expect(retryAfter).toBeLessThanOrEqual(15 * 60);
     // The e-mail names the same account, and the token route shares the lock.
     expect((await login(user.email, DEFAULT_PASSWORD)).statusCode).toBe(429);
-    const token = await t.app.inject({ method: 'POST', url: TOKEN, payload: { grant_type: 'password', username: user.username, password: DEFAULT_PASSWORD } });
+    const token = await t.app.inject({
+      method: 'POST',
+      url: TOKEN,
+      payload: { grant_type: 'password', username: user.username, password: DEFAULT_PASSWORD },
+    });
     expect(token.statusCode).toBe(429);
   });
 
@@ -47,7 +51,10 @@ describe.each(DIALECTS)('account lock after failed logins (%s)', (dialect) => {
   it('opens again once the lock has passed, and a success clears earlier failures', async () => {
     const user = await newUser(t.database.db);
     await failFiveTimes(user.username);
-    await t.database.db.updateTable('login_locks').set({ locked_until: '2000-01-01T00:00:00.000Z', window_started_at: '2000-01-01T00:00:00.000Z' }).execute();
+    await t.database.db
+      .updateTable('login_locks')
+      .set({ locked_until: '2000-01-01T00:00:00.000Z', window_started_at: '2000-01-01T00:00:00.000Z' })
+      .execute();
     expect((await login(user.username, DEFAULT_PASSWORD)).statusCode).toBe(200);
     // After the success, four more failures do not lock.
     for (let i = 0; i < 4; i++) await login(user.username, 'wrong-password');
@@ -58,7 +65,11 @@ describe.each(DIALECTS)('account lock after failed logins (%s)', (dialect) => {
     const user = await newUser(t.database.db);
     for (let i = 0; i < 4; i++) await login(user.username, 'wrong-password');
     const key = `user:${user.id}`;
-    await t.database.db.updateTable('login_locks').set({ window_started_at: new Date(Date.now() - 16 * 60_000).toISOString() }).where('login_key', '=', key).execute();
+    await t.database.db
+      .updateTable('login_locks')
+      .set({ window_started_at: new Date(Date.now() - 16 * 60_000).toISOString() })
+      .where('login_key', '=', key)
+      .execute();
     await login(user.username, 'wrong-password'); // starts a new window at 1
     expect((await login(user.username, DEFAULT_PASSWORD)).statusCode).toBe(200);
   });
@@ -66,7 +77,11 @@ describe.each(DIALECTS)('account lock after failed logins (%s)', (dialect) => {
   it('counts concurrent failures without losing any', async () => {
     const user = await newUser(t.database.db);
     await Promise.all(Array.from({ length: 5 }, () => login(user.username, 'wrong-password')));
-    const lock = await t.database.db.selectFrom('login_locks').selectAll().where('login_key', '=', `user:${user.id}`).executeTakeFirstOrThrow();
+    const lock = await t.database.db
+      .selectFrom('login_locks')
+      .selectAll()
+      .where('login_key', '=', `user:${user.id}`)
+      .executeTakeFirstOrThrow();
     expect(lock.failures).toBe(5);
     expect((await login(user.username, DEFAULT_PASSWORD)).statusCode).toBe(429);
   });

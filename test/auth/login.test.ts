@@ -10,8 +10,23 @@ const ADMIN_ONLY = { method: 'POST' as const, url: '/realty-api/v1/terms/propert
 const PUBLIC = '/realty-api/v1/property-types';
 
 const LOGIN_RESULT_KEYS = [
-  'user_id', 'token', 'email', 'username', 'display_name', 'first_name', 'last_name', 'avatar_url', 'phone',
-  'mobile', 'whatsapp', 'role', 'registered_date', 'agent_id', 'agency_id', 'refresh_token', 'expires_in',
+  'user_id',
+  'token',
+  'email',
+  'username',
+  'display_name',
+  'first_name',
+  'last_name',
+  'avatar_url',
+  'phone',
+  'mobile',
+  'whatsapp',
+  'role',
+  'registered_date',
+  'agent_id',
+  'agency_id',
+  'refresh_token',
+  'expires_in',
   'token_expires_at',
 ].sort();
 
@@ -72,13 +87,21 @@ describe.each(DIALECTS)('login and bearer tokens (%s)', (dialect) => {
       const unknown = await t.app.inject({ method: 'POST', url: LOGIN, payload: { username: 'nobody-here', password: 'nope-nope' } });
       for (const res of [wrong, unknown]) {
         expect(res.statusCode).toBe(401);
-        expect(res.json()).toMatchObject({ success: false, code: 'invalid_credentials', message: 'The username or password is incorrect.' });
+        expect(res.json()).toMatchObject({
+          success: false,
+          code: 'invalid_credentials',
+          message: 'The username or password is incorrect.',
+        });
       }
       expect(Object.keys(wrong.json()).sort()).toEqual(Object.keys(unknown.json()).sort());
     });
 
     it('localizes the regional variant /{lang}/realty-api/v1/auth/login', async () => {
-      const ok = await t.app.inject({ method: 'POST', url: `/ar${LOGIN}`, payload: { username: user.username, password: DEFAULT_PASSWORD } });
+      const ok = await t.app.inject({
+        method: 'POST',
+        url: `/ar${LOGIN}`,
+        payload: { username: user.username, password: DEFAULT_PASSWORD },
+      });
       expect(ok.statusCode).toBe(200);
       expect(ok.json().message).toBe('تم تسجيل دخولك بنجاح.');
       const bad = await t.app.inject({ method: 'POST', url: `/fr${LOGIN}`, payload: { username: user.username, password: 'wrong-one' } });
@@ -89,7 +112,11 @@ describe.each(DIALECTS)('login and bearer tokens (%s)', (dialect) => {
       const suspended = await newUser(t.database.db, { status: 'suspended' });
       const wrong = await t.app.inject({ method: 'POST', url: LOGIN, payload: { username: suspended.username, password: 'wrong-one' } });
       expect(wrong.statusCode).toBe(401);
-      const right = await t.app.inject({ method: 'POST', url: LOGIN, payload: { username: suspended.username, password: DEFAULT_PASSWORD } });
+      const right = await t.app.inject({
+        method: 'POST',
+        url: LOGIN,
+        payload: { username: suspended.username, password: DEFAULT_PASSWORD },
+      });
       expect(right.statusCode).toBe(403);
       expect(right.json().code).toBe('account_suspended');
     });
@@ -137,7 +164,9 @@ describe.each(DIALECTS)('login and bearer tokens (%s)', (dialect) => {
       const good = await tokenFor(t.app, user);
       const [header, payload, signature] = good.split('.') as [string, string, string];
       const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
-      const tamperedPayload = Buffer.from(JSON.stringify({ ...claims, role: 'administrator', sub: String(user.id + 1000) })).toString('base64url');
+      const tamperedPayload = Buffer.from(JSON.stringify({ ...claims, role: 'administrator', sub: String(user.id + 1000) })).toString(
+        'base64url',
+      );
       const noneHeader = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
       const tokens = [
         `${header}.${tamperedPayload}.${signature}`,
@@ -200,7 +229,11 @@ describe.each(DIALECTS)('login and bearer tokens (%s)', (dialect) => {
       expect(first.user).toMatchObject({ role: 'administrator', email: 'boss@example.test', username: 'Boss' });
       const again = await t.services.users.ensureAdministrator('boss@example.test', 'another-password');
       expect(again).toMatchObject({ created: false, user: { id: first.user.id } });
-      const res = await t.app.inject({ method: 'POST', url: LOGIN, payload: { email: 'boss@example.test', password: 'a-strong-password' } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: LOGIN,
+        payload: { email: 'boss@example.test', password: 'a-strong-password' },
+      });
       expect(res.statusCode).toBe(200);
       expect(res.json().data.role).toBe('administrator');
     });

@@ -67,11 +67,18 @@ describe.each(DIALECTS)('password reset (%s)', (dialect) => {
     expect(res.json()).toEqual({ success: true, message: 'Your password was changed. Sign in with the new password.' });
     const validate = await t.app.inject({ method: 'POST', url: '/realty-api/v1/auth/validate-token', headers: bearer(before) });
     expect(validate.statusCode).toBe(401);
-    expect((await t.app.inject({ method: 'POST', url: LOGIN, payload: { username: user.username, password: DEFAULT_PASSWORD } })).statusCode).toBe(401);
-    expect((await t.app.inject({ method: 'POST', url: LOGIN, payload: { username: user.username, password: NEW_PASSWORD } })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'POST', url: LOGIN, payload: { username: user.username, password: DEFAULT_PASSWORD } })).statusCode,
+    ).toBe(401);
+    expect(
+      (await t.app.inject({ method: 'POST', url: LOGIN, payload: { username: user.username, password: NEW_PASSWORD } })).statusCode,
+    ).toBe(200);
     const again = await t.app.inject({ method: 'POST', url: CONFIRM, payload: { token, password: 'yet another password' } });
     expect(again.statusCode).toBe(400);
-    expect(again.json()).toMatchObject({ code: 'validation_failed', errors: [{ field: 'token', message: 'is invalid, expired or already used' }] });
+    expect(again.json()).toMatchObject({
+      code: 'validation_failed',
+      errors: [{ field: 'token', message: 'is invalid, expired or already used' }],
+    });
   });
 
   it('one used token spends the user’s other outstanding tokens', async () => {
@@ -79,8 +86,12 @@ describe.each(DIALECTS)('password reset (%s)', (dialect) => {
     await requestReset(user.email);
     await requestReset(user.email);
     const [newest, older] = await resetMailsTo(user.email);
-    expect((await t.app.inject({ method: 'POST', url: CONFIRM, payload: { token: newest!.token, password: NEW_PASSWORD } })).statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'POST', url: CONFIRM, payload: { token: older!.token, password: NEW_PASSWORD } })).statusCode).toBe(400);
+    expect(
+      (await t.app.inject({ method: 'POST', url: CONFIRM, payload: { token: newest!.token, password: NEW_PASSWORD } })).statusCode,
+    ).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'POST', url: CONFIRM, payload: { token: older!.token, password: NEW_PASSWORD } })).statusCode,
+    ).toBe(400);
   });
 
   it('refuses expired and unknown tokens, and weak passwords', async () => {
@@ -90,9 +101,15 @@ describe.each(DIALECTS)('password reset (%s)', (dialect) => {
     const weak = await t.app.inject({ method: 'POST', url: CONFIRM, payload: { token, password: 'short' } });
     expect(weak.statusCode).toBe(400);
     expect(weak.json().errors[0].field).toBe('password');
-    await t.database.db.updateTable('password_resets').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('user_id', '=', user.id).execute();
+    await t.database.db
+      .updateTable('password_resets')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('user_id', '=', user.id)
+      .execute();
     expect((await t.app.inject({ method: 'POST', url: CONFIRM, payload: { token, password: NEW_PASSWORD } })).statusCode).toBe(400);
-    expect((await t.app.inject({ method: 'POST', url: CONFIRM, payload: { token: 'made-up', password: NEW_PASSWORD } })).statusCode).toBe(400);
+    expect((await t.app.inject({ method: 'POST', url: CONFIRM, payload: { token: 'made-up', password: NEW_PASSWORD } })).statusCode).toBe(
+      400,
+    );
   });
 
   it('lets only one of two concurrent confirmations with one token through', async () => {
@@ -100,7 +117,9 @@ describe.each(DIALECTS)('password reset (%s)', (dialect) => {
     await requestReset(user.email);
     const { token } = (await resetMailsTo(user.email))[0]!;
     const results = await Promise.all(
-      ['first new password', 'second new password'].map((password) => t.app.inject({ method: 'POST', url: CONFIRM, payload: { token, password } })),
+      ['first new password', 'second new password'].map((password) =>
+        t.app.inject({ method: 'POST', url: CONFIRM, payload: { token, password } }),
+      ),
     );
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 400]);
   });

@@ -40,12 +40,20 @@ describe.each(DIALECTS)('POST /auth/register (%s)', (dialect) => {
     const me = await t.app.inject({ method: 'POST', url: '/realty-api/v1/auth/validate-token', headers: bearer(json.data.token) });
     expect(me.json().data).toMatchObject({ user_id: json.data.user_id, role: 'buyer' });
     // The password is stored hashed (argon2id), never as given.
-    const row = await t.database.db.selectFrom('users').select('password_hash').where('id', '=', json.data.user_id).executeTakeFirstOrThrow();
+    const row = await t.database.db
+      .selectFrom('users')
+      .select('password_hash')
+      .where('id', '=', json.data.user_id)
+      .executeTakeFirstOrThrow();
     expect(row.password_hash).toMatch(/^\$argon2id\$/);
   });
 
   it.each(['agent', 'agency'] as const)('role %s also creates its directory record', async (role) => {
-    const res = await t.app.inject({ method: 'POST', url: REGISTER, payload: registration({ role, first_name: 'Sam', last_name: 'Realty' }) });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: REGISTER,
+      payload: registration({ role, first_name: 'Sam', last_name: 'Realty' }),
+    });
     expect(res.statusCode).toBe(201);
     const data = res.json().data;
     const idKey = role === 'agent' ? 'agent_id' : 'agency_id';
@@ -61,7 +69,11 @@ describe.each(DIALECTS)('POST /auth/register (%s)', (dialect) => {
   it('gives same-named directory records distinct slugs', async () => {
     const ids: number[] = [];
     for (let i = 0; i < 2; i++) {
-      const res = await t.app.inject({ method: 'POST', url: REGISTER, payload: registration({ role: 'agent', first_name: 'Twin', last_name: 'Agent' }) });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: REGISTER,
+        payload: registration({ role: 'agent', first_name: 'Twin', last_name: 'Agent' }),
+      });
       ids.push(res.json().data.agent_id);
     }
     const slugs = await t.database.db.selectFrom('agents').select('slug').where('id', 'in', ids).execute();
@@ -114,7 +126,11 @@ describe.each(DIALECTS)('POST /auth/register (%s)', (dialect) => {
     const byEmail = await t.app.inject({ method: 'POST', url: REGISTER, payload: registration({ email: existing.email.toUpperCase() }) });
     expect(byEmail.statusCode).toBe(409);
     expect(byEmail.json().code).toBe('email_taken');
-    const byName = await t.app.inject({ method: 'POST', url: REGISTER, payload: registration({ username: existing.username.toLowerCase() }) });
+    const byName = await t.app.inject({
+      method: 'POST',
+      url: REGISTER,
+      payload: registration({ username: existing.username.toLowerCase() }),
+    });
     expect(byName.statusCode).toBe(409);
     expect(byName.json().code).toBe('username_taken');
   });
@@ -122,7 +138,9 @@ describe.each(DIALECTS)('POST /auth/register (%s)', (dialect) => {
   it('lets exactly one of two concurrent registrations of a name win', async () => {
     const username = unique('race_');
     const results = await Promise.all(
-      [1, 2].map((n) => t.app.inject({ method: 'POST', url: REGISTER, payload: registration({ username, email: `${username}${n}@example.test` }) })),
+      [1, 2].map((n) =>
+        t.app.inject({ method: 'POST', url: REGISTER, payload: registration({ username, email: `${username}${n}@example.test` }) }),
+      ),
     );
     expect(results.map((r) => r.statusCode).sort()).toEqual([201, 409]);
   });

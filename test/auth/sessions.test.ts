@@ -28,7 +28,11 @@ describe.each(DIALECTS)('tokens, refresh rotation and logout (%s)', (dialect) =>
   afterAll(() => t.close());
 
   async function passwordGrant(who: UserRow = user): Promise<TokenPair> {
-    const res = await t.app.inject({ method: 'POST', url: TOKEN, payload: { grant_type: 'password', username: who.username, password: DEFAULT_PASSWORD } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: TOKEN,
+      payload: { grant_type: 'password', username: who.username, password: DEFAULT_PASSWORD },
+    });
     expect(res.statusCode).toBe(200);
     return res.json().data as TokenPair;
   }
@@ -39,7 +43,11 @@ describe.each(DIALECTS)('tokens, refresh rotation and logout (%s)', (dialect) =>
 
   describe('POST /auth/token', () => {
     it('password grant answers the token pair in the envelope', async () => {
-      const res = await t.app.inject({ method: 'POST', url: TOKEN, payload: { grant_type: 'password', username: user.email, password: DEFAULT_PASSWORD } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: TOKEN,
+        payload: { grant_type: 'password', username: user.email, password: DEFAULT_PASSWORD },
+      });
       expect(res.statusCode).toBe(200);
       const body = res.json();
       expect(body.success).toBe(true);
@@ -49,7 +57,11 @@ describe.each(DIALECTS)('tokens, refresh rotation and logout (%s)', (dialect) =>
     });
 
     it('password grant: wrong password 401, missing fields 400, unknown grant 400', async () => {
-      const wrong = await t.app.inject({ method: 'POST', url: TOKEN, payload: { grant_type: 'password', username: user.username, password: 'nope-nope' } });
+      const wrong = await t.app.inject({
+        method: 'POST',
+        url: TOKEN,
+        payload: { grant_type: 'password', username: user.username, password: 'nope-nope' },
+      });
       expect(wrong.statusCode).toBe(401);
       expect(wrong.json().code).toBe('invalid_credentials');
       const missing = await t.app.inject({ method: 'POST', url: TOKEN, payload: { grant_type: 'password', username: user.username } });
@@ -105,7 +117,12 @@ describe.each(DIALECTS)('tokens, refresh rotation and logout (%s)', (dialect) =>
     it('refuses unknown, revoked-session and expired-session refresh tokens', async () => {
       expect((await refresh('not-a-real-refresh-token')).statusCode).toBe(401);
       const pair = await passwordGrant();
-      await t.database.db.updateTable('sessions').set({ expires_at: '2000-01-01T00:00:00.000Z' }).where('user_id', '=', user.id).where('revoked_at', 'is', null).execute();
+      await t.database.db
+        .updateTable('sessions')
+        .set({ expires_at: '2000-01-01T00:00:00.000Z' })
+        .where('user_id', '=', user.id)
+        .where('revoked_at', 'is', null)
+        .execute();
       expect((await refresh(pair.refresh_token)).statusCode).toBe(401);
     });
 
@@ -116,7 +133,11 @@ describe.each(DIALECTS)('tokens, refresh rotation and logout (%s)', (dialect) =>
       const res = await refresh(pair.refresh_token);
       expect(res.statusCode).toBe(403);
       expect(res.json().code).toBe('account_suspended');
-      const grant = await t.app.inject({ method: 'POST', url: TOKEN, payload: { grant_type: 'password', username: suspended.username, password: DEFAULT_PASSWORD } });
+      const grant = await t.app.inject({
+        method: 'POST',
+        url: TOKEN,
+        payload: { grant_type: 'password', username: suspended.username, password: DEFAULT_PASSWORD },
+      });
       expect(grant.statusCode).toBe(403);
     });
   });
@@ -161,10 +182,20 @@ describe.each(DIALECTS)('tokens, refresh rotation and logout (%s)', (dialect) =>
       const mine = await passwordGrant();
       const stranger = await newUser(t.database.db);
       const theirs = await passwordGrant(stranger);
-      const res = await t.app.inject({ method: 'POST', url: LOGOUT, headers: bearer(pair.token), payload: { refresh_token: mine.refresh_token } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: LOGOUT,
+        headers: bearer(pair.token),
+        payload: { refresh_token: mine.refresh_token },
+      });
       expect(res.statusCode).toBe(200);
       expect((await validate(mine.token)).statusCode).toBe(401);
-      const ignored = await t.app.inject({ method: 'POST', url: LOGOUT, headers: bearer(mine.token), payload: { refresh_token: theirs.refresh_token } });
+      const ignored = await t.app.inject({
+        method: 'POST',
+        url: LOGOUT,
+        headers: bearer(mine.token),
+        payload: { refresh_token: theirs.refresh_token },
+      });
       expect(ignored.statusCode).toBe(401); // mine is already dead
       const own = await passwordGrant();
       await t.app.inject({ method: 'POST', url: LOGOUT, headers: bearer(own.token), payload: { refresh_token: theirs.refresh_token } });
@@ -220,8 +251,13 @@ describe.runIf(process.env.REDIS_URL)('session revocation through Redis across p
   it('serves cached sessions without the database and drops them when a revocation is announced', async () => {
     const user = await newUser(t.database.db);
     const login = async () =>
-      (await t.app.inject({ method: 'POST', url: TOKEN, payload: { grant_type: 'password', username: user.username, password: DEFAULT_PASSWORD } })).json()
-        .data as TokenPair;
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: TOKEN,
+          payload: { grant_type: 'password', username: user.username, password: DEFAULT_PASSWORD },
+        })
+      ).json().data as TokenPair;
     const pair = await login();
     const onPeer = () => peer.app.inject({ method: 'POST', url: VALIDATE, headers: bearer(pair.token) });
     expect((await onPeer()).statusCode).toBe(200);

@@ -67,9 +67,19 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('stamps renewed at commit (postg
       firstWrites++;
       await expect.poll(() => firstWrites, { timeout: 5000 }).toBe(2);
     };
-    const listingRow = (slug: string) => ({ slug, title: slug, status: 'pending' as const, currency: 'USD', created_at: 'x', updated_at: 'x' });
+    const listingRow = (slug: string) => ({
+      slug,
+      title: slug,
+      status: 'pending' as const,
+      currency: 'USD',
+      created_at: 'x',
+      updated_at: 'x',
+    });
     const termFirst = db.transaction().execute(async (trx) => {
-      await trx.insertInto('terms').values({ taxonomy: 'property_city', name: 'New', slug: 'new', sort_key: 'new', created_at: 'x', updated_at: 'x' }).execute();
+      await trx
+        .insertInto('terms')
+        .values({ taxonomy: 'property_city', name: 'New', slug: 'new', sort_key: 'new', created_at: 'x', updated_at: 'x' })
+        .execute();
       await bothWrote();
       await trx.insertInto('listings').values(listingRow('term-first')).execute();
     });

@@ -63,7 +63,15 @@ describe.each(DIALECTS)('0003 makes media storage keys shareable (%s)', (dialect
     const at = new Date().toISOString();
     const { id: listingId } = await db
       .insertInto('listings')
-      .values({ slug: 'before-0003', title: 'A listing', status: 'publish', currency: 'USD', author_id: user.id, created_at: at, updated_at: at })
+      .values({
+        slug: 'before-0003',
+        title: 'A listing',
+        status: 'publish',
+        currency: 'USD',
+        author_id: user.id,
+        created_at: at,
+        updated_at: at,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     const avatar = await newMedia(db, user.id, { title: 'Me', sizes: '{"thumbnail":{"key":"a/t.jpg","width":150,"height":150}}' });
@@ -95,7 +103,9 @@ describe.each(DIALECTS)('0003 makes media storage keys shareable (%s)', (dialect
     }
     await expect(newMedia(db, 999_999)).rejects.toThrow(/foreign key/i);
     await expect(newMedia(db, user.id, { listing_id: 999_999 })).rejects.toThrow(/foreign key/i);
-    await expect(db.updateTable('users').set({ avatar_media_id: 999_999 }).where('id', '=', user.id).execute()).rejects.toThrow(/foreign key/i);
+    await expect(db.updateTable('users').set({ avatar_media_id: 999_999 }).where('id', '=', user.id).execute()).rejects.toThrow(
+      /foreign key/i,
+    );
 
     // Deleting the avatar's media row clears the avatar (ON DELETE SET NULL from users.avatar_media_id).
     await db.deleteFrom('media').where('id', '=', avatar.id).execute();

@@ -41,14 +41,21 @@ describe.each(DIALECTS)('attaching and detaching agents (%s)', (dialect) => {
     const { agencyId, agencyUser } = await newAgencyWithAgent(db);
     const auth = await signIn(agencyUser);
     const agent = await freeAgent();
-    await db.insertInto('listing_agents').values({ listing_id: await newListing(db), agent_id: agent.id }).execute();
+    await db
+      .insertInto('listing_agents')
+      .values({ listing_id: await newListing(db), agent_id: agent.id })
+      .execute();
     const before = (await get(`/agencies/${agencyId}`)).json().data;
     expect(before).toMatchObject({ agents_count: 1, properties_count: 0 });
 
     const res = await attach(auth, agencyId, { agent_id: agent.id });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ success: true, message: 'The agent is part of the agency.' });
-    expect(res.json().data).toMatchObject({ id: agent.id, agency: { id: agencyId, name: before.name, slug: before.slug }, properties_count: 1 });
+    expect(res.json().data).toMatchObject({
+      id: agent.id,
+      agency: { id: agencyId, name: before.name, slug: before.slug },
+      properties_count: 1,
+    });
     expect((await get(`/agencies/${agencyId}`)).json().data).toMatchObject({ agents_count: 2, properties_count: 1 });
     expect((await get(`/agencies/${agencyId}/agents`)).json().data.agents.map((a: { id: number }) => a.id)).toContain(agent.id);
     expect((await get(`/agents/search?agency_id=${agencyId}`)).json().data.pagination.total_records).toBe(2);
@@ -125,7 +132,11 @@ describe.each(DIALECTS)('attaching and detaching agents (%s)', (dialect) => {
       expect((await get(`/agencies/${d.agencyId}`)).json().data.agents_count).toBe(1);
       const res = await detach(await authOf(d), d.agencyId, d.agentId);
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.json()).toMatchObject({ success: true, data: { id: d.agentId, agency: null }, message: 'The agent was detached from the agency.' });
+      expect(res.json()).toMatchObject({
+        success: true,
+        data: { id: d.agentId, agency: null },
+        message: 'The agent was detached from the agency.',
+      });
       expect(await agencyOf(d.agentId)).toBeNull();
       expect((await get(`/agencies/${d.agencyId}`)).json().data.agents_count).toBe(0);
       expect((await get(`/agencies/${d.agencyId}/agents`)).json().data.agents).toEqual([]);
@@ -137,7 +148,12 @@ describe.each(DIALECTS)('attaching and detaching agents (%s)', (dialect) => {
     const colleague = await freeAgent();
     await db.updateTable('agents').set({ agency_id: d.agencyId }).where('id', '=', colleague.id).execute();
     const other = await newAgencyWithAgent(db);
-    for (const auth of [colleague.auth, await signIn(other.agencyUser), await signIn(other.agentUser), await signIn(await newUser(db, { role: 'manager' }))]) {
+    for (const auth of [
+      colleague.auth,
+      await signIn(other.agencyUser),
+      await signIn(other.agentUser),
+      await signIn(await newUser(db, { role: 'manager' })),
+    ]) {
       expectError(await detach(auth, d.agencyId, d.agentId), 403, 'forbidden');
     }
     expectError(await detach(undefined, d.agencyId, d.agentId), 401, 'unauthorized');

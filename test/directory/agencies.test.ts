@@ -15,8 +15,28 @@ const agentIdsOf = (res: LightMyRequestResponse): number[] => res.json().data.ag
 const propertyIdsOf = (res: LightMyRequestResponse): number[] => res.json().data.properties.map((p: { id: number }) => p.id);
 
 const AGENCY_KEYS = [
-  'id', 'user_id', 'name', 'slug', 'url', 'description', 'email', 'phone', 'mobile', 'whatsapp', 'fax', 'website', 'license',
-  'tax_number', 'address', 'latitude', 'longitude', 'logo_url', 'social', 'agents_count', 'properties_count', 'rating',
+  'id',
+  'user_id',
+  'name',
+  'slug',
+  'url',
+  'description',
+  'email',
+  'phone',
+  'mobile',
+  'whatsapp',
+  'fax',
+  'website',
+  'license',
+  'tax_number',
+  'address',
+  'latitude',
+  'longitude',
+  'logo_url',
+  'social',
+  'agents_count',
+  'properties_count',
+  'rating',
   'reviews_count',
 ].sort();
 const NO_SOCIAL = { facebook: null, twitter: null, linkedin: null, instagram: null, youtube: null, pinterest: null, tiktok: null };
@@ -32,7 +52,8 @@ describe.each(DIALECTS)('agencies: lists, records, agents, listings and updates 
     expect(res.statusCode, res.body).toBe(status);
     expect(res.json()).toMatchObject(errorBody(code));
   };
-  const nameAgent = (agentId: number, listingId: number) => db.insertInto('listing_agents').values({ listing_id: listingId, agent_id: agentId }).execute();
+  const nameAgent = (agentId: number, listingId: number) =>
+    db.insertInto('listing_agents').values({ listing_id: listingId, agent_id: agentId }).execute();
   /** Every agency fits one page here; `mine` keeps the given agencies in the order the API listed them. */
   const listed = async (url: string, mine: readonly number[]) => agencyIdsOf(await get(url)).filter((id) => mine.includes(id));
 
@@ -227,7 +248,8 @@ describe.each(DIALECTS)('agencies: lists, records, agents, listings and updates 
       const logo = await newMedia(db, agencyUser.id);
       const res = await put(auth, agencyId, {
         name: ' <i>Harbour</i> Homes ',
-        description: '<p onclick="x()">Trusted <script>alert(1)</script><a href="javascript:x">link</a> <a href="https://h.example">site</a></p>',
+        description:
+          '<p onclick="x()">Trusted <script>alert(1)</script><a href="javascript:x">link</a> <a href="https://h.example">site</a></p>',
         email: 'Office@Harbour.Example',
         phone: '+44 20 0000 0000',
         mobile: '+44 7000 000000',
@@ -271,7 +293,10 @@ describe.each(DIALECTS)('agencies: lists, records, agents, listings and updates 
     it('lets the agency’s user and administrators update; its agents and others get 403', async () => {
       const { agencyId, agencyUser, agentUser } = await newAgencyWithAgent(db);
       const admin = await signIn(await newUser(db, { role: 'administrator' }));
-      for (const [auth, license] of [[await signIn(agencyUser), 'by-agency'], [admin, 'by-admin']] as const) {
+      for (const [auth, license] of [
+        [await signIn(agencyUser), 'by-agency'],
+        [admin, 'by-admin'],
+      ] as const) {
         const res = await put(auth, agencyId, { license });
         expect(res.statusCode, res.body).toBe(200);
         expect(res.json().data.license).toBe(license);
@@ -289,7 +314,17 @@ describe.each(DIALECTS)('agencies: lists, records, agents, listings and updates 
       const { agencyId, agencyUser, agentUser } = await newAgencyWithAgent(db);
       const auth = await signIn(agencyUser);
       const before = await db.selectFrom('agencies').selectAll().where('id', '=', agencyId).executeTakeFirstOrThrow();
-      for (const field of ['user_id', 'slug', 'rating', 'rating_sum', 'reviews_count', 'agents_count', 'properties_count', 'logo_media_id', 'visible']) {
+      for (const field of [
+        'user_id',
+        'slug',
+        'rating',
+        'rating_sum',
+        'reviews_count',
+        'agents_count',
+        'properties_count',
+        'logo_media_id',
+        'visible',
+      ]) {
         const res = await put(auth, agencyId, { license: 'changed', [field]: field === 'slug' ? 'mine' : 1 });
         expectError(res, 400, 'validation_failed');
         expect(res.json().errors).toEqual([{ field, message: 'is not an accepted field' }]);

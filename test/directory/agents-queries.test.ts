@@ -35,10 +35,13 @@ describe.each(DIALECTS)('no N+1 in directory pages (%s)', (dialect) => {
     for (let n = 0; n < PER_KIND; n++) {
       const agency = await newAgency(db, { logo_media_id: (await newMedia(db, owner.id)).id });
       const agent = await newAgent(db, { agency_id: agency, picture_media_id: (await newMedia(db, owner.id)).id });
-      await db.insertInto('agent_terms').values([
-        { agent_id: agent, term_id: city.id, taxonomy: 'agent_city' },
-        { agent_id: agent, term_id: category.id, taxonomy: 'agent_category' },
-      ]).execute();
+      await db
+        .insertInto('agent_terms')
+        .values([
+          { agent_id: agent, term_id: city.id, taxonomy: 'agent_city' },
+          { agent_id: agent, term_id: category.id, taxonomy: 'agent_category' },
+        ])
+        .execute();
       const listing = await newListing(db, { agency_id: agency });
       await db.insertInto('listing_agents').values({ listing_id: listing, agent_id: agent }).execute();
       agencyId = agency;
@@ -73,7 +76,9 @@ describe.each(DIALECTS)('no N+1 in directory pages (%s)', (dialect) => {
     ['/agents/{agent}/properties', undefined],
     ['/agencies/{agency}/properties', undefined],
   ])('%s takes the same queries for 5 items as for 40', async (path, expected) => {
-    const category = (await database.db.selectFrom('terms').select('slug').where('taxonomy', '=', 'agent_category').executeTakeFirstOrThrow()).slug;
+    const category = (
+      await database.db.selectFrom('terms').select('slug').where('taxonomy', '=', 'agent_category').executeTakeFirstOrThrow()
+    ).slug;
     const url = path.replace('{category}', category).replace('{agent}', String(agentId)).replace('{agency}', String(agencyId));
     const join = url.includes('?') ? '&' : '?';
     const few = await selectsOf(`${url}${join}per_page=5`);

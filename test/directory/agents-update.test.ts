@@ -41,7 +41,10 @@ describe.each(DIALECTS)('PUT /agents/{id} (%s)', (dialect) => {
     const before = await db.selectFrom('agents').select(['slug', 'sort_key']).where('id', '=', agentId).executeTakeFirstOrThrow();
     const sizes = JSON.stringify({ medium: { key: 'agents/me-medium.jpg', width: 600, height: 400 } });
     const picture = await newMedia(db, agentUser.id, { storage_key: `agents/${unique('me')}.jpg`, sizes });
-    const [luxury, rentals] = [await newTerm(t.services.taxonomies, 'agent_category'), await newTerm(t.services.taxonomies, 'agent_category')];
+    const [luxury, rentals] = [
+      await newTerm(t.services.taxonomies, 'agent_category'),
+      await newTerm(t.services.taxonomies, 'agent_category'),
+    ];
     const city = await newTerm(t.services.taxonomies, 'agent_city');
     const res = await put(agentAuth, agentId, {
       name: '  <b>Ana</b> Ruiz ',
@@ -105,12 +108,16 @@ describe.each(DIALECTS)('PUT /agents/{id} (%s)', (dialect) => {
     const { agentId, agentUser, agentAuth } = await directory();
     const picture = await newMedia(db, agentUser.id);
     const [a, b] = [await newTerm(t.services.taxonomies, 'agent_category'), await newTerm(t.services.taxonomies, 'agent_category')];
-    expect((await put(agentAuth, agentId, {
-      company: 'Kept Co',
-      picture_id: picture.id,
-      social: { facebook: 'https://facebook.com/x', twitter: 'https://twitter.com/x' },
-      category_ids: [a.id],
-    })).statusCode).toBe(200);
+    expect(
+      (
+        await put(agentAuth, agentId, {
+          company: 'Kept Co',
+          picture_id: picture.id,
+          social: { facebook: 'https://facebook.com/x', twitter: 'https://twitter.com/x' },
+          category_ids: [a.id],
+        })
+      ).statusCode,
+    ).toBe(200);
     const res = await put(agentAuth, agentId, { social: { twitter: null, youtube: 'https://youtube.com/@x' }, category_ids: [b.id, a.id] });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data).toMatchObject({
@@ -129,7 +136,11 @@ describe.each(DIALECTS)('PUT /agents/{id} (%s)', (dialect) => {
   it('lets the agent’s user, its agency’s user and administrators update; others get 403, anonymous 401', async () => {
     const { agentId, agentAuth, agencyAuth } = await directory();
     const admin = await signIn(await newUser(db, { role: 'administrator' }));
-    for (const [auth, company] of [[agentAuth, 'By agent'], [agencyAuth, 'By agency'], [admin, 'By admin']] as const) {
+    for (const [auth, company] of [
+      [agentAuth, 'By agent'],
+      [agencyAuth, 'By agency'],
+      [admin, 'By admin'],
+    ] as const) {
       const res = await put(auth, agentId, { company });
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json().data.company).toBe(company);
@@ -161,8 +172,21 @@ describe.each(DIALECTS)('PUT /agents/{id} (%s)', (dialect) => {
     const { agentId, agentAuth } = await directory();
     const otherAgency = await newAgencyWithAgent(db);
     const before = await db.selectFrom('agents').selectAll().where('id', '=', agentId).executeTakeFirstOrThrow();
-    for (const field of ['user_id', 'agency_id', 'slug', 'rating', 'rating_sum', 'reviews_count', 'properties_count', 'id', 'url', 'agency', 'picture_media_id']) {
-      const value = field === 'slug' || field === 'url' ? 'taken-over' : field === 'agency' ? { id: otherAgency.agencyId } : otherAgency.agencyId;
+    for (const field of [
+      'user_id',
+      'agency_id',
+      'slug',
+      'rating',
+      'rating_sum',
+      'reviews_count',
+      'properties_count',
+      'id',
+      'url',
+      'agency',
+      'picture_media_id',
+    ]) {
+      const value =
+        field === 'slug' || field === 'url' ? 'taken-over' : field === 'agency' ? { id: otherAgency.agencyId } : otherAgency.agencyId;
       const res = await put(agentAuth, agentId, { company: 'Changed', [field]: value });
       expectError(res, 400, 'validation_failed');
       expect(res.json().errors).toEqual([{ field, message: 'is not an accepted field' }]);
@@ -187,7 +211,9 @@ describe.each(DIALECTS)('PUT /agents/{id} (%s)', (dialect) => {
       const res = await put(auth, agentId, { picture_id: mediaId });
       expect(res.statusCode, `${mediaId}: ${res.body}`).toBe(status);
       if (status === 400) {
-        expect(res.json().errors).toEqual([{ field: 'picture_id', message: 'must be an image uploaded by you or by the record’s own user' }]);
+        expect(res.json().errors).toEqual([
+          { field: 'picture_id', message: 'must be an image uploaded by you or by the record’s own user' },
+        ]);
       }
     }
   });
@@ -241,7 +267,8 @@ describe.each(DIALECTS)('PUT /agents/{id} (%s)', (dialect) => {
     const { agentId, agencyId, agentAuth } = await directory();
     const tag = unique('zz');
     const sibling = await newAgent(db, { agency_id: agencyId, name: `${tag} b` });
-    const list = async () => ((await get(`/agencies/${agencyId}/agents`)).json().data.agents as { id: number; name: string }[]).map((a) => a.id);
+    const list = async () =>
+      ((await get(`/agencies/${agencyId}/agents`)).json().data.agents as { id: number; name: string }[]).map((a) => a.id);
     expect(await list()).toEqual([agentId, sibling]); // user_… sorts before zz…
     await put(agentAuth, agentId, { name: `${tag} c` });
     expect(await list()).toEqual([sibling, agentId]);
@@ -282,7 +309,12 @@ describe.each(DIALECTS)('PUT /agents/{id} (%s)', (dialect) => {
     expect(blank.json().errors).toEqual([{ field: 'name', message: 'must contain text once HTML tags are removed' }]);
     // Several problems are reported together.
     expect(fieldsOf(await put(agentAuth, agentId, { email: 'x', website: 'y', slug: 'z' }))).toEqual(['email', 'slug', 'website']);
-    const invalidJson = await t.app.inject({ method: 'PUT', url: `${API}/agents/${agentId}`, headers: { ...agentAuth, 'content-type': 'application/json' }, payload: '{' });
+    const invalidJson = await t.app.inject({
+      method: 'PUT',
+      url: `${API}/agents/${agentId}`,
+      headers: { ...agentAuth, 'content-type': 'application/json' },
+      payload: '{',
+    });
     expectError(invalidJson, 400, 'invalid_json');
     // Empty email and website clear them.
     const cleared = await put(agentAuth, agentId, { email: '', website: '' });

@@ -25,9 +25,34 @@ const agentIdsOf = (res: LightMyRequestResponse): number[] => res.json().data.ag
 const propertyIdsOf = (res: LightMyRequestResponse): number[] => res.json().data.properties.map((p: { id: number }) => p.id);
 
 const AGENT_KEYS = [
-  'id', 'user_id', 'name', 'slug', 'url', 'position', 'company', 'bio', 'email', 'phone', 'mobile', 'whatsapp', 'fax',
-  'website', 'license', 'tax_number', 'languages', 'service_areas', 'specialties', 'picture_url', 'social', 'categories',
-  'cities', 'agency', 'properties_count', 'rating', 'reviews_count', 'visible',
+  'id',
+  'user_id',
+  'name',
+  'slug',
+  'url',
+  'position',
+  'company',
+  'bio',
+  'email',
+  'phone',
+  'mobile',
+  'whatsapp',
+  'fax',
+  'website',
+  'license',
+  'tax_number',
+  'languages',
+  'service_areas',
+  'specialties',
+  'picture_url',
+  'social',
+  'categories',
+  'cities',
+  'agency',
+  'properties_count',
+  'rating',
+  'reviews_count',
+  'visible',
 ].sort();
 const NO_SOCIAL = { facebook: null, twitter: null, linkedin: null, instagram: null, youtube: null, pinterest: null, tiktok: null };
 
@@ -82,10 +107,13 @@ describe.each(DIALECTS)('agents: lists, search, records and listings (%s)', (dia
       })
       .where('id', '=', agentId)
       .execute();
-    await db.insertInto('agent_terms').values([
-      { agent_id: agentId, term_id: city.id, taxonomy: 'agent_city', position: 0 },
-      { agent_id: agentId, term_id: category.id, taxonomy: 'agent_category', position: 0 },
-    ]).execute();
+    await db
+      .insertInto('agent_terms')
+      .values([
+        { agent_id: agentId, term_id: city.id, taxonomy: 'agent_city', position: 0 },
+        { agent_id: agentId, term_id: category.id, taxonomy: 'agent_category', position: 0 },
+      ])
+      .execute();
     for (const status of ['publish', 'publish', 'pending', 'sold'] as const) await nameAgent(agentId, await newListing(db, { status }));
     await newListing(db, { status: 'publish' }); // not naming the agent
 
@@ -127,7 +155,11 @@ describe.each(DIALECTS)('agents: lists, search, records and listings (%s)', (dia
       visible: true,
     });
     // A 304 for a matching ETag.
-    const again = await t.app.inject({ method: 'GET', url: `${API}/agents/${agentId}`, headers: { 'if-none-match': res.headers.etag as string } });
+    const again = await t.app.inject({
+      method: 'GET',
+      url: `${API}/agents/${agentId}`,
+      headers: { 'if-none-match': res.headers.etag as string },
+    });
     expect(again.statusCode).toBe(304);
   });
 
@@ -151,7 +183,13 @@ describe.each(DIALECTS)('agents: lists, search, records and listings (%s)', (dia
   });
 
   it('rounds the rating to one decimal', async () => {
-    const cases: [number, number, number][] = [[9, 2, 4.5], [10, 3, 3.3], [5, 1, 5], [29, 6, 4.8], [7, 4, 1.8]];
+    const cases: [number, number, number][] = [
+      [9, 2, 4.5],
+      [10, 3, 3.3],
+      [5, 1, 5],
+      [29, 6, 4.8],
+      [7, 4, 1.8],
+    ];
     for (const [sum, count, rating] of cases) {
       const agentId = await newAgent(db, { rating_sum: sum, reviews_count: count });
       expect((await get(`/agents/${agentId}`)).json().data.rating, `${sum}/${count}`).toBe(rating);
@@ -186,7 +224,11 @@ describe.each(DIALECTS)('agents: lists, search, records and listings (%s)', (dia
 
   it('pages with true figures, past the last page too', async () => {
     const total = (await get('/agents?per_page=1')).json().data.pagination.total_records as number;
-    const visible = await db.selectFrom('agents').select((eb) => eb.fn.countAll().as('n')).where('visible', '=', 1).executeTakeFirstOrThrow();
+    const visible = await db
+      .selectFrom('agents')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('visible', '=', 1)
+      .executeTakeFirstOrThrow();
     expect(total).toBe(Number(visible.n));
     const res = await get('/agents?per_page=2&page=2');
     expect(res.statusCode).toBe(200);
@@ -205,7 +247,14 @@ describe.each(DIALECTS)('agents: lists, search, records and listings (%s)', (dia
     const past = await get('/agents?per_page=10&page=999');
     expect(past.json().data).toEqual({
       agents: [],
-      pagination: { total_records: total, total_pages: Math.ceil(total / 10), current_page: 999, per_page: 10, has_next_page: false, has_previous_page: true },
+      pagination: {
+        total_records: total,
+        total_pages: Math.ceil(total / 10),
+        current_page: 999,
+        per_page: 10,
+        has_next_page: false,
+        has_previous_page: true,
+      },
     });
   });
 
@@ -238,7 +287,7 @@ describe.each(DIALECTS)('agents: lists, search, records and listings (%s)', (dia
     await newAgent(db, { name: `Hidden Jose ${tag}`, visible: 0 });
     const search = (query: string) => get(`/agents/search?per_page=100&${query}`).then(agentIdsOf);
     expect(await search(`keyword=jose`)).toEqual(expect.arrayContaining([jose, joseph]));
-    expect((await search(`keyword=${encodeURIComponent(`jos ${tag}`)}`))).toEqual([]);
+    expect(await search(`keyword=${encodeURIComponent(`jos ${tag}`)}`)).toEqual([]);
     expect(await search(`keyword=${encodeURIComponent(`álvarez ${tag}`)}`)).toEqual([jose]);
     expect(await search(`keyword=${encodeURIComponent(`ALVAREZ ${tag}`)}`)).toEqual([jose]);
     expect(await search(`keyword=${encodeURIComponent(`Joseph brown ${tag}`)}`)).toEqual([joseph]);
@@ -250,11 +299,25 @@ describe.each(DIALECTS)('agents: lists, search, records and listings (%s)', (dia
 
   it('filters by cities and categories (any of the slugs), agency and language', async () => {
     const taxonomies = t.services.taxonomies;
-    const [miami, tampa, orlando] = [await newTerm(taxonomies, 'agent_city'), await newTerm(taxonomies, 'agent_city'), await newTerm(taxonomies, 'agent_city')];
+    const [miami, tampa, orlando] = [
+      await newTerm(taxonomies, 'agent_city'),
+      await newTerm(taxonomies, 'agent_city'),
+      await newTerm(taxonomies, 'agent_city'),
+    ];
     const [luxury, rentals] = [await newTerm(taxonomies, 'agent_category'), await newTerm(taxonomies, 'agent_category')];
     const agencyId = await newAgency(db);
     const link = (agentId: number, ...terms: { id: number }[]) =>
-      db.insertInto('agent_terms').values(terms.map((term, position) => ({ agent_id: agentId, term_id: term.id, taxonomy: term === luxury || term === rentals ? 'agent_category' as const : 'agent_city' as const, position }))).execute();
+      db
+        .insertInto('agent_terms')
+        .values(
+          terms.map((term, position) => ({
+            agent_id: agentId,
+            term_id: term.id,
+            taxonomy: term === luxury || term === rentals ? ('agent_category' as const) : ('agent_city' as const),
+            position,
+          })),
+        )
+        .execute();
     const a = await newAgent(db, { agency_id: agencyId, languages: JSON.stringify(['English', 'French']) });
     const b = await newAgent(db, { languages: JSON.stringify(['english', 'Spanish (Latin America)']) });
     const c = await newAgent(db, { agency_id: agencyId, languages: JSON.stringify(['Englishish']) });
@@ -323,7 +386,11 @@ describe.each(DIALECTS)('agents: lists, search, records and listings (%s)', (dia
     expect(first.headers['cache-control']).toBe('public, no-cache');
     const signedIn = await get('/agents?per_page=100', await signIn(await newUser(db)));
     expect(signedIn.body).toBe(first.body);
-    const notModified = await t.app.inject({ method: 'GET', url: `${API}/agents?per_page=100`, headers: { 'if-none-match': first.headers.etag as string } });
+    const notModified = await t.app.inject({
+      method: 'GET',
+      url: `${API}/agents?per_page=100`,
+      headers: { 'if-none-match': first.headers.etag as string },
+    });
     expect(notModified.statusCode).toBe(304);
     await db.updateTable('agents').set({ name: 'Renamed' }).where('id', '=', agentId).execute();
     const after = await get('/agents?per_page=100');
@@ -374,7 +441,9 @@ describe.each(DIALECTS)('agents: lists, search, records and listings (%s)', (dia
         [cheap, false],
       ]);
       // The anonymous answer is not touched by the signed-in one.
-      expect((await get(`/agents/${agentId}/properties`)).json().data.properties.every((p: { is_favorite: boolean }) => !p.is_favorite)).toBe(true);
+      expect(
+        (await get(`/agents/${agentId}/properties`)).json().data.properties.every((p: { is_favorite: boolean }) => !p.is_favorite),
+      ).toBe(true);
 
       for (const query of ['sortby=d_name', 'keywords=x', 'per_page=0', 'min_price=-1']) {
         expectError(await get(`/agents/${agentId}/properties?${query}`), 400, 'validation_failed');
@@ -397,7 +466,12 @@ describe.each(DIALECTS)('agents: lists, search, records and listings (%s)', (dia
       expect((await listed()).properties_count).toBe(1);
       expect(propertyIdsOf(await get(`/agents/${agentId}/properties`))).toEqual([pending]);
 
-      const hold = await t.app.inject({ method: 'POST', url: `${API}/users/disapprove-property/${pending}`, headers: admin, payload: { reason: 'No.' } });
+      const hold = await t.app.inject({
+        method: 'POST',
+        url: `${API}/users/disapprove-property/${pending}`,
+        headers: admin,
+        payload: { reason: 'No.' },
+      });
       expect(hold.statusCode, hold.body).toBe(200);
       expect((await get(`/agents/${agentId}`)).json().data.properties_count).toBe(0);
       expect(propertyIdsOf(await get(`/agents/${agentId}/properties`))).toEqual([]);

@@ -36,11 +36,7 @@ export interface TestAppOptions {
 }
 
 /** The whole application on a fresh database of the given dialect, ready for `app.inject()`. */
-export async function buildTestApp(
-  dialect: DialectName,
-  env: Record<string, string> = {},
-  options: TestAppOptions = {},
-): Promise<TestApp> {
+export async function buildTestApp(dialect: DialectName, env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const config = testConfig(env);
   const database = await createTestDatabase(dialect);
   const deps = {

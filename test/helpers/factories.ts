@@ -2,7 +2,18 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { SignJWT } from 'jose';
 import type { Insertable, Kysely } from 'kysely';
-import type { AgenciesTable, AgentsTable, DB, ListingState, MediaRow, NewListing, NewMedia, Role, Taxonomy, UserRow } from '../../src/db/schema.js';
+import type {
+  AgenciesTable,
+  AgentsTable,
+  DB,
+  ListingState,
+  MediaRow,
+  NewListing,
+  NewMedia,
+  Role,
+  Taxonomy,
+  UserRow,
+} from '../../src/db/schema.js';
 import { sortKey } from '../../src/lib/slug.js';
 import { PasswordHasher } from '../../src/modules/auth/passwords.js';
 import { insertListing, type TermLink } from '../../src/modules/properties/properties.repository.js';

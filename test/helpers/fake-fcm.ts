@@ -126,16 +126,25 @@ export async function startFakeFcm(): Promise<FakeFcm> {
     const failure = failures.shift();
     if (failure === 'network') return void request.socket.destroy();
     if (failure === 'hang') return;
-    if (failure === 400) return sendJson(response, 400, googleError(400, 'INVALID_ARGUMENT', 'Invalid value at message.android.ttl', 'INVALID_ARGUMENT'));
-    if (failure !== undefined) return sendJson(response, failure, googleError(failure, statusName(failure), 'The service is currently unavailable.'));
+    if (failure === 400)
+      return sendJson(response, 400, googleError(400, 'INVALID_ARGUMENT', 'Invalid value at message.android.ttl', 'INVALID_ARGUMENT'));
+    if (failure !== undefined)
+      return sendJson(response, failure, googleError(failure, statusName(failure), 'The service is currently unavailable.'));
 
     const message = parseMessage(body);
-    if (typeof message === 'string') return sendJson(response, 400, googleError(400, 'INVALID_ARGUMENT', message, 'INVALID_ARGUMENT', 'message'));
+    if (typeof message === 'string')
+      return sendJson(response, 400, googleError(400, 'INVALID_ARGUMENT', message, 'INVALID_ARGUMENT', 'message'));
     if (unregistered.has(message.token)) {
       return sendJson(response, 404, googleError(404, 'NOT_FOUND', 'Requested entity was not found.', 'UNREGISTERED'));
     }
     if (invalid.has(message.token)) {
-      const error = googleError(400, 'INVALID_ARGUMENT', 'The registration token is not a valid FCM registration token', 'INVALID_ARGUMENT', 'message.token');
+      const error = googleError(
+        400,
+        'INVALID_ARGUMENT',
+        'The registration token is not a valid FCM registration token',
+        'INVALID_ARGUMENT',
+        'message.token',
+      );
       return sendJson(response, 400, error);
     }
     messages.push({ ...message, accessToken });
@@ -252,7 +261,13 @@ function googleError(code: number, status: string, message: string, errorCode?: 
 }
 
 function statusName(code: number): string {
-  const names: Record<number, string> = { 401: 'UNAUTHENTICATED', 403: 'PERMISSION_DENIED', 429: 'RESOURCE_EXHAUSTED', 500: 'INTERNAL', 503: 'UNAVAILABLE' };
+  const names: Record<number, string> = {
+    401: 'UNAUTHENTICATED',
+    403: 'PERMISSION_DENIED',
+    429: 'RESOURCE_EXHAUSTED',
+    500: 'INTERNAL',
+    503: 'UNAVAILABLE',
+  };
   return names[code] ?? 'UNKNOWN';
 }
 

@@ -48,7 +48,8 @@ export async function startFakeS3(): Promise<FakeS3> {
       const errors: string[] = [];
       for (const name of keys) {
         const full = `${decodeURIComponent(bucket)}/${name}`;
-        if (undeletable.has(full)) errors.push(`<Error><Key>${name}</Key><Code>AccessDenied</Code><Message>Access Denied</Message></Error>`);
+        if (undeletable.has(full))
+          errors.push(`<Error><Key>${name}</Key><Code>AccessDenied</Code><Message>Access Denied</Message></Error>`);
         else objects.delete(full);
       }
       return xml(response, 200, `<DeleteResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/">${errors.join('')}</DeleteResult>`);

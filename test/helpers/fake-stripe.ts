@@ -148,7 +148,9 @@ function arraysOf(value: FormValue): FormValue {
 }
 
 function sendJson(response: ServerResponse, status: number, body: unknown): void {
-  response.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${randomBytes(6).toString('hex')}` }).end(JSON.stringify(body));
+  response
+    .writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${randomBytes(6).toString('hex')}` })
+    .end(JSON.stringify(body));
 }
 
 function closeServer(server: Server): Promise<void> {
@@ -170,14 +172,29 @@ export interface StripeEventPayload {
 }
 
 /** A webhook event of the given type around `object`, with a fresh id unless one is given. */
-export function stripeEvent(type: string, object: Record<string, unknown>, id = `evt_${randomBytes(12).toString('hex')}`): StripeEventPayload {
-  return { id, object: 'event', type, created: Math.floor(Date.now() / 1000), livemode: false, api_version: Stripe.API_VERSION, data: { object } };
+export function stripeEvent(
+  type: string,
+  object: Record<string, unknown>,
+  id = `evt_${randomBytes(12).toString('hex')}`,
+): StripeEventPayload {
+  return {
+    id,
+    object: 'event',
+    type,
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    api_version: Stripe.API_VERSION,
+    data: { object },
+  };
 }
 
 /**
  * The `Stripe-Signature` header Stripe would send with `payload`: `t=<unix seconds>,v1=<HMAC-SHA256 of
  * "t.payload">`. `timestamp` (unix seconds) defaults to now; an older one makes a stale signature.
  */
-export function signWebhook(payload: string, { secret = FAKE_WEBHOOK_SECRET, timestamp }: { secret?: string; timestamp?: number } = {}): string {
+export function signWebhook(
+  payload: string,
+  { secret = FAKE_WEBHOOK_SECRET, timestamp }: { secret?: string; timestamp?: number } = {},
+): string {
   return Stripe.webhooks.generateTestHeaderString({ payload, secret, ...(timestamp === undefined ? {} : { timestamp }) });
 }

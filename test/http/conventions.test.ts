@@ -12,13 +12,17 @@ describe.each(DIALECTS)('API conventions (%s)', (dialect) => {
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await buildTestApp(dialect, {}, {
-      extraRoutes: (app) => {
-        app.get(`${API}/test/boom`, async () => {
-          throw new Error('SELECT password_hash FROM users at /srv/app/src/secret.ts:42');
-        });
+    t = await buildTestApp(
+      dialect,
+      {},
+      {
+        extraRoutes: (app) => {
+          app.get(`${API}/test/boom`, async () => {
+            throw new Error('SELECT password_hash FROM users at /srv/app/src/secret.ts:42');
+          });
+        },
       },
-    });
+    );
     await seedDemoTerms(t.services.taxonomies);
   });
   afterAll(() => t.close());
@@ -45,7 +49,11 @@ describe.each(DIALECTS)('API conventions (%s)', (dialect) => {
 
   describe('error bodies', () => {
     it('answers an unknown path and an unknown method with route_not_found', async () => {
-      for (const [method, url] of [['GET', `${API}/no-such-thing`], ['DELETE', `${API}/property-types`], ['GET', '/']] as const) {
+      for (const [method, url] of [
+        ['GET', `${API}/no-such-thing`],
+        ['DELETE', `${API}/property-types`],
+        ['GET', '/'],
+      ] as const) {
         const res = await t.app.inject({ method, url });
         expect(res.statusCode, `${method} ${url}`).toBe(404);
         expect(res.json()).toEqual({
@@ -169,7 +177,21 @@ describe.each(DIALECTS)('API conventions (%s)', (dialect) => {
       expect(doc.components.schemas).toHaveProperty('Term');
       expect(doc.components.schemas).toHaveProperty('ErrorBody');
       const termQuery = doc.paths[`${API}/property-types`].get.parameters.map((p: { name: string }) => p.name);
-      expect(termQuery).toEqual(expect.arrayContaining(['hide_empty', 'orderby', 'order', 'number', 'offset', 'parent', 'search', 'include', 'exclude', 'slug', 'lang']));
+      expect(termQuery).toEqual(
+        expect.arrayContaining([
+          'hide_empty',
+          'orderby',
+          'order',
+          'number',
+          'offset',
+          'parent',
+          'search',
+          'include',
+          'exclude',
+          'slug',
+          'lang',
+        ]),
+      );
       // A body that may be left out is documented as optional; others stay required.
       expect(doc.paths[`${API}/favorite-property/{id}`].post.requestBody.required).toBe(false);
       expect(doc.paths[`${API}/properties`].post.requestBody.required).toBe(true);
@@ -252,7 +274,9 @@ describe('API_PREFIX', () => {
   afterAll(() => t.close());
 
   it('puts every API route, the language variant and the document behind the prefix; health stays at the root', async () => {
-    expect((await t.app.inject({ method: 'POST', url: `/wp-json${LOGIN}`, payload: { username: 'a', password: 'b' } })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'POST', url: `/wp-json${LOGIN}`, payload: { username: 'a', password: 'b' } })).statusCode).toBe(
+      401,
+    );
     const regional = await t.app.inject({ method: 'POST', url: `/ar/wp-json${LOGIN}`, payload: { username: 'a', password: 'b' } });
     expect(regional.json().message).toBe('اسم المستخدم أو كلمة المرور غير صحيحة.');
     expect((await t.app.inject({ method: 'POST', url: LOGIN, payload: { username: 'a', password: 'b' } })).statusCode).toBe(404);

@@ -49,7 +49,8 @@ describe('rate limits in memory', () => {
 
   it('shares the bucket between a route and its language variant', async () => {
     const remoteAddress = clientIp();
-    for (let i = 0; i < 10; i++) await t.app.inject({ method: 'POST', url: i % 2 ? LOGIN : `/ar${LOGIN}`, payload: badLogin(), remoteAddress });
+    for (let i = 0; i < 10; i++)
+      await t.app.inject({ method: 'POST', url: i % 2 ? LOGIN : `/ar${LOGIN}`, payload: badLogin(), remoteAddress });
     const res = await t.app.inject({ method: 'POST', url: `/fr${LOGIN}`, payload: badLogin(), remoteAddress });
     expect(res.statusCode).toBe(429);
     expect(res.json().message).toMatch(/^Trop de requêtes/);
@@ -77,7 +78,9 @@ describe('rate limits behind a trusted proxy', () => {
     const remoteAddress = '127.0.0.1';
     const get = (client: string) =>
       t.app.inject({ method: 'GET', url: `${API}/property-status`, remoteAddress, headers: { 'x-forwarded-for': client } });
-    expect([(await get('203.0.113.1')).statusCode, (await get('203.0.113.1')).statusCode, (await get('203.0.113.1')).statusCode]).toEqual([200, 200, 429]);
+    expect([(await get('203.0.113.1')).statusCode, (await get('203.0.113.1')).statusCode, (await get('203.0.113.1')).statusCode]).toEqual([
+      200, 200, 429,
+    ]);
     expect((await get('203.0.113.2')).statusCode).toBe(200);
     await t.close();
   });
@@ -118,7 +121,8 @@ describe.skipIf(!process.env.REDIS_URL)('rate limits shared through Redis', () =
     const remoteAddress = clientIp();
     const url = `${API}/property-types`;
     const statuses = [];
-    for (const app of [a.app, b.app, a.app, b.app, a.app]) statuses.push((await app.inject({ method: 'GET', url, remoteAddress })).statusCode);
+    for (const app of [a.app, b.app, a.app, b.app, a.app])
+      statuses.push((await app.inject({ method: 'GET', url, remoteAddress })).statusCode);
     expect(statuses).toEqual([200, 200, 200, 200, 429]);
     const limited = await b.app.inject({ method: 'GET', url, remoteAddress });
     expect(limited.statusCode).toBe(429);

@@ -89,7 +89,11 @@ describe.each(DIALECTS)('listing expiry (%s)', (dialect) => {
     expect(await termCount()).toBe(0);
     expect((await row(published)).updated_at).toBe(now.toISOString());
 
-    const res = await t.app.inject({ method: 'GET', url: `${API}/properties/${held}/history`, headers: bearer(await tokenFor(t.app, owner)) });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `${API}/properties/${held}/history`,
+      headers: bearer(await tokenFor(t.app, owner)),
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data.history).toEqual([
       { from: 'on_hold', to: 'expired', actor: null, reason: 'expired', at: `${now.toISOString().slice(0, 19)}Z` },

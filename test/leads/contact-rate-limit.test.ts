@@ -32,7 +32,14 @@ describe.each(DIALECTS)('contact form rate limit (%s)', (dialect) => {
   afterAll(() => t.close());
 
   const leadCount = async () =>
-    Number((await t.database.db.selectFrom('leads').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await t.database.db
+          .selectFrom('leads')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   it('answers the 6th contact within a minute from one IP with 429 and Retry-After, storing nothing', async () => {
     const remoteAddress = clientIp();
@@ -88,7 +95,8 @@ describe.skipIf(!process.env.REDIS_URL)('contact form rate limit shared through 
   it('counts one budget per route across two server processes', async () => {
     const remoteAddress = clientIp();
     const statuses: number[] = [];
-    for (const app of [a.app, b.app, a.app, b.app, a.app, b.app]) statuses.push((await postContact(app, paths.property, aForm(), {}, remoteAddress)).statusCode);
+    for (const app of [a.app, b.app, a.app, b.app, a.app, b.app])
+      statuses.push((await postContact(app, paths.property, aForm(), {}, remoteAddress)).statusCode);
     expect(statuses).toEqual([201, 201, 201, 201, 201, 429]);
     expect((await postContact(b.app, paths.agent, aForm(), {}, remoteAddress)).statusCode).toBe(201);
   });

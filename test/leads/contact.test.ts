@@ -51,7 +51,12 @@ describe.each(DIALECTS)('contact forms (%s)', (dialect) => {
     agentId = await newAgent(db, agentUser, { agencyId, email: 'desk@agent.test' });
     secondAgentId = await newAgent(db, secondAgentUser);
     const signIn = async (user: UserRow) => bearer(await tokenFor(t.app, user));
-    [authorAuth, agentAuth, agencyAuth, buyerAuth] = await Promise.all([signIn(author), signIn(agentUser), signIn(agencyUser), signIn(buyer)]);
+    [authorAuth, agentAuth, agencyAuth, buyerAuth] = await Promise.all([
+      signIn(author),
+      signIn(agentUser),
+      signIn(agencyUser),
+      signIn(buyer),
+    ]);
   });
   afterAll(() => t.close());
 
@@ -65,12 +70,21 @@ describe.each(DIALECTS)('contact forms (%s)', (dialect) => {
     expect(res.json()).toMatchObject(errorBody(code));
   };
   const contact = (path: string, form: ContactForm = aForm(), auth: Auth = {}) => postContact(t.app, path, form, auth);
-  const listingUrl = async (id: number) => (await t.app.inject({ method: 'GET', url: `${API}/properties/${id}`, headers: authorAuth })).json().data.url as string;
+  const listingUrl = async (id: number) =>
+    (await t.app.inject({ method: 'GET', url: `${API}/properties/${id}`, headers: authorAuth })).json().data.url as string;
   const leadIdsOf = async (auth: Auth) =>
-    ((await t.app.inject({ method: 'GET', url: `${API}/users/leads?per_page=100`, headers: auth })).json().data.leads as { id: number }[]).map(
-      (lead) => lead.id,
+    (
+      (await t.app.inject({ method: 'GET', url: `${API}/users/leads?per_page=100`, headers: auth })).json().data.leads as { id: number }[]
+    ).map((lead) => lead.id);
+  const leadCount = async () =>
+    Number(
+      (
+        await db
+          .selectFrom('leads')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
     );
-  const leadCount = async () => Number((await db.selectFrom('leads').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
 
   describe('the three targets', () => {
     it('POST /properties/{id}/contact reaches the author of an author_info listing, and nobody else', async () => {
@@ -100,7 +114,14 @@ describe.each(DIALECTS)('contact forms (%s)', (dialect) => {
       const leadId = expectCreated(await contact(`/agents/${agentId}/contact`, aForm({ user_type: 'tenant', phone: '+1 (555) 010-0200' })));
       expect(await recipientIds(db, leadId)).toEqual([agentUser.id]);
       const lead = (await t.app.inject({ method: 'GET', url: `${API}/users/leads`, headers: agentAuth })).json().data.leads[0];
-      expect(lead).toMatchObject({ id: leadId, target_type: 'agent', target_id: agentId, property: null, agent_id: agentId, agency_id: null });
+      expect(lead).toMatchObject({
+        id: leadId,
+        target_type: 'agent',
+        target_id: agentId,
+        property: null,
+        agent_id: agentId,
+        agency_id: null,
+      });
       expect(lead).toMatchObject({ user_type: 'tenant', phone: '+1 (555) 010-0200' });
       for (const auth of [authorAuth, agencyAuth, buyerAuth]) expect(await leadIdsOf(auth)).not.toContain(leadId);
     });
@@ -109,7 +130,14 @@ describe.each(DIALECTS)('contact forms (%s)', (dialect) => {
       const leadId = expectCreated(await contact(`/agencies/${agencyId}/contact`));
       expect(await recipientIds(db, leadId)).toEqual([agencyUser.id]);
       const lead = (await t.app.inject({ method: 'GET', url: `${API}/users/leads`, headers: agencyAuth })).json().data.leads[0];
-      expect(lead).toMatchObject({ id: leadId, target_type: 'agency', target_id: agencyId, property: null, agent_id: null, agency_id: agencyId });
+      expect(lead).toMatchObject({
+        id: leadId,
+        target_type: 'agency',
+        target_id: agencyId,
+        property: null,
+        agent_id: null,
+        agency_id: agencyId,
+      });
       for (const auth of [authorAuth, agentAuth, buyerAuth]) expect(await leadIdsOf(auth)).not.toContain(leadId);
     });
   });
@@ -183,7 +211,12 @@ describe.each(DIALECTS)('contact forms (%s)', (dialect) => {
       const leadId = expectCreated(await contact(`/properties/${listing}/contact`));
       expect(await recipientIds(db, leadId)).toEqual([]);
       expect(await mailsOf(db, leadId)).toEqual([]);
-      expect(await newLeadEvent(db, leadId)).toEqual({ lead_id: leadId, target_type: 'property', target_id: listing, recipient_user_ids: [] });
+      expect(await newLeadEvent(db, leadId)).toEqual({
+        lead_id: leadId,
+        target_type: 'property',
+        target_id: listing,
+        recipient_user_ids: [],
+      });
 
       const orphan = await newAgent(db, null);
       const agentLead = expectCreated(await contact(`/agents/${orphan}/contact`));
@@ -194,8 +227,18 @@ describe.each(DIALECTS)('contact forms (%s)', (dialect) => {
 
   describe('mail and event', () => {
     it('queues one localized mail per recipient with Reply-To the sender, and a new_lead event', async () => {
-      const listing = await newContactListing(db, author.id, { display: 'agent_info', agentIds: [agentId, secondAgentId], title: 'Garden house' });
-      const form = aForm({ name: 'Zoë Tenant', email: 'zoe@example.test', phone: '+34 600 000 000', message: 'Can I visit\non Monday?', user_type: 'tenant' });
+      const listing = await newContactListing(db, author.id, {
+        display: 'agent_info',
+        agentIds: [agentId, secondAgentId],
+        title: 'Garden house',
+      });
+      const form = aForm({
+        name: 'Zoë Tenant',
+        email: 'zoe@example.test',
+        phone: '+34 600 000 000',
+        message: 'Can I visit\non Monday?',
+        user_type: 'tenant',
+      });
       // The request asks for Spanish: the agent whose account says French gets French, the other Spanish.
       const res = await t.app.inject({ method: 'POST', url: `${API}/properties/${listing}/contact?lang=es`, payload: form });
       const leadId = expectCreated(res, 'Tu mensaje se envió.');
@@ -203,16 +246,17 @@ describe.each(DIALECTS)('contact forms (%s)', (dialect) => {
       const url = await listingUrl(listing);
       const french = mails.find((mail) => mail.key === `lead:${leadId}:${agentUser.id}`)!;
       const spanish = mails.find((mail) => mail.key === `lead:${leadId}:${secondAgentUser.id}`)!;
-      expect(french).toMatchObject({ to: 'desk@agent.test', replyTo: 'zoe@example.test', subject: 'Nouvelle demande au sujet de « Garden house »' });
-      expect(spanish).toMatchObject({ to: secondAgentUser.email, replyTo: 'zoe@example.test', subject: 'Nueva consulta sobre «Garden house»' });
-      for (const text of [
-        'Zoë Tenant',
-        'zoe@example.test',
-        '+34 600 000 000',
-        'Locataire',
-        'Can I visit\non Monday?',
-        url,
-      ]) {
+      expect(french).toMatchObject({
+        to: 'desk@agent.test',
+        replyTo: 'zoe@example.test',
+        subject: 'Nouvelle demande au sujet de « Garden house »',
+      });
+      expect(spanish).toMatchObject({
+        to: secondAgentUser.email,
+        replyTo: 'zoe@example.test',
+        subject: 'Nueva consulta sobre «Garden house»',
+      });
+      for (const text of ['Zoë Tenant', 'zoe@example.test', '+34 600 000 000', 'Locataire', 'Can I visit\non Monday?', url]) {
         expect(french.text).toContain(text);
       }
       expect(spanish.text).toContain('Inquilino');
@@ -239,13 +283,20 @@ describe.each(DIALECTS)('contact forms (%s)', (dialect) => {
       ]);
       const agencyLead = expectCreated(await contact(`/agencies/${agencyId}/contact`));
       expect((await mailsOf(db, agencyLead))[0]).toMatchObject({ to: 'office@agency.test', subject: 'Nueva consulta para Sunny Homes' });
-      expect(await newLeadEvent(db, agencyLead)).toEqual({ lead_id: agencyLead, target_type: 'agency', target_id: agencyId, recipient_user_ids: [agencyUser.id] });
+      expect(await newLeadEvent(db, agencyLead)).toEqual({
+        lead_id: agencyLead,
+        target_type: 'agency',
+        target_id: agencyId,
+        recipient_user_ids: [agencyUser.id],
+      });
     });
 
     it('keeps line breaks and control characters of the name out of every header and line', async () => {
       const listing = await newContactListing(db, author.id);
       const name = 'Eve\r\nBcc: victim@example.test\u0000 <b>Smith</b>\u2028';
-      const leadId = expectCreated(await contact(`/properties/${listing}/contact`, aForm({ name, message: '<script>x</script>Hello\r\nthere\u0007' })));
+      const leadId = expectCreated(
+        await contact(`/properties/${listing}/contact`, aForm({ name, message: '<script>x</script>Hello\r\nthere\u0007' })),
+      );
       const [mail] = await mailsOf(db, leadId);
       expect(mail!.text).toContain('Name: Eve Bcc: victim@example.test Smith\n');
       expect(mail!.text).toContain('xHello\nthere');
@@ -305,7 +356,9 @@ describe.each(DIALECTS)('contact forms (%s)', (dialect) => {
       expectCreated(await contact(`/properties/${listing}/contact`, aForm({ message: 'm'.repeat(5000), phone: '' })));
       for (const userType of ['buyer', 'tenant', 'agent', 'other']) {
         const leadId = expectCreated(await contact(`/properties/${listing}/contact`, aForm({ user_type: userType })));
-        expect((await db.selectFrom('leads').select('user_type').where('id', '=', leadId).executeTakeFirstOrThrow()).user_type).toBe(userType);
+        expect((await db.selectFrom('leads').select('user_type').where('id', '=', leadId).executeTakeFirstOrThrow()).user_type).toBe(
+          userType,
+        );
       }
     });
 
@@ -317,13 +370,16 @@ describe.each(DIALECTS)('contact forms (%s)', (dialect) => {
   });
 
   describe('visibility of the target', () => {
-    it.each(['pending', 'draft', 'disapproved', 'expired', 'on_hold'] as const)('a %s listing is 404 to strangers, nothing stored', async (status) => {
-      const listing = await newContactListing(db, author.id, { status });
-      const before = await leadCount();
-      expectError(await contact(`/properties/${listing}/contact`), 404, 'not_found');
-      expectError(await contact(`/properties/${listing}/contact`, aForm(), buyerAuth), 404, 'not_found');
-      expect(await leadCount()).toBe(before);
-    });
+    it.each(['pending', 'draft', 'disapproved', 'expired', 'on_hold'] as const)(
+      'a %s listing is 404 to strangers, nothing stored',
+      async (status) => {
+        const listing = await newContactListing(db, author.id, { status });
+        const before = await leadCount();
+        expectError(await contact(`/properties/${listing}/contact`), 404, 'not_found');
+        expectError(await contact(`/properties/${listing}/contact`, aForm(), buyerAuth), 404, 'not_found');
+        expect(await leadCount()).toBe(before);
+      },
+    );
 
     it('a hidden listing is contactable by its owner', async () => {
       const listing = await newContactListing(db, author.id, { status: 'pending' });
@@ -355,7 +411,12 @@ describe.each(DIALECTS)('contact forms (%s)', (dialect) => {
       const listing = await newContactListing(db, author.id);
       const signedIn = expectCreated(await contact(`/properties/${listing}/contact`, aForm(), buyerAuth));
       const anonymous = expectCreated(await contact(`/properties/${listing}/contact`));
-      const senders = await db.selectFrom('leads').select(['id', 'sender_user_id']).where('id', 'in', [signedIn, anonymous]).orderBy('id').execute();
+      const senders = await db
+        .selectFrom('leads')
+        .select(['id', 'sender_user_id'])
+        .where('id', 'in', [signedIn, anonymous])
+        .orderBy('id')
+        .execute();
       expect(senders).toEqual([
         { id: signedIn, sender_user_id: buyer.id },
         { id: anonymous, sender_user_id: null },
@@ -372,7 +433,11 @@ describe.each(DIALECTS)('contact forms (%s)', (dialect) => {
 
   it('documents the routes in the OpenAPI document', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: `${API}/openapi.json` })).json();
-    for (const path of ['/realty-api/v1/properties/{id}/contact', '/realty-api/v1/agents/{id}/contact', '/realty-api/v1/agencies/{id}/contact']) {
+    for (const path of [
+      '/realty-api/v1/properties/{id}/contact',
+      '/realty-api/v1/agents/{id}/contact',
+      '/realty-api/v1/agencies/{id}/contact',
+    ]) {
       const operation = doc.paths[path].post;
       expect(operation.summary).toEqual(expect.any(String));
       expect(operation.description).toContain('no mail is sent');

@@ -38,7 +38,15 @@ export async function newAgent(
 export async function newAgency(db: Kysely<DB>, user: UserRow | null, { email = '', name = unique('Agency ') } = {}): Promise<number> {
   const row = await db
     .insertInto('agencies')
-    .values({ user_id: user?.id ?? null, name, slug: unique('agency-'), sort_key: name.toLowerCase(), email, created_at: now(), updated_at: now() })
+    .values({
+      user_id: user?.id ?? null,
+      name,
+      slug: unique('agency-'),
+      sort_key: name.toLowerCase(),
+      email,
+      created_at: now(),
+      updated_at: now(),
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
@@ -48,7 +56,13 @@ export async function newAgency(db: Kysely<DB>, user: UserRow | null, { email = 
 export async function newContactListing(
   db: Kysely<DB>,
   authorId: number | null,
-  { display = 'author_info', agentIds = [], agencyId = null, status = 'publish', title = unique('Listing ') }: {
+  {
+    display = 'author_info',
+    agentIds = [],
+    agencyId = null,
+    status = 'publish',
+    title = unique('Listing '),
+  }: {
     display?: AgentDisplay;
     agentIds?: number[];
     agencyId?: number | null;
@@ -83,7 +97,13 @@ export const aForm = (overrides: ContactForm = {}): ContactForm => ({
 });
 
 /** POST a contact form; `path` like `/properties/3/contact`. */
-export function postContact(app: FastifyInstance, path: string, payload: unknown, headers: Record<string, string> = {}, remoteAddress?: string) {
+export function postContact(
+  app: FastifyInstance,
+  path: string,
+  payload: unknown,
+  headers: Record<string, string> = {},
+  remoteAddress?: string,
+) {
   return app.inject({
     method: 'POST',
     url: `${API}${path}`,

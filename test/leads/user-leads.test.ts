@@ -23,7 +23,8 @@ describe.each(DIALECTS)('GET /users/leads (%s)', (dialect) => {
   afterAll(() => t.close());
 
   const signIn = async (user: UserRow) => bearer(await tokenFor(t.app, user));
-  const listLeads = (auth: Auth | undefined, query = '') => t.app.inject({ method: 'GET', url: `${API}/users/leads${query}`, headers: auth ?? {} });
+  const listLeads = (auth: Auth | undefined, query = '') =>
+    t.app.inject({ method: 'GET', url: `${API}/users/leads${query}`, headers: auth ?? {} });
   const send = async (path: string, form = aForm()) => {
     const res = await postContact(t.app, path, form);
     expect(res.statusCode, res.body).toBe(201);
@@ -86,7 +87,10 @@ describe.each(DIALECTS)('GET /users/leads (%s)', (dialect) => {
   it('shows the lead to each of its recipients', async () => {
     const [one, two] = [await newUser(db, { role: 'agent' }), await newUser(db, { role: 'agent' })];
     const author = await newUser(db, { role: 'seller' });
-    const listing = await newContactListing(db, author.id, { display: 'agent_info', agentIds: [await newAgent(db, one), await newAgent(db, two)] });
+    const listing = await newContactListing(db, author.id, {
+      display: 'agent_info',
+      agentIds: [await newAgent(db, one), await newAgent(db, two)],
+    });
     const leadId = await send(`/properties/${listing}/contact`);
     expect(idsOf(await listLeads(await signIn(one)))).toEqual([leadId]);
     expect(idsOf(await listLeads(await signIn(two)))).toEqual([leadId]);
@@ -112,7 +116,12 @@ describe.each(DIALECTS)('GET /users/leads (%s)', (dialect) => {
     });
 
     await db.deleteFrom('listings').where('id', '=', authorsOwn).execute();
-    expect((await listLeads(authorAuth)).json().data.leads[0]).toMatchObject({ id: toAuthor, target_type: 'property', target_id: null, property: null });
+    expect((await listLeads(authorAuth)).json().data.leads[0]).toMatchObject({
+      id: toAuthor,
+      target_type: 'property',
+      target_id: null,
+      property: null,
+    });
   });
 
   it('keeps the leads of an agent record whose user is gone out of everyone’s list', async () => {

@@ -61,16 +61,22 @@ describe.each(DIALECTS)('avatars and account media (%s)', (dialect) => {
     const body = await multipart(parts);
     return t.app.inject({ method: 'POST', url: `${API}${url}`, headers: { ...headers, ...body.headers }, payload: body.payload });
   };
-  const uploadAvatar = (data: Buffer, headers: Headers) => postForm('/users/upload-avatar', [['avatar', { data, filename: 'me.png' }]], headers);
+  const uploadAvatar = (data: Buffer, headers: Headers) =>
+    postForm('/users/upload-avatar', [['avatar', { data, filename: 'me.png' }]], headers);
   const avatarIdOf = async (userId: number) =>
     (await t.database.db.selectFrom('users').select('avatar_media_id').where('id', '=', userId).executeTakeFirstOrThrow()).avatar_media_id;
   const loginAvatarUrl = async (user: UserRow) => {
-    const res = await t.app.inject({ method: 'POST', url: `${API}/auth/login`, payload: { username: user.username, password: 'correct horse battery staple' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `${API}/auth/login`,
+      payload: { username: user.username, password: 'correct horse battery staple' },
+    });
     return res.json().data.avatar_url as string;
   };
   const filesOf = (media: MediaRecord) =>
     [media.url, ...Object.values(media.sizes).map((s) => s.url)].map((url) => path.join(uploads.dir, keyOf(url, '/uploads/')));
-  const mediaOf = async (id: number, headers: Headers) => (await t.app.inject({ method: 'GET', url: `${API}/media/${id}`, headers })).json().data as MediaRecord;
+  const mediaOf = async (id: number, headers: Headers) =>
+    (await t.app.inject({ method: 'GET', url: `${API}/media/${id}`, headers })).json().data as MediaRecord;
 
   describe('POST /users/upload-avatar', () => {
     it('sets the avatar of any signed-in user and answers with its medium size', async () => {
@@ -78,7 +84,10 @@ describe.each(DIALECTS)('avatars and account media (%s)', (dialect) => {
       const res = await uploadAvatar(await image('png', 1000, 800), headers);
       expect(res.statusCode, res.body).toBe(201);
       const data = res.json().data;
-      expect(res.json()).toStrictEqual({ success: true, data: { user_id: user.id, avatar_id: data.avatar_id, avatar_url: expect.any(String) } });
+      expect(res.json()).toStrictEqual({
+        success: true,
+        data: { user_id: user.id, avatar_id: data.avatar_id, avatar_url: expect.any(String) },
+      });
       expect(data.avatar_url).toMatch(/^http:\/\/127\.0\.0\.1:3000\/uploads\/\d{4}\/\d{2}\/[0-9a-f]{32}-medium\.png$/);
       expect(await avatarIdOf(user.id)).toBe(data.avatar_id);
       const media = await mediaOf(data.avatar_id, headers);
@@ -117,7 +126,10 @@ describe.each(DIALECTS)('avatars and account media (%s)', (dialect) => {
       };
       const service = new MediaService(t.database.db, storage, { maxImagePixels: 40_000_000 }, { error: () => {} });
       const { user, caller } = await account();
-      const results = await Promise.all([service.uploadAvatar(caller, await image('png', 64, 64)), service.uploadAvatar(caller, await image('png', 65, 65))]);
+      const results = await Promise.all([
+        service.uploadAvatar(caller, await image('png', 64, 64)),
+        service.uploadAvatar(caller, await image('png', 65, 65)),
+      ]);
       const rows = await t.database.db.selectFrom('media').select('id').where('owner_id', '=', user.id).execute();
       expect(rows.map((r) => r.id)).toEqual([await avatarIdOf(user.id)]);
       expect(results.map((r) => r.avatar_id)).toContain(rows[0]!.id);
@@ -141,7 +153,18 @@ describe.each(DIALECTS)('avatars and account media (%s)', (dialect) => {
       const noFile = await postForm('/users/upload-avatar', [], headers);
       expectCode(noFile, 400, 'validation_failed');
       expect(noFile.json().errors[0].field).toBe('avatar');
-      expectCode(await postForm('/users/upload-avatar', [['avatar', png], ['title', 'x']], headers), 400, 'validation_failed');
+      expectCode(
+        await postForm(
+          '/users/upload-avatar',
+          [
+            ['avatar', png],
+            ['title', 'x'],
+          ],
+          headers,
+        ),
+        400,
+        'validation_failed',
+      );
     });
 
     it('clears the avatar when its media item is deleted', async () => {
@@ -179,9 +202,14 @@ describe.each(DIALECTS)('avatars and account media (%s)', (dialect) => {
     it('logs a storage failure instead of throwing, once the rows are gone', async () => {
       const storage = new RecordingStorage();
       const logged: { details: object; message: string }[] = [];
-      const service = new MediaService(t.database.db, storage, { maxImagePixels: 40_000_000 }, {
-        error: (details, message) => logged.push({ details, message }),
-      });
+      const service = new MediaService(
+        t.database.db,
+        storage,
+        { maxImagePixels: 40_000_000 },
+        {
+          error: (details, message) => logged.push({ details, message }),
+        },
+      );
       const { user, caller } = await account('seller');
       await service.upload(caller, { file: await image('jpeg', 30, 30), fields: {} });
       storage.failDeletes = true;

@@ -30,7 +30,12 @@ describe.each(DIALECTS)('media management (%s)', (dialect) => {
 
   beforeAll(async () => {
     t = await buildTestApp(dialect, { UPLOAD_DIR: uploads.dir });
-    [owner, stranger, admin, manager] = await Promise.all([signedIn('agent'), signedIn('seller'), signedIn('administrator'), signedIn('manager')]);
+    [owner, stranger, admin, manager] = await Promise.all([
+      signedIn('agent'),
+      signedIn('seller'),
+      signedIn('administrator'),
+      signedIn('manager'),
+    ]);
     jpeg = await image('jpeg', 300, 200);
   });
   afterAll(async () => {
@@ -40,7 +45,12 @@ describe.each(DIALECTS)('media management (%s)', (dialect) => {
 
   const uploadAs = async (headers: Headers, data: Buffer = jpeg): Promise<MediaRecord> => {
     const body = await multipart([['file', { data }]]);
-    const res = await t.app.inject({ method: 'POST', url: `${API}/media/upload`, headers: { ...headers, ...body.headers }, payload: body.payload });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `${API}/media/upload`,
+      headers: { ...headers, ...body.headers },
+      payload: body.payload,
+    });
     expect(res.statusCode, res.body).toBe(201);
     return res.json().data as MediaRecord;
   };
@@ -198,7 +208,14 @@ describe.each(DIALECTS)('media management (%s)', (dialect) => {
 
       const first = (await list('?per_page=2', lister)).json().data;
       expect(first.media.map((m: MediaRecord) => m.id)).toEqual([mine[2]!.id, mine[1]!.id]);
-      expect(first.pagination).toEqual({ total_records: 3, total_pages: 2, current_page: 1, per_page: 2, has_next_page: true, has_previous_page: false });
+      expect(first.pagination).toEqual({
+        total_records: 3,
+        total_pages: 2,
+        current_page: 1,
+        per_page: 2,
+        has_next_page: true,
+        has_previous_page: false,
+      });
       const second = (await list('?per_page=2&paged=2', lister)).json().data;
       expect(second.media.map((m: MediaRecord) => m.id)).toEqual([mine[0]!.id]);
       expect(second.pagination).toMatchObject({ current_page: 2, has_next_page: false, has_previous_page: true });

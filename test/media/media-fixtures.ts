@@ -19,7 +19,12 @@ export async function multipart(
   const form = new FormData();
   for (const [name, value] of parts) {
     if (typeof value === 'string') form.append(name, value);
-    else form.append(name, new Blob([new Uint8Array(value.data)], { type: value.type ?? 'application/octet-stream' }), value.filename ?? 'upload.bin');
+    else
+      form.append(
+        name,
+        new Blob([new Uint8Array(value.data)], { type: value.type ?? 'application/octet-stream' }),
+        value.filename ?? 'upload.bin',
+      );
   }
   const response = new Response(form);
   return {

@@ -56,9 +56,32 @@ describe.each(DIALECTS)('POST /media/upload (%s)', (dialect) => {
     it('stores a JPEG with its three sizes and answers 201 with the media record', async () => {
       const media = created(await uploadFile(await image('jpeg', 2000, 1000)));
       expect(Object.keys(media).sort()).toEqual(
-        ['alt', 'caption', 'created_at', 'description', 'height', 'id', 'mime_type', 'owner_id', 'size_bytes', 'sizes', 'title', 'url', 'width'].sort(),
+        [
+          'alt',
+          'caption',
+          'created_at',
+          'description',
+          'height',
+          'id',
+          'mime_type',
+          'owner_id',
+          'size_bytes',
+          'sizes',
+          'title',
+          'url',
+          'width',
+        ].sort(),
       );
-      expect(media).toMatchObject({ mime_type: 'image/jpeg', width: 2000, height: 1000, owner_id: agentId, title: '', caption: '', alt: '', description: '' });
+      expect(media).toMatchObject({
+        mime_type: 'image/jpeg',
+        width: 2000,
+        height: 1000,
+        owner_id: agentId,
+        title: '',
+        caption: '',
+        alt: '',
+        description: '',
+      });
       expect(media.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
       expect(keyOf(media.url, `${PUBLIC_URL}/uploads/`)).toMatch(KEY);
       expect(media.size_bytes).toBe(stored(media.url).length);
@@ -165,7 +188,9 @@ describe.each(DIALECTS)('POST /media/upload (%s)', (dialect) => {
     });
 
     it('refuses GIF, plain text and zip', async () => {
-      const gif = await sharp({ create: { width: 10, height: 10, channels: 3, background: '#000' } }).gif().toBuffer();
+      const gif = await sharp({ create: { width: 10, height: 10, channels: 3, background: '#000' } })
+        .gif()
+        .toBuffer();
       expectCode(await uploadFile(gif, 'a.gif', 'image/gif'), 415, 'unsupported_media_type');
       expectCode(await uploadFile(Buffer.from('just text'), 'a.jpg'), 415, 'unsupported_media_type');
       const zip = Buffer.concat([Buffer.from('PK\x03\x04'), Buffer.alloc(40)]);
@@ -225,18 +250,58 @@ describe.each(DIALECTS)('POST /media/upload (%s)', (dialect) => {
 
     it('refuses unknown parts and over-long or repeated text fields (400)', async () => {
       const jpeg = { data: await image('jpeg', 10, 10) };
-      expectInvalid(await upload([['file', jpeg], ['owner_id', '1']]), 'owner_id');
+      expectInvalid(
+        await upload([
+          ['file', jpeg],
+          ['owner_id', '1'],
+        ]),
+        'owner_id',
+      );
       expectInvalid(await upload([['image', jpeg]]), 'image');
-      expectInvalid(await upload([['file', jpeg], ['title', 'x'.repeat(201)]]), 'title');
-      expectInvalid(await upload([['file', jpeg], ['alt', 'a'], ['alt', 'b']]), 'alt');
-      expectInvalid(await upload([['description', 'é'.repeat(20_001)], ['file', jpeg]]), 'description');
-      expect((await upload([['file', jpeg], ['title', 'x'.repeat(200)], ['description', 'é'.repeat(20_000)]])).statusCode).toBe(201);
+      expectInvalid(
+        await upload([
+          ['file', jpeg],
+          ['title', 'x'.repeat(201)],
+        ]),
+        'title',
+      );
+      expectInvalid(
+        await upload([
+          ['file', jpeg],
+          ['alt', 'a'],
+          ['alt', 'b'],
+        ]),
+        'alt',
+      );
+      expectInvalid(
+        await upload([
+          ['description', 'é'.repeat(20_001)],
+          ['file', jpeg],
+        ]),
+        'description',
+      );
+      expect(
+        (
+          await upload([
+            ['file', jpeg],
+            ['title', 'x'.repeat(200)],
+            ['description', 'é'.repeat(20_000)],
+          ])
+        ).statusCode,
+      ).toBe(201);
       before += 4; // the accepted upload just above
     });
 
     it('refuses a second file part (413)', async () => {
       const jpeg = { data: await image('jpeg', 10, 10) };
-      expectCode(await upload([['file', jpeg], ['file', jpeg]]), 413, 'payload_too_large');
+      expectCode(
+        await upload([
+          ['file', jpeg],
+          ['file', jpeg],
+        ]),
+        413,
+        'payload_too_large',
+      );
     });
 
     it('keeps a polyglot’s image and drops its HTML payload', async () => {

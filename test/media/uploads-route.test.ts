@@ -21,7 +21,12 @@ describe.each(DIALECTS)('GET /uploads/* (%s)', (dialect) => {
     const headers = bearer(await tokenFor(t.app, await newUser(t.database.db, { role: 'agent' })));
     const upload = async (data: Buffer) => {
       const body = await multipart([['file', { data }]]);
-      const res = await t.app.inject({ method: 'POST', url: `${API}/media/upload`, headers: { ...headers, ...body.headers }, payload: body.payload });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `${API}/media/upload`,
+        headers: { ...headers, ...body.headers },
+        payload: body.payload,
+      });
       return res.json().data as MediaRecord;
     };
     photo = await upload(await image('jpeg', 700, 700));

@@ -126,7 +126,9 @@ describe.each(DIALECTS)('the administrator’s outbox deliveries (%s)', (dialect
     expect(await ids(`?status=dead&channel=${channel}`)).toEqual([dead.id]);
     expect(await ids(`?status=pending&channel=${channel}`)).toEqual([pending.id]);
     const sentPage = await listed(`?status=sent&channel=${channel}`);
-    expect(sentPage.deliveries).toEqual([expect.objectContaining({ id: sent.id, status: 'sent', last_error: null, sent_at: expect.any(String) })]);
+    expect(sentPage.deliveries).toEqual([
+      expect.objectContaining({ id: sent.id, status: 'sent', last_error: null, sent_at: expect.any(String) }),
+    ]);
     const none = await listed(`?channel=${unique('none-')}`);
     expect(none).toEqual({ deliveries: [], pagination: pagination(0, 1, 10) });
   });
@@ -157,7 +159,14 @@ describe.each(DIALECTS)('the administrator’s outbox deliveries (%s)', (dialect
     expect(res.statusCode, res.body).toBe(200);
     expect(res.body).not.toContain(SECRET);
     const delivery = res.json().data;
-    expect(delivery).toMatchObject({ id: dead.id, channel, status: 'pending', attempts: 0, idempotency_key: dead.idempotency_key, sent_at: null });
+    expect(delivery).toMatchObject({
+      id: dead.id,
+      channel,
+      status: 'pending',
+      attempts: 0,
+      idempotency_key: dead.idempotency_key,
+      sent_at: null,
+    });
     expect(Object.keys(delivery).sort()).toEqual(DELIVERY_FIELDS);
     expect(Date.parse(delivery.available_at)).toBeLessThanOrEqual(Date.now());
     expect(Date.parse(delivery.available_at)).toBeGreaterThanOrEqual(before - 1000);

@@ -23,17 +23,32 @@ describe.each(DIALECTS)('notifications: events (%s)', (dialect) => {
 
   const process = () => t.services.notificationEvents.runOnce();
   const notificationsOf = (user: UserRow) =>
-    db.selectFrom('notifications').select(['type', 'title', 'message', 'data', 'source']).where('user_id', '=', user.id).orderBy('id').execute();
+    db
+      .selectFrom('notifications')
+      .select(['type', 'title', 'message', 'data', 'source'])
+      .where('user_id', '=', user.id)
+      .orderBy('id')
+      .execute();
   const outboxOf = (user: UserRow) =>
-    db.selectFrom('outbox').select(['channel', 'idempotency_key', 'payload']).where('idempotency_key', 'like', `notification:${user.id}:%`).orderBy('id').execute();
-  const act = (path: string, id: number, body: object = {}) => t.app.inject({ method: 'POST', url: `${API}/users/${path}/${id}`, headers: moderator, payload: body });
+    db
+      .selectFrom('outbox')
+      .select(['channel', 'idempotency_key', 'payload'])
+      .where('idempotency_key', 'like', `notification:${user.id}:%`)
+      .orderBy('id')
+      .execute();
+  const act = (path: string, id: number, body: object = {}) =>
+    t.app.inject({ method: 'POST', url: `${API}/users/${path}/${id}`, headers: moderator, payload: body });
 
   it('tells the owner of an approval, a disapproval with its reason, and an expiry, once each', async () => {
     const owner = await newUser(db, { role: 'owner' });
     const listing = await newListing(db, { status: 'pending', author_id: owner.id, title: 'Sea view flat' });
     expect((await act('approve-property', listing)).statusCode).toBe(200);
     expect((await act('disapprove-property', listing, { reason: 'Photos missing' })).statusCode).toBe(200);
-    await db.updateTable('listings').set({ status: 'publish', expires_at: new Date(Date.now() - DAY).toISOString() }).where('id', '=', listing).execute();
+    await db
+      .updateTable('listings')
+      .set({ status: 'publish', expires_at: new Date(Date.now() - DAY).toISOString() })
+      .where('id', '=', listing)
+      .execute();
     expect(await t.services.listingExpiry.runOnce()).toBe(1);
 
     const { processed } = await process();
@@ -41,7 +56,12 @@ describe.each(DIALECTS)('notifications: events (%s)', (dialect) => {
     const rows = await notificationsOf(owner);
     expect(rows.map((r) => [r.type, r.title, r.message, JSON.parse(r.data)])).toEqual([
       ['property_approved', 'Your listing was approved', '“Sea view flat” is now published.', { property_id: listing }],
-      ['property_disapproved', 'Your listing was not approved', '“Sea view flat” was not approved: Photos missing', { property_id: listing, reason: 'Photos missing' }],
+      [
+        'property_disapproved',
+        'Your listing was not approved',
+        '“Sea view flat” was not approved: Photos missing',
+        { property_id: listing, reason: 'Photos missing' },
+      ],
       ['property_expired', 'Your listing expired', '“Sea view flat” is no longer published.', { property_id: listing }],
     ]);
     // Each with an e-mail (on by default) and no push (FCM not configured).
@@ -77,18 +97,33 @@ describe.each(DIALECTS)('notifications: events (%s)', (dialect) => {
     expect(JSON.parse(row!.data)).toEqual({ lead_id: res.json().data.lead_id, property_id: listing });
     expect(await outboxOf(owner)).toEqual([]);
     // The lead's own mail went out as before.
-    const mails = await db.selectFrom('outbox').select('channel').where('idempotency_key', '=', `lead:${res.json().data.lead_id}:${owner.id}`).execute();
+    const mails = await db
+      .selectFrom('outbox')
+      .select('channel')
+      .where('idempotency_key', '=', `lead:${res.json().data.lead_id}:${owner.id}`)
+      .execute();
     expect(mails).toEqual([{ channel: 'email' }]);
   });
 
   it('stops the lead mail itself when the recipient turned new_lead e-mails off', async () => {
     const owner = await newUser(db, { role: 'owner' });
     const auth = bearer(await tokenFor(t.app, owner));
-    await t.app.inject({ method: 'PUT', url: `${API}/notifications/preferences`, headers: auth, payload: { preferences: { new_lead: { email: false } } } });
+    await t.app.inject({
+      method: 'PUT',
+      url: `${API}/notifications/preferences`,
+      headers: auth,
+      payload: { preferences: { new_lead: { email: false } } },
+    });
     const listing = await newListing(db, { author_id: owner.id });
-    const res = await t.app.inject({ method: 'POST', url: `${API}/properties/${listing}/contact`, payload: { name: 'Bo', email: 'bo@example.test', message: 'Hi' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `${API}/properties/${listing}/contact`,
+      payload: { name: 'Bo', email: 'bo@example.test', message: 'Hi' },
+    });
     expect(res.statusCode).toBe(201);
-    expect(await db.selectFrom('outbox').select('id').where('idempotency_key', '=', `lead:${res.json().data.lead_id}:${owner.id}`).execute()).toEqual([]);
+    expect(
+      await db.selectFrom('outbox').select('id').where('idempotency_key', '=', `lead:${res.json().data.lead_id}:${owner.id}`).execute(),
+    ).toEqual([]);
     const leads = await t.app.inject({ method: 'GET', url: `${API}/users/leads`, headers: auth });
     expect(leads.json().data.leads).toHaveLength(1);
   });
@@ -113,11 +148,42 @@ describe.each(DIALECTS)('notifications: events (%s)', (dialect) => {
 
   it('announces memberships and payments', async () => {
     const buyer = await newUser(db, { language: 'fr' });
-    await recordEvent(db, 'payment_received', { invoice_id: 9, invoice_number: 'INV-2026-000009', user_id: buyer.id, total: 49.5, currency: 'EUR' });
-    await recordEvent(db, 'membership_activated', { user_id: buyer.id, membership_id: 3, package_id: 2, package_title: 'Gold', invoice_id: 9, expires_at: '2026-12-21T00:00:00.000Z' });
-    await recordEvent(db, 'membership_expiring', { user_id: buyer.id, membership_id: 3, package_id: 2, expires_at: '2026-12-21T00:00:00.000Z', auto_renew: false });
-    await recordEvent(db, 'membership_expiring', { user_id: buyer.id, membership_id: 4, package_id: 2, expires_at: '2027-01-21T00:00:00.000Z', auto_renew: true });
-    await recordEvent(db, 'membership_expired', { user_id: buyer.id, membership_id: 3, package_id: 2, expires_at: '2026-12-21T00:00:00.000Z', listings_expired: 2 });
+    await recordEvent(db, 'payment_received', {
+      invoice_id: 9,
+      invoice_number: 'INV-2026-000009',
+      user_id: buyer.id,
+      total: 49.5,
+      currency: 'EUR',
+    });
+    await recordEvent(db, 'membership_activated', {
+      user_id: buyer.id,
+      membership_id: 3,
+      package_id: 2,
+      package_title: 'Gold',
+      invoice_id: 9,
+      expires_at: '2026-12-21T00:00:00.000Z',
+    });
+    await recordEvent(db, 'membership_expiring', {
+      user_id: buyer.id,
+      membership_id: 3,
+      package_id: 2,
+      expires_at: '2026-12-21T00:00:00.000Z',
+      auto_renew: false,
+    });
+    await recordEvent(db, 'membership_expiring', {
+      user_id: buyer.id,
+      membership_id: 4,
+      package_id: 2,
+      expires_at: '2027-01-21T00:00:00.000Z',
+      auto_renew: true,
+    });
+    await recordEvent(db, 'membership_expired', {
+      user_id: buyer.id,
+      membership_id: 3,
+      package_id: 2,
+      expires_at: '2026-12-21T00:00:00.000Z',
+      listings_expired: 2,
+    });
     await process();
     const rows = await notificationsOf(buyer);
     expect(rows.map((r) => [r.type, r.message])).toEqual([

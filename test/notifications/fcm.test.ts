@@ -106,7 +106,9 @@ describe('FcmClient', () => {
 
   it('throws on a 400 that is not about the token', async () => {
     fcm.failNext(1, 400);
-    const error = await client().send('device-1', message, 'k1').catch((e: unknown) => e);
+    const error = await client()
+      .send('device-1', message, 'k1')
+      .catch((e: unknown) => e);
     expect((error as Error).message).toMatch(/^FCM send failed: HTTP 400 INVALID_ARGUMENT/);
   });
 
@@ -128,7 +130,9 @@ describe('FcmClient', () => {
 
   it('gives up on a send that takes longer than the timeout', async () => {
     fcm.failNext(1, 'hang');
-    const error = await client({ timeoutMs: 200 }).send('device-1', message, 'k1').catch((e: unknown) => e);
+    const error = await client({ timeoutMs: 200 })
+      .send('device-1', message, 'k1')
+      .catch((e: unknown) => e);
     expect((error as Error).message).toBe('FCM send timed out after 200 ms');
   });
 

@@ -40,7 +40,11 @@ describe.each(DIALECTS)('notification e-mails and their unsubscribe links (%s)',
 
   /** Signs in under API_PREFIX (the factories' helper uses the bare path). */
   async function tokenFor(user: UserRow): Promise<string> {
-    const res = await t.app.inject({ method: 'POST', url: `${API}/auth/login`, payload: { username: user.username, password: DEFAULT_PASSWORD } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `${API}/auth/login`,
+      payload: { username: user.username, password: DEFAULT_PASSWORD },
+    });
     expect(res.statusCode).toBe(200);
     return res.json().data.token as string;
   }
@@ -167,7 +171,11 @@ describe.each(DIALECTS)('notification e-mails and their unsubscribe links (%s)',
       data: {},
       notification_id: null,
     };
-    await enqueue(t.database.db, { channel: 'notification_email', idempotencyKey: `notification:${user.id}:${unique('raw:')}:email`, payload });
+    await enqueue(t.database.db, {
+      channel: 'notification_email',
+      idempotencyKey: `notification:${user.id}:${unique('raw:')}:email`,
+      payload,
+    });
     const raw = (await deliverTo(user)).at(-1)!;
     expect(raw.html).not.toMatch(/<script|<img/);
     expect(raw.html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
@@ -313,7 +321,11 @@ describe.each(DIALECTS)('notification e-mails and their unsubscribe links (%s)',
       .where('idempotency_key', 'like', `notification:${user.id}:%`)
       .orderBy('id')
       .execute();
-    expect(rows.map((row) => [row.status, row.last_error, JSON.parse(row.payload)]).at(-1)).toEqual(['sent', null, { skipped: 'recipient deleted' }]);
+    expect(rows.map((row) => [row.status, row.last_error, JSON.parse(row.payload)]).at(-1)).toEqual([
+      'sent',
+      null,
+      { skipped: 'recipient deleted' },
+    ]);
     for (const method of ['GET', 'POST'] as const) {
       const res = await t.app.inject({ method, url: link.path });
       expect(res.statusCode).toBe(404);
@@ -326,7 +338,12 @@ describe.each(DIALECTS)('notification e-mails and their unsubscribe links (%s)',
     await notify(user.id);
     const { path } = linkOf(await onlyMailTo(user));
     const post = (payload: string | undefined, contentType?: string) =>
-      t.app.inject({ method: 'POST', url: path, ...(payload === undefined ? {} : { payload }), headers: contentType ? { 'content-type': contentType } : {} });
+      t.app.inject({
+        method: 'POST',
+        url: path,
+        ...(payload === undefined ? {} : { payload }),
+        headers: contentType ? { 'content-type': contentType } : {},
+      });
 
     const oneClick = await post('List-Unsubscribe=One-Click', 'application/x-www-form-urlencoded');
     expect(oneClick.statusCode).toBe(200);
@@ -397,13 +414,22 @@ describe('notification e-mail over SMTP', () => {
 
   it('sends the List-Unsubscribe headers unbroken, with a text and an HTML part', async () => {
     const user = await newUser(t.database.db, { language: 'fr' });
-    const payload: DeliveryPayload = { user_id: user.id, type: 'new_review', title: 'Nouvel avis', message: 'Bravo', data: {}, notification_id: null };
+    const payload: DeliveryPayload = {
+      user_id: user.id,
+      type: 'new_review',
+      title: 'Nouvel avis',
+      message: 'Bravo',
+      data: {},
+      notification_id: null,
+    };
     await enqueue(t.database.db, { channel: 'notification_email', idempotencyKey: `notification:${user.id}:smtp:email`, payload });
     expect(await t.services.outbox.runOnce()).toBe(1);
     expect(received).toHaveLength(1);
     // Unfold the header lines before reading them.
     const headers = received[0]!.split(/\r?\n\r?\n/)[0]!.replace(/\r?\n[ \t]+/g, ' ');
-    const link = /^List-Unsubscribe: <(https:\/\/realty\.test\/realty-api\/v1\/notifications\/unsubscribe\?token=[A-Za-z0-9_.%-]+)>$/m.exec(headers);
+    const link = /^List-Unsubscribe: <(https:\/\/realty\.test\/realty-api\/v1\/notifications\/unsubscribe\?token=[A-Za-z0-9_.%-]+)>$/m.exec(
+      headers,
+    );
     expect(link).not.toBeNull();
     expect(headers).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click$/m);
     expect(headers).toMatch(/^X-Idempotency-Key: notification:\d+:smtp:email$/m);

@@ -25,7 +25,12 @@ describe.each(DIALECTS)('notifications: routes (%s)', (dialect) => {
 
   const signIn = async (user: UserRow) => bearer(await tokenFor(t.app, user));
   const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, auth?: Auth, payload?: unknown) =>
-    t.app.inject({ method, url: `${API}${url}`, ...(auth ? { headers: auth } : {}), ...(payload !== undefined ? { payload: payload as object } : {}) });
+    t.app.inject({
+      method,
+      url: `${API}${url}`,
+      ...(auth ? { headers: auth } : {}),
+      ...(payload !== undefined ? { payload: payload as object } : {}),
+    });
   const send = async (userId: number, fields: Record<string, unknown> = {}) => {
     const res = await call('POST', '/notifications', admin, { title: 'Hello', message: 'World', user_id: userId, ...fields });
     expect(res.statusCode, res.body).toBe(201);
@@ -81,7 +86,10 @@ describe.each(DIALECTS)('notifications: routes (%s)', (dialect) => {
     expect(list.unread_count).toBe(3);
 
     const [third, , first] = list.notifications.map((n: { id: number }) => n.id);
-    expect((await call('POST', `/notifications/${first}/read`, auth)).json()).toEqual({ success: true, data: { id: first, is_read: true, unread_count: 2 } });
+    expect((await call('POST', `/notifications/${first}/read`, auth)).json()).toEqual({
+      success: true,
+      data: { id: first, is_read: true, unread_count: 2 },
+    });
     // Idempotent.
     expect((await call('POST', `/notifications/${first}/read`, auth)).json().data.unread_count).toBe(2);
 
@@ -97,7 +105,10 @@ describe.each(DIALECTS)('notifications: routes (%s)', (dialect) => {
     expect(pastEnd.json().data).toEqual({ notifications: [], pagination: pagination(3, 5, 2), unread_count: 2 });
 
     expect((await call('GET', '/notifications/unread-count', auth)).json()).toEqual({ success: true, data: { unread_count: 2 } });
-    expect((await call('POST', '/notifications/mark-all-read', auth)).json()).toEqual({ success: true, data: { marked: 2, unread_count: 0 } });
+    expect((await call('POST', '/notifications/mark-all-read', auth)).json()).toEqual({
+      success: true,
+      data: { marked: 2, unread_count: 0 },
+    });
     expect((await call('GET', '/notifications/unread-count', await signIn(other))).json().data.unread_count).toBe(1);
 
     const deleted = await call('DELETE', `/notifications/${third}`, auth);
@@ -119,7 +130,13 @@ describe.each(DIALECTS)('notifications: routes (%s)', (dialect) => {
 
   it('validates parameters: unknown query fields, bad status and type, ids', async () => {
     const auth = await signIn(await newUser(db));
-    for (const url of ['/notifications?status=new', '/notifications?type=nope', '/notifications?per_page=101', '/notifications?foo=1', '/notifications/unread-count?x=1']) {
+    for (const url of [
+      '/notifications?status=new',
+      '/notifications?type=nope',
+      '/notifications?per_page=101',
+      '/notifications?foo=1',
+      '/notifications/unread-count?x=1',
+    ]) {
       const res = await call('GET', url, auth);
       expect(res.statusCode, url).toBe(400);
       expect(res.json()).toEqual({ ...errorBody('validation_failed'), errors: expect.any(Array) });
@@ -131,7 +148,9 @@ describe.each(DIALECTS)('notifications: routes (%s)', (dialect) => {
   it('lets only administrators create, with exactly one target and bounded fields', async () => {
     const user = await newUser(db);
     const manager = await signIn(await newUser(db, { role: 'manager' }));
-    expect((await call('POST', '/notifications', manager, { title: 'x', message: 'y', user_id: user.id })).json()).toEqual(errorBody('forbidden'));
+    expect((await call('POST', '/notifications', manager, { title: 'x', message: 'y', user_id: user.id })).json()).toEqual(
+      errorBody('forbidden'),
+    );
     expect((await call('POST', '/notifications', await signIn(user), { title: 'x', message: 'y', all: true })).statusCode).toBe(403);
 
     const invalid = async (body: Record<string, unknown>, field: string) => {
@@ -150,9 +169,14 @@ describe.each(DIALECTS)('notifications: routes (%s)', (dialect) => {
     await invalid({ title: 'x', message: 'y', user_id: user.id, type: 'spam' }, 'type');
     await invalid({ title: 'x', message: 'y', user_id: user.id, data: { big: 'x'.repeat(5000) } }, 'data');
     await invalid({ title: 'x', message: 'y', user_id: user.id, is_read: true }, 'is_read');
-    expect((await call('POST', '/notifications', admin, { title: 'x', message: 'y', user_id: 999_999_999 })).json()).toEqual(errorBody('not_found'));
+    expect((await call('POST', '/notifications', admin, { title: 'x', message: 'y', user_id: 999_999_999 })).json()).toEqual(
+      errorBody('not_found'),
+    );
 
-    expect(await send(user.id, { title: '<script>alert(1)</script>Hi <b>there</b>', type: 'new_review' })).toEqual({ created: 1, queued: false });
+    expect(await send(user.id, { title: '<script>alert(1)</script>Hi <b>there</b>', type: 'new_review' })).toEqual({
+      created: 1,
+      queued: false,
+    });
     const row = await db.selectFrom('notifications').selectAll().where('user_id', '=', user.id).executeTakeFirstOrThrow();
     // Plain text, as every title (API.md 12): tags go, their text stays, harmless.
     expect(row.title).toBe('alert(1)Hi there');
@@ -163,7 +187,15 @@ describe.each(DIALECTS)('notifications: routes (%s)', (dialect) => {
     const role = 'owner' as const;
     const owners = [await newUser(db, { role }), await newUser(db, { role }), await newUser(db, { role })];
     const buyer = await newUser(db, { role: 'buyer' });
-    const expected = Number((await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('role', '=', role).executeTakeFirstOrThrow()).n);
+    const expected = Number(
+      (
+        await db
+          .selectFrom('users')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('role', '=', role)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     const res = await call('POST', '/notifications', admin, { title: 'Maintenance', message: 'Tonight', role, data: { window: '22:00' } });
     expect(res.statusCode, res.body).toBe(201);
     const queued = res.json().data;
@@ -186,16 +218,29 @@ describe.each(DIALECTS)('notifications: routes (%s)', (dialect) => {
     await t.services.broadcasts.fanOut();
     expect(await written()).toHaveLength(expected);
     // `system` broadcasts are not e-mailed by default.
-    expect(await db.selectFrom('outbox').select('id').where('idempotency_key', 'like', `notification:%:${source}:email`).execute()).toEqual([]);
+    expect(await db.selectFrom('outbox').select('id').where('idempotency_key', 'like', `notification:%:${source}:email`).execute()).toEqual(
+      [],
+    );
   });
 
   it('broadcasts to everyone', async () => {
-    const users = Number((await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const users = Number(
+      (
+        await db
+          .selectFrom('users')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     const res = await call('POST', '/notifications', admin, { title: 'All', message: 'Everyone', all: true });
     const { broadcast_id: id, created } = res.json().data;
     expect(created).toBe(users);
     await t.services.broadcasts.fanOut();
-    const count = await db.selectFrom('notifications').select((eb) => eb.fn.countAll<number>().as('n')).where('source', '=', `broadcast:${id}`).executeTakeFirstOrThrow();
+    const count = await db
+      .selectFrom('notifications')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('source', '=', `broadcast:${id}`)
+      .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(users);
   });
 
@@ -207,21 +252,31 @@ describe.each(DIALECTS)('notifications: routes (%s)', (dialect) => {
     expect(initial.new_review).toEqual({ in_app: true, email: true, push: true });
     expect(initial.system).toEqual({ in_app: true, email: false, push: true });
 
-    const res = await call('PUT', '/notifications/preferences', auth, { preferences: { new_review: { email: false }, system: { in_app: false } } });
+    const res = await call('PUT', '/notifications/preferences', auth, {
+      preferences: { new_review: { email: false }, system: { in_app: false } },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const updated = res.json().data.preferences;
     expect(updated.new_review).toEqual({ in_app: true, email: false, push: true });
     expect(updated.system).toEqual({ in_app: false, email: false, push: true });
     expect(updated.new_lead).toEqual(initial.new_lead);
     // Another PUT keeps what the first one set.
-    const again = (await call('PUT', '/notifications/preferences', auth, { preferences: { new_review: { push: false } } })).json().data.preferences;
+    const again = (await call('PUT', '/notifications/preferences', auth, { preferences: { new_review: { push: false } } })).json().data
+      .preferences;
     expect(again.new_review).toEqual({ in_app: true, email: false, push: false });
 
     // In-app off: the administrator's notification of that type is not written.
     expect(await send(user.id)).toEqual({ created: 0, queued: false });
     expect((await call('GET', '/notifications', auth)).json().data.notifications).toEqual([]);
 
-    for (const body of [{}, { preferences: {} }, { preferences: { nope: { email: true } } }, { preferences: { system: {} } }, { preferences: { system: { sms: true } } }, { preferences: { system: { email: 'yes' } } }]) {
+    for (const body of [
+      {},
+      { preferences: {} },
+      { preferences: { nope: { email: true } } },
+      { preferences: { system: {} } },
+      { preferences: { system: { sms: true } } },
+      { preferences: { system: { email: 'yes' } } },
+    ]) {
       expect((await call('PUT', '/notifications/preferences', auth, body)).statusCode, JSON.stringify(body)).toBe(400);
     }
   });
@@ -241,13 +296,25 @@ describe.each(DIALECTS)('notifications: routes (%s)', (dialect) => {
     expect(await owner()).toEqual([{ user_id: second.id, platform: 'ios' }]);
 
     // The former owner cannot remove it (and is not told whose it is).
-    expect((await call('POST', '/notifications/unregister-device', firstAuth, { token })).json()).toEqual({ success: true, data: { unregistered: true } });
+    expect((await call('POST', '/notifications/unregister-device', firstAuth, { token })).json()).toEqual({
+      success: true,
+      data: { unregistered: true },
+    });
     expect(await owner()).toHaveLength(1);
     await call('POST', '/notifications/unregister-device', secondAuth, { token });
     expect(await owner()).toEqual([]);
 
-    for (const body of [{ platform: 'windows', token }, { platform: 'ios' }, { platform: 'ios', token: '' }, { platform: 'ios', token: 'has space' }, { platform: 'ios', token: 'x'.repeat(4097) }, { platform: 'ios', token, user_id: 1 }]) {
-      expect((await call('POST', '/notifications/register-device', firstAuth, body)).statusCode, JSON.stringify(body).slice(0, 80)).toBe(400);
+    for (const body of [
+      { platform: 'windows', token },
+      { platform: 'ios' },
+      { platform: 'ios', token: '' },
+      { platform: 'ios', token: 'has space' },
+      { platform: 'ios', token: 'x'.repeat(4097) },
+      { platform: 'ios', token, user_id: 1 },
+    ]) {
+      expect((await call('POST', '/notifications/register-device', firstAuth, body)).statusCode, JSON.stringify(body).slice(0, 80)).toBe(
+        400,
+      );
     }
   });
 

@@ -53,9 +53,13 @@ if (options.announce) {
   const notifier = new Notifier({ push: false });
   const { type } = options.announce;
   for (const userId of options.announce.userIds) {
-    await db.transaction().execute((trx) =>
-      notifier.announce(trx, [{ userId, type, source: `admin:${randomUUID()}`, text: { title: 'Crash test', message: `Hello ${userId}` }, data: {} }]),
-    );
+    await db
+      .transaction()
+      .execute((trx) =>
+        notifier.announce(trx, [
+          { userId, type, source: `admin:${randomUUID()}`, text: { title: 'Crash test', message: `Hello ${userId}` }, data: {} },
+        ]),
+      );
   }
   say(`committed ${options.announce.userIds.length}`);
   if (options.stopAfterCommit) await never();
@@ -77,12 +81,10 @@ const sender = async (_payload: unknown, message: { idempotency_key: string }): 
   delivered++;
   return {};
 };
-const worker = new OutboxWorker(
-  db,
-  Object.fromEntries(options.channels.map((channel) => [channel, sender])),
-  pino({ level: 'silent' }),
-  { leaseMs: options.leaseMs, batchSize: options.batchSize },
-);
+const worker = new OutboxWorker(db, Object.fromEntries(options.channels.map((channel) => [channel, sender])), pino({ level: 'silent' }), {
+  leaseMs: options.leaseMs,
+  batchSize: options.batchSize,
+});
 for (;;) {
   if ((await worker.runOnce()) === 0) await new Promise((resolve) => setTimeout(resolve, 20));
 }

@@ -50,7 +50,12 @@ async function crashDatabase(dialect: DialectName): Promise<CrashDatabase> {
   const database = await createTestDatabase('postgres');
   // The test database's pool selects its schema on every connection (search_path).
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db);
-  return { db: database.db, ref: { kind: 'postgres', schema: rows[0]!.schema }, dir, dispose: async () => (await database.dispose(), removeDir()) };
+  return {
+    db: database.db,
+    ref: { kind: 'postgres', schema: rows[0]!.schema },
+    dir,
+    dispose: async () => (await database.dispose(), removeDir()),
+  };
 }
 
 /** Starts the worker process; its stdout lines are what `waitForLine` reads. */
@@ -89,7 +94,8 @@ function waitForLine(child: ChildProcess & { output: () => string }, pattern: Re
 
 /** SIGKILL: no handler, no `finally`, no flush runs in the worker. */
 async function killHard(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) throw new Error(`worker had already exited: ${child.exitCode ?? child.signalCode}`);
+  if (child.exitCode !== null || child.signalCode !== null)
+    throw new Error(`worker had already exited: ${child.exitCode ?? child.signalCode}`);
   const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
   child.kill('SIGKILL');
   expect(await exited).toBe('SIGKILL');
@@ -106,7 +112,10 @@ function countsOf(keys: readonly string[]): Map<string, number> {
 /** A worker of this process whose senders record the keys they deliver. */
 function survivorWorker(db: Kysely<DB>, channels: readonly string[], delivered: string[]): OutboxWorker {
   const sender = async (_payload: unknown, message: OutboxRow) => (delivered.push(message.idempotency_key), {});
-  return new OutboxWorker(db, Object.fromEntries(channels.map((channel) => [channel, sender])), log, { leaseMs: LEASE_MS, batchSize: BATCH });
+  return new OutboxWorker(db, Object.fromEntries(channels.map((channel) => [channel, sender])), log, {
+    leaseMs: LEASE_MS,
+    batchSize: BATCH,
+  });
 }
 
 /** Runs the worker until nothing is due at `at()` (evaluated per batch). */
@@ -146,7 +155,10 @@ describe.each(DIALECTS)('outbox worker killed mid-batch (%s)', (dialect) => {
       const channel = unique('crash-');
       const total = 40;
       const allKeys = Array.from({ length: total }, (_, n) => `${channel}:${n}`);
-      await enqueueMany(db, allKeys.map((key, n) => ({ channel, idempotencyKey: key, payload: { n } })));
+      await enqueueMany(
+        db,
+        allKeys.map((key, n) => ({ channel, idempotencyKey: key, payload: { n } })),
+      );
       const keysFile = path.join(cdb.dir, `${channel}.keys`);
       // 13 deliveries: a whole batch of 8, then 5 of the second; the 6th of that batch reaches the receiver
       // but the process hangs before marking it sent (the acknowledgement is lost), and is killed there.

@@ -48,7 +48,12 @@ describe.each(DIALECTS)('saved-search alerts (%s)', (dialect) => {
   const save = (auth: Auth, query_string: string, frequency: 'instant' | 'daily' | 'weekly', extra: Record<string, unknown> = {}) =>
     createdId(client, auth, { query_string, frequency, ...extra });
   const listingIn = (city: TermRecord, extra: Parameters<typeof newListing>[1] = {}) =>
-    newListing(db, { title: unique('Listing '), price: 250_000, ...extra, terms: [...links('property_city', city), ...links('property_type', apartment)] });
+    newListing(db, {
+      title: unique('Listing '),
+      price: 250_000,
+      ...extra,
+      terms: [...links('property_city', city), ...links('property_type', apartment)],
+    });
 
   /** What the domain-event job does: match, then announce, in one transaction. */
   const published = (listingIds: number[], now: Date): Promise<Announcement[]> =>
@@ -58,15 +63,26 @@ describe.each(DIALECTS)('saved-search alerts (%s)', (dialect) => {
       return announcements;
     });
   const notificationsOf = (userId: number) =>
-    db.selectFrom('notifications').select(['type', 'source', 'title', 'message', 'data']).where('user_id', '=', userId).orderBy('id').execute();
+    db
+      .selectFrom('notifications')
+      .select(['type', 'source', 'title', 'message', 'data'])
+      .where('user_id', '=', userId)
+      .orderBy('id')
+      .execute();
   const emailsOf = async (userId: number) =>
     (await db.selectFrom('outbox').select(['payload']).where('channel', '=', 'notification_email').execute())
       .map((row) => JSON.parse(row.payload) as { user_id: number; data: Record<string, unknown> })
       .filter((payload) => payload.user_id === userId);
   const matchesOf = (searchIds: number[]) =>
-    db.selectFrom('saved_search_matches').select(['saved_search_id', 'listing_id', 'notified_at']).where('saved_search_id', 'in', searchIds)
-      .orderBy('saved_search_id').orderBy('listing_id').execute();
-  const setStatus = (listingId: number, status: ListingState) => db.updateTable('listings').set({ status }).where('id', '=', listingId).execute();
+    db
+      .selectFrom('saved_search_matches')
+      .select(['saved_search_id', 'listing_id', 'notified_at'])
+      .where('saved_search_id', 'in', searchIds)
+      .orderBy('saved_search_id')
+      .orderBy('listing_id')
+      .execute();
+  const setStatus = (listingId: number, status: ListingState) =>
+    db.updateTable('listings').set({ status }).where('id', '=', listingId).execute();
   const digestsOf = async (userId: number) =>
     (await notificationsOf(userId)).filter((n) => n.source.startsWith('digest:')).map((n) => ({ ...n, data: JSON.parse(n.data) }));
 
@@ -86,7 +102,11 @@ describe.each(DIALECTS)('saved-search alerts (%s)', (dialect) => {
         userId: user.id,
         type: 'saved_search_match',
         source: `match:${instant}:${first}`,
-        text: { title: 'saved_search_match_title', message: 'saved_search_match_message', params: { search: 'Flats', title: 'Sunny flat' } },
+        text: {
+          title: 'saved_search_match_title',
+          message: 'saved_search_match_message',
+          params: { search: 'Flats', title: 'Sunny flat' },
+        },
         data: { saved_search_id: instant, property_id: first },
       },
     ]);
@@ -245,14 +265,23 @@ describe.each(DIALECTS)('saved-search alerts (%s)', (dialect) => {
     // A second process (its own index) agrees.
     const peer = new SavedSearchAlerts(db, t.services.notifier);
     const third = await listingIn(created);
-    expect(await db.transaction().execute((trx) => peer.matchPublished(trx, [third], at(4 * HOUR)))).toMatchObject([{ source: `match:${late}:${third}` }]);
+    expect(await db.transaction().execute((trx) => peer.matchPublished(trx, [third], at(4 * HOUR)))).toMatchObject([
+      { source: `match:${late}:${third}` },
+    ]);
   });
 
   it('matches exactly the listings GET /properties/search answers for the same query', async () => {
     const { auth } = await signedIn();
     const [city, other] = [await newCity(), await newCity()];
     const miami = { latitude: 25.7617, longitude: -80.1918 };
-    const specs: { state?: ListingState; city: TermRecord; price: number | null; title: string; point?: { latitude: number; longitude: number }; beds?: number }[] = [
+    const specs: {
+      state?: ListingState;
+      city: TermRecord;
+      price: number | null;
+      title: string;
+      point?: { latitude: number; longitude: number };
+      beds?: number;
+    }[] = [
       { city, price: 150_000, title: 'Sunny loft', point: miami, beds: 1 },
       { city, price: 300_000, title: 'Quiet house', point: { latitude: 25.9, longitude: -80.2 }, beds: 3 },
       { city: other, price: 450_000, title: 'Sunny villa', point: { latitude: 40.7, longitude: -74 }, beds: 4 },
@@ -290,7 +319,10 @@ describe.each(DIALECTS)('saved-search alerts (%s)', (dialect) => {
       expect(res.statusCode, res.body).toBe(200);
       const found = (res.json().data.properties as { id: number }[]).map((p) => p.id).filter((id) => listingIds.includes(id));
       const expected = matched.filter((m) => m.saved_search_id === searchIds[i]).map((m) => m.listing_id);
-      expect(expected.sort((x, y) => x - y), query).toEqual(found.sort((x, y) => x - y));
+      expect(
+        expected.sort((x, y) => x - y),
+        query,
+      ).toEqual(found.sort((x, y) => x - y));
     }
     expect(matched.length).toBeGreaterThan(queries.length); // the searches are not all empty
   });
@@ -298,15 +330,30 @@ describe.each(DIALECTS)('saved-search alerts (%s)', (dialect) => {
   it('finds exactly what matchesListing finds over every saved search (the prefilter rejects nothing it accepts)', async () => {
     const cities = [await newCity(), await newCity(), await newCity()];
     const features = [await newTerm(t.services.taxonomies, 'property_feature'), await newTerm(t.services.taxonomies, 'property_feature')];
-    const centres = [[25.77, -80.19], [-18.14, 178.44], [89.6, 10]] as const;
+    const centres = [
+      [25.77, -80.19],
+      [-18.14, 178.44],
+      [89.6, 10],
+    ] as const;
     const pick = <T>(values: readonly T[]) => fc.constantFrom(...values);
     // Each parameter in about a third of the searches, so that most searches match something.
-    const sometimes = <T>(arb: fc.Arbitrary<T>) => fc.oneof({ arbitrary: fc.constant(undefined), weight: 2 }, { arbitrary: arb, weight: 1 });
+    const sometimes = <T>(arb: fc.Arbitrary<T>) =>
+      fc.oneof({ arbitrary: fc.constant(undefined), weight: 2 }, { arbitrary: arb, weight: 1 });
     const queryArb = fc
       .record({
-        city: sometimes(fc.subarray(cities.map((c) => c.slug), { minLength: 1 })),
+        city: sometimes(
+          fc.subarray(
+            cities.map((c) => c.slug),
+            { minLength: 1 },
+          ),
+        ),
         type: sometimes(pick([apartment.slug, villa.slug, `${apartment.slug},${villa.slug}`, 'no-such-type'])),
-        feature: sometimes(fc.subarray(features.map((f) => f.slug), { minLength: 1 })),
+        feature: sometimes(
+          fc.subarray(
+            features.map((f) => f.slug),
+            { minLength: 1 },
+          ),
+        ),
         min_price: sometimes(pick([0, 100_000, 250_000])),
         max_price: sometimes(pick([250_000, 400_000])),
         min_beds: sometimes(pick([1, 3])),
@@ -314,7 +361,9 @@ describe.each(DIALECTS)('saved-search alerts (%s)', (dialect) => {
         keyword: sometimes(pick(['sunny', 'loft garden'])),
         geo: sometimes(
           fc.oneof(
-            fc.record({ centre: pick(centres), radius: pick([5, 50, 20_000]) }).map(({ centre, radius }) => `latitude=${centre[0]}&longitude=${centre[1]}&radius=${radius}`),
+            fc
+              .record({ centre: pick(centres), radius: pick([5, 50, 20_000]) })
+              .map(({ centre, radius }) => `latitude=${centre[0]}&longitude=${centre[1]}&radius=${radius}`),
             fc.constant('ne_lat=-17&ne_lng=-179.5&sw_lat=-19&sw_lng=178'),
             fc.constant('polygon=25.2 -80.6,26.3 -80.5,25.8 -80.1,26.2 -79.7,25.3 -79.8'),
           ),
@@ -322,8 +371,14 @@ describe.each(DIALECTS)('saved-search alerts (%s)', (dialect) => {
         include_sold: fc.boolean(),
       })
       .map(({ geo, include_sold, ...params }) => {
-        const parts = Object.entries(params).filter(([, v]) => v !== undefined).map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : v}`);
-        if (params.min_price !== undefined && params.max_price !== undefined && params.min_price > params.max_price) parts.splice(parts.findIndex((p) => p.startsWith('min_price')), 1);
+        const parts = Object.entries(params)
+          .filter(([, v]) => v !== undefined)
+          .map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : v}`);
+        if (params.min_price !== undefined && params.max_price !== undefined && params.min_price > params.max_price)
+          parts.splice(
+            parts.findIndex((p) => p.startsWith('min_price')),
+            1,
+          );
         return [...parts, ...(geo ? [geo] : []), ...(include_sold ? ['include_sold=true'] : [])].join('&');
       });
     const queries = fc.sample(queryArb, { numRuns: 150, seed: 7 });
@@ -331,27 +386,49 @@ describe.each(DIALECTS)('saved-search alerts (%s)', (dialect) => {
     // Stored directly (the API allows 50 per user), canonical as the API stores them.
     const owner = await newUser(db);
     for (const query of queries) {
-      const row = await db.insertInto('saved_searches').values({
-        user_id: owner.id, name: query.slice(0, 50), query_string: searchQueryString(normalizeSavedSearchQuery(query)),
-        frequency: 'weekly', created_at: at(0).toISOString(), updated_at: at(0).toISOString(),
-      }).returning('id').executeTakeFirstOrThrow();
+      const row = await db
+        .insertInto('saved_searches')
+        .values({
+          user_id: owner.id,
+          name: query.slice(0, 50),
+          query_string: searchQueryString(normalizeSavedSearchQuery(query)),
+          frequency: 'weekly',
+          created_at: at(0).toISOString(),
+          updated_at: at(0).toISOString(),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       searchIds.push(row.id);
     }
 
     const listingArb = fc.record({
-      city: pick(cities), type: pick([apartment, villa]), features: fc.subarray(features),
-      price: fc.option(pick([0, 100_000, 250_000, 400_000, 900_000]), { nil: null }), beds: fc.option(pick([0, 1, 3, 5]), { nil: null }),
-      currency: pick(['USD', 'EUR']), title: pick(['Sunny loft', 'Garden flat', 'Plain']),
+      city: pick(cities),
+      type: pick([apartment, villa]),
+      features: fc.subarray(features),
+      price: fc.option(pick([0, 100_000, 250_000, 400_000, 900_000]), { nil: null }),
+      beds: fc.option(pick([0, 1, 3, 5]), { nil: null }),
+      currency: pick(['USD', 'EUR']),
+      title: pick(['Sunny loft', 'Garden flat', 'Plain']),
       point: fc.option(fc.tuple(pick(centres), fc.double({ min: -0.5, max: 0.5, noNaN: true })), { nil: null }),
       status: pick<ListingState>(['publish', 'publish', 'publish', 'sold', 'draft']),
     });
     const listingIds: number[] = [];
     for (const spec of fc.sample(listingArb, { numRuns: 60, seed: 11 })) {
-      listingIds.push(await newListing(db, {
-        status: spec.status, title: spec.title, price: spec.price, bedrooms: spec.beds, currency: spec.currency,
-        ...(spec.point ? { latitude: Math.min(90, spec.point[0][0] + spec.point[1]), longitude: spec.point[0][1] + spec.point[1] } : {}),
-        terms: [...links('property_city', spec.city), ...links('property_type', spec.type), ...links('property_feature', ...spec.features)],
-      }));
+      listingIds.push(
+        await newListing(db, {
+          status: spec.status,
+          title: spec.title,
+          price: spec.price,
+          bedrooms: spec.beds,
+          currency: spec.currency,
+          ...(spec.point ? { latitude: Math.min(90, spec.point[0][0] + spec.point[1]), longitude: spec.point[0][1] + spec.point[1] } : {}),
+          terms: [
+            ...links('property_city', spec.city),
+            ...links('property_type', spec.type),
+            ...links('property_feature', ...spec.features),
+          ],
+        }),
+      );
     }
     await published(listingIds, at(HOUR));
     const found = (await matchesOf(searchIds)).map((m) => `${m.saved_search_id}:${m.listing_id}`).sort();

@@ -51,7 +51,12 @@ class SseClient {
   }
 
   /** Without `agent`, a connection of its own that closes with the response (`Connection: close`). */
-  static open(app: FastifyInstance, headers: Record<string, string> = {}, path = STREAM, agent: http.Agent | false = false): Promise<SseClient> {
+  static open(
+    app: FastifyInstance,
+    headers: Record<string, string> = {},
+    path = STREAM,
+    agent: http.Agent | false = false,
+  ): Promise<SseClient> {
     const { port } = app.server.address() as AddressInfo;
     return new Promise((resolve, reject) => {
       const request = http.get({ host: '127.0.0.1', port, path, headers, agent }, (response) => resolve(new SseClient(request, response)));
@@ -104,9 +109,19 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The administrator's notification to one user, through the API; answers the new notification's id. */
 async function notify(app: FastifyInstance, db: Kysely<DB>, adminToken: string, user: UserRow, title = 'Hello'): Promise<number> {
-  const res = await app.inject({ method: 'POST', url: BASE, headers: bearer(adminToken), payload: { title, message: `${title}!`, user_id: user.id } });
+  const res = await app.inject({
+    method: 'POST',
+    url: BASE,
+    headers: bearer(adminToken),
+    payload: { title, message: `${title}!`, user_id: user.id },
+  });
   expect(res.statusCode).toBe(201);
-  const newest = await db.selectFrom('notifications').select('id').where('user_id', '=', user.id).orderBy('id', 'desc').executeTakeFirstOrThrow();
+  const newest = await db
+    .selectFrom('notifications')
+    .select('id')
+    .where('user_id', '=', user.id)
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow();
   return newest.id;
 }
 
@@ -147,7 +162,9 @@ describe.each(DIALECTS)('GET /notifications/stream (%s)', (dialect) => {
 
   it('sends a new notification as an event whose id is the notification id, uncompressed, with the usual headers', async () => {
     const { user, headers } = await signedIn();
-    const stream = await (await SseClient.open(t.app, { ...headers, 'accept-encoding': 'gzip, br', 'x-request-id': 'stream-test-1' })).live();
+    const stream = await (
+      await SseClient.open(t.app, { ...headers, 'accept-encoding': 'gzip, br', 'x-request-id': 'stream-test-1' })
+    ).live();
     expect(stream.status).toBe(200);
     expect(stream.response.headers).toMatchObject({
       'content-type': 'text/event-stream; charset=utf-8',
@@ -164,7 +181,14 @@ describe.each(DIALECTS)('GET /notifications/stream (%s)', (dialect) => {
     await waitFor(() => stream.notifications().length === 1);
     const event = stream.events.find((e) => e.event === 'notification');
     expect(event?.id).toBe(String(id));
-    expect(stream.notifications()[0]).toMatchObject({ id, type: 'system', title: 'Approved', message: 'Approved!', data: {}, is_read: false });
+    expect(stream.notifications()[0]).toMatchObject({
+      id,
+      type: 'system',
+      title: 'Approved',
+      message: 'Approved!',
+      data: {},
+      is_read: false,
+    });
     // The record is the one GET /notifications answers.
     const listed = await t.app.inject({ url: BASE, headers });
     expect(stream.notifications()[0]).toEqual(listed.json().data.notifications[0]);
@@ -200,7 +224,9 @@ describe.each(DIALECTS)('GET /notifications/stream (%s)', (dialect) => {
     await waitFor(() => byQuery.notifications().length === 2);
     expect(byQuery.notifications().map((n) => n.id)).toEqual([third, fourth]);
     byQuery.close();
-    const both = await (await SseClient.open(t.app, { ...headers, 'last-event-id': String(third) }, `${STREAM}?last_event_id=${first}`)).live();
+    const both = await (
+      await SseClient.open(t.app, { ...headers, 'last-event-id': String(third) }, `${STREAM}?last_event_id=${first}`)
+    ).live();
     await waitFor(() => both.notifications().length === 1);
     await sleep(50);
     expect(both.notifications().map((n) => n.id)).toEqual([fourth]);
@@ -220,7 +246,9 @@ describe.each(DIALECTS)('GET /notifications/stream (%s)', (dialect) => {
       created_at: now,
     }));
     await t.database.db.insertInto('notifications').values(rows).execute();
-    const ids = (await t.database.db.selectFrom('notifications').select('id').where('user_id', '=', user.id).orderBy('id').execute()).map((r) => r.id);
+    const ids = (await t.database.db.selectFrom('notifications').select('id').where('user_id', '=', user.id).orderBy('id').execute()).map(
+      (r) => r.id,
+    );
     const stream = await (await SseClient.open(t.app, { ...headers, 'last-event-id': String(ids[4]) })).live();
     await waitFor(() => stream.notifications().length === 225);
     await sleep(50);
@@ -379,7 +407,12 @@ describe('NotificationHub', () => {
 
   it('neither throws nor delivers when Redis is unreachable, and logs the failure', async () => {
     const log = silentLog();
-    const redis = new Redis('redis://127.0.0.1:1', { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const redis = new Redis('redis://127.0.0.1:1', {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
     redis.on('error', () => {});
     const hub = new NotificationHub(log, { redis, channel: `test:${randomBytes(4).toString('hex')}` });
     const received: number[] = [];
@@ -450,7 +483,12 @@ describe.runIf(process.env.REDIS_URL)('GET /notifications/stream across processe
     const onB = await (await SseClient.open(b.app, headers)).live();
     const onA = await (await SseClient.open(a.app, headers)).live();
 
-    const res = await a.app.inject({ method: 'POST', url: BASE, headers: bearer(adminToken), payload: { title: 'Across', message: 'processes', user_id: user.id } });
+    const res = await a.app.inject({
+      method: 'POST',
+      url: BASE,
+      headers: bearer(adminToken),
+      payload: { title: 'Across', message: 'processes', user_id: user.id },
+    });
     expect(res.statusCode).toBe(201);
     const { id } = await database.db.selectFrom('notifications').select('id').where('user_id', '=', user.id).executeTakeFirstOrThrow();
     await waitFor(() => onB.notifications().length === 1 && onA.notifications().length === 1);

@@ -36,7 +36,12 @@ export async function newPackage(db: Kysely<DB>, overrides: Partial<Insertable<P
     .executeTakeFirstOrThrow();
 }
 
-export function postCheckout(app: FastifyInstance, auth: Auth, payload: unknown, url = `${API}/payments/checkout`): Promise<LightMyRequestResponse> {
+export function postCheckout(
+  app: FastifyInstance,
+  auth: Auth,
+  payload: unknown,
+  url = `${API}/payments/checkout`,
+): Promise<LightMyRequestResponse> {
   return app.inject({ method: 'POST', url, headers: auth, payload: payload as Record<string, unknown> });
 }
 

@@ -97,7 +97,10 @@ describe.each(DIALECTS)('POST /payments/checkout: listing fees and featured upgr
       const pending = await newListing(t.database.db, { status: 'pending', author_id: user.id });
       const notDraft = await postCheckout(t.app, auth, { item: 'listing', id: pending, method: 'bank_transfer' });
       expect(notDraft.statusCode).toBe(409);
-      expect(notDraft.json()).toMatchObject({ code: 'conflict', message: 'Only a draft listing’s fee can be paid; this listing is pending.' });
+      expect(notDraft.json()).toMatchObject({
+        code: 'conflict',
+        message: 'Only a draft listing’s fee can be paid; this listing is pending.',
+      });
 
       const draft = await newListing(t.database.db, { status: 'draft', author_id: user.id });
       const first = await postCheckout(t.app, auth, { item: 'listing', id: draft, method: 'bank_transfer' });
@@ -180,12 +183,18 @@ describe.each(DIALECTS)('POST /payments/checkout: other modes and free fees (%s)
       for (const id of [draft, 999_999]) {
         const res = await postCheckout(t.app, auth, { item: 'listing', id, method: 'bank_transfer' });
         expect(res.statusCode).toBe(409);
-        expect(res.json()).toMatchObject({ code: 'conflict', message: `Listings are not paid for one by one on this server (payment mode “${mode}”).` });
+        expect(res.json()).toMatchObject({
+          code: 'conflict',
+          message: `Listings are not paid for one by one on this server (payment mode “${mode}”).`,
+        });
       }
       for (const id of [published, 999_999]) {
         const res = await postCheckout(t.app, auth, { item: 'featured', id, method: 'bank_transfer' });
         expect(res.statusCode).toBe(409);
-        expect(res.json()).toMatchObject({ code: 'conflict', message: `Featuring is not sold through checkout on this server (payment mode “${mode}”).` });
+        expect(res.json()).toMatchObject({
+          code: 'conflict',
+          message: `Featuring is not sold through checkout on this server (payment mode “${mode}”).`,
+        });
       }
       expect(await invoicesOf(t.database.db, user.id)).toHaveLength(0);
     }

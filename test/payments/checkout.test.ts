@@ -131,7 +131,15 @@ describe.each(DIALECTS)('POST /payments/checkout: packages and methods (%s)', (d
       expect(request!.body).toMatchObject({
         mode: 'subscription',
         line_items: [
-          { quantity: '1', price_data: { currency: 'usd', unit_amount: '3000', product_data: { name: pkg.title }, recurring: { interval: 'month', interval_count: '3' } } },
+          {
+            quantity: '1',
+            price_data: {
+              currency: 'usd',
+              unit_amount: '3000',
+              product_data: { name: pkg.title },
+              recurring: { interval: 'month', interval_count: '3' },
+            },
+          },
         ],
         client_reference_id: String(invoice.id),
         metadata: { invoice_id: String(invoice.id) },
@@ -180,7 +188,12 @@ describe.each(DIALECTS)('POST /payments/checkout: packages and methods (%s)', (d
     it('localizes the reference text', async () => {
       const { auth } = await signedIn(t);
       const pkg = await newPackage(t.database.db);
-      const res = await postCheckout(t.app, auth, { item: 'package', id: pkg.id, method: 'bank_transfer' }, '/realty-api/v1/payments/checkout?lang=fr');
+      const res = await postCheckout(
+        t.app,
+        auth,
+        { item: 'package', id: pkg.id, method: 'bank_transfer' },
+        '/realty-api/v1/payments/checkout?lang=fr',
+      );
       expect(res.statusCode, res.body).toBe(201);
       const { invoice, instructions } = res.json().data;
       expect(instructions).toContain(`Référence du virement : ${invoice.number}.`);
@@ -193,7 +206,10 @@ describe.each(DIALECTS)('POST /payments/checkout: packages and methods (%s)', (d
       const pkg = await newPackage(t.database.db);
       const res = await postCheckout(t.app, auth, { item: 'package', id: pkg.id });
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toMatchObject({ code: 'validation_failed', errors: [{ field: 'method', message: 'is required for an item that is not free' }] });
+      expect(res.json()).toMatchObject({
+        code: 'validation_failed',
+        errors: [{ field: 'method', message: 'is required for an item that is not free' }],
+      });
       const free = await postCheckout(t.app, auth, { item: 'package', id: pkg.id, method: 'free' });
       expect(free.statusCode).toBe(400);
       expect(free.json().errors).toEqual([{ field: 'method', message: 'cannot be “free” for an item that costs something' }]);

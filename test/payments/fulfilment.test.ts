@@ -146,7 +146,9 @@ describe.each(DIALECTS)('fulfilment (%s)', (dialect) => {
 
       await settle(invoice.id, { paidAt });
       expect(await listingRow(listing)).toMatchObject({ status: 'pending', published_at: null, expires_at: null });
-      expect(await historyOf(listing)).toEqual([{ from_state: 'draft', to_state: 'pending', actor_id: owner.id, at: paidAt.toISOString() }]);
+      expect(await historyOf(listing)).toEqual([
+        { from_state: 'draft', to_state: 'pending', actor_id: owner.id, at: paidAt.toISOString() },
+      ]);
       expect(await eventsFor('payment_received', owner)).toHaveLength(1);
     });
 
@@ -162,7 +164,9 @@ describe.each(DIALECTS)('fulfilment (%s)', (dialect) => {
         published_at: paidAt.toISOString(),
         expires_at: iso(paidAt.getTime() + 30 * DAY_MS),
       });
-      expect(await historyOf(listing)).toEqual([{ from_state: 'draft', to_state: 'publish', actor_id: owner.id, at: paidAt.toISOString() }]);
+      expect(await historyOf(listing)).toEqual([
+        { from_state: 'draft', to_state: 'publish', actor_id: owner.id, at: paidAt.toISOString() },
+      ]);
     });
 
     it('leaves a listing that is no longer a draft as it is, and still records the payment', async () => {
@@ -188,7 +192,10 @@ describe.each(DIALECTS)('fulfilment (%s)', (dialect) => {
   });
 
   describe('renew', () => {
-    const renewing = async (overrides: Parameters<typeof newMembership>[3] = {}, packageOverrides: Parameters<typeof newPackage>[1] = {}) => {
+    const renewing = async (
+      overrides: Parameters<typeof newMembership>[3] = {},
+      packageOverrides: Parameters<typeof newPackage>[1] = {},
+    ) => {
       const user = await newUser(db, { role: 'agent' });
       const pkg = await newPackage(db, { listings_included: 10, featured_included: 2, price_minor: 1900, ...packageOverrides });
       const subscription = `sub_${user.id}`;
@@ -242,7 +249,9 @@ describe.each(DIALECTS)('fulfilment (%s)', (dialect) => {
         auto_renew: 1,
         expiry_notice_at: null,
       });
-      expect(await eventsFor('payment_received', user)).toEqual([expect.objectContaining({ invoice_id: paid?.id, total: 19, currency: 'USD' })]);
+      expect(await eventsFor('payment_received', user)).toEqual([
+        expect.objectContaining({ invoice_id: paid?.id, total: 19, currency: 'USD' }),
+      ]);
     });
 
     it('starts the new period at the payment when the membership had already lapsed, and revives it', async () => {

@@ -39,7 +39,8 @@ describe.each(DIALECTS)('administering invoices (%s)', (dialect) => {
   });
   afterAll(() => t.close());
 
-  const remove = (auth: Auth | undefined, id: number) => t.app.inject({ method: 'DELETE', url: `${API}/users/invoices/${id}`, headers: auth ?? {} });
+  const remove = (auth: Auth | undefined, id: number) =>
+    t.app.inject({ method: 'DELETE', url: `${API}/users/invoices/${id}`, headers: auth ?? {} });
   const markPaid = (auth: Auth | undefined, id: number, payload?: object) =>
     t.app.inject({ method: 'POST', url: `${API}/users/invoices/${id}/mark-paid`, headers: auth ?? {}, ...(payload ? { payload } : {}) });
   const getOne = (auth: Auth, id: number) => t.app.inject({ method: 'GET', url: `${API}/users/invoices/${id}`, headers: auth });
@@ -51,7 +52,10 @@ describe.each(DIALECTS)('administering invoices (%s)', (dialect) => {
   /** A bank-transfer invoice for a real package, so that settling it can deliver the package. */
   const bankTransferFor = async (user: UserRow) => {
     const pkg = await newPackage(db);
-    return { pkg, invoice: await newInvoice(db, user, { item: { type: 'package', id: pkg.id, title: pkg.title }, method: 'bank_transfer' }) };
+    return {
+      pkg,
+      invoice: await newInvoice(db, user, { item: { type: 'package', id: pkg.id, title: pkg.title }, method: 'bank_transfer' }),
+    };
   };
 
   describe('DELETE /users/invoices/{invoice_id}', () => {
@@ -93,7 +97,9 @@ describe.each(DIALECTS)('administering invoices (%s)', (dialect) => {
 
     it('answers 404 for an unknown invoice and 400 for a malformed id', async () => {
       expectError(await remove(admin, 999_999), 404, 'not_found');
-      expectError(await t.app.inject({ method: 'DELETE', url: `${API}/users/invoices/x`, headers: admin }), 400, 'validation_failed', ['invoice_id']);
+      expectError(await t.app.inject({ method: 'DELETE', url: `${API}/users/invoices/x`, headers: admin }), 400, 'validation_failed', [
+        'invoice_id',
+      ]);
     });
 
     it('is for administrators only: 401 anonymous, 403 for managers and for the buyer themself', async () => {
@@ -125,7 +131,13 @@ describe.each(DIALECTS)('administering invoices (%s)', (dialect) => {
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json()).toEqual({
         success: true,
-        data: expect.objectContaining({ id: invoice.id, number: invoice.number, status: 'paid', payment_method: 'bank_transfer', paid_at: expect.any(String) }),
+        data: expect.objectContaining({
+          id: invoice.id,
+          number: invoice.number,
+          status: 'paid',
+          payment_method: 'bank_transfer',
+          paid_at: expect.any(String),
+        }),
         message: 'The invoice was marked paid.',
       });
       expect(Date.parse(res.json().data.paid_at)).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000);

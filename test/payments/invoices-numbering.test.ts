@@ -40,7 +40,9 @@ describe.each(DIALECTS)('invoice numbers (%s)', (dialect) => {
       return invoice;
     });
   const storedNumbers = async (year: number) =>
-    (await db.selectFrom('invoices').select('number').where('number', 'like', `INV-${year}-%`).orderBy('number').execute()).map((row) => row.number);
+    (await db.selectFrom('invoices').select('number').where('number', 'like', `INV-${year}-%`).orderBy('number').execute()).map(
+      (row) => row.number,
+    );
 
   it('gives 20 concurrent checkouts the numbers 1 to 20 of the year, without gaps or duplicates', async () => {
     const at = new Date('2031-06-15T12:00:00Z');
@@ -74,7 +76,9 @@ describe.each(DIALECTS)('invoice numbers (%s)', (dialect) => {
   });
 
   it('computes amounts in integer minor units: tax rounded half up, total = amount + tax', async () => {
-    const invoice = await db.transaction().execute((trx) => createInvoice(trx, { ...anInvoice(), amountMinor: 1999, taxRateBp: 750 }, new Date('2036-01-01T00:00:00Z')));
+    const invoice = await db
+      .transaction()
+      .execute((trx) => createInvoice(trx, { ...anInvoice(), amountMinor: 1999, taxRateBp: 750 }, new Date('2036-01-01T00:00:00Z')));
     expect(invoice).toMatchObject({ amount_minor: 1999, tax_minor: 150, total_minor: 2149, tax_rate_bp: 750, status: 'pending' });
   });
 });

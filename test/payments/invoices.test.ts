@@ -22,8 +22,10 @@ describe.each(DIALECTS)('reading invoices (%s)', (dialect) => {
   });
   afterAll(() => t.close());
 
-  const list = (auth: Auth | undefined, query = '') => t.app.inject({ method: 'GET', url: `${API}/users/invoices${query}`, headers: auth ?? {} });
-  const getOne = (auth: Auth | undefined, id: number) => t.app.inject({ method: 'GET', url: `${API}/users/invoices/${id}`, headers: auth ?? {} });
+  const list = (auth: Auth | undefined, query = '') =>
+    t.app.inject({ method: 'GET', url: `${API}/users/invoices${query}`, headers: auth ?? {} });
+  const getOne = (auth: Auth | undefined, id: number) =>
+    t.app.inject({ method: 'GET', url: `${API}/users/invoices/${id}`, headers: auth ?? {} });
   const idsOf = (res: LightMyRequestResponse) => {
     expect(res.statusCode, res.body).toBe(200);
     return (res.json().data.invoices as { id: number }[]).map((invoice) => invoice.id);
@@ -147,7 +149,8 @@ describe.each(DIALECTS)('reading invoices (%s)', (dialect) => {
     it('pages newest first, ties on the creation time broken by id, with true figures past the last page', async () => {
       const { user, auth } = await aBuyer();
       const ids: number[] = [];
-      for (let day = 1; day <= 10; day++) ids.push((await newInvoice(db, user, { at: new Date(`2026-04-${String(day).padStart(2, '0')}T10:00:00Z`) })).id);
+      for (let day = 1; day <= 10; day++)
+        ids.push((await newInvoice(db, user, { at: new Date(`2026-04-${String(day).padStart(2, '0')}T10:00:00Z`) })).id);
       // Two invoices of the same moment, newer than the rest: the higher id first.
       const sameMoment = new Date('2026-05-01T00:00:00Z');
       const older = await newInvoice(db, user, { at: sameMoment });
@@ -193,7 +196,15 @@ describe.each(DIALECTS)('reading invoices (%s)', (dialect) => {
         expect(res.statusCode, res.body).toBe(200);
         expect(res.json()).toEqual({
           success: true,
-          data: expect.objectContaining({ id: invoice.id, number: invoice.number, status: 'paid', paid_at: '2026-06-01T08:00:00Z', amount: 10, tax: 2, total: 12 }),
+          data: expect.objectContaining({
+            id: invoice.id,
+            number: invoice.number,
+            status: 'paid',
+            paid_at: '2026-06-01T08:00:00Z',
+            amount: 10,
+            tax: 2,
+            total: 12,
+          }),
         });
       }
     });
@@ -228,7 +239,9 @@ describe.each(DIALECTS)('reading invoices (%s)', (dialect) => {
     it('answers 401 without a token and 400 for a malformed id', async () => {
       expectError(await getOne(undefined, 1), 401, 'unauthorized');
       const { auth } = await aBuyer();
-      expectError(await t.app.inject({ method: 'GET', url: `${API}/users/invoices/abc`, headers: auth }), 400, 'validation_failed', ['invoice_id']);
+      expectError(await t.app.inject({ method: 'GET', url: `${API}/users/invoices/abc`, headers: auth }), 400, 'validation_failed', [
+        'invoice_id',
+      ]);
     });
   });
 });

@@ -37,9 +37,19 @@ describe.each(DIALECTS)('membership expiry job (%s)', (dialect) => {
     return ids;
   };
   const statusOf = async (id: number | undefined) =>
-    (await db.selectFrom('listings').select('status').where('id', '=', id ?? 0).executeTakeFirstOrThrow()).status;
+    (
+      await db
+        .selectFrom('listings')
+        .select('status')
+        .where('id', '=', id ?? 0)
+        .executeTakeFirstOrThrow()
+    ).status;
   const historyOf = (id: number | undefined) =>
-    db.selectFrom('listing_transitions').select(['from_state', 'to_state', 'actor_id', 'reason']).where('listing_id', '=', id ?? 0).execute();
+    db
+      .selectFrom('listing_transitions')
+      .select(['from_state', 'to_state', 'actor_id', 'reason'])
+      .where('listing_id', '=', id ?? 0)
+      .execute();
 
   it('tells the owner once per period that the membership ends within three days', async () => {
     const now = Date.now();

@@ -64,7 +64,13 @@ describe.each(DIALECTS)('memberships (%s)', (dialect) => {
 
     it('show an active membership with its package, credits and dates', async () => {
       const { user, auth } = await signedIn();
-      const pkg = await newPackage(db, { price_minor: 2000, tax_rate_bp: 1000, listings_included: 10, featured_included: 2, billing_frequency: 3 });
+      const pkg = await newPackage(db, {
+        price_minor: 2000,
+        tax_rate_bp: 1000,
+        listings_included: 10,
+        featured_included: 2,
+        billing_frequency: 3,
+      });
       const row = await newMembership(db, user, pkg, {
         remaining_listings: 7,
         remaining_featured: 1,
@@ -164,10 +170,18 @@ describe.each(DIALECTS)('memberships (%s)', (dialect) => {
     it('keep a membership that a subscription renews active for a day past expires_at', async () => {
       const { user, auth } = await signedIn();
       const pkg = await newPackage(db);
-      await newMembership(db, user, pkg, { auto_renew: 1, stripe_subscription_id: `sub_${user.id}`, expires_at: iso(Date.now() - 3_600_000) });
+      await newMembership(db, user, pkg, {
+        auto_renew: 1,
+        stripe_subscription_id: `sub_${user.id}`,
+        expires_at: iso(Date.now() - 3_600_000),
+      });
       expect((await get('/membership/package', auth)).json().data).toMatchObject({ status: 'active', remaining_listings: 10 });
 
-      await db.updateTable('memberships').set({ expires_at: iso(Date.now() - DAY_MS - 60_000) }).where('user_id', '=', user.id).execute();
+      await db
+        .updateTable('memberships')
+        .set({ expires_at: iso(Date.now() - DAY_MS - 60_000) })
+        .where('user_id', '=', user.id)
+        .execute();
       expect((await get('/membership/package', auth)).json().data).toMatchObject({ status: 'expired', remaining_listings: 0 });
     });
 

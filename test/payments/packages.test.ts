@@ -36,10 +36,12 @@ describe.each(DIALECTS)('packages (%s)', (dialect) => {
 
   const list = (auth: Auth = {}, query = '') => t.app.inject({ method: 'GET', url: `${API}/payments/packages${query}`, headers: auth });
   const getOne = (id: number, auth: Auth = {}) => t.app.inject({ method: 'GET', url: `${API}/payments/packages/${id}`, headers: auth });
-  const create = (payload: unknown, auth: Auth = admin) => t.app.inject({ method: 'POST', url: `${API}/payments/packages`, headers: auth, payload: payload as object });
+  const create = (payload: unknown, auth: Auth = admin) =>
+    t.app.inject({ method: 'POST', url: `${API}/payments/packages`, headers: auth, payload: payload as object });
   const update = (id: number, payload: unknown, auth: Auth = admin) =>
     t.app.inject({ method: 'PUT', url: `${API}/payments/packages/${id}`, headers: auth, payload: payload as object });
-  const remove = (id: number, auth: Auth = admin) => t.app.inject({ method: 'DELETE', url: `${API}/payments/packages/${id}`, headers: auth });
+  const remove = (id: number, auth: Auth = admin) =>
+    t.app.inject({ method: 'DELETE', url: `${API}/payments/packages/${id}`, headers: auth });
   const created = async (overrides: Record<string, unknown> = {}) => {
     const res = await create(aPackage(overrides));
     expect(res.statusCode, res.body).toBe(201);
@@ -186,7 +188,10 @@ describe.each(DIALECTS)('packages (%s)', (dialect) => {
       const bahrain = await created({ price: 10, currency: 'BHD', tax_rate: 7.5, billing_period: 'day', billing_frequency: 1 });
       expect(bahrain).toMatchObject({ price: 10, total_price: 10.75, formatted_price: 'BHD\u00a010.750 / day' });
       // Tax rounds half up to the smallest unit: 19.99 × 7.5 % = 1.49925 → 1.50.
-      expect(await created({ price: 19.99, tax_rate: 7.5, billing_period: 'month' })).toMatchObject({ total_price: 21.49, formatted_price: '$21.49 / month' });
+      expect(await created({ price: 19.99, tax_rate: 7.5, billing_period: 'month' })).toMatchObject({
+        total_price: 21.49,
+        formatted_price: '$21.49 / month',
+      });
     });
 
     it('refuses prices with more decimals than the currency has, naming the field', async () => {
@@ -205,7 +210,9 @@ describe.each(DIALECTS)('packages (%s)', (dialect) => {
       expectError(await create(aPackage({ tax_rate: 7.125 })), 400, 'validation_failed', ['tax_rate']);
       expectError(await create(aPackage({ currency: 'XYZ' })), 400, 'validation_failed', ['currency']);
       expectError(await create(aPackage({ currency: 'US' })), 400, 'validation_failed', ['currency']);
-      expectError(await create(aPackage({ billing_period: 'one_time', billing_frequency: 2 })), 400, 'validation_failed', ['billing_frequency']);
+      expectError(await create(aPackage({ billing_period: 'one_time', billing_frequency: 2 })), 400, 'validation_failed', [
+        'billing_frequency',
+      ]);
       expectError(await create(aPackage({ billing_frequency: 366 })), 400, 'validation_failed', ['billing_frequency']);
       expectError(await create(aPackage({ billing_frequency: 0 })), 400, 'validation_failed', ['billing_frequency']);
       expectError(await create(aPackage({ billing_period: 'fortnight' })), 400, 'validation_failed', ['billing_period']);
@@ -259,7 +266,9 @@ describe.each(DIALECTS)('packages (%s)', (dialect) => {
     it('checks the package as it will be: a one-time package needs frequency 1', async () => {
       const pkg = await created({ billing_period: 'month', billing_frequency: 3 });
       expectError(await update(pkg.id, { billing_period: 'one_time' }), 400, 'validation_failed', ['billing_frequency']);
-      expectError(await update(pkg.id, { billing_frequency: 2, billing_period: 'one_time' }), 400, 'validation_failed', ['billing_frequency']);
+      expectError(await update(pkg.id, { billing_frequency: 2, billing_period: 'one_time' }), 400, 'validation_failed', [
+        'billing_frequency',
+      ]);
       const fixed = await update(pkg.id, { billing_period: 'one_time', billing_frequency: 1 });
       expect(fixed.statusCode, fixed.body).toBe(200);
       expect(fixed.json().data).toMatchObject({ billing_period: 'one_time', billing_frequency: 1, formatted_price: '$119.88' });
@@ -326,7 +335,15 @@ describe.each(DIALECTS)('packages (%s)', (dialect) => {
       const at = new Date().toISOString();
       await db
         .insertInto('memberships')
-        .values({ user_id: user.id, package_id: pkg.id, status: 'expired', remaining_listings: 0, started_at: at, created_at: at, updated_at: at })
+        .values({
+          user_id: user.id,
+          package_id: pkg.id,
+          status: 'expired',
+          remaining_listings: 0,
+          started_at: at,
+          created_at: at,
+          updated_at: at,
+        })
         .execute();
       expect((await remove(pkg.id)).json().data).toEqual({ id: pkg.id, deleted: false, hidden: true });
       expect(await db.selectFrom('packages').select('visible').where('id', '=', pkg.id).executeTakeFirst()).toEqual({ visible: 0 });

@@ -40,11 +40,7 @@ export async function newPackage(db: Kysely<DB>, overrides: Partial<Insertable<P
 }
 
 /** An active membership of a fresh package, running for 30 more days unless `overrides` say else. */
-export async function newMembership(
-  db: Kysely<DB>,
-  userId: number,
-  overrides: Partial<Insertable<MembershipsTable>> = {},
-): Promise<void> {
+export async function newMembership(db: Kysely<DB>, userId: number, overrides: Partial<Insertable<MembershipsTable>> = {}): Promise<void> {
   const now = new Date().toISOString();
   await db
     .insertInto('memberships')
@@ -64,7 +60,10 @@ export async function newMembership(
 }
 
 /** The membership's credits as stored, for checking what was spent. */
-export async function creditsOf(db: Kysely<DB>, userId: number): Promise<{ remaining_listings: number | null; remaining_featured: number }> {
+export async function creditsOf(
+  db: Kysely<DB>,
+  userId: number,
+): Promise<{ remaining_listings: number | null; remaining_featured: number }> {
   return db
     .selectFrom('memberships')
     .select(['remaining_listings', 'remaining_featured'])

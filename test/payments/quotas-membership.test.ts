@@ -49,7 +49,9 @@ describe.each(DIALECTS)('quotas in PAYMENT_MODE=membership (%s)', (dialect) => {
   const act = (auth: Auth, id: number, action: string, extra: object = {}) =>
     t.app.inject({ method: 'POST', url: `${API}/users/property-actions`, headers: auth, payload: { property_id: id, action, ...extra } });
   const transitionsOf = async (id: number) =>
-    (await db.selectFrom('listing_transitions').select('to_state').where('listing_id', '=', id).orderBy('id').execute()).map((r) => r.to_state);
+    (await db.selectFrom('listing_transitions').select('to_state').where('listing_id', '=', id).orderBy('id').execute()).map(
+      (r) => r.to_state,
+    );
   const listing = (author: UserRow, status: ListingState, featured = 0) => newListing(db, { status, author_id: author.id, featured });
 
   describe('creating a listing', () => {
@@ -77,7 +79,10 @@ describe.each(DIALECTS)('quotas in PAYMENT_MODE=membership (%s)', (dialect) => {
 
     it('no listing credit left → 402 quota_exceeded, localized, and nothing is written', async () => {
       const { user, auth } = await seller({ listings: 0, featured: 3 });
-      const before = await db.selectFrom('listing_transitions').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      const before = await db
+        .selectFrom('listing_transitions')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow();
       expectError(await create(auth), 402, 'quota_exceeded', MESSAGES.noListingCredits);
       expectError(
         await create(auth, { title: 'Encore' }, '?lang=fr'),
@@ -89,7 +94,10 @@ describe.each(DIALECTS)('quotas in PAYMENT_MODE=membership (%s)', (dialect) => {
       expectError(await create(auth, { title: 'With a new city', city: 'Quotaville' }), 402, 'quota_exceeded');
       expect(await listingCount(db, user.id)).toBe(0);
       expect(await db.selectFrom('terms').select('id').where('name', '=', 'Quotaville').execute()).toEqual([]);
-      const after = await db.selectFrom('listing_transitions').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      const after = await db
+        .selectFrom('listing_transitions')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow();
       expect(Number(after.n)).toBe(Number(before.n));
       expect(await creditsOf(db, user.id)).toEqual({ remaining_listings: 0, remaining_featured: 3 });
     });
@@ -123,7 +131,12 @@ describe.each(DIALECTS)('quotas in PAYMENT_MODE=membership (%s)', (dialect) => {
       expectError(await create(lapsed.auth), 402, 'quota_exceeded', MESSAGES.noMembership);
       // Without a subscription that renews it, the membership ends at expires_at itself.
       const notRenewing = await signedIn(t, 'owner');
-      await newMembership(db, notRenewing.user.id, { ...renewing, auto_renew: 0, stripe_subscription_id: unique('sub_'), expires_at: inDays(-2 / 24) });
+      await newMembership(db, notRenewing.user.id, {
+        ...renewing,
+        auto_renew: 0,
+        stripe_subscription_id: unique('sub_'),
+        expires_at: inDays(-2 / 24),
+      });
       expectError(await create(notRenewing.auth), 402, 'quota_exceeded', MESSAGES.noMembership);
     });
 
@@ -207,7 +220,12 @@ describe.each(DIALECTS)('quotas in PAYMENT_MODE=membership (%s)', (dialect) => {
           ['data', JSON.stringify({ title: 'With photos' })],
           ['images', { data: jpeg, type: 'image/jpeg', filename: 'photo.jpg' } satisfies FilePart],
         ]);
-        return t.app.inject({ method: 'POST', url: `${API}/properties/with-media`, headers: { ...auth, ...body.headers }, payload: body.payload });
+        return t.app.inject({
+          method: 'POST',
+          url: `${API}/properties/with-media`,
+          headers: { ...auth, ...body.headers },
+          payload: body.payload,
+        });
       };
       const created = await send();
       expect(created.statusCode, created.body).toBe(201);
@@ -256,7 +274,8 @@ describe.each(DIALECTS)('quotas in PAYMENT_MODE=membership (%s)', (dialect) => {
       const { user, auth } = await seller({ listings: 0, featured: 2 });
       const id = await listing(user, 'publish');
       const answers = await Promise.all([act(auth, id, 'set_featured'), act(auth, id, 'set_featured')]);
-      for (const res of answers) expect(res.json()).toEqual({ success: true, data: { property_id: id, status: 'publish', featured: true } });
+      for (const res of answers)
+        expect(res.json()).toEqual({ success: true, data: { property_id: id, status: 'publish', featured: true } });
       expect((await creditsOf(db, user.id)).remaining_featured).toBe(1);
     });
   });

@@ -49,7 +49,12 @@ describe.each(DIALECTS)('GET /payments/settings (%s)', (dialect) => {
   });
 
   it('uses the default currency’s precision (JPY has no decimals)', async () => {
-    const yen = await buildTestApp(dialect, { PAYMENT_MODE: 'membership', DEFAULT_CURRENCY: 'jpy', LISTING_PRICE: '500', FEATURED_PRICE: '1200' });
+    const yen = await buildTestApp(dialect, {
+      PAYMENT_MODE: 'membership',
+      DEFAULT_CURRENCY: 'jpy',
+      LISTING_PRICE: '500',
+      FEATURED_PRICE: '1200',
+    });
     try {
       expect((await settings(yen.app)).json().data).toEqual({
         mode: 'membership',

@@ -6,7 +6,16 @@ import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
 import { type FakeStripe, signWebhook, startFakeStripe, stripeEvent } from '../helpers/fake-stripe.js';
 import { unique } from '../helpers/factories.js';
-import { invoiceRow, invoicesOf, newPackage, paidSession, paidStripeInvoice, postCheckout, postWebhook, signedIn } from './checkout-fixtures.js';
+import {
+  invoiceRow,
+  invoicesOf,
+  newPackage,
+  paidSession,
+  paidStripeInvoice,
+  postCheckout,
+  postWebhook,
+  signedIn,
+} from './checkout-fixtures.js';
 
 const RECEIVED = { success: true, data: { received: true } };
 
@@ -67,7 +76,10 @@ describe.each(DIALECTS)('POST /payments/webhooks/stripe (%s)', (dialect) => {
 
     it('finds the invoice by metadata.invoice_id when client_reference_id is missing', async () => {
       const { invoiceId } = await stripeCheckout();
-      const res = await postWebhook(t.app, stripeEvent('checkout.session.completed', paidSession(invoiceId, { client_reference_id: null })));
+      const res = await postWebhook(
+        t.app,
+        stripeEvent('checkout.session.completed', paidSession(invoiceId, { client_reference_id: null })),
+      );
       expect(res.statusCode).toBe(200);
       expect((await invoiceRow(t.database.db, invoiceId)).status).toBe('paid');
     });
@@ -189,8 +201,17 @@ describe.each(DIALECTS)('POST /payments/webhooks/stripe (%s)', (dialect) => {
       const first = await postWebhook(t.app, stripeEvent('invoice.paid', stripeInvoice));
       expect(first.statusCode).toBe(200);
       const paid = await invoiceRow(t.database.db, invoiceId);
-      expect(paid).toMatchObject({ status: 'paid', recurring: 1, stripe_subscription_id: subscription, stripe_invoice_id: stripeInvoice.id });
-      expect(await membershipOf(t.database.db, user.id)).toMatchObject({ package_id: pkg.id, stripe_subscription_id: subscription, auto_renew: 1 });
+      expect(paid).toMatchObject({
+        status: 'paid',
+        recurring: 1,
+        stripe_subscription_id: subscription,
+        stripe_invoice_id: stripeInvoice.id,
+      });
+      expect(await membershipOf(t.database.db, user.id)).toMatchObject({
+        package_id: pkg.id,
+        stripe_subscription_id: subscription,
+        auto_renew: 1,
+      });
 
       // The session's event, late: the invoice is paid already, so nothing changes.
       const settle = vi.spyOn(Fulfilment.prototype, 'settle');

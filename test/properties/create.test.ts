@@ -24,12 +24,54 @@ type Auth = Record<string, string>;
 
 /** Every field of a full listing record (API.md 4.1). */
 const RECORD_KEYS = [
-  'id', 'title', 'slug', 'url', 'description', 'excerpt', 'status', 'reference', 'price', 'second_price', 'currency',
-  'price_prefix', 'price_postfix', 'formatted_price', 'bedrooms', 'bathrooms', 'rooms', 'garage', 'garage_size', 'size',
-  'size_unit', 'land_size', 'land_size_unit', 'year_built', 'featured', 'address', 'property_type', 'property_status',
-  'property_label', 'features', 'additional_features', 'floor_plans', 'featured_image', 'gallery', 'video_url',
-  'virtual_tour', 'agent_display', 'agents', 'agency', 'author', 'views', 'rating', 'reviews_count', 'is_favorite',
-  'created_at', 'updated_at', 'published_at', 'expires_at',
+  'id',
+  'title',
+  'slug',
+  'url',
+  'description',
+  'excerpt',
+  'status',
+  'reference',
+  'price',
+  'second_price',
+  'currency',
+  'price_prefix',
+  'price_postfix',
+  'formatted_price',
+  'bedrooms',
+  'bathrooms',
+  'rooms',
+  'garage',
+  'garage_size',
+  'size',
+  'size_unit',
+  'land_size',
+  'land_size_unit',
+  'year_built',
+  'featured',
+  'address',
+  'property_type',
+  'property_status',
+  'property_label',
+  'features',
+  'additional_features',
+  'floor_plans',
+  'featured_image',
+  'gallery',
+  'video_url',
+  'virtual_tour',
+  'agent_display',
+  'agents',
+  'agency',
+  'author',
+  'views',
+  'rating',
+  'reviews_count',
+  'is_favorite',
+  'created_at',
+  'updated_at',
+  'published_at',
+  'expires_at',
 ].sort();
 const API_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 
@@ -94,7 +136,8 @@ describe.each(DIALECTS)('POST /properties (%s)', (dialect) => {
     expect(res.statusCode, res.body).toBe(201);
     return res.json().data;
   };
-  const mediaRecord = async (id: number, auth: Auth) => (await t.app.inject({ method: 'GET', url: `${API}/media/${id}`, headers: auth })).json().data;
+  const mediaRecord = async (id: number, auth: Auth) =>
+    (await t.app.inject({ method: 'GET', url: `${API}/media/${id}`, headers: auth })).json().data;
 
   describe('the record', () => {
     it('answers 201 with the full record: every field of 4.1, typed, cleaned', async () => {
@@ -144,7 +187,12 @@ describe.each(DIALECTS)('POST /properties (%s)', (dialect) => {
       expect(body.success).toBe(true);
       const record = body.data;
       expect(Object.keys(record).sort()).toEqual(RECORD_KEYS);
-      const city = await db.selectFrom('terms').select(['id', 'slug', 'location_parent_id']).where('taxonomy', '=', 'property_city').where('name', '=', 'Nerja').executeTakeFirstOrThrow();
+      const city = await db
+        .selectFrom('terms')
+        .select(['id', 'slug', 'location_parent_id'])
+        .where('taxonomy', '=', 'property_city')
+        .where('name', '=', 'Nerja')
+        .executeTakeFirstOrThrow();
       expect(city.location_parent_id).toBe(andalusia.id);
       expect(record).toEqual({
         id: expect.any(Number),
@@ -273,7 +321,10 @@ describe.each(DIALECTS)('POST /properties (%s)', (dialect) => {
     it('creates every one of concurrent listings with one title and one new city: distinct slugs, one city term', async () => {
       const city = unique('Racetown ');
       const results = await Promise.all(Array.from({ length: 8 }, () => post(sellerAuth, { title: 'Racing Title', city })));
-      expect(results.map((res) => res.statusCode), results.map((res) => res.body).join('\n')).toEqual(Array(8).fill(201));
+      expect(
+        results.map((res) => res.statusCode),
+        results.map((res) => res.body).join('\n'),
+      ).toEqual(Array(8).fill(201));
       const slugs = results.map((res) => res.json().data.slug as string);
       expect(new Set(slugs).size).toBe(8);
       expect(slugs).toContain('racing-title');
@@ -348,7 +399,14 @@ describe.each(DIALECTS)('POST /properties (%s)', (dialect) => {
       const now = new Date().toISOString();
       const colleague = await db
         .insertInto('agents')
-        .values({ name: 'Colleague', slug: unique('colleague-'), sort_key: 'colleague', agency_id: agencyId, created_at: now, updated_at: now })
+        .values({
+          name: 'Colleague',
+          slug: unique('colleague-'),
+          sort_key: 'colleague',
+          agency_id: agencyId,
+          created_at: now,
+          updated_at: now,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       const record = await create(bearer(await tokenFor(t.app, agentUser)), { title: 'Co-listed', agent_ids: [agentId, colleague.id] });
@@ -367,7 +425,10 @@ describe.each(DIALECTS)('POST /properties (%s)', (dialect) => {
 
       const res = await post(auth, { title: 'Poaching', agent_ids: [agentId, other.agentId, 999_999], agency_id: other.agencyId });
       expect(errorFields(res)).toEqual(['agency_id', 'agent_ids.1', 'agent_ids.2']);
-      expect(res.json().errors).toContainEqual({ field: 'agent_ids.1', message: 'must be your own agent record or an agent of your agency' });
+      expect(res.json().errors).toContainEqual({
+        field: 'agent_ids.1',
+        message: 'must be your own agent record or an agent of your agency',
+      });
     });
 
     it('a seller may name no agent and no agency; a moderator may name any', async () => {
@@ -376,7 +437,12 @@ describe.each(DIALECTS)('POST /properties (%s)', (dialect) => {
         'agency_id',
         'agent_ids.0',
       ]);
-      const record = await create(adminAuth, { title: 'Admin naming', agent_ids: [agentId], agency_id: agencyId, agent_display: 'agency_info' });
+      const record = await create(adminAuth, {
+        title: 'Admin naming',
+        agent_ids: [agentId],
+        agency_id: agencyId,
+        agent_display: 'agency_info',
+      });
       expect(record.agents.map((a: { id: number }) => a.id)).toEqual([agentId]);
       expect(record.agency.id).toBe(agencyId);
       expect(record.agent_display).toBe('agency_info');
@@ -419,14 +485,20 @@ describe.each(DIALECTS)('POST /properties (%s)', (dialect) => {
     });
 
     it('refuses buyers (403) and anonymous callers (401)', async () => {
-      const before = await db.selectFrom('listings').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      const before = await db
+        .selectFrom('listings')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow();
       const buyer = await post(buyerAuth, { title: 'Buyer listing' });
       expect(buyer.statusCode).toBe(403);
       expect(buyer.json()).toMatchObject({ success: false, code: 'forbidden' });
       const anonymous = await post(undefined, { title: 'Anonymous listing' });
       expect(anonymous.statusCode).toBe(401);
       expect(anonymous.json()).toMatchObject({ success: false, code: 'unauthorized' });
-      const after = await db.selectFrom('listings').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      const after = await db
+        .selectFrom('listings')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow();
       expect(Number(after.n)).toBe(Number(before.n));
     });
 
@@ -517,7 +589,11 @@ describe.each(DIALECTS)('POST /properties (%s)', (dialect) => {
     });
 
     it('refuses unknown fields and wrong types, naming each', async () => {
-      expect(errorFields(await post(sellerAuth, { title: 'Unknown', colour: 'blue', slug: 'mine', id: 5 }))).toEqual(['colour', 'id', 'slug']);
+      expect(errorFields(await post(sellerAuth, { title: 'Unknown', colour: 'blue', slug: 'mine', id: 5 }))).toEqual([
+        'colour',
+        'id',
+        'slug',
+      ]);
       expect(errorFields(await post(sellerAuth, { title: 'Types', bedrooms: 2.5, price: '100', featured_image_id: 'x' }))).toEqual([
         'bedrooms',
         'featured_image_id',
@@ -543,16 +619,29 @@ describe.each(DIALECTS)('POST /properties (%s)', (dialect) => {
       expect(errorFields(res)).toEqual(['feature_ids.1', 'status_ids.0', 'type_ids.1', 'type_ids.2']);
       expect(res.json().errors).toContainEqual({ field: 'type_ids.2', message: 'must be a term of taxonomy property_type' });
       expect(res.json().errors).toContainEqual({ field: 'type_ids.1', message: 'does not match any term of this taxonomy' });
-      expect(errorFields(await post(sellerAuth, { title: 'Bad place', country: andalusia.id, city: 999_999 }))).toEqual(['city', 'country']);
+      expect(errorFields(await post(sellerAuth, { title: 'Bad place', country: andalusia.id, city: 999_999 }))).toEqual([
+        'city',
+        'country',
+      ]);
       expect(errorFields(await post(sellerAuth, { title: 'Dup', type_ids: [type.id, type.id] }))).toEqual(['type_ids']);
     });
 
     it('creates unknown location names under the given parent and reuses known ones, ignoring case and accents', async () => {
-      const first = await create(sellerAuth, { title: 'New places', country: 'Portugal', state: 'Algarve', city: 'Faro', area: '<b>Sé</b>' });
+      const first = await create(sellerAuth, {
+        title: 'New places',
+        country: 'Portugal',
+        state: 'Algarve',
+        city: 'Faro',
+        area: '<b>Sé</b>',
+      });
       const { country, state, city, area } = first.address;
       expect([country.name, state.name, city.name, area.name]).toEqual(['Portugal', 'Algarve', 'Faro', 'Sé']);
       expect([country.slug, state.slug, city.slug, area.slug]).toEqual(['portugal', 'algarve', 'faro', 'se']);
-      const parents = await db.selectFrom('terms').select(['id', 'location_parent_id']).where('id', 'in', [country.id, state.id, city.id, area.id]).execute();
+      const parents = await db
+        .selectFrom('terms')
+        .select(['id', 'location_parent_id'])
+        .where('id', 'in', [country.id, state.id, city.id, area.id])
+        .execute();
       expect(Object.fromEntries(parents.map((p) => [p.id, p.location_parent_id]))).toEqual({
         [country.id]: null,
         [state.id]: country.id,
@@ -589,20 +678,28 @@ describe.each(DIALECTS)('POST /properties (%s)', (dialect) => {
   describe('values', () => {
     it('range-checks numbers', async () => {
       const year = new Date().getUTCFullYear();
-      expect(errorFields(await post(sellerAuth, { title: 'Negative', price: -1, size: -5, bedrooms: -1 }))).toEqual(['bedrooms', 'price', 'size']);
-      expect(errorFields(await post(sellerAuth, { title: 'Off the map', latitude: 91, longitude: -181 }))).toEqual(['latitude', 'longitude']);
+      expect(errorFields(await post(sellerAuth, { title: 'Negative', price: -1, size: -5, bedrooms: -1 }))).toEqual([
+        'bedrooms',
+        'price',
+        'size',
+      ]);
+      expect(errorFields(await post(sellerAuth, { title: 'Off the map', latitude: 91, longitude: -181 }))).toEqual([
+        'latitude',
+        'longitude',
+      ]);
       const future = await post(sellerAuth, { title: 'Far future', year_built: year + 6 });
       expect(errorFields(future)).toEqual(['year_built']);
       expect(future.json().errors).toEqual([{ field: 'year_built', message: `must be at most ${year + 5}` }]);
       expect(errorFields(await post(sellerAuth, { title: 'Ancient', year_built: 999 }))).toEqual(['year_built']);
-      expect((await create(sellerAuth, { title: 'Off-plan', year_built: year + 5, latitude: -90, longitude: 180, price: 0 })).year_built).toBe(year + 5);
+      expect(
+        (await create(sellerAuth, { title: 'Off-plan', year_built: year + 5, latitude: -90, longitude: 180, price: 0 })).year_built,
+      ).toBe(year + 5);
     });
 
     it('accepts only http(s) URLs for the video and the virtual tour', async () => {
-      expect(errorFields(await post(sellerAuth, { title: 'Script', video_url: 'javascript:alert(1)', virtual_tour: 'ftp://tour.example/x' }))).toEqual([
-        'video_url',
-        'virtual_tour',
-      ]);
+      expect(
+        errorFields(await post(sellerAuth, { title: 'Script', video_url: 'javascript:alert(1)', virtual_tour: 'ftp://tour.example/x' })),
+      ).toEqual(['video_url', 'virtual_tour']);
       expect(errorFields(await post(sellerAuth, { title: 'Data', video_url: 'data:text/html,<script>x</script>' }))).toEqual(['video_url']);
       expect((await create(sellerAuth, { title: 'No video', video_url: '' })).video_url).toBe('');
     });
@@ -615,14 +712,22 @@ describe.each(DIALECTS)('POST /properties (%s)', (dialect) => {
   describe('gallery', () => {
     it('refuses media that are not the caller’s own free images', async () => {
       const othersUpload = await newMedia(db, otherSeller.id);
-      const pdf = await newMedia(db, seller.id, { mime_type: 'application/pdf', width: null, height: null, storage_key: `${unique('test/')}.pdf` });
+      const pdf = await newMedia(db, seller.id, {
+        mime_type: 'application/pdf',
+        width: null,
+        height: null,
+        storage_key: `${unique('test/')}.pdf`,
+      });
       const elsewhere = await newListing(db, { author_id: seller.id });
       const attached = await newMedia(db, seller.id, { listing_id: elsewhere });
       const mine = await newMedia(db, seller.id);
       const res = await post(sellerAuth, { title: 'Borrowed', media_ids: [mine.id, othersUpload.id, pdf.id, attached.id, 999_999] });
       expect(errorFields(res)).toEqual(['media_ids.1', 'media_ids.2', 'media_ids.3', 'media_ids.4']);
       expect(res.json().errors).toContainEqual({ field: 'media_ids.2', message: 'must be an image' });
-      expect(res.json().errors).toContainEqual({ field: 'media_ids.1', message: 'must be one of your uploads that is not in another listing' });
+      expect(res.json().errors).toContainEqual({
+        field: 'media_ids.1',
+        message: 'must be one of your uploads that is not in another listing',
+      });
       // Nothing was attached by the refused request.
       expect((await db.selectFrom('media').select('listing_id').where('id', '=', mine.id).executeTakeFirstOrThrow()).listing_id).toBeNull();
     });
@@ -647,11 +752,19 @@ describe.each(DIALECTS)('POST /properties (%s)', (dialect) => {
       const res = await post(sellerAuth, { title: 'Featured elsewhere', media_ids: [a.id], featured_image_id: b.id });
       expect(errorFields(res)).toEqual(['featured_image_id']);
       expect(res.json().errors).toEqual([{ field: 'featured_image_id', message: 'must be one of the gallery’s images' }]);
-      expect(errorFields(await post(sellerAuth, { title: 'Featured, no gallery', featured_image_id: a.id }))).toEqual(['featured_image_id']);
+      expect(errorFields(await post(sellerAuth, { title: 'Featured, no gallery', featured_image_id: a.id }))).toEqual([
+        'featured_image_id',
+      ]);
     });
 
     it('reports every problem of one request together', async () => {
-      const res = await post(sellerAuth, { title: 'All wrong', status: 'publish', type_ids: [999_999], media_ids: [999_999], agency_id: 999_999 });
+      const res = await post(sellerAuth, {
+        title: 'All wrong',
+        status: 'publish',
+        type_ids: [999_999],
+        media_ids: [999_999],
+        agency_id: 999_999,
+      });
       expect(errorFields(res)).toEqual(['agency_id', 'media_ids.0', 'status', 'type_ids.0']);
     });
   });

@@ -42,10 +42,16 @@ describe.each(DIALECTS)('DELETE /properties/{id} (%s)', (dialect) => {
     uploads.remove();
   });
 
-  const del = (auth: Auth | undefined, id: number) => t.app.inject({ method: 'DELETE', url: `${API}/properties/${id}`, headers: auth ?? {} });
+  const del = (auth: Auth | undefined, id: number) =>
+    t.app.inject({ method: 'DELETE', url: `${API}/properties/${id}`, headers: auth ?? {} });
   const upload = async (auth: Auth): Promise<MediaRecord> => {
     const body = await multipart([['file', { data: jpeg, filename: 'house.jpg', type: 'image/jpeg' }]]);
-    const res = await t.app.inject({ method: 'POST', url: `${API}/media/upload`, headers: { ...auth, ...body.headers }, payload: body.payload });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `${API}/media/upload`,
+      headers: { ...auth, ...body.headers },
+      payload: body.payload,
+    });
     expect(res.statusCode, res.body).toBe(201);
     return res.json().data;
   };
@@ -78,7 +84,17 @@ describe.each(DIALECTS)('DELETE /properties/{id} (%s)', (dialect) => {
     expect(res.json()).toEqual({ success: true, data: { id, deleted: true }, message: 'The listing was deleted.' });
 
     expect(await exists(id)).toBe(false);
-    expect(await db.selectFrom('media').select('id').where('id', 'in', gallery.map((m) => m.id)).execute()).toEqual([]);
+    expect(
+      await db
+        .selectFrom('media')
+        .select('id')
+        .where(
+          'id',
+          'in',
+          gallery.map((m) => m.id),
+        )
+        .execute(),
+    ).toEqual([]);
     expect(files.filter((file) => existsSync(file))).toEqual([]);
     // The caller's other uploads are untouched.
     expect(filesOf(unrelated).every((file) => existsSync(file))).toBe(true);
@@ -101,7 +117,9 @@ describe.each(DIALECTS)('DELETE /properties/{id} (%s)', (dialect) => {
     expect(filesOf(own).filter((file) => existsSync(file))).toEqual([]);
 
     // Once the last row using it goes, so does the file.
-    expect((await t.app.inject({ method: 'DELETE', url: `${API}/media/${twin.id}`, headers: bearer(await tokenFor(t.app, other)) })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: `${API}/media/${twin.id}`, headers: bearer(await tokenFor(t.app, other)) })).statusCode,
+    ).toBe(200);
     expect(filesOf(shared).filter((file) => existsSync(file))).toEqual([]);
   });
 

@@ -167,7 +167,10 @@ describe.each(DIALECTS)('favorites (%s)', (dialect) => {
       } as unknown as PropertiesService;
       const caller = { id: buyer.id, role: 'buyer', sessionId: 's', tokenExpiresAt: new Date() } as const;
       for (const favorite of [true, undefined]) {
-        await expect(new FavoritesService(db, stale).setFavorite(caller, 2_000_000_001, favorite)).rejects.toMatchObject({ status: 404, code: 'not_found' });
+        await expect(new FavoritesService(db, stale).setFavorite(caller, 2_000_000_001, favorite)).rejects.toMatchObject({
+          status: 404,
+          code: 'not_found',
+        });
       }
     });
 
@@ -251,7 +254,9 @@ describe.each(DIALECTS)('favorites (%s)', (dialect) => {
 
       const manager = await newUser(db, { role: 'manager' });
       for (const id of [own, agents, foreign]) await storeFavorite(manager.id, id, new Date().toISOString());
-      const managerIds = (await listFavorites(bearer(await tokenFor(t.app, manager)))).json().data.properties.map((p: { id: number }) => p.id);
+      const managerIds = (await listFavorites(bearer(await tokenFor(t.app, manager))))
+        .json()
+        .data.properties.map((p: { id: number }) => p.id);
       expect(managerIds.sort()).toEqual([own, agents, foreign].sort());
     });
 

@@ -126,9 +126,7 @@ describe.each(DIALECTS)('listing moderation (%s)', (dialect) => {
       } else {
         expectMoved(res, id, to);
         expect((await row(id)).status).toBe(to);
-        expect(await transitions(id)).toEqual([
-          { from_state: from, to_state: to, actor_id: expect.any(Number), reason: '' },
-        ]);
+        expect(await transitions(id)).toEqual([{ from_state: from, to_state: to, actor_id: expect.any(Number), reason: '' }]);
       }
     });
 

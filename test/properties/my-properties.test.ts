@@ -23,7 +23,8 @@ describe.each(DIALECTS)('GET /users/my-properties (%s)', (dialect) => {
   });
   afterAll(() => t.close());
 
-  const mine = (auth: Auth | undefined, query = '') => t.app.inject({ method: 'GET', url: `${API}/users/my-properties${query}`, headers: auth ?? {} });
+  const mine = (auth: Auth | undefined, query = '') =>
+    t.app.inject({ method: 'GET', url: `${API}/users/my-properties${query}`, headers: auth ?? {} });
   /** A fresh seller with a token: every test gets its own listings. */
   const newSeller = async () => {
     const user = await newUser(db, { role: 'seller' });

@@ -41,7 +41,14 @@ describe.each(DIALECTS)('no N+1 in listing pages (%s)', (dialect) => {
     const now = new Date().toISOString();
     const secondAgent = await db
       .insertInto('agents')
-      .values({ name: 'Second agent', slug: unique('agent-'), sort_key: 'second agent', agency_id: directory.agencyId, created_at: now, updated_at: now })
+      .values({
+        name: 'Second agent',
+        slug: unique('agent-'),
+        sort_key: 'second agent',
+        agency_id: directory.agencyId,
+        created_at: now,
+        updated_at: now,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     const term = (taxonomy: Parameters<typeof newTerm>[1]) => newTerm(services.taxonomies, taxonomy);
@@ -64,7 +71,11 @@ describe.each(DIALECTS)('no N+1 in listing pages (%s)', (dialect) => {
     }
     await db
       .insertInto('listing_agents')
-      .values(ids.flatMap((id) => [directory.agentId, secondAgent.id].map((agentId, position) => ({ listing_id: id, agent_id: agentId, position }))))
+      .values(
+        ids.flatMap((id) =>
+          [directory.agentId, secondAgent.id].map((agentId, position) => ({ listing_id: id, agent_id: agentId, position })),
+        ),
+      )
       .execute();
     await db
       .insertInto('media')

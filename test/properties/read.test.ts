@@ -13,11 +13,50 @@ const API = '/realty-api/v1';
 type Auth = Record<string, string>;
 
 const SUMMARY_KEYS = [
-  'id', 'title', 'slug', 'url', 'excerpt', 'status', 'reference', 'price', 'second_price', 'currency', 'price_prefix',
-  'price_postfix', 'formatted_price', 'bedrooms', 'bathrooms', 'rooms', 'garage', 'garage_size', 'size', 'size_unit',
-  'land_size', 'land_size_unit', 'year_built', 'featured', 'address', 'property_type', 'property_status',
-  'property_label', 'features', 'featured_image', 'gallery', 'video_url', 'virtual_tour', 'agent_display', 'agents',
-  'agency', 'author', 'views', 'rating', 'reviews_count', 'is_favorite', 'created_at', 'updated_at', 'published_at',
+  'id',
+  'title',
+  'slug',
+  'url',
+  'excerpt',
+  'status',
+  'reference',
+  'price',
+  'second_price',
+  'currency',
+  'price_prefix',
+  'price_postfix',
+  'formatted_price',
+  'bedrooms',
+  'bathrooms',
+  'rooms',
+  'garage',
+  'garage_size',
+  'size',
+  'size_unit',
+  'land_size',
+  'land_size_unit',
+  'year_built',
+  'featured',
+  'address',
+  'property_type',
+  'property_status',
+  'property_label',
+  'features',
+  'featured_image',
+  'gallery',
+  'video_url',
+  'virtual_tour',
+  'agent_display',
+  'agents',
+  'agency',
+  'author',
+  'views',
+  'rating',
+  'reviews_count',
+  'is_favorite',
+  'created_at',
+  'updated_at',
+  'published_at',
   'expires_at',
 ].sort();
 const HIDDEN_STATES: ListingState[] = ['draft', 'pending', 'on_hold', 'disapproved', 'expired'];
@@ -153,7 +192,12 @@ describe.each(DIALECTS)('reading listings (%s)', (dialect) => {
     it('shows a change made through the API on the next read', async () => {
       const id = await newListing(db, { author_id: seller.id, title: 'Before' });
       const before = await get(`/properties/${id}`);
-      const res = await t.app.inject({ method: 'PUT', url: `${API}/properties/${id}`, headers: sellerAuth, payload: { title: 'After', price: 5 } });
+      const res = await t.app.inject({
+        method: 'PUT',
+        url: `${API}/properties/${id}`,
+        headers: sellerAuth,
+        payload: { title: 'After', price: 5 },
+      });
       expect(res.statusCode, res.body).toBe(200);
       const after = await get(`/properties/${id}`, undefined, { 'if-none-match': before.headers.etag as string });
       expect(after.statusCode).toBe(200);
@@ -204,7 +248,12 @@ describe.each(DIALECTS)('reading listings (%s)', (dialect) => {
       await db.updateTable('agencies').set({ name: 'Renamed Agency' }).where('id', '=', agencyId).execute();
       await db.updateTable('users').set({ display_name: 'Renamed Author' }).where('id', '=', agentUser.id).execute();
       const agentAuth = bearer(await tokenFor(t.app, agentUser));
-      const described = await t.app.inject({ method: 'PUT', url: `${API}/media/${image.id}`, headers: agentAuth, payload: { alt: 'Front door' } });
+      const described = await t.app.inject({
+        method: 'PUT',
+        url: `${API}/media/${image.id}`,
+        headers: agentAuth,
+        payload: { alt: 'Front door' },
+      });
       expect(described.statusCode, described.body).toBe(200);
       for (const data of [await record(id), await list()]) {
         expect(data.gallery[0].alt).toBe('Front door');
@@ -279,14 +328,18 @@ describe.each(DIALECTS)('GET /properties (%s)', (dialect) => {
       listing[name] = await newListing(db, {
         author_id: author.id,
         title,
-        sort_title: title.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase(),
+        sort_title: title
+          .normalize('NFKD')
+          .replace(/\p{M}+/gu, '')
+          .toLowerCase(),
         price,
         size,
         featured,
         published_at: at(day),
       });
     }
-    for (const status of [...HIDDEN_STATES, 'sold'] as ListingState[]) await newListing(db, { author_id: author.id, status, published_at: at(9) });
+    for (const status of [...HIDDEN_STATES, 'sold'] as ListingState[])
+      await newListing(db, { author_id: author.id, status, published_at: at(9) });
   });
   afterAll(() => t.close());
 
@@ -295,7 +348,8 @@ describe.each(DIALECTS)('GET /properties (%s)', (dialect) => {
     expect(res.statusCode, res.body).toBe(200);
     return res.json().data;
   };
-  const order = async (query: string) => ids((await list(query)).properties).map((id) => Object.keys(listing).find((name) => listing[name] === id));
+  const order = async (query: string) =>
+    ids((await list(query)).properties).map((id) => Object.keys(listing).find((name) => listing[name] === id));
 
   it('lists published listings only, newest publication first by default', async () => {
     const data = await list();
@@ -338,7 +392,13 @@ describe.each(DIALECTS)('GET /properties (%s)', (dialect) => {
     expect(ids((await list('?per_page=2&paged=3')).properties)).toEqual([listing.a]);
     const past = await list('?per_page=2&page=4');
     expect(past.properties).toEqual([]);
-    expect(past.pagination).toMatchObject({ total_records: 5, total_pages: 3, current_page: 4, has_next_page: false, has_previous_page: true });
+    expect(past.pagination).toMatchObject({
+      total_records: 5,
+      total_pages: 3,
+      current_page: 4,
+      has_next_page: false,
+      has_previous_page: true,
+    });
   });
 
   it('refuses bad parameters', async () => {
@@ -351,7 +411,12 @@ describe.each(DIALECTS)('GET /properties (%s)', (dialect) => {
   });
 
   it('answers summaries: no description, floor plans or additional features; the first five images', async () => {
-    const id = await newListing(db, { author_id: author.id, title: 'Many images', description: '<p>Long</p>', published_at: '2024-01-01T00:00:00.000Z' });
+    const id = await newListing(db, {
+      author_id: author.id,
+      title: 'Many images',
+      description: '<p>Long</p>',
+      published_at: '2024-01-01T00:00:00.000Z',
+    });
     const images = [];
     for (let position = 0; position < 7; position++) images.push(await newMedia(db, author.id, { listing_id: id, position }));
     await db.updateTable('listings').set({ featured_image_id: images[6]!.id }).where('id', '=', id).execute();

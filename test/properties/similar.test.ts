@@ -38,7 +38,8 @@ describe.each(DIALECTS)('GET /properties/{id}/similar (%s)', (dialect) => {
   });
   afterAll(() => t.close());
 
-  const similar = (id: number, query = '', auth: Auth = {}) => t.app.inject({ method: 'GET', url: `${API}/properties/${id}/similar${query}`, headers: auth });
+  const similar = (id: number, query = '', auth: Auth = {}) =>
+    t.app.inject({ method: 'GET', url: `${API}/properties/${id}/similar${query}`, headers: auth });
   const expectError = (res: LightMyRequestResponse, status: number, code: string) => {
     expect(res.statusCode, res.body).toBe(status);
     expect(res.json()).toMatchObject(errorBody(code));

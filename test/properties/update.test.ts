@@ -67,8 +67,10 @@ describe.each(DIALECTS)('PUT /properties/{id} (%s)', (dialect) => {
     expect(res.statusCode, res.body).toBe(201);
     return res.json().data;
   };
-  const read = async (auth: Auth, id: number) => (await t.app.inject({ method: 'GET', url: `${API}/properties/${id}`, headers: auth })).json().data;
-  const stateOf = async (id: number) => (await db.selectFrom('listings').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
+  const read = async (auth: Auth, id: number) =>
+    (await t.app.inject({ method: 'GET', url: `${API}/properties/${id}`, headers: auth })).json().data;
+  const stateOf = async (id: number) =>
+    (await db.selectFrom('listings').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
   const history = async (id: number) =>
     (await t.app.inject({ method: 'GET', url: `${API}/properties/${id}/history`, headers: adminAuth })).json().data.history as {
       from: ListingState | null;
@@ -104,7 +106,14 @@ describe.each(DIALECTS)('PUT /properties/{id} (%s)', (dialect) => {
     });
 
     it('clears optional values sent as null', async () => {
-      const before = await create(sellerAuth, { title: 'To clear', price: 500, bedrooms: 3, year_built: 1990, latitude: 10, country: 'France' });
+      const before = await create(sellerAuth, {
+        title: 'To clear',
+        price: 500,
+        bedrooms: 3,
+        year_built: 1990,
+        latitude: 10,
+        country: 'France',
+      });
       const after = await update(sellerAuth, before.id, { price: null, bedrooms: null, year_built: null, latitude: null, country: null });
       expect(after).toMatchObject({ price: null, formatted_price: '', bedrooms: null, year_built: null });
       expect(after.address).toMatchObject({ latitude: null, country: null });
@@ -144,7 +153,11 @@ describe.each(DIALECTS)('PUT /properties/{id} (%s)', (dialect) => {
       const before = await create(sellerAuth, { title: 'Places', country: 'Greece', state: 'Attica' });
       const after = await update(sellerAuth, before.id, { city: 'Athens' });
       expect(after.address.state).toEqual(before.address.state);
-      const city = await db.selectFrom('terms').select('location_parent_id').where('id', '=', after.address.city.id).executeTakeFirstOrThrow();
+      const city = await db
+        .selectFrom('terms')
+        .select('location_parent_id')
+        .where('id', '=', after.address.city.id)
+        .executeTakeFirstOrThrow();
       expect(city.location_parent_id).toBe(before.address.state.id);
     });
 
@@ -208,7 +221,10 @@ describe.each(DIALECTS)('PUT /properties/{id} (%s)', (dialect) => {
       const listing = await create(sellerAuth, { title: 'Borrowing' });
       const othersImage = await newMedia(db, other.id);
       const elsewhere = await newMedia(db, seller.id, { listing_id: await newListing(db, { author_id: seller.id }) });
-      expect(errorFields(await put(sellerAuth, listing.id, { media_ids: [othersImage.id, elsewhere.id] }))).toEqual(['media_ids.0', 'media_ids.1']);
+      expect(errorFields(await put(sellerAuth, listing.id, { media_ids: [othersImage.id, elsewhere.id] }))).toEqual([
+        'media_ids.0',
+        'media_ids.1',
+      ]);
 
       const authorsImage = await newMedia(db, seller.id);
       expect(idsOf((await update(adminAuth, listing.id, { media_ids: [authorsImage.id] })).gallery)).toEqual([authorsImage.id]);
@@ -226,7 +242,12 @@ describe.each(DIALECTS)('PUT /properties/{id} (%s)', (dialect) => {
 
     it('lets a moderator set them, recording a state change in the history', async () => {
       const listing = await create(sellerAuth, { title: 'Moderated' });
-      const after = await update(managerAuth, listing.id, { status: 'publish', featured: true, views: 7, expires_at: '2031-05-01T00:00:00Z' });
+      const after = await update(managerAuth, listing.id, {
+        status: 'publish',
+        featured: true,
+        views: 7,
+        expires_at: '2031-05-01T00:00:00Z',
+      });
       expect(after).toMatchObject({ status: 'publish', featured: true, views: 7, expires_at: '2031-05-01T00:00:00Z' });
       expect(after.published_at).toMatch(/Z$/);
       expect((await history(listing.id)).map((h) => [h.from, h.to])).toEqual([
@@ -301,7 +322,13 @@ describe.each(DIALECTS)('PUT /properties/{id} (%s)', (dialect) => {
         expect(res.json().data).toMatchObject({ status: 'pending', price: 99 });
         const log = await strict.app.inject({ method: 'GET', url: `${API}/properties/${id}/history`, headers: ownerAuth });
         expect(log.json().data.history).toEqual([
-          { from: 'publish', to: 'pending', actor: { id: owner.id, display_name: owner.display_name }, reason: '', at: res.json().data.updated_at },
+          {
+            from: 'publish',
+            to: 'pending',
+            actor: { id: owner.id, display_name: owner.display_name },
+            reason: '',
+            at: res.json().data.updated_at,
+          },
         ]);
         // Now only the owner and moderators see it.
         expect((await strict.app.inject({ method: 'GET', url: `${API}/properties/${id}` })).statusCode).toBe(404);

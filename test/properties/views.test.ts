@@ -34,7 +34,8 @@ describe.each(DIALECTS)('listing views (%s)', (dialect) => {
     expect(res.statusCode, res.body).toBe(200);
     return res.json().data.views as number;
   };
-  const storedViews = async (id: number) => (await db.selectFrom('listings').select('views').where('id', '=', id).executeTakeFirstOrThrow()).views;
+  const storedViews = async (id: number) =>
+    (await db.selectFrom('listings').select('views').where('id', '=', id).executeTakeFirstOrThrow()).views;
 
   it('counts once per client and hour: anonymous clients by address, signed-in ones by user', async () => {
     const id = await listing();

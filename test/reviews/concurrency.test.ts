@@ -32,9 +32,15 @@ describe.each(DIALECTS)('concurrent reviews (%s)', (dialect) => {
   it('counts every one of N users reviewing the same listing at once, with the exact rating sum', async () => {
     const id = await newListing(db, { author_id: seller.id });
     const api = reviewClient(t);
-    const results = await Promise.all(reviewers.map((auth, i) => api.create(auth, 'property', id, { rating: ratingOf(i), content: `Review ${i}` })));
+    const results = await Promise.all(
+      reviewers.map((auth, i) => api.create(auth, 'property', id, { rating: ratingOf(i), content: `Review ${i}` })),
+    );
     expect(results.map((r) => r.statusCode)).toEqual(reviewers.map(() => 201));
-    const totals = await db.selectFrom('listings').select(['rating_sum', 'reviews_count', 'rating']).where('id', '=', id).executeTakeFirstOrThrow();
+    const totals = await db
+      .selectFrom('listings')
+      .select(['rating_sum', 'reviews_count', 'rating'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(totals).toEqual({ rating_sum: expectedSum, reviews_count: REVIEWERS, rating: Math.round((expectedSum * 10) / REVIEWERS) / 10 });
     const record = (await t.app.inject({ method: 'GET', url: `${API}/properties/${id}` })).json().data;
     expect(record).toMatchObject({ reviews_count: REVIEWERS, rating: totals.rating });
@@ -43,9 +49,15 @@ describe.each(DIALECTS)('concurrent reviews (%s)', (dialect) => {
   it('counts every one of N users reviewing the same agent at once', async () => {
     const { agentId } = await newAgencyWithAgent(db);
     const api = reviewClient(t);
-    const results = await Promise.all(reviewers.map((auth, i) => api.create(auth, 'agent', agentId, { rating: ratingOf(i), content: 'x' })));
+    const results = await Promise.all(
+      reviewers.map((auth, i) => api.create(auth, 'agent', agentId, { rating: ratingOf(i), content: 'x' })),
+    );
     expect(results.map((r) => r.statusCode)).toEqual(reviewers.map(() => 201));
-    const totals = await db.selectFrom('agents').select(['rating_sum', 'reviews_count']).where('id', '=', agentId).executeTakeFirstOrThrow();
+    const totals = await db
+      .selectFrom('agents')
+      .select(['rating_sum', 'reviews_count'])
+      .where('id', '=', agentId)
+      .executeTakeFirstOrThrow();
     expect(totals).toEqual({ rating_sum: expectedSum, reviews_count: REVIEWERS });
   });
 
@@ -60,7 +72,11 @@ describe.each(DIALECTS)('concurrent reviews (%s)', (dialect) => {
       ...reviewers.slice(REVIEWERS / 2).map((auth) => api.create(auth, 'property', id, { rating: 2, content: 'y' })),
     ]);
     expect(results.map((r) => r.statusCode).sort()).toEqual([...half.map(() => 200), ...half.map(() => 201)].sort());
-    const totals = await db.selectFrom('listings').select(['rating_sum', 'reviews_count', 'rating']).where('id', '=', id).executeTakeFirstOrThrow();
+    const totals = await db
+      .selectFrom('listings')
+      .select(['rating_sum', 'reviews_count', 'rating'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(totals).toEqual({ rating_sum: 2 * half.length, reviews_count: half.length, rating: 2 });
   });
 });

@@ -26,7 +26,8 @@ describe.each(DIALECTS)('POST …/{id}/reviews (%s)', (dialect) => {
   });
   afterAll(() => t.close());
 
-  const listing = (status: 'publish' | 'draft' | 'sold' | 'pending' = 'publish', authorId = seller.id) => newListing(db, { status, author_id: authorId });
+  const listing = (status: 'publish' | 'draft' | 'sold' | 'pending' = 'publish', authorId = seller.id) =>
+    newListing(db, { status, author_id: authorId });
   const totalsOf = (table: 'listings' | 'agents' | 'agencies', id: number) =>
     db.selectFrom(table).select(['rating_sum', 'reviews_count']).where('id', '=', id).executeTakeFirstOrThrow();
   const listingRecord = async (id: number) => {
@@ -114,7 +115,11 @@ describe.each(DIALECTS)('POST …/{id}/reviews (%s)', (dialect) => {
     });
 
     it('accepts the limits themselves', async () => {
-      const res = await api.create(buyerAuth, 'property', await listing(), { rating: 1, title: 't'.repeat(200), content: 'x'.repeat(5000) });
+      const res = await api.create(buyerAuth, 'property', await listing(), {
+        rating: 1,
+        title: 't'.repeat(200),
+        content: 'x'.repeat(5000),
+      });
       expect(res.statusCode, res.body).toBe(201);
     });
   });
@@ -227,7 +232,11 @@ describe.each(DIALECTS)('POST …/{id}/reviews (%s)', (dialect) => {
 
   describe('new_review event', () => {
     const eventsOf = async (reviewId: number) => {
-      const rows = await db.selectFrom('domain_events').select(['type', 'payload', 'processed_at']).where('type', '=', 'new_review').execute();
+      const rows = await db
+        .selectFrom('domain_events')
+        .select(['type', 'payload', 'processed_at'])
+        .where('type', '=', 'new_review')
+        .execute();
       return rows
         .map((row) => ({ ...row, payload: JSON.parse(row.payload) as Record<string, unknown> }))
         .filter((row) => row.payload.review_id === reviewId);
@@ -256,18 +265,28 @@ describe.each(DIALECTS)('POST …/{id}/reviews (%s)', (dialect) => {
       expect((await eventsOf(sellerReview))[0]!.payload.recipient_user_ids).toEqual([seller.id]);
       const { agencyUser, agentUser, agentId, agencyId } = await newAgencyWithAgent(db);
       const agentReview = createdId(await api.create(buyerAuth, 'agent', agentId, { rating: 3, content: 'ok' }));
-      expect((await eventsOf(agentReview))[0]!.payload).toMatchObject({ target_type: 'agent', target_id: agentId, recipient_user_ids: [agentUser.id] });
+      expect((await eventsOf(agentReview))[0]!.payload).toMatchObject({
+        target_type: 'agent',
+        target_id: agentId,
+        recipient_user_ids: [agentUser.id],
+      });
       // The agent reviewing its own agency is not told of its own review.
       const agencyReview = createdId(await api.create(await signIn(t, agentUser), 'agency', agencyId, { rating: 3, content: 'ok' }));
       expect((await eventsOf(agencyReview))[0]!.payload).toMatchObject({ author_id: agentUser.id, recipient_user_ids: [agencyUser.id] });
     });
 
     it('writes no event for a refused review', async () => {
-      const before = await db.selectFrom('domain_events').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      const before = await db
+        .selectFrom('domain_events')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow();
       const id = await listing();
       createdId(await api.create(buyerAuth, 'property', id, { rating: 3, content: 'ok' }));
       await api.create(buyerAuth, 'property', id, { rating: 3, content: 'again' });
-      const after = await db.selectFrom('domain_events').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      const after = await db
+        .selectFrom('domain_events')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow();
       expect(Number(after.n) - Number(before.n)).toBe(1);
     });
   });

@@ -39,7 +39,8 @@ describe.each(DIALECTS)('DELETE /reviews/{id} and deleted authors (%s)', (dialec
     const reviewId = createdId(await api.create(auth, 'property', listingId, { rating: 4, content: 'Fine' }));
     return { reviewId, listingId };
   };
-  const reviewExists = async (id: number) => (await db.selectFrom('reviews').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+  const reviewExists = async (id: number) =>
+    (await db.selectFrom('reviews').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
 
   it('lets the author delete their review, with its reactions', async () => {
     const { reviewId, listingId } = await newReview();
@@ -85,7 +86,11 @@ describe.each(DIALECTS)('DELETE /reviews/{id} and deleted authors (%s)', (dialec
   it('keeps the reviews of a deleted account, shown as by "Deleted user" (localized)', async () => {
     const leaving = await newUser(db, { display_name: 'Leaving Soon' });
     const { reviewId, listingId } = await newReview(await signIn(t, leaving));
-    expect((await api.list('property', listingId)).json().data.reviews[0].author).toEqual({ id: leaving.id, display_name: 'Leaving Soon', avatar_url: null });
+    expect((await api.list('property', listingId)).json().data.reviews[0].author).toEqual({
+      id: leaving.id,
+      display_name: 'Leaving Soon',
+      avatar_url: null,
+    });
     const deleted = await t.app.inject({
       method: 'DELETE',
       url: `${API}/users/delete-profile`,

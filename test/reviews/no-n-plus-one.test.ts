@@ -57,11 +57,22 @@ describe.each(DIALECTS)('no N+1 in review pages (%s)', (dialect) => {
       for (const author of authors.slice(0, count)) {
         const review = await db
           .insertInto('reviews')
-          .values({ target_type: 'property', target_id: listingId, author_id: author.id, rating: 4, content: 'x', created_at: now, updated_at: now })
+          .values({
+            target_type: 'property',
+            target_id: listingId,
+            author_id: author.id,
+            rating: 4,
+            content: 'x',
+            created_at: now,
+            updated_at: now,
+          })
           .returning('id')
           .executeTakeFirstOrThrow();
         for (const user of [reader, seller]) {
-          await db.insertInto('review_reactions').values({ review_id: review.id, user_id: user.id, reaction: 'like', created_at: now }).execute();
+          await db
+            .insertInto('review_reactions')
+            .values({ review_id: review.id, user_id: user.id, reaction: 'like', created_at: now })
+            .execute();
         }
       }
     };

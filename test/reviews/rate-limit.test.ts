@@ -25,7 +25,8 @@ describe.each(DIALECTS)('review creation rate limit (%s)', (dialect) => {
     const listings = await Promise.all(Array.from({ length: 6 }, () => newListing(db, { author_id: seller.id })));
     const remoteAddress = '198.18.7.1';
     const statuses: number[] = [];
-    for (const id of listings) statuses.push((await api.create(auth, 'property', id, { rating: 5, content: 'x' }, remoteAddress)).statusCode);
+    for (const id of listings)
+      statuses.push((await api.create(auth, 'property', id, { rating: 5, content: 'x' }, remoteAddress)).statusCode);
     expect(statuses).toEqual([201, 201, 201, 201, 201, 429]);
     const limited = await api.create(auth, 'property', listings[5]!, { rating: 5, content: 'x' }, remoteAddress);
     expectError(limited, 429, 'rate_limited');
@@ -34,7 +35,12 @@ describe.each(DIALECTS)('review creation rate limit (%s)', (dialect) => {
     // Another route and another client keep their own budgets; reading is not limited by it.
     const { agentId } = await newAgencyWithAgent(db);
     expect((await api.create(auth, 'agent', agentId, { rating: 5, content: 'x' }, remoteAddress)).statusCode).toBe(201);
-    expect((await api.create(await signIn(t, await newUser(db)), 'property', listings[5]!, { rating: 5, content: 'x' }, '198.18.7.2')).statusCode).toBe(201);
-    expect((await t.app.inject({ method: 'GET', url: `/realty-api/v1/properties/${listings[5]}/reviews`, remoteAddress })).statusCode).toBe(200);
+    expect(
+      (await api.create(await signIn(t, await newUser(db)), 'property', listings[5]!, { rating: 5, content: 'x' }, '198.18.7.2'))
+        .statusCode,
+    ).toBe(201);
+    expect((await t.app.inject({ method: 'GET', url: `/realty-api/v1/properties/${listings[5]}/reviews`, remoteAddress })).statusCode).toBe(
+      200,
+    );
   });
 });

@@ -95,7 +95,12 @@ describe.each(DIALECTS)('GET …/{id}/reviews (%s)', (dialect) => {
 
     beforeAll(async () => {
       id = await listing();
-      ids = [await review(0, 'property', id, 3), await review(1, 'property', id, 5), await review(2, 'property', id, 3), await review(3, 'property', id, 1)];
+      ids = [
+        await review(0, 'property', id, 3),
+        await review(1, 'property', id, 5),
+        await review(2, 'property', id, 3),
+        await review(3, 'property', id, 1),
+      ];
       // Reviews 1 and 2 were written at the same moment: ties fall back to id, descending.
       await setCreatedAt(ids[0]!, '2026-01-01T10:00:00.000Z');
       await setCreatedAt(ids[1]!, '2026-01-02T10:00:00.000Z');
@@ -162,7 +167,9 @@ describe.each(DIALECTS)('GET …/{id}/reviews (%s)', (dialect) => {
     ]);
     // Anonymous callers see the counts without a reaction, and the signed-in answer did not leak into the cache.
     expect((await api.list('property', id)).json().data.reviews.map((r: { my_reaction: unknown }) => r.my_reaction)).toEqual([null, null]);
-    expect((await api.list('property', id, '', reviewers[0]!.auth)).json().data.reviews.map((r: { my_reaction: unknown }) => r.my_reaction)).toEqual([null, null]);
+    expect(
+      (await api.list('property', id, '', reviewers[0]!.auth)).json().data.reviews.map((r: { my_reaction: unknown }) => r.my_reaction),
+    ).toEqual([null, null]);
   });
 
   describe('visibility', () => {

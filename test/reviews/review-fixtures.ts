@@ -30,7 +30,13 @@ export function reviewClient(t: TestApp): ReviewClient {
   return {
     list: (type, id, query = '', auth) => t.app.inject({ method: 'GET', url: `${reviewsPath(type, id)}${query}`, headers: auth ?? {} }),
     create: (auth, type, id, payload, remoteAddress) =>
-      t.app.inject({ method: 'POST', url: reviewsPath(type, id), headers: auth ?? {}, payload, ...(remoteAddress ? { remoteAddress } : {}) }),
+      t.app.inject({
+        method: 'POST',
+        url: reviewsPath(type, id),
+        headers: auth ?? {},
+        payload,
+        ...(remoteAddress ? { remoteAddress } : {}),
+      }),
     react: (auth, reviewId, action) =>
       t.app.inject({ method: 'POST', url: `${API}/reviews/${reviewId}/action`, headers: auth ?? {}, payload: { action } }),
     remove: (auth, reviewId) => t.app.inject({ method: 'DELETE', url: `${API}/reviews/${reviewId}`, headers: auth ?? {} }),

@@ -21,11 +21,15 @@ export interface SavedSearchClient {
 export function savedSearchClient(app: FastifyInstance): SavedSearchClient {
   const headers = (auth: Auth | undefined) => auth ?? {};
   return {
-    create: (auth, body, query = '') => app.inject({ method: 'POST', url: `${API}/saved-searches${query}`, headers: headers(auth), payload: body as object }),
-    list: (auth, query = '', path = '/saved-searches') => app.inject({ method: 'GET', url: `${API}${path}${query}`, headers: headers(auth) }),
-    update: (auth, id, body) => app.inject({ method: 'PUT', url: `${API}/saved-searches/${id}`, headers: headers(auth), payload: body as object }),
+    create: (auth, body, query = '') =>
+      app.inject({ method: 'POST', url: `${API}/saved-searches${query}`, headers: headers(auth), payload: body as object }),
+    list: (auth, query = '', path = '/saved-searches') =>
+      app.inject({ method: 'GET', url: `${API}${path}${query}`, headers: headers(auth) }),
+    update: (auth, id, body) =>
+      app.inject({ method: 'PUT', url: `${API}/saved-searches/${id}`, headers: headers(auth), payload: body as object }),
     remove: (auth, id, path = '/saved-searches') => app.inject({ method: 'DELETE', url: `${API}${path}/${id}`, headers: headers(auth) }),
-    matches: (auth, id, query = '') => app.inject({ method: 'GET', url: `${API}/saved-searches/${id}/matches${query}`, headers: headers(auth) }),
+    matches: (auth, id, query = '') =>
+      app.inject({ method: 'GET', url: `${API}/saved-searches/${id}/matches${query}`, headers: headers(auth) }),
   };
 }
 

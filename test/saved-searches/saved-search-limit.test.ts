@@ -7,7 +7,15 @@ import { bearer, newUser, tokenFor } from '../helpers/factories.js';
 import { createdId, expectError, insertSavedSearches, type SavedSearchClient, savedSearchClient } from './saved-search-fixtures.js';
 
 const countOf = async (db: Kysely<DB>, userId: number) =>
-  Number((await db.selectFrom('saved_searches').select((eb) => eb.fn.countAll().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await db
+        .selectFrom('saved_searches')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('user_id', '=', userId)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe.each(DIALECTS)('saved searches per user (%s)', (dialect) => {
   let t: TestApp;

@@ -32,7 +32,8 @@ describe.each(DIALECTS)('GET /saved-searches/{id}/matches and display texts (%s)
     db = t.database.db;
     client = savedSearchClient(t.app);
     auth = bearer(await tokenFor(t.app, await newUser(db)));
-    const term = (taxonomy: 'property_type' | 'property_city', name: string) => newTerm(t.services.taxonomies, taxonomy, { name: unique(name) });
+    const term = (taxonomy: 'property_type' | 'property_city', name: string) =>
+      newTerm(t.services.taxonomies, taxonomy, { name: unique(name) });
     [apartment, villa, miami, orlando] = [
       await term('property_type', 'Apartment '),
       await term('property_type', 'Villa '),
@@ -40,7 +41,13 @@ describe.each(DIALECTS)('GET /saved-searches/{id}/matches and display texts (%s)
       await term('property_city', 'Orlando '),
     ];
     const add = async (name: string, type: TermRecord, city: TermRecord, price: number, status: ListingState = 'publish') => {
-      listing[name] = await newListing(db, { status, price, bedrooms: 2, title: name, terms: [...links('property_type', type), ...links('property_city', city)] });
+      listing[name] = await newListing(db, {
+        status,
+        price,
+        bedrooms: 2,
+        title: name,
+        terms: [...links('property_type', type), ...links('property_city', city)],
+      });
     };
     await add('cheap', apartment, miami, 150_000);
     await add('middle', apartment, miami, 300_000);
@@ -105,7 +112,9 @@ describe.each(DIALECTS)('GET /saved-searches/{id}/matches and display texts (%s)
 
     expect(await textOf('')).toBe(english);
     expect(await textOf('?lang=fr')).toBe(`${apartment.name} ou ${villa.name} à ${miami.name} · à partir de 100${NNBSP}000`);
-    expect(await textOf('', { 'accept-language': 'es-MX,en;q=0.5' })).toBe(`${apartment.name} o ${villa.name} en ${miami.name} · desde 100.000`);
+    expect(await textOf('', { 'accept-language': 'es-MX,en;q=0.5' })).toBe(
+      `${apartment.name} o ${villa.name} en ${miami.name} · desde 100.000`,
+    );
     expect(await textOf('', {}, '/ar')).toBe(`${apartment.name} أو ${villa.name} في ${miami.name} · من 100,000`);
     // The name was given in English when none was sent; it does not follow the language.
     const [record] = (await client.list(mine, '?lang=fr')).json().data.saved_searches;

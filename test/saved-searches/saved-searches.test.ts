@@ -44,7 +44,15 @@ describe.each(DIALECTS)('saved searches: create, list, update, delete (%s)', (di
   it('creates from a query object: 201 with the record itself, named by its display text, stored canonical', async () => {
     const auth = await signIn();
     const res = await client.create(auth, {
-      query: { type: [apartment.slug], status: forSale.slug, location: miami.slug, 'min-beds': 2, 'min-price': 200000, max_price: '500000', currency: 'usd' },
+      query: {
+        type: [apartment.slug],
+        status: forSale.slug,
+        location: miami.slug,
+        'min-beds': 2,
+        'min-price': 200000,
+        max_price: '500000',
+        currency: 'usd',
+      },
     });
     expect(res.statusCode, res.body).toBe(201);
     const expectedText = `${apartment.name} ${forSale.name} in ${miami.name} · 2+ beds · $200,000–$500,000`;
@@ -53,7 +61,15 @@ describe.each(DIALECTS)('saved searches: create, list, update, delete (%s)', (di
     expect(record).toEqual({
       id: expect.any(Number),
       name: expectedText,
-      query: { type: [apartment.slug], status: [forSale.slug], city: [miami.slug], min_price: 200000, max_price: 500000, currency: 'USD', min_beds: 2 },
+      query: {
+        type: [apartment.slug],
+        status: [forSale.slug],
+        city: [miami.slug],
+        min_price: 200000,
+        max_price: 500000,
+        currency: 'USD',
+        min_beds: 2,
+      },
       query_string: `type=${apartment.slug}&status=${forSale.slug}&city=${miami.slug}&min_price=200000&max_price=500000&currency=USD&min_beds=2`,
       display_text: expectedText,
       email_alerts: true,
@@ -73,7 +89,8 @@ describe.each(DIALECTS)('saved searches: create, list, update, delete (%s)', (di
   it('creates from a query string with aliases and `type[]` arrays, converting them to canonical names', async () => {
     const auth = await signIn();
     const res = await client.create(auth, {
-      query_string: '?type[]=Villa&type[]=loft&location=miami&min-price=100000&max-area=250&lat=25.5&lng=-80.25&radius=5&radius_unit=mi&featured=true&sortby=d_date',
+      query_string:
+        '?type[]=Villa&type[]=loft&location=miami&min-price=100000&max-area=250&lat=25.5&lng=-80.25&radius=5&radius_unit=mi&featured=true&sortby=d_date',
       name: 'Florida',
       email_alerts: false,
       frequency: 'weekly',
@@ -81,8 +98,19 @@ describe.each(DIALECTS)('saved searches: create, list, update, delete (%s)', (di
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json().data).toMatchObject({
       name: 'Florida',
-      query: { type: ['villa', 'loft'], city: ['miami'], min_price: 100000, max_size: 250, featured: true, latitude: 25.5, longitude: -80.25, radius: 5, radius_unit: 'mi' },
-      query_string: 'type=villa,loft&city=miami&min_price=100000&max_size=250&featured=true&latitude=25.5&longitude=-80.25&radius=5&radius_unit=mi',
+      query: {
+        type: ['villa', 'loft'],
+        city: ['miami'],
+        min_price: 100000,
+        max_size: 250,
+        featured: true,
+        latitude: 25.5,
+        longitude: -80.25,
+        radius: 5,
+        radius_unit: 'mi',
+      },
+      query_string:
+        'type=villa,loft&city=miami&min_price=100000&max_size=250&featured=true&latitude=25.5&longitude=-80.25&radius=5&radius_unit=mi',
       email_alerts: false,
       frequency: 'weekly',
     });
@@ -92,7 +120,9 @@ describe.each(DIALECTS)('saved searches: create, list, update, delete (%s)', (di
 
   it('keeps a non-default `sortby`, sorts `ids`, and reads its own record’s `query` back as the same search', async () => {
     const auth = await signIn();
-    const first = await client.create(auth, { query: { 'max-price': 500000, states: ['florida'], ids: [5, 3, 3], include_sold: 'true', sortby: 'a_price' } });
+    const first = await client.create(auth, {
+      query: { 'max-price': 500000, states: ['florida'], ids: [5, 3, 3], include_sold: 'true', sortby: 'a_price' },
+    });
     expect(first.statusCode, first.body).toBe(201);
     const { query, query_string: queryString } = first.json().data;
     expect(query).toEqual({ state: ['florida'], max_price: 500000, ids: [3, 5], include_sold: true, sortby: 'a_price' });
@@ -164,7 +194,11 @@ describe.each(DIALECTS)('saved searches: create, list, update, delete (%s)', (di
     expect(french.json().data).toMatchObject({ name: 'Biens · en vedette uniquement', display_text: 'Biens · en vedette uniquement' });
     // The name stays as it was given; the text follows each request's language.
     const [listed] = (await client.list(auth, '?per_page=1')).json().data.saved_searches;
-    expect(listed).toMatchObject({ id: french.json().data.id, name: 'Biens · en vedette uniquement', display_text: 'Properties · featured only' });
+    expect(listed).toMatchObject({
+      id: french.json().data.id,
+      name: 'Biens · en vedette uniquement',
+      display_text: 'Properties · featured only',
+    });
   });
 
   it('lists only the caller’s own, newest first, paged with true figures', async () => {

@@ -18,7 +18,11 @@ describe.each(DIALECTS)('keyword filters (%s)', (dialect) => {
   afterAll(() => database.dispose());
 
   const keywordQuery = (keyword: string) =>
-    db.selectFrom('listings as l').select('l.id').where(hasAllTerms(db, queryTerms(keyword))).orderBy('l.id');
+    db
+      .selectFrom('listings as l')
+      .select('l.id')
+      .where(hasAllTerms(db, queryTerms(keyword)))
+      .orderBy('l.id');
   const found = async (keyword: string) => (await keywordQuery(keyword).execute()).map((row) => row.id);
 
   it('finds other forms of a word', async () => {
@@ -33,7 +37,13 @@ describe.each(DIALECTS)('keyword filters (%s)', (dialect) => {
 
   it('needs every word, in the title, description, address, zipcode or reference', async () => {
     const tag = newWord();
-    const garden = await newListing(db, { title: `Villa ${tag}`, description: '<p>A large garden</p>', address: '4 Oak Road', zipcode: 'SW1A', reference: 'REF-77' });
+    const garden = await newListing(db, {
+      title: `Villa ${tag}`,
+      description: '<p>A large garden</p>',
+      address: '4 Oak Road',
+      zipcode: 'SW1A',
+      reference: 'REF-77',
+    });
     const pool = await newListing(db, { title: `Villa ${tag}`, description: '<p>A pool</p>', address: '9 Elm Road' });
     expect(await found(`villa ${tag}`)).toEqual([garden, pool]);
     expect(await found(`villa garden ${tag}`)).toEqual([garden]);
@@ -94,7 +104,11 @@ describe.each(DIALECTS)('keyword filters (%s)', (dialect) => {
       .where('l.id', 'in', [both, one, none])
       .orderBy('l.id')
       .execute();
-    expect(rows.map((row) => [row.id, Number(row.hits)])).toEqual([[both, 2], [one, 1], [none, 0]]);
+    expect(rows.map((row) => [row.id, Number(row.hits)])).toEqual([
+      [both, 2],
+      [one, 1],
+      [none, 0],
+    ]);
   });
 
   it('refuses anything but a word as a term', () => {

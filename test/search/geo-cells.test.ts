@@ -43,7 +43,8 @@ function around(random: Random, centre: Point, km: number): Point {
   const distance = km * Math.sqrt(random());
   const bearing = 2 * Math.PI * random();
   const latitude = Math.max(-90, Math.min(90, centre.latitude + (distance * Math.cos(bearing)) / 110.574));
-  let longitude = centre.longitude + (distance * Math.sin(bearing)) / (111.32 * Math.max(0.01, Math.cos((centre.latitude * Math.PI) / 180)));
+  let longitude =
+    centre.longitude + (distance * Math.sin(bearing)) / (111.32 * Math.max(0.01, Math.cos((centre.latitude * Math.PI) / 180)));
   if (longitude > 180) longitude -= 360;
   if (longitude < -180) longitude += 360;
   return { latitude, longitude };
@@ -68,7 +69,15 @@ function listingPoints(random: Random, count: number): (Point | null)[] {
         latitude: onRow ? gridLatitude(Math.round(((p.latitude + 90) / 180) * 2 ** 16)) : p.latitude,
         longitude: onColumn ? gridLongitude(Math.round(((p.longitude + 180) / 360) * 2 ** 16)) : p.longitude,
       });
-    } else if (kind < 0.97) points.push([{ latitude: 90, longitude: 180 }, { latitude: -90, longitude: -180 }, { latitude: 0, longitude: 180 }, { latitude: 0, longitude: -180 }][Math.floor(random() * 4)]!);
+    } else if (kind < 0.97)
+      points.push(
+        [
+          { latitude: 90, longitude: 180 },
+          { latitude: -90, longitude: -180 },
+          { latitude: 0, longitude: 180 },
+          { latitude: 0, longitude: -180 },
+        ][Math.floor(random() * 4)]!,
+      );
     else points.push(null);
   }
   return points;
@@ -98,7 +107,11 @@ async function insertListings(db: Kysely<DB>, random: Random, points: readonly (
     };
     return { ...listing, ...searchColumnsOf(listing) };
   });
-  for (let i = 0; i < rows.length; i += 500) await db.insertInto('listings').values(rows.slice(i, i + 500)).execute();
+  for (let i = 0; i < rows.length; i += 500)
+    await db
+      .insertInto('listings')
+      .values(rows.slice(i, i + 500))
+      .execute();
 }
 
 interface LocatedListing {
@@ -111,7 +124,12 @@ interface LocatedListing {
 }
 
 async function locatedListings(db: Kysely<DB>): Promise<LocatedListing[]> {
-  const rows = await db.selectFrom('listings').select(['id', 'status', 'price', 'latitude', 'longitude', 'geo_key']).where('geo_key', 'is not', null).orderBy('id').execute();
+  const rows = await db
+    .selectFrom('listings')
+    .select(['id', 'status', 'price', 'latitude', 'longitude', 'geo_key'])
+    .where('geo_key', 'is not', null)
+    .orderBy('id')
+    .execute();
   return rows.map((row) => ({
     id: row.id,
     status: row.status,
@@ -123,7 +141,13 @@ async function locatedListings(db: Kysely<DB>): Promise<LocatedListing[]> {
 }
 
 /** The clusters of API.md 4.5 worked out here, point by point, from the listings and the rules of the search filter. */
-function expectedClusters(listings: readonly LocatedListing[], states: readonly ListingState[], box: SearchBox, zoom: number, extra = (_: LocatedListing) => true): MapClusters {
+function expectedClusters(
+  listings: readonly LocatedListing[],
+  states: readonly ListingState[],
+  box: SearchBox,
+  zoom: number,
+  extra = (_: LocatedListing) => true,
+): MapClusters {
   const level = clusterLevel(box, zoom);
   const cells = new Map<number, { count: number; lat: number; lng: number; ids: number[] }>();
   for (const listing of listings) {
@@ -193,7 +217,12 @@ function boxes(random: Random): { box: SearchBox; zoom: number }[] {
     const a = around(random, MIAMI, 8);
     const b = around(random, MIAMI, 8);
     list.push({
-      box: { south: Math.min(a.latitude, b.latitude), north: Math.max(a.latitude, b.latitude), west: Math.min(a.longitude, b.longitude), east: Math.max(a.longitude, b.longitude) },
+      box: {
+        south: Math.min(a.latitude, b.latitude),
+        north: Math.max(a.latitude, b.latitude),
+        west: Math.min(a.longitude, b.longitude),
+        east: Math.max(a.longitude, b.longitude),
+      },
       zoom: 9 + Math.floor(random() * 8),
     });
   }
@@ -238,7 +267,11 @@ describe.each(DIALECTS)('geo cell aggregates on %s', (dialect) => {
       maps.push(clusters);
     }
     // The sums are the exact SQL count of the box filter.
-    const world = await db.selectFrom('listings as l').where((eb) => eb.and([eb('l.status', '=', 'publish'), inBoxSql(eb, boxList[0]!.box)])).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const world = await db
+      .selectFrom('listings as l')
+      .where((eb) => eb.and([eb('l.status', '=', 'publish'), inBoxSql(eb, boxList[0]!.box)]))
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
     expect(maps[0]!.total).toBe(Number(world.n));
     expect(maps[0]!.total).toBeGreaterThan(500);
     expect(Math.max(...counts)).toBeGreaterThan(1500);
@@ -252,17 +285,36 @@ describe.each(DIALECTS)('geo cell aggregates on %s', (dialect) => {
       for (const level of CELL_LEVELS) {
         const key = `${level}/${listing.status}/${cellOfGeoKey(listing.geoKey, level)}`;
         const [count, lat, lng, ids] = expected.get(key) ?? [0, 0, 0, 0];
-        expected.set(key, [count! + 1, lat! + microdegreesOf(listing.latitude), lng! + microdegreesOf(listing.longitude), ids! + listing.id]);
+        expected.set(key, [
+          count! + 1,
+          lat! + microdegreesOf(listing.latitude),
+          lng! + microdegreesOf(listing.longitude),
+          ids! + listing.id,
+        ]);
       }
     }
-    const { rows } = await sql<{ level: number; status: string; cell: string | number; listings: number; lat_e6_sum: string | number; lng_e6_sum: string | number; id_sum: string | number }>`
+    const { rows } = await sql<{
+      level: number;
+      status: string;
+      cell: string | number;
+      listings: number;
+      lat_e6_sum: string | number;
+      lng_e6_sum: string | number;
+      id_sum: string | number;
+    }>`
       select level, status, cell, listings, lat_e6_sum, lng_e6_sum, id_sum from geo_cells`.execute(db);
-    const actual = new Map(rows.map((row) => [`${row.level}/${row.status}/${Number(row.cell)}`, [row.listings, row.lat_e6_sum, row.lng_e6_sum, row.id_sum].map(Number)]));
+    const actual = new Map(
+      rows.map((row) => [
+        `${row.level}/${row.status}/${Number(row.cell)}`,
+        [row.listings, row.lat_e6_sum, row.lng_e6_sum, row.id_sum].map(Number),
+      ]),
+    );
     expect(actual.size).toBe(expected.size);
     expect(Object.fromEntries(actual)).toEqual(Object.fromEntries(expected));
   }
 
-  const pendingChanges = async () => Number((await sql<{ n: number | string }>`select count(*) as n from geo_cell_changes`.execute(db)).rows[0]!.n);
+  const pendingChanges = async () =>
+    Number((await sql<{ n: number | string }>`select count(*) as n from geo_cell_changes`.execute(db)).rows[0]!.n);
 
   it('answers exactly from the uncompacted changes alone', async () => {
     expect(await pendingChanges()).toBeGreaterThan(10_000);
@@ -291,8 +343,18 @@ describe.each(DIALECTS)('geo cell aggregates on %s', (dialect) => {
       await db.updateTable('listings').set(locatedAt(point)).where('id', '=', id).execute();
     }
     await db.deleteFrom('listings').where('id', 'in', ids.slice(120, 180)).execute();
-    await db.updateTable('listings').set({ status: 'sold' }).where('id', 'in', ids.slice(180, 260)).where('status', '=', 'publish').execute();
-    await db.updateTable('listings').set({ status: 'publish' }).where('id', 'in', ids.slice(260, 400)).where('status', '<>', 'publish').execute();
+    await db
+      .updateTable('listings')
+      .set({ status: 'sold' })
+      .where('id', 'in', ids.slice(180, 260))
+      .where('status', '=', 'publish')
+      .execute();
+    await db
+      .updateTable('listings')
+      .set({ status: 'publish' })
+      .where('id', 'in', ids.slice(260, 400))
+      .where('status', '<>', 'publish')
+      .execute();
     for (const id of ids.slice(400, 420)) {
       await db.updateTable('listings').set({ latitude: null, longitude: null }).where('id', '=', id).execute();
       await refreshSearchColumns(db, id);
@@ -321,7 +383,12 @@ describe.each(DIALECTS)('geo cell aggregates on %s', (dialect) => {
   it('clusters the matches of other filters exactly', async () => {
     const listings = await locatedListings(db);
     for (const { box, zoom } of boxList.slice(0, 8)) {
-      const clusters = await clustersOfMatches(db, (eb) => [eb('l.status', 'in', PUBLIC), eb('l.price', '<', 300), inBoxSql(eb, box)], box, zoom);
+      const clusters = await clustersOfMatches(
+        db,
+        (eb) => [eb('l.status', 'in', PUBLIC), eb('l.price', '<', 300), inBoxSql(eb, box)],
+        box,
+        zoom,
+      );
       expect(clusters).toEqual(expectedClusters(listings, PUBLIC, box, zoom, (listing) => listing.price < 300));
     }
   });
@@ -329,47 +396,71 @@ describe.each(DIALECTS)('geo cell aggregates on %s', (dialect) => {
   it('names the listing of a cluster of one and counts nothing in states that have none', async () => {
     const box = { south: 10, north: 10.5, west: 10, east: 10.5 };
     const [id] = (await db.selectFrom('listings').select('id').where('status', '=', 'publish').limit(1).execute()).map((r) => r.id);
-    await db.updateTable('listings').set(locatedAt({ latitude: 10.25, longitude: 10.25 })).where('id', '=', id!).execute();
-    expect(await clustersInBox(db, PUBLISHED, box, 6)).toEqual({ clusters: [{ latitude: 10.25, longitude: 10.25, count: 1, property_id: id }], total: 1 });
+    await db
+      .updateTable('listings')
+      .set(locatedAt({ latitude: 10.25, longitude: 10.25 }))
+      .where('id', '=', id!)
+      .execute();
+    expect(await clustersInBox(db, PUBLISHED, box, 6)).toEqual({
+      clusters: [{ latitude: 10.25, longitude: 10.25, count: 1, property_id: id }],
+      total: 1,
+    });
     expect(await clustersInBox(db, ['on_hold'], box, 6)).toEqual({ clusters: [], total: 0 });
     expect(await countInCircle(db, [], { latitude: 10.25, longitude: 10.25, radius: 1, unit: 'km' })).toBe(0);
   });
 
-  it.runIf(dialect === 'postgres')('lets transactions change listings of the same cells in opposite orders without waiting or deadlock', async () => {
-    const now = new Date().toISOString();
-    const at = (point: Point, slug: string) => ({ slug, title: 'x', status: 'publish' as const, currency: 'USD', created_at: now, updated_at: now, ...point, ...searchColumnsOf({ title: 'x', ...point }) });
-    const x = { latitude: 40.001, longitude: -3.001 };
-    const y = { latitude: 41.001, longitude: -4.001 };
-    const [a, b, c, d] = await Promise.all(
-      [at(x, 'dl-a'), at(y, 'dl-b'), at(y, 'dl-c'), at(x, 'dl-d')].map(async (row) => (await db.insertInto('listings').values(row).returning('id').executeTakeFirstOrThrow()).id),
-    );
-    const step = () => {
-      let done!: () => void;
-      return { reached: new Promise<void>((resolve) => (done = resolve)), done: () => done() };
-    };
-    const within = (promise: Promise<void>, what: string) =>
-      Promise.race([promise, new Promise<void>((_, reject) => setTimeout(() => reject(new Error(`${what}: still waiting after 3 s`)), 3_000))]);
-    const [first, second, third] = [step(), step(), step()];
-    const sell = (trx: Kysely<DB>, id: number) => trx.updateTable('listings').set({ status: 'sold' }).where('id', '=', id).execute();
-    await Promise.all([
-      db.transaction().execute(async (trx) => {
-        await sell(trx, a!); // cell X
-        first.done();
-        await within(second.reached, 'first transaction');
-        await sell(trx, b!); // cell Y, which the other has changed
-        third.done();
-      }),
-      db.transaction().execute(async (trx) => {
-        await within(first.reached, 'second transaction');
-        await sell(trx, c!); // cell Y
-        second.done();
-        await within(third.reached, 'second transaction');
-        await sell(trx, d!); // cell X, which the other has changed
-      }),
-    ]);
-    expect(await countInCircle(db, ['sold'], { ...x, radius: 1, unit: 'km' })).toBe(2);
-    expect(await countInCircle(db, ['sold'], { ...y, radius: 1, unit: 'km' })).toBe(2);
-  });
+  it.runIf(dialect === 'postgres')(
+    'lets transactions change listings of the same cells in opposite orders without waiting or deadlock',
+    async () => {
+      const now = new Date().toISOString();
+      const at = (point: Point, slug: string) => ({
+        slug,
+        title: 'x',
+        status: 'publish' as const,
+        currency: 'USD',
+        created_at: now,
+        updated_at: now,
+        ...point,
+        ...searchColumnsOf({ title: 'x', ...point }),
+      });
+      const x = { latitude: 40.001, longitude: -3.001 };
+      const y = { latitude: 41.001, longitude: -4.001 };
+      const [a, b, c, d] = await Promise.all(
+        [at(x, 'dl-a'), at(y, 'dl-b'), at(y, 'dl-c'), at(x, 'dl-d')].map(
+          async (row) => (await db.insertInto('listings').values(row).returning('id').executeTakeFirstOrThrow()).id,
+        ),
+      );
+      const step = () => {
+        let done!: () => void;
+        return { reached: new Promise<void>((resolve) => (done = resolve)), done: () => done() };
+      };
+      const within = (promise: Promise<void>, what: string) =>
+        Promise.race([
+          promise,
+          new Promise<void>((_, reject) => setTimeout(() => reject(new Error(`${what}: still waiting after 3 s`)), 3_000)),
+        ]);
+      const [first, second, third] = [step(), step(), step()];
+      const sell = (trx: Kysely<DB>, id: number) => trx.updateTable('listings').set({ status: 'sold' }).where('id', '=', id).execute();
+      await Promise.all([
+        db.transaction().execute(async (trx) => {
+          await sell(trx, a!); // cell X
+          first.done();
+          await within(second.reached, 'first transaction');
+          await sell(trx, b!); // cell Y, which the other has changed
+          third.done();
+        }),
+        db.transaction().execute(async (trx) => {
+          await within(first.reached, 'second transaction');
+          await sell(trx, c!); // cell Y
+          second.done();
+          await within(third.reached, 'second transaction');
+          await sell(trx, d!); // cell X, which the other has changed
+        }),
+      ]);
+      expect(await countInCircle(db, ['sold'], { ...x, radius: 1, unit: 'km' })).toBe(2);
+      expect(await countInCircle(db, ['sold'], { ...y, radius: 1, unit: 'km' })).toBe(2);
+    },
+  );
 
   it.runIf(dialect === 'postgres')('moves every change once when two compactions run at once', async () => {
     await insertListings(db, random, listingPoints(random, 400));

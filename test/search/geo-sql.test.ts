@@ -17,7 +17,8 @@ function destination(from: GeoPoint, km: number, bearing: number): GeoPoint {
   const lat1 = from.latitude * rad;
   const b = bearing * rad;
   const lat2 = Math.asin(Math.sin(lat1) * Math.cos(angle) + Math.cos(lat1) * Math.sin(angle) * Math.cos(b));
-  const lng2 = from.longitude * rad + Math.atan2(Math.sin(b) * Math.sin(angle) * Math.cos(lat1), Math.cos(angle) - Math.sin(lat1) * Math.sin(lat2));
+  const lng2 =
+    from.longitude * rad + Math.atan2(Math.sin(b) * Math.sin(angle) * Math.cos(lat1), Math.cos(angle) - Math.sin(lat1) * Math.sin(lat2));
   return { latitude: lat2 / rad, longitude: ((((lng2 / rad + 180) % 360) + 360) % 360) - 180 };
 }
 
@@ -37,11 +38,17 @@ describe.each(DIALECTS)('geo filters in SQL (%s)', (dialect) => {
     return ids;
   }
 
-  const tagged = (tag: string) => db.selectFrom('listings as l').select('l.id').where('l.status', '=', 'publish').where('l.title', '=', tag);
+  const tagged = (tag: string) =>
+    db.selectFrom('listings as l').select('l.id').where('l.status', '=', 'publish').where('l.title', '=', tag);
 
   /** The listings titled `tag` with their stored coordinates and unit vectors, as the in-memory matcher reads them. */
   async function stored(tag: string) {
-    const rows = await db.selectFrom('listings').select(['id', 'latitude', 'longitude', 'geo_x', 'geo_y', 'geo_z']).where('title', '=', tag).orderBy('id').execute();
+    const rows = await db
+      .selectFrom('listings')
+      .select(['id', 'latitude', 'longitude', 'geo_x', 'geo_y', 'geo_z'])
+      .where('title', '=', tag)
+      .orderBy('id')
+      .execute();
     return rows.map((row) => ({
       id: row.id,
       latitude: row.latitude!,
@@ -58,7 +65,12 @@ describe.each(DIALECTS)('geo filters in SQL (%s)', (dialect) => {
     const random = seededRandom(7);
     const edge = Array.from({ length: 80 }, () => destination(circle, 5 * (1 + (random() - 0.5) * 2e-9), random() * 360));
     const middle = { latitude: circle.latitude, longitude: circle.longitude };
-    const [centre, inner, outer, ...edgeIds] = await place(tag, [middle, destination(circle, 4.99, 10), destination(circle, 5.01, 10), ...edge]);
+    const [centre, inner, outer, ...edgeIds] = await place(tag, [
+      middle,
+      destination(circle, 4.99, 10),
+      destination(circle, 5.01, 10),
+      ...edge,
+    ]);
     const [unlocated] = await place(tag, [{ latitude: null, longitude: null } as unknown as GeoPoint]);
 
     const matched = await ids(tagged(tag).where((eb) => inCircleSql(eb, circle)));
@@ -120,13 +132,31 @@ describe.each(DIALECTS)('geo filters in SQL (%s)', (dialect) => {
     const tag = newWord();
     // A U opening to the north near Lisbon: the notch between the arms is outside.
     const u: GeoPoint[] = [
-      [38.7, -9.2], [38.7, -9.1], [38.8, -9.1], [38.8, -9.12], [38.72, -9.12], [38.72, -9.18], [38.8, -9.18], [38.8, -9.2],
+      [38.7, -9.2],
+      [38.7, -9.1],
+      [38.8, -9.1],
+      [38.8, -9.12],
+      [38.72, -9.12],
+      [38.72, -9.18],
+      [38.8, -9.18],
+      [38.8, -9.2],
     ].map(([latitude, longitude]) => ({ latitude: latitude!, longitude: longitude! }));
-    const inside = [{ latitude: 38.71, longitude: -9.15 }, { latitude: 38.76, longitude: -9.19 }, { latitude: 38.76, longitude: -9.11 }];
-    const outside = [{ latitude: 38.76, longitude: -9.15 }, { latitude: 38.81, longitude: -9.15 }, { latitude: 38.76, longitude: -9.21 }];
+    const inside = [
+      { latitude: 38.71, longitude: -9.15 },
+      { latitude: 38.76, longitude: -9.19 },
+      { latitude: 38.76, longitude: -9.11 },
+    ];
+    const outside = [
+      { latitude: 38.76, longitude: -9.15 },
+      { latitude: 38.81, longitude: -9.15 },
+      { latitude: 38.76, longitude: -9.21 },
+    ];
     const random = seededRandom(11);
     // Points on and around the edges and vertices, where rounding decides.
-    const near = [...u, ...Array.from({ length: 40 }, () => ({ latitude: 38.7 + random() * 0.1, longitude: -9.2 + Math.round(random() * 5) * 0.02 }))];
+    const near = [
+      ...u,
+      ...Array.from({ length: 40 }, () => ({ latitude: 38.7 + random() * 0.1, longitude: -9.2 + Math.round(random() * 5) * 0.02 })),
+    ];
     const insideIds = await place(tag, inside);
     const outsideIds = await place(tag, outside);
     await place(tag, near);
@@ -140,18 +170,33 @@ describe.each(DIALECTS)('geo filters in SQL (%s)', (dialect) => {
   it('agrees with the in-memory tests on random shapes', async () => {
     const tag = newWord();
     const random = seededRandom(23);
-    const around = (spread: number): GeoPoint => ({ latitude: 40 + (random() - 0.5) * spread, longitude: -3.7 + (random() - 0.5) * spread });
-    await place(tag, Array.from({ length: 150 }, () => around(2)));
+    const around = (spread: number): GeoPoint => ({
+      latitude: 40 + (random() - 0.5) * spread,
+      longitude: -3.7 + (random() - 0.5) * spread,
+    });
+    await place(
+      tag,
+      Array.from({ length: 150 }, () => around(2)),
+    );
     const rows = await stored(tag);
     for (let round = 0; round < 6; round++) {
       const centre = around(1);
       const circle: RadiusCircle = { ...centre, radius: 5 + random() * 60, unit: random() < 0.5 ? 'km' : 'mi' };
       const [a, b] = [around(2), around(2)];
-      const box: SearchBox = { south: Math.min(a.latitude, b.latitude), north: Math.max(a.latitude, b.latitude), west: Math.min(a.longitude, b.longitude), east: Math.max(a.longitude, b.longitude) };
+      const box: SearchBox = {
+        south: Math.min(a.latitude, b.latitude),
+        north: Math.max(a.latitude, b.latitude),
+        west: Math.min(a.longitude, b.longitude),
+        east: Math.max(a.longitude, b.longitude),
+      };
       const polygon = Array.from({ length: 3 + Math.floor(random() * 8) }, () => around(2));
-      expect(await ids(tagged(tag).where((eb) => inCircleSql(eb, circle)))).toEqual(rows.filter((row) => inCircle(row, circle)).map((row) => row.id));
+      expect(await ids(tagged(tag).where((eb) => inCircleSql(eb, circle)))).toEqual(
+        rows.filter((row) => inCircle(row, circle)).map((row) => row.id),
+      );
       expect(await ids(tagged(tag).where((eb) => inBoxSql(eb, box)))).toEqual(rows.filter((row) => inBox(row, box)).map((row) => row.id));
-      expect(await ids(tagged(tag).where((eb) => inPolygonSql(eb, polygon)))).toEqual(rows.filter((row) => inPolygon(row, polygon)).map((row) => row.id));
+      expect(await ids(tagged(tag).where((eb) => inPolygonSql(eb, polygon)))).toEqual(
+        rows.filter((row) => inPolygon(row, polygon)).map((row) => row.id),
+      );
     }
   });
 
@@ -159,7 +204,9 @@ describe.each(DIALECTS)('geo filters in SQL (%s)', (dialect) => {
     const tag = newWord();
     const centre = { latitude: 51.5, longitude: -0.12 };
     const [km3, km1, km2] = await place(tag, [destination(centre, 3, 90), destination(centre, 1, 200), destination(centre, 2, 0)]);
-    const rows = await tagged(tag).orderBy((eb) => dotWith(eb, centre), 'desc').execute();
+    const rows = await tagged(tag)
+      .orderBy((eb) => dotWith(eb, centre), 'desc')
+      .execute();
     expect(rows.map((row) => row.id)).toEqual([km1, km2, km3]);
   });
 
@@ -170,20 +217,39 @@ describe.each(DIALECTS)('geo filters in SQL (%s)', (dialect) => {
     const at = new Date().toISOString();
     const rows = Array.from({ length: 3_000 }, (_, n) => {
       const point = { latitude: random() * 170 - 85, longitude: random() * 360 - 180 };
-      return { slug: `spread-${n}`, title: 'Spread', status: 'publish' as const, currency: 'EUR', created_at: at, updated_at: at, ...point, ...searchColumnsOf({ title: 'Spread', ...point }) };
+      return {
+        slug: `spread-${n}`,
+        title: 'Spread',
+        status: 'publish' as const,
+        currency: 'EUR',
+        created_at: at,
+        updated_at: at,
+        ...point,
+        ...searchColumnsOf({ title: 'Spread', ...point }),
+      };
     });
-    for (let start = 0; start < rows.length; start += 1_000) await db.insertInto('listings').values(rows.slice(start, start + 1_000)).execute();
+    for (let start = 0; start < rows.length; start += 1_000)
+      await db
+        .insertInto('listings')
+        .values(rows.slice(start, start + 1_000))
+        .execute();
     await sql`analyze`.execute(db);
 
     const circle: RadiusCircle = { latitude: 48.8566, longitude: 2.3522, radius: 2, unit: 'km' };
-    const query = db.selectFrom('listings as l').select('l.id').where('l.status', '=', 'publish').where((eb) => inCircleSql(eb, circle));
+    const query = db
+      .selectFrom('listings as l')
+      .select('l.id')
+      .where('l.status', '=', 'publish')
+      .where((eb) => inCircleSql(eb, circle));
     const plan = await planOf(db, query);
     if (dialect === 'sqlite') {
       expect(plan).toMatch(/^MULTI-INDEX OR/);
       expect(plan).toMatch(/SEARCH l USING (?:COVERING )?INDEX listings_geo_points_idx \(status=\? AND geo_key>\? AND geo_key<\?\)/);
     } else {
       expect(plan).toMatch(/BitmapOr/);
-      expect(plan).toMatch(/Bitmap Index Scan on listings_geo_points_idx .*\n\s+Index Cond: \(\(status = 'publish'::text\) AND \(geo_key >= /);
+      expect(plan).toMatch(
+        /Bitmap Index Scan on listings_geo_points_idx .*\n\s+Index Cond: \(\(status = 'publish'::text\) AND \(geo_key >= /,
+      );
     }
   });
 });

@@ -46,7 +46,13 @@ describe.each(DIALECTS)('search plans (%s)', (dialect) => {
     db = database.db;
     const at = new Date().toISOString();
     const term = async (taxonomy: 'property_type' | 'property_city', slug: string) =>
-      (await db.insertInto('terms').values({ taxonomy, name: slug, slug, sort_key: slug, created_at: at, updated_at: at }).returning('id').executeTakeFirstOrThrow()).id;
+      (
+        await db
+          .insertInto('terms')
+          .values({ taxonomy, name: slug, slug, sort_key: slug, created_at: at, updated_at: at })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
     const typeIds: number[] = [];
     for (const slug of TYPES) typeIds.push(await term('property_type', slug));
     const cityIds: number[] = [];
@@ -68,21 +74,37 @@ describe.each(DIALECTS)('search plans (%s)', (dialect) => {
       const title = spot.rare ? `Loft ${RARE_WORD}` : `Listing ${n}`;
       const { latitude, longitude } = spot;
       return {
-        slug: `plan-${n}`, title, status: spot.status, currency: 'EUR', price: spot.price, latitude, longitude,
-        published_at: spot.status === 'publish' ? at : null, created_at: at, updated_at: at,
+        slug: `plan-${n}`,
+        title,
+        status: spot.status,
+        currency: 'EUR',
+        price: spot.price,
+        latitude,
+        longitude,
+        published_at: spot.status === 'publish' ? at : null,
+        created_at: at,
+        updated_at: at,
         ...searchColumnsOf({ title, latitude, longitude }),
       };
     });
     const ids: number[] = [];
     for (let start = 0; start < rows.length; start += 500) {
-      const inserted = await db.insertInto('listings').values(rows.slice(start, start + 500)).returning('id').execute();
+      const inserted = await db
+        .insertInto('listings')
+        .values(rows.slice(start, start + 500))
+        .returning('id')
+        .execute();
       ids.push(...inserted.map((row) => row.id));
     }
     const links = spots.flatMap((spot, n) => [
       { listing_id: ids[n]!, term_id: typeIds[spot.type]!, taxonomy: 'property_type' as const, position: 0 },
       { listing_id: ids[n]!, term_id: cityIds[spot.city]!, taxonomy: 'property_city' as const, position: 0 },
     ]);
-    for (let start = 0; start < links.length; start += 500) await db.insertInto('listing_terms').values(links.slice(start, start + 500)).execute();
+    for (let start = 0; start < links.length; start += 500)
+      await db
+        .insertInto('listing_terms')
+        .values(links.slice(start, start + 500))
+        .execute();
     await sql`analyze`.execute(db);
   }, 60_000);
   afterAll(() => database.dispose());
@@ -106,9 +128,13 @@ describe.each(DIALECTS)('search plans (%s)', (dialect) => {
     const { page, count } = await searchQueries(query);
     for (const plan of [await planOf(db, page), await planOf(db, count)]) {
       if (dialect === 'sqlite') {
-        expect(plan).toMatch(/SEARCH lt USING COVERING INDEX listing_terms_search_idx \(term_id=\? AND status=\? AND city_id=\? AND price>\? AND price<\?\)/);
+        expect(plan).toMatch(
+          /SEARCH lt USING COVERING INDEX listing_terms_search_idx \(term_id=\? AND status=\? AND city_id=\? AND price>\? AND price<\?\)/,
+        );
       } else {
-        expect(plan).toMatch(/Index Scan on listing_terms_search_idx.*\n\s+Index Cond: \(\(term_id = \d+\) AND \(status = 'publish'::text\) AND \(city_id = \d+\) AND \(price >= /);
+        expect(plan).toMatch(
+          /Index Scan on listing_terms_search_idx.*\n\s+Index Cond: \(\(term_id = \d+\) AND \(status = 'publish'::text\) AND \(city_id = \d+\) AND \(price >= /,
+        );
       }
     }
   });
@@ -135,7 +161,10 @@ describe.each(DIALECTS)('search plans (%s)', (dialect) => {
       const { page, count } = await searchQueries(query);
       for (const plan of [await planOf(db, page), await planOf(db, count)]) {
         if (dialect === 'sqlite') expect(plan).toMatch(/SCAN listings_fts VIRTUAL TABLE/);
-        else expect(plan).toMatch(/Bitmap Index Scan on listings_search_idx .*\n\s+Index Cond: \(array_to_tsvector\(string_to_array\(search_text/);
+        else
+          expect(plan).toMatch(
+            /Bitmap Index Scan on listings_search_idx .*\n\s+Index Cond: \(array_to_tsvector\(string_to_array\(search_text/,
+          );
       }
     }
   });

@@ -38,7 +38,8 @@ describe.each(DIALECTS)('GET /properties/search/map (%s)', (dialect) => {
       if (isHouse) houses.push(id);
     }
     for (const longitude of [179.95, -179.95, 179.5]) fiji.push(await newListing(db, { latitude: -17.5, longitude }));
-    for (const status of ['draft', 'pending', 'expired', 'on_hold'] as ListingState[]) await newListing(db, { status, latitude: 25.7, longitude: -80.2 });
+    for (const status of ['draft', 'pending', 'expired', 'on_hold'] as ListingState[])
+      await newListing(db, { status, latitude: 25.7, longitude: -80.2 });
     sold = await newListing(db, { status: 'sold', latitude: 25.71, longitude: -80.21 });
     // Half of the counts come from compacted cells, the rest from the pending changes written since.
     await compactGeoCells(db);

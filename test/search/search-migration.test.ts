@@ -53,7 +53,11 @@ describe.each(DIALECTS)('migration 0006 on existing data (%s)', (dialect) => {
       longitude: -9.1393,
     };
     const insert = (slug: string, values: object) =>
-      db.insertInto('listings').values({ slug, status: 'publish', currency: 'EUR', created_at: at, updated_at: at, title: slug, ...values }).returning('id').executeTakeFirstOrThrow();
+      db
+        .insertInto('listings')
+        .values({ slug, status: 'publish', currency: 'EUR', created_at: at, updated_at: at, title: slug, ...values })
+        .returning('id')
+        .executeTakeFirstOrThrow();
     const { id: located } = await insert('located', { ...old, price: 350_000 });
     const { id: bare } = await insert('bare', { title: 'Plot', status: 'draft' });
     await db
@@ -70,22 +74,32 @@ describe.each(DIALECTS)('migration 0006 on existing data (%s)', (dialect) => {
     const { error: latest } = await empty.migrator.migrateToLatest();
     expect(latest).toBeUndefined();
 
-    const rows = await db.selectFrom('listings').select(['id', 'search_text', 'title_tokens', 'geo_key', 'geo_x', 'geo_y', 'geo_z']).orderBy('id').execute();
+    const rows = await db
+      .selectFrom('listings')
+      .select(['id', 'search_text', 'title_tokens', 'geo_key', 'geo_x', 'geo_y', 'geo_z'])
+      .orderBy('id')
+      .execute();
     const stored = rows.map(({ id: _id, geo_key, ...columns }) => ({ ...columns, geo_key: geo_key === null ? null : Number(geo_key) }));
     expect(stored).toEqual([searchColumnsOf(old), searchColumnsOf({ title: 'Plot' })]);
     expect(stored[0]!.search_text).toBe('harbour hou two renov hou 3 quai street 1100 old 1');
     expect(stored[1]).toMatchObject({ geo_key: null, geo_x: null });
 
     const firstCity = Math.min(cityA, cityB);
-    expect(await copiesOf(db, located)).toEqual([
-      [type, 'publish', 350_000, firstCity],
-      [cityB, 'publish', 350_000, firstCity],
-      [cityA, 'publish', 350_000, firstCity],
-    ].sort((a, b) => (a[0] as number) - (b[0] as number)));
+    expect(await copiesOf(db, located)).toEqual(
+      [
+        [type, 'publish', 350_000, firstCity],
+        [cityB, 'publish', 350_000, firstCity],
+        [cityA, 'publish', 350_000, firstCity],
+      ].sort((a, b) => (a[0] as number) - (b[0] as number)),
+    );
     expect(await copiesOf(db, bare)).toEqual([[type, 'draft', null, null]]);
 
     // The keyword index holds the old rows, and the triggers follow from here on.
-    const found = await db.selectFrom('listings as l').select('l.id').where(hasAllTerms(db, queryTerms('renovated house'))).execute();
+    const found = await db
+      .selectFrom('listings as l')
+      .select('l.id')
+      .where(hasAllTerms(db, queryTerms('renovated house')))
+      .execute();
     expect(found.map((row) => row.id)).toEqual([located]);
     await db.updateTable('listings').set({ status: 'publish', price: 10 }).where('id', '=', bare).execute();
     expect(await copiesOf(db, bare)).toEqual([[type, 'publish', 10, null]]);
@@ -109,7 +123,13 @@ describe.each(DIALECTS)('link copies kept by triggers (%s)', (dialect) => {
 
   it('follow creation, price, state, city replacement and deletion', async () => {
     const [city, otherCity] = [await insertTerm(db, 'property_city'), await insertTerm(db, 'property_city')];
-    const bystander = await newListing(db, { price: 5, terms: [{ termId: type, taxonomy: 'property_type' }, { termId: city, taxonomy: 'property_city' }] });
+    const bystander = await newListing(db, {
+      price: 5,
+      terms: [
+        { termId: type, taxonomy: 'property_type' },
+        { termId: city, taxonomy: 'property_city' },
+      ],
+    });
     const id = await newListing(db, {
       price: 250,
       terms: [
@@ -141,7 +161,9 @@ describe.each(DIALECTS)('link copies kept by triggers (%s)', (dialect) => {
     await linkTerms(db, id, [{ termId: feature, taxonomy: 'property_feature' }]);
     await expectCopies('sold', null, city);
 
-    expect(await copiesOf(db, bystander)).toEqual([row(type, 'publish', 5, city), row(city, 'publish', 5, city)].sort((a, b) => (a[0] as number) - (b[0] as number)));
+    expect(await copiesOf(db, bystander)).toEqual(
+      [row(type, 'publish', 5, city), row(city, 'publish', 5, city)].sort((a, b) => (a[0] as number) - (b[0] as number)),
+    );
     await deleteListing(db, id);
     expect(await copiesOf(db, id)).toEqual([]);
   });
@@ -160,7 +182,12 @@ describe.each(DIALECTS)('link copies kept by triggers (%s)', (dialect) => {
     expect((await copiesOf(db, id)).map((copy) => copy[3])).toEqual([second, second, second]);
 
     await db.deleteFrom('terms').where('id', '=', second).execute();
-    expect(await copiesOf(db, id)).toEqual([[type, 'publish', 1, first], [first, 'publish', 1, first]].sort((a, b) => (a[0] as number) - (b[0] as number)));
+    expect(await copiesOf(db, id)).toEqual(
+      [
+        [type, 'publish', 1, first],
+        [first, 'publish', 1, first],
+      ].sort((a, b) => (a[0] as number) - (b[0] as number)),
+    );
     await db.deleteFrom('terms').where('id', '=', first).execute();
     expect(await copiesOf(db, id)).toEqual([[type, 'publish', 1, null]]);
   });
@@ -189,7 +216,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('link copies under concurrency (
     const type = await insertTerm(db, 'property_type');
     const feature = await insertTerm(db, 'property_feature');
     const [city, otherCity] = [await insertTerm(db, 'property_city'), await insertTerm(db, 'property_city')];
-    const links = [{ termId: type, taxonomy: 'property_type' as const }, { termId: city, taxonomy: 'property_city' as const }];
+    const links = [
+      { termId: type, taxonomy: 'property_type' as const },
+      { termId: city, taxonomy: 'property_city' as const },
+    ];
     // Pending: the term counts (published listings only) stay out of it; only these copies are at stake.
     const newPending = (price: number) => newListing(db, { status: 'pending', price, terms: links });
     const [a, b] = [await newPending(1), await newPending(2)];
@@ -225,7 +255,12 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('link copies under concurrency (
       await linkTerms(db, id, [{ termId: feature, taxonomy: 'property_feature' }]);
     })();
     await Promise.all([stateChange, link]);
-    expect(await copiesOf(db, id)).toEqual([[type, 'expired', 7, null], [feature, 'expired', 7, null]].sort((x, y) => (x[0] as number) - (y[0] as number)));
+    expect(await copiesOf(db, id)).toEqual(
+      [
+        [type, 'expired', 7, null],
+        [feature, 'expired', 7, null],
+      ].sort((x, y) => (x[0] as number) - (y[0] as number)),
+    );
   });
 
   it('settles on one city when two transactions add cities to one listing at once', async () => {

@@ -65,7 +65,10 @@ const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: null, freq: 4 }
 const termPicks = Object.fromEntries(
   Object.entries(TERMS).map(([name, { slugs }]) => [
     name,
-    fc.subarray(slugs.map((_, i) => i), { maxLength: name === 'city' || name === 'country' ? 1 : slugs.length }),
+    fc.subarray(
+      slugs.map((_, i) => i),
+      { maxLength: name === 'city' || name === 'country' ? 1 : slugs.length },
+    ),
   ]),
 ) as Record<string, fc.Arbitrary<number[]>>;
 
@@ -94,9 +97,9 @@ const listingSpec: fc.Arbitrary<ListingSpec> = fc.record({
 
 const slugsOf = (name: string) => fc.subarray(TERMS[name]!.slugs, { minLength: 1, maxLength: 2 });
 const range = (values: readonly number[]) =>
-  fc.record({ min: fc.option(small(values), { nil: undefined }), max: fc.option(small(values), { nil: undefined }) }).map((r) =>
-    r.min !== undefined && r.max !== undefined && r.min > r.max ? { min: r.max, max: r.min } : r,
-  );
+  fc
+    .record({ min: fc.option(small(values), { nil: undefined }), max: fc.option(small(values), { nil: undefined }) })
+    .map((r) => (r.min !== undefined && r.max !== undefined && r.min > r.max ? { min: r.max, max: r.min } : r));
 const centre = small(CENTRES).map(([latitude, longitude]) => ({ latitude, longitude }));
 
 /** A search over indexes of the dataset's people (turned into each database's ids by `withIds`). */
@@ -108,45 +111,43 @@ interface SearchSpec {
 }
 
 const searchSpec: fc.Arbitrary<SearchSpec> = fc
-  .record(
-    {
-      keyword: small(['house', 'Houses garden', 'CAFE', 'the', 'ocean view', 'R-3', 'nothing']),
-      type: slugsOf('type'),
-      status: slugsOf('status'),
-      label: slugsOf('label'),
-      feature: slugsOf('feature'),
-      country: slugsOf('country'),
-      city: fc.constantFrom<string[]>(['miami'], ['suva', 'tampa'], ['nowhere']),
-      price: range([0, 1000, 150_000, 150_000.5, 2_000_000]),
-      currency: small(['USD', 'EUR']),
-      size: range([40, 75.5, 300]),
-      bedrooms: range([0, 2, 4]),
-      bathrooms: range([1, 2, 3]),
-      garage: fc.integer({ min: 0, max: 3 }),
-      year_built: range([1890, 2000, 2024]),
-      featured: fc.constant(true as const),
-      include_sold: fc.constant(true as const),
-      reference: small(['R-1', 'R-2']),
-      circle: fc.record({ centre, radius: small([5, 30, 60, 20_000]), unit: small(['km', 'mi'] as const) }),
-      box: fc.oneof(
-        fc.constant({ north: 26.5, south: 25, east: -79.5, west: -81 }),
-        fc.constant({ north: -17, south: -19, east: -179.5, west: 178 }),
-        fc.constant({ north: 90, south: 89, east: 180, west: -180 }),
-      ),
-      polygon: fc.constant<SearchQuery['polygon']>([
-        { latitude: 25.2, longitude: -80.6 },
-        { latitude: 26.3, longitude: -80.5 },
-        { latitude: 25.8, longitude: -80.1 },
-        { latitude: 26.2, longitude: -79.7 },
-        { latitude: 25.3, longitude: -79.8 },
-      ]),
-      sortby: small(SEARCH_SORTS),
-      facets: fc.subarray([...FACET_NAMES], { minLength: 1, maxLength: 3 }),
-      agent: fc.integer({ min: 0, max: 2 }),
-      agency: fc.integer({ min: 0, max: 1 }),
-      user: fc.integer({ min: 0, max: 1 }),
-    },
-  )
+  .record({
+    keyword: small(['house', 'Houses garden', 'CAFE', 'the', 'ocean view', 'R-3', 'nothing']),
+    type: slugsOf('type'),
+    status: slugsOf('status'),
+    label: slugsOf('label'),
+    feature: slugsOf('feature'),
+    country: slugsOf('country'),
+    city: fc.constantFrom<string[]>(['miami'], ['suva', 'tampa'], ['nowhere']),
+    price: range([0, 1000, 150_000, 150_000.5, 2_000_000]),
+    currency: small(['USD', 'EUR']),
+    size: range([40, 75.5, 300]),
+    bedrooms: range([0, 2, 4]),
+    bathrooms: range([1, 2, 3]),
+    garage: fc.integer({ min: 0, max: 3 }),
+    year_built: range([1890, 2000, 2024]),
+    featured: fc.constant(true as const),
+    include_sold: fc.constant(true as const),
+    reference: small(['R-1', 'R-2']),
+    circle: fc.record({ centre, radius: small([5, 30, 60, 20_000]), unit: small(['km', 'mi'] as const) }),
+    box: fc.oneof(
+      fc.constant({ north: 26.5, south: 25, east: -79.5, west: -81 }),
+      fc.constant({ north: -17, south: -19, east: -179.5, west: 178 }),
+      fc.constant({ north: 90, south: 89, east: 180, west: -180 }),
+    ),
+    polygon: fc.constant<SearchQuery['polygon']>([
+      { latitude: 25.2, longitude: -80.6 },
+      { latitude: 26.3, longitude: -80.5 },
+      { latitude: 25.8, longitude: -80.1 },
+      { latitude: 26.2, longitude: -79.7 },
+      { latitude: 25.3, longitude: -79.8 },
+    ]),
+    sortby: small(SEARCH_SORTS),
+    facets: fc.subarray([...FACET_NAMES], { minLength: 1, maxLength: 3 }),
+    agent: fc.integer({ min: 0, max: 2 }),
+    agency: fc.integer({ min: 0, max: 1 }),
+    user: fc.integer({ min: 0, max: 1 }),
+  })
   .chain((all) =>
     // A few filters at a time, so that searches keep matches and meet their bounds; the order and facets often.
     fc.subarray(Object.keys(all) as (keyof typeof all)[], { maxLength: 4 }).map((keys) => {
@@ -213,7 +214,21 @@ beforeAll(async () => {
       for (const slug of slugs) {
         const row = await db
           .insertInto('terms')
-          .values({ taxonomy, name: slug, slug, sort_key: slug, parent_id: null, location_parent_id: null, image_url: null, marker_icon_url: null, marker_retina_icon_url: null, custom_link: null, color: null, created_at: now, updated_at: now })
+          .values({
+            taxonomy,
+            name: slug,
+            slug,
+            sort_key: slug,
+            parent_id: null,
+            location_parent_id: null,
+            image_url: null,
+            marker_icon_url: null,
+            marker_retina_icon_url: null,
+            custom_link: null,
+            color: null,
+            created_at: now,
+            updated_at: now,
+          })
           .returning('id')
           .executeTakeFirstOrThrow();
         termIds[name]!.push(row.id);
@@ -332,24 +347,38 @@ async function run(world: World, ids: readonly number[], spec: SearchSpec): Prom
     order: page.ids.map((id) => indexOf.get(id)!),
     total: page.total,
     facets,
-    matched: listings.filter((listing) => matchesListing(listing, search)).map((listing) => indexOf.get(listing.id)!).sort((a, b) => a - b),
+    matched: listings
+      .filter((listing) => matchesListing(listing, search))
+      .map((listing) => indexOf.get(listing.id)!)
+      .sort((a, b) => a - b),
   };
 }
 
 describe('search parity: SQLite, PostgreSQL and the in-memory matcher', () => {
   it('give the same listings in the same order, the same facet counts, and the matcher agrees', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(listingSpec, { minLength: 5, maxLength: 30 }), fc.array(fc.oneof({ arbitrary: searchSpec, weight: 4 }, { arbitrary: termByPriceSpec, weight: 1 }, { arbitrary: manyFacetsSpec, weight: 1 }), { minLength: 4, maxLength: 8 }), async (specs, searches) => {
-        const loaded = await Promise.all(worlds.map((world) => load(world, specs)));
-        for (const spec of searches) {
-          const outcomes = await Promise.all(worlds.map((world, i) => run(world, loaded[i]!, spec)));
-          const [first, ...others] = outcomes;
-          expect(first!.order.length).toBe(first!.total);
-          expect([...first!.order].sort((a, b) => a - b)).toEqual(first!.matched);
-          if (first!.priceOrder) expect(first!.order).toEqual(first!.priceOrder);
-          for (const other of others) expect(other).toEqual(first);
-        }
-      }),
+      fc.asyncProperty(
+        fc.array(listingSpec, { minLength: 5, maxLength: 30 }),
+        fc.array(
+          fc.oneof(
+            { arbitrary: searchSpec, weight: 4 },
+            { arbitrary: termByPriceSpec, weight: 1 },
+            { arbitrary: manyFacetsSpec, weight: 1 },
+          ),
+          { minLength: 4, maxLength: 8 },
+        ),
+        async (specs, searches) => {
+          const loaded = await Promise.all(worlds.map((world) => load(world, specs)));
+          for (const spec of searches) {
+            const outcomes = await Promise.all(worlds.map((world, i) => run(world, loaded[i]!, spec)));
+            const [first, ...others] = outcomes;
+            expect(first!.order.length).toBe(first!.total);
+            expect([...first!.order].sort((a, b) => a - b)).toEqual(first!.matched);
+            if (first!.priceOrder) expect(first!.order).toEqual(first!.priceOrder);
+            for (const other of others) expect(other).toEqual(first);
+          }
+        },
+      ),
       { seed: 20261121, numRuns: 30 },
     );
   }, 300_000);

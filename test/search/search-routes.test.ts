@@ -63,47 +63,106 @@ describe.each(DIALECTS)('search routes (%s)', (dialect) => {
     db = t.database.db;
     terms = {};
     const names: [Taxonomy, string][] = [
-      ['property_type', 'House'], ['property_type', 'Apartment'], ['property_type', 'Villa'],
-      ['property_status', 'For sale'], ['property_status', 'For rent'], ['property_label', 'Hot'], ['property_label', 'New'],
-      ['property_feature', 'Pool'], ['property_feature', 'Garden'], ['property_feature', 'Gym'],
-      ['property_country', 'USA'], ['property_country', 'Spain'], ['property_state', 'Florida'],
-      ['property_city', 'Miami'], ['property_city', 'Tampa'], ['property_city', 'Orlando'], ['property_area', 'Brickell'],
+      ['property_type', 'House'],
+      ['property_type', 'Apartment'],
+      ['property_type', 'Villa'],
+      ['property_status', 'For sale'],
+      ['property_status', 'For rent'],
+      ['property_label', 'Hot'],
+      ['property_label', 'New'],
+      ['property_feature', 'Pool'],
+      ['property_feature', 'Garden'],
+      ['property_feature', 'Gym'],
+      ['property_country', 'USA'],
+      ['property_country', 'Spain'],
+      ['property_state', 'Florida'],
+      ['property_city', 'Miami'],
+      ['property_city', 'Tampa'],
+      ['property_city', 'Orlando'],
+      ['property_area', 'Brickell'],
     ];
     for (const [taxonomy, name] of names) terms[sortKey(name).replace(/ /g, '-')] = await term(taxonomy, name);
     const T = terms;
 
     seller = await newUser(db, { role: 'seller' });
     sunny = await listing(seller, {
-      published: 1, title: 'Sunny house', reference: 'R-100', price: 100_000, size: 120, land_size: 500, bedrooms: 3,
-      bathrooms: 2, garage: 1, year_built: 1990, featured: 1,
+      published: 1,
+      title: 'Sunny house',
+      reference: 'R-100',
+      price: 100_000,
+      size: 120,
+      land_size: 500,
+      bedrooms: 3,
+      bathrooms: 2,
+      garage: 1,
+      year_built: 1990,
+      featured: 1,
       terms: [
-        ...links('property_type', T.house!), ...links('property_status', T['for-sale']!), ...links('property_label', T.hot!),
-        ...links('property_feature', T.pool!, T.garden!), ...links('property_country', T.usa!),
-        ...links('property_state', T.florida!), ...links('property_city', T.miami!), ...links('property_area', T.brickell!),
+        ...links('property_type', T.house!),
+        ...links('property_status', T['for-sale']!),
+        ...links('property_label', T.hot!),
+        ...links('property_feature', T.pool!, T.garden!),
+        ...links('property_country', T.usa!),
+        ...links('property_state', T.florida!),
+        ...links('property_city', T.miami!),
+        ...links('property_area', T.brickell!),
       ],
     });
     lake = await listing(seller, {
-      published: 2, title: 'Two houses by the lake', price: 250_000, size: 200, land_size: 1000, bedrooms: 4, bathrooms: 3,
-      garage: 2, year_built: 2005,
+      published: 2,
+      title: 'Two houses by the lake',
+      price: 250_000,
+      size: 200,
+      land_size: 1000,
+      bedrooms: 4,
+      bathrooms: 3,
+      garage: 2,
+      year_built: 2005,
       terms: [
-        ...links('property_type', T.house!), ...links('property_status', T['for-rent']!), ...links('property_feature', T.pool!),
-        ...links('property_country', T.usa!), ...links('property_state', T.florida!), ...links('property_city', T.tampa!),
+        ...links('property_type', T.house!),
+        ...links('property_status', T['for-rent']!),
+        ...links('property_feature', T.pool!),
+        ...links('property_country', T.usa!),
+        ...links('property_state', T.florida!),
+        ...links('property_city', T.tampa!),
       ],
     });
     cafe = await listing(seller, {
-      published: 3, title: 'Apartment above the Café', price: 250_000, currency: 'EUR', size: 80, bedrooms: 2, bathrooms: 1,
-      garage: 0, year_built: 2020,
+      published: 3,
+      title: 'Apartment above the Café',
+      price: 250_000,
+      currency: 'EUR',
+      size: 80,
+      bedrooms: 2,
+      bathrooms: 1,
+      garage: 0,
+      year_built: 2020,
       terms: [
-        ...links('property_type', T.apartment!), ...links('property_status', T['for-sale']!), ...links('property_label', T.new!),
-        ...links('property_feature', T.garden!), ...links('property_country', T.usa!), ...links('property_state', T.florida!),
+        ...links('property_type', T.apartment!),
+        ...links('property_status', T['for-sale']!),
+        ...links('property_label', T.new!),
+        ...links('property_feature', T.garden!),
+        ...links('property_country', T.usa!),
+        ...links('property_state', T.florida!),
         ...links('property_city', T.miami!),
       ],
     });
     villa = await listing(seller, {
-      published: 4, title: 'Villa Élise', price: 1_000_000, currency: 'EUR', size: 400, land_size: 2000, bedrooms: 5,
-      bathrooms: 4, garage: 3, year_built: 2015, featured: 1,
+      published: 4,
+      title: 'Villa Élise',
+      price: 1_000_000,
+      currency: 'EUR',
+      size: 400,
+      land_size: 2000,
+      bedrooms: 5,
+      bathrooms: 4,
+      garage: 3,
+      year_built: 2015,
+      featured: 1,
       terms: [
-        ...links('property_type', T.villa!), ...links('property_label', T.hot!), ...links('property_feature', T.pool!, T.garden!, T.gym!),
+        ...links('property_type', T.villa!),
+        ...links('property_label', T.hot!),
+        ...links('property_feature', T.pool!, T.garden!, T.gym!),
         ...links('property_country', T.spain!),
       ],
     });
@@ -112,7 +171,8 @@ describe.each(DIALECTS)('search routes (%s)', (dialect) => {
     const houseInMiami = [...links('property_type', T.house!), ...links('property_city', T.miami!)];
     sold = await listing(seller, { published: 0, status: 'sold', title: 'Sold house', price: 100_000, terms: houseInMiami });
     hidden = [];
-    for (const status of HIDDEN_STATES) hidden.push(await listing(seller, { status, title: `${status} house`, price: 100_000, terms: houseInMiami }));
+    for (const status of HIDDEN_STATES)
+      hidden.push(await listing(seller, { status, title: `${status} house`, price: 100_000, terms: houseInMiami }));
   });
   afterAll(() => t.close());
 
@@ -201,10 +261,13 @@ describe.each(DIALECTS)('search routes (%s)', (dialect) => {
       const own = await listing(author, { published: 1, agency_id: agencyId });
       const agents = await listing(author, { published: 2 });
       const others = await listing(author, { published: 3 });
-      await db.insertInto('listing_agents').values([
-        { listing_id: agents, agent_id: agentId, position: 0 },
-        { listing_id: others, agent_id: otherAgent, position: 0 },
-      ]).execute();
+      await db
+        .insertInto('listing_agents')
+        .values([
+          { listing_id: agents, agent_id: agentId, position: 0 },
+          { listing_id: others, agent_id: otherAgent, position: 0 },
+        ])
+        .execute();
       expect(idsOf(await search(`user_id=${author.id}`))).toEqual([others, agents, own]);
       expect(idsOf(await search(`agency_id=${agencyId}`))).toEqual([agents, own]);
       expect(idsOf(await search(`agent_id=${agentId}`))).toEqual([agents]);
@@ -255,7 +318,8 @@ describe.each(DIALECTS)('search routes (%s)', (dialect) => {
     let near: number, mid: number, west: number, far: number, nowhere: number, suva: number, overTheLine: number, vanuatu: number;
     beforeAll(async () => {
       mapper = await newUser(db, { role: 'seller' });
-      const at = (published: number, latitude: number | null, longitude: number | null) => listing(mapper, { published, latitude, longitude });
+      const at = (published: number, latitude: number | null, longitude: number | null) =>
+        listing(mapper, { published, latitude, longitude });
       near = await at(1, 48.8666, 2.3522); // 0.01° north of Paris: 1.112 km
       mid = await at(2, 48.9066, 2.3522); // 0.05°: 5.560 km
       west = await at(3, 48.95, 2.21); // 14.693 km, inside the box, outside the triangle
@@ -268,11 +332,22 @@ describe.each(DIALECTS)('search routes (%s)', (dialect) => {
     const located = async (query: string) => summariesOf(await search(`user_id=${mapper.id}&${query}`)).map((p) => [p.id, p.distance]);
 
     it('within a radius in km or mi, each result with its distance in that unit', async () => {
-      expect(await located(`${PARIS}&radius=6`)).toEqual([[mid, 5.56], [near, 1.112]]);
+      expect(await located(`${PARIS}&radius=6`)).toEqual([
+        [mid, 5.56],
+        [near, 1.112],
+      ]);
       expect(await located(`${PARIS}&radius=5`)).toEqual([[near, 1.112]]);
       expect(await located(`${PARIS}&radius=5&radius_unit=km`)).toEqual([[near, 1.112]]);
-      expect(await located(`${PARIS}&radius=5&radius_unit=mi`)).toEqual([[mid, 3.455], [near, 0.691]]);
-      expect(await located(`${PARIS}&radius=200`)).toEqual([[far, 111.195], [west, 14.693], [mid, 5.56], [near, 1.112]]);
+      expect(await located(`${PARIS}&radius=5&radius_unit=mi`)).toEqual([
+        [mid, 3.455],
+        [near, 0.691],
+      ]);
+      expect(await located(`${PARIS}&radius=200`)).toEqual([
+        [far, 111.195],
+        [west, 14.693],
+        [mid, 5.56],
+        [near, 1.112],
+      ]);
       const farKm = (await located(`${PARIS}&radius=112&ids=${far}`))[0]?.[1];
       expect(farKm).toBeCloseTo((6371.0088 * Math.PI) / 180, 2);
       const farMi = (await located(`${PARIS}&radius=70&radius_unit=mi&ids=${far}`))[0]?.[1];
@@ -281,7 +356,11 @@ describe.each(DIALECTS)('search routes (%s)', (dialect) => {
 
     it('sorts by distance, listings without coordinates last; a centre alone filters nothing', async () => {
       expect(await located(`${PARIS}&sortby=distance&ids=${[near, mid, west, far, nowhere].join(',')}`)).toEqual([
-        [near, 1.112], [mid, 5.56], [west, 14.693], [far, 111.195], [nowhere, undefined],
+        [near, 1.112],
+        [mid, 5.56],
+        [west, 14.693],
+        [far, 111.195],
+        [nowhere, undefined],
       ]);
       const all = summariesOf(await search(`user_id=${mapper.id}&${PARIS}&sortby=distance`));
       expect(all.map((p) => p.id)).toEqual([near, mid, west, far, vanuatu, overTheLine, suva, nowhere]);
@@ -290,7 +369,11 @@ describe.each(DIALECTS)('search routes (%s)', (dialect) => {
     });
 
     it('inside a box, also across the antimeridian, and inside a polygon', async () => {
-      expect(await located('ne_lat=49&ne_lng=2.5&sw_lat=48.8&sw_lng=2.2')).toEqual([[west, undefined], [mid, undefined], [near, undefined]]);
+      expect(await located('ne_lat=49&ne_lng=2.5&sw_lat=48.8&sw_lng=2.2')).toEqual([
+        [west, undefined],
+        [mid, undefined],
+        [near, undefined],
+      ]);
       expect((await located('ne_lat=-17&ne_lng=-179.5&sw_lat=-19&sw_lng=178')).map(([id]) => id)).toEqual([overTheLine, suva]);
       expect((await located('ne_lat=-17&ne_lng=-179.5&sw_lat=-19&sw_lng=168')).map(([id]) => id)).toEqual([vanuatu, overTheLine, suva]);
       expect((await located('ne_lat=-17&ne_lng=180&sw_lat=-19&sw_lng=178')).map(([id]) => id)).toEqual([suva]);
@@ -331,10 +414,35 @@ describe.each(DIALECTS)('search routes (%s)', (dialect) => {
       const author = await newUser(db, { role: 'seller' });
       const tied = { description: '<p>tied</p>' };
       const beta = await listing(author, { ...tied, title: 'Beta', price: 200, size: 50, published: 2, latitude: 10.02, longitude: 10 });
-      const alpha = await listing(author, { ...tied, title: 'alpha', price: 100, featured: 1, published: 2, latitude: 10.01, longitude: 10 });
-      const betaTwin = await listing(author, { ...tied, title: 'Béta', price: 200, size: 50, published: 3, latitude: 10.02, longitude: 10 });
+      const alpha = await listing(author, {
+        ...tied,
+        title: 'alpha',
+        price: 100,
+        featured: 1,
+        published: 2,
+        latitude: 10.01,
+        longitude: 10,
+      });
+      const betaTwin = await listing(author, {
+        ...tied,
+        title: 'Béta',
+        price: 200,
+        size: 50,
+        published: 3,
+        latitude: 10.02,
+        longitude: 10,
+      });
       const gamma = await listing(author, { ...tied, title: 'Gamma', size: 80, featured: 1, published: 1 });
-      const delta = await listing(author, { ...tied, title: 'Delta', price: 300, size: 50, featured: 1, published: 2, latitude: 10.03, longitude: 10 });
+      const delta = await listing(author, {
+        ...tied,
+        title: 'Delta',
+        price: 300,
+        size: 50,
+        featured: 1,
+        published: 2,
+        latitude: 10.03,
+        longitude: 10,
+      });
       const sorted = async (sortby: string, extra = '') => idsOf(await search(`user_id=${author.id}&sortby=${sortby}${extra}`));
       expect(await sorted('d_date')).toEqual([betaTwin, delta, alpha, beta, gamma]);
       expect(await sorted('a_date')).toEqual([gamma, delta, alpha, beta, betaTwin]);
@@ -356,9 +464,18 @@ describe.each(DIALECTS)('search routes (%s)', (dialect) => {
     beforeAll(async () => {
       owner = await newUser(db, { role: 'seller' });
       const T = terms;
-      const place = (type: TermRecord, city: TermRecord, bedrooms: number | null, bathrooms: number, price: number, features: TermRecord[] = []) =>
+      const place = (
+        type: TermRecord,
+        city: TermRecord,
+        bedrooms: number | null,
+        bathrooms: number,
+        price: number,
+        features: TermRecord[] = [],
+      ) =>
         listing(owner, {
-          bedrooms, bathrooms, price,
+          bedrooms,
+          bathrooms,
+          price,
           terms: [...links('property_type', type), ...links('property_city', city), ...links('property_feature', ...features)],
         });
       await place(T.house!, T.miami!, 2, 1, 100, [T.pool!]);
@@ -383,7 +500,9 @@ describe.each(DIALECTS)('search routes (%s)', (dialect) => {
     ];
 
     it('count each facet without its own filter, every other filter applied, by count descending', async () => {
-      const facets = await facetsOf('type=house&city=miami&facets=type,city,feature,bedrooms,bathrooms,price,status,label,country,state,area');
+      const facets = await facetsOf(
+        'type=house&city=miami&facets=type,city,feature,bedrooms,bathrooms,price,status,label,country,state,area',
+      );
       expect(facets).toEqual({
         type: [facet('villa', 'Villa', 2), facet('apartment', 'Apartment', 1), facet('house', 'House', 1)],
         city: [facet('tampa', 'Tampa', 2), facet('miami', 'Miami', 1)],
@@ -495,7 +614,12 @@ describe.each(DIALECTS)('search routes (%s)', (dialect) => {
       const home = await listing(islander, { title: 'Island home', terms: links('property_city', atlantis) });
       expect(await islands('city=atlantis')).toEqual([home]);
       const admin = bearer(await tokenFor(t.app, await newUser(db, { role: 'administrator' })));
-      const renamed = await t.app.inject({ method: 'PUT', url: `${API}/terms/property_city/${atlantis.id}`, headers: admin, payload: { slug: 'atlantida' } });
+      const renamed = await t.app.inject({
+        method: 'PUT',
+        url: `${API}/terms/property_city/${atlantis.id}`,
+        headers: admin,
+        payload: { slug: 'atlantida' },
+      });
       expect(renamed.statusCode, renamed.body).toBe(200);
       expect(await islands('city=atlantis')).toEqual([]);
       expect(await islands('city=atlantida')).toEqual([home]);
@@ -506,12 +630,18 @@ describe.each(DIALECTS)('search routes (%s)', (dialect) => {
       await addFavorite(db, buyer.id, sunny);
       const query = `user_id=${seller.id}&type=house`;
       const mine = await search(query, bearer(await tokenFor(t.app, buyer)));
-      expect(summariesOf(mine).map((p) => [p.id, p.is_favorite])).toEqual([[lake, false], [sunny, true]]);
+      expect(summariesOf(mine).map((p) => [p.id, p.is_favorite])).toEqual([
+        [lake, false],
+        [sunny, true],
+      ]);
       expect(mine.headers['cache-control']).toBe('private, no-cache');
       expect(mine.headers.etag).toBeUndefined();
 
       const anonymous = await search(query);
-      expect(summariesOf(anonymous).map((p) => [p.id, p.is_favorite])).toEqual([[lake, false], [sunny, false]]);
+      expect(summariesOf(anonymous).map((p) => [p.id, p.is_favorite])).toEqual([
+        [lake, false],
+        [sunny, false],
+      ]);
       expect(anonymous.headers['cache-control']).toBe('public, no-cache');
       const etag = anonymous.headers.etag as string;
       expect(etag).toMatch(/^W\/"/);
@@ -568,7 +698,12 @@ describe.each(DIALECTS)('search routes (%s)', (dialect) => {
       expect(idsOf(await get(`/agents/${agentId}/properties?type=house`))).toEqual([]);
       expect(idsOf(await get(`/agents/${agentId}/properties?type[]=villa&min_price=300`))).toEqual([agents]);
       const faceted = (await get(`/agencies/${agencyId}/properties?type=house&facets=type`)).json().data;
-      expect(faceted.facets).toEqual({ type: [{ value: 'house', name: 'House', count: 1 }, { value: 'villa', name: 'Villa', count: 1 }] });
+      expect(faceted.facets).toEqual({
+        type: [
+          { value: 'house', name: 'House', count: 1 },
+          { value: 'villa', name: 'Villa', count: 1 },
+        ],
+      });
       expectError(await get(`/agencies/${agencyId}/properties?colour=red`), ['colour']);
       expectError(await get(`/agents/${agentId}/properties?sortby=distance`), ['latitude', 'longitude']);
 

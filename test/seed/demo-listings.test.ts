@@ -103,7 +103,9 @@ describe.each(DIALECTS)('demo listings (%s)', (dialect) => {
       for (const name of features) expect(PROPERTY_FEATURES).toContain(name);
       const coastal = DEMO_CITIES.find((x) => x.city === one(listing, 'property_city').name)?.coastal;
       if (!coastal) expect(features).not.toContain('Sea View');
-      const [country, state, city, area] = ['property_country', 'property_state', 'property_city', 'property_area'].map((x) => one(listing, x));
+      const [country, state, city, area] = ['property_country', 'property_state', 'property_city', 'property_area'].map((x) =>
+        one(listing, x),
+      );
       expect(state?.location_parent_id).toBe(country?.term_id);
       expect(city?.location_parent_id).toBe(state?.term_id);
       expect(area?.location_parent_id).toBe(city?.term_id);
@@ -193,7 +195,12 @@ describe.each(DIALECTS)('demo listings (%s)', (dialect) => {
   });
 
   it('credits agency listings to agents of that agency, and private listings to owners and sellers', async () => {
-    const agents = await db.selectFrom('listing_agents as la').innerJoin('agents as a', 'a.id', 'la.agent_id').select(['la.listing_id', 'la.position', 'a.user_id', 'a.agency_id']).orderBy('la.position').execute();
+    const agents = await db
+      .selectFrom('listing_agents as la')
+      .innerJoin('agents as a', 'a.id', 'la.agent_id')
+      .select(['la.listing_id', 'la.position', 'a.user_id', 'a.agency_id'])
+      .orderBy('la.position')
+      .execute();
     const agencies = new Map((await db.selectFrom('agencies').select(['id', 'user_id']).execute()).map((a) => [a.id, a.user_id]));
     const roles = new Map((await db.selectFrom('users').select(['id', 'role', 'password_hash']).execute()).map((u) => [u.id, u]));
     const displays = new Set<string>();
@@ -218,7 +225,13 @@ describe.each(DIALECTS)('demo listings (%s)', (dialect) => {
   });
 
   it('gives each listing one to four pictures owned by its author, sharing a few stored files', async () => {
-    const media = await db.selectFrom('media').selectAll().where('listing_id', 'is not', null).orderBy('listing_id').orderBy('position').execute();
+    const media = await db
+      .selectFrom('media')
+      .selectAll()
+      .where('listing_id', 'is not', null)
+      .orderBy('listing_id')
+      .orderBy('position')
+      .execute();
     const keys = new Set(media.map((m) => m.storage_key));
     expect(keys.size).toBeLessThanOrEqual(7);
     for (const key of keys) expect(fs.existsSync(path.join(uploads, key)), key).toBe(true);
@@ -245,7 +258,11 @@ describe.each(DIALECTS)('demo listings (%s)', (dialect) => {
       expect(agency.website).toMatch(/^https:\/\//);
       expect([agency.latitude, agency.longitude].every((value) => typeof value === 'number')).toBe(true);
       expect(JSON.parse(agency.social)).toHaveProperty('facebook');
-      const logo = await db.selectFrom('media').selectAll().where('id', '=', agency.logo_media_id as number).executeTakeFirstOrThrow();
+      const logo = await db
+        .selectFrom('media')
+        .selectAll()
+        .where('id', '=', agency.logo_media_id as number)
+        .executeTakeFirstOrThrow();
       expect([logo.owner_id, logo.listing_id]).toEqual([agency.user_id, null]);
       expect(fs.existsSync(path.join(uploads, logo.storage_key))).toBe(true);
     }
@@ -260,7 +277,8 @@ describe.each(DIALECTS)('demo listings (%s)', (dialect) => {
     }
     // The triggers of 0004 count the visible agents using each agent term.
     const counts = await db.selectFrom('terms').select(['id', 'count']).where('taxonomy', 'in', ['agent_category', 'agent_city']).execute();
-    for (const term of counts) expect(Number(term.count), `term ${term.id}`).toBe(agentTerms.filter((link) => link.term_id === term.id).length);
+    for (const term of counts)
+      expect(Number(term.count), `term ${term.id}`).toBe(agentTerms.filter((link) => link.term_id === term.id).length);
   });
 
   it('spreads reviews over public listings, agents and agencies, with exact stored aggregates', async () => {
@@ -306,18 +324,39 @@ describe.each(DIALECTS)('demo listings (%s)', (dialect) => {
   });
 
   it('generates the same listings from the same seed, reusing the demo accounts on a second run', async () => {
-    const users = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const users = await db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     const storage = new DiskStorage(uploads, 'https://realty.example');
     await seedDemoListings(db, t.services.users, storage, { count: 20, seed: SEED, now: NOW });
-    const again = await db.selectFrom('listings').select(['title', 'slug', 'price']).where('id', '>', listings.at(-1)?.id as number).orderBy('id').execute();
+    const again = await db
+      .selectFrom('listings')
+      .select(['title', 'slug', 'price'])
+      .where('id', '>', listings.at(-1)?.id as number)
+      .orderBy('id')
+      .execute();
     expect(again.map((l) => [l.title, Number(l.price)])).toEqual(listings.slice(0, 20).map((l) => [l.title, Number(l.price)]));
     expect(new Set([...listings.map((l) => l.slug), ...again.map((l) => l.slug)]).size).toBe(COUNT + 20);
-    const usersAfter = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const usersAfter = await db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(usersAfter.n)).toBe(Number(users.n));
     // Agencies and agents got their details and reviews once.
-    const directoryReviews = await db.selectFrom('reviews').select((eb) => eb.fn.countAll<number>().as('n')).where('target_type', '!=', 'property').executeTakeFirstOrThrow();
-    const aggregated = await db.selectFrom('agencies').select((eb) => eb.fn.sum<number>('reviews_count').as('n')).executeTakeFirstOrThrow();
-    const agentAggregated = await db.selectFrom('agents').select((eb) => eb.fn.sum<number>('reviews_count').as('n')).executeTakeFirstOrThrow();
+    const directoryReviews = await db
+      .selectFrom('reviews')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('target_type', '!=', 'property')
+      .executeTakeFirstOrThrow();
+    const aggregated = await db
+      .selectFrom('agencies')
+      .select((eb) => eb.fn.sum<number>('reviews_count').as('n'))
+      .executeTakeFirstOrThrow();
+    const agentAggregated = await db
+      .selectFrom('agents')
+      .select((eb) => eb.fn.sum<number>('reviews_count').as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(directoryReviews.n)).toBe(Number(aggregated.n) + Number(agentAggregated.n));
 
     await seedDemoListings(db, t.services.users, storage, { count: 20, seed: SEED + 1, now: NOW });
@@ -354,7 +393,10 @@ describe('seed --properties on the command line', () => {
       expect(code, out).toBe(1);
       expect(out).toContain(`--properties must be a whole number from 1 to 1,000,000 (got "${bad}")`);
     }
-    expect(await run(['migrate', '--properties', '5'])).toMatchObject({ code: 1, out: expect.stringContaining('--properties goes with the seed command') });
+    expect(await run(['migrate', '--properties', '5'])).toMatchObject({
+      code: 1,
+      out: expect.stringContaining('--properties goes with the seed command'),
+    });
     expect(fs.existsSync(path.join(cwd, 'cli.db'))).toBe(false);
   });
 

@@ -87,7 +87,9 @@ describe('npm start on a machine with nothing but Node.js', () => {
     const socket = net.connect(Number(port), '127.0.0.1');
     await new Promise((resolve) => socket.once('connect', resolve));
     const body = JSON.stringify({ username: 'nobody', password: 'wrong-password' });
-    socket.write(`POST /realty-api/v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
+    socket.write(
+      `POST /realty-api/v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+    );
     socket.write(body.slice(0, 10));
     await new Promise((resolve) => setTimeout(resolve, 100));
 

@@ -110,7 +110,10 @@ describe.each(DIALECTS)('POST /social/facebook/login (%s)', (dialect) => {
       graph.register(token, { failWith: status });
       const res = await login(token);
       expect(res.statusCode).toBe(503);
-      expect(res.json()).toMatchObject({ code: 'service_unavailable', message: 'Facebook cannot be reached right now. Try again shortly.' });
+      expect(res.json()).toMatchObject({
+        code: 'service_unavailable',
+        message: 'Facebook cannot be reached right now. Try again shortly.',
+      });
     }
   });
 

@@ -10,9 +10,25 @@ const LOGIN = '/realty-api/v1/auth/login';
 const VALIDATE = '/realty-api/v1/auth/validate-token';
 
 const SOCIAL_LOGIN_KEYS = [
-  'user_id', 'token', 'email', 'username', 'display_name', 'first_name', 'last_name', 'avatar_url', 'phone',
-  'mobile', 'whatsapp', 'role', 'registered_date', 'agent_id', 'agency_id', 'refresh_token', 'expires_in',
-  'token_expires_at', 'social_provider',
+  'user_id',
+  'token',
+  'email',
+  'username',
+  'display_name',
+  'first_name',
+  'last_name',
+  'avatar_url',
+  'phone',
+  'mobile',
+  'whatsapp',
+  'role',
+  'registered_date',
+  'agent_id',
+  'agency_id',
+  'refresh_token',
+  'expires_in',
+  'token_expires_at',
+  'social_provider',
 ].sort();
 
 describe.each(DIALECTS)('POST /social/google/login (%s)', (dialect) => {
@@ -41,7 +57,15 @@ describe.each(DIALECTS)('POST /social/google/login (%s)', (dialect) => {
   };
 
   const userCountWithEmail = async (email: string) =>
-    Number((await t.database.db.selectFrom('users').select((eb) => eb.fn.countAll().as('n')).where('email', '=', email).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await t.database.db
+          .selectFrom('users')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('email', '=', email)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   it('creates a password-less buyer account on the first sign-in and answers the login result', async () => {
     const claims = identity({ given_name: 'Grace', family_name: 'Hopper', name: 'Grace Hopper' });
@@ -127,7 +151,11 @@ describe.each(DIALECTS)('POST /social/google/login (%s)', (dialect) => {
     const link = await t.database.db.selectFrom('social_accounts').selectAll().where('subject', '=', claims.sub).executeTakeFirst();
     expect(link?.user_id).toBe(existing.id);
     // The password keeps working beside the new link.
-    const password = await t.app.inject({ method: 'POST', url: LOGIN, payload: { username: existing.username, password: DEFAULT_PASSWORD } });
+    const password = await t.app.inject({
+      method: 'POST',
+      url: LOGIN,
+      payload: { username: existing.username, password: DEFAULT_PASSWORD },
+    });
     expect(password.statusCode).toBe(200);
   });
 
@@ -163,7 +191,11 @@ describe.each(DIALECTS)('POST /social/google/login (%s)', (dialect) => {
     const claims = identity({ email: 'ñé@gmail.test', name: 'José Álvarez', given_name: undefined, family_name: undefined });
     const res = await login(await google.signIdToken({ claims }));
     expect(res.statusCode).toBe(200);
-    expect(res.json().data).toMatchObject({ username: expect.stringMatching(/^Jose\.Alvarez\d*$/), first_name: 'José Álvarez', last_name: '' });
+    expect(res.json().data).toMatchObject({
+      username: expect.stringMatching(/^Jose\.Alvarez\d*$/),
+      first_name: 'José Álvarez',
+      last_name: '',
+    });
   });
 
   it('picks a free username when the local part is taken', async () => {
@@ -175,7 +207,9 @@ describe.each(DIALECTS)('POST /social/google/login (%s)', (dialect) => {
   });
 
   it('removes HTML from the names the provider sends', async () => {
-    const res = await login(await google.signIdToken({ claims: identity({ given_name: '<b>Bold</b>', family_name: '<script>x</script>Name' }) }));
+    const res = await login(
+      await google.signIdToken({ claims: identity({ given_name: '<b>Bold</b>', family_name: '<script>x</script>Name' }) }),
+    );
     expect(res.json().data).toMatchObject({ first_name: 'Bold', last_name: 'xName' });
   });
 

@@ -72,7 +72,11 @@ describe.each(DIALECTS)('social providers: configuration and availability (%s)',
       ] as const) {
         const res = await t.app.inject({ method: 'POST', url, payload, remoteAddress: clientIp() });
         expect(res.statusCode, url).toBe(403);
-        expect(res.json()).toMatchObject({ success: false, code: 'forbidden', message: `Sign-in with ${name} is not enabled on this server.` });
+        expect(res.json()).toMatchObject({
+          success: false,
+          code: 'forbidden',
+          message: `Sign-in with ${name} is not enabled on this server.`,
+        });
       }
     });
 
@@ -110,9 +114,16 @@ describe.each(DIALECTS)('social providers: configuration and availability (%s)',
     it('answers 503 service_unavailable, not 500', async () => {
       const google503 = await t.app.inject({ method: 'POST', url: GOOGLE_LOGIN, payload: { id_token: await google.signIdToken() } });
       const facebook503 = await t.app.inject({ method: 'POST', url: FACEBOOK_LOGIN, payload: { access_token: 'EAAtoken' } });
-      for (const [res, name] of [[google503, 'Google'], [facebook503, 'Facebook']] as const) {
+      for (const [res, name] of [
+        [google503, 'Google'],
+        [facebook503, 'Facebook'],
+      ] as const) {
         expect(res.statusCode).toBe(503);
-        expect(res.json()).toMatchObject({ success: false, code: 'service_unavailable', message: `${name} cannot be reached right now. Try again shortly.` });
+        expect(res.json()).toMatchObject({
+          success: false,
+          code: 'service_unavailable',
+          message: `${name} cannot be reached right now. Try again shortly.`,
+        });
       }
     });
 

@@ -183,11 +183,15 @@ describe.each(DIALECTS)('term counts (%s)', (dialect) => {
       const empty = await t.app.inject({ method: 'GET', url: `${API}/property-features?${include}&hide_empty=1` });
       expect(empty.json()).toStrictEqual({ success: false, message: 'Record not found', data: { features: [] } });
       const listing = await newListing(db, { status: 'pending', terms: featureLinks(y) });
-      expect((await t.app.inject({ method: 'GET', url: `${API}/property-features?${include}&hide_empty=true` })).json().success).toBe(false);
+      expect((await t.app.inject({ method: 'GET', url: `${API}/property-features?${include}&hide_empty=true` })).json().success).toBe(
+        false,
+      );
       await setListingState(db, listing, 'publish', now());
       expect(await listIds(`${include}&hide_empty=true`)).toEqual([y.id]);
       await setListingState(db, listing, 'sold', now());
-      expect((await t.app.inject({ method: 'GET', url: `${API}/property-features?${include}&hide_empty=true` })).json().success).toBe(false);
+      expect((await t.app.inject({ method: 'GET', url: `${API}/property-features?${include}&hide_empty=true` })).json().success).toBe(
+        false,
+      );
     });
 
     it('orderby=count reorders as listings are published and deleted', async () => {
@@ -222,7 +226,10 @@ describe.each(DIALECTS)('term counts (%s)', (dialect) => {
       { arbitrary: fc.record({ kind: fc.constant('insert' as const), state, terms: fc.subarray([0, 1, 2, 3, 4]) }), weight: 3 },
       { arbitrary: fc.record({ kind: fc.constant('state' as const), listing: listingRef, state }), weight: 3 },
       { arbitrary: fc.record({ kind: fc.constant('link' as const), listing: listingRef, term: termRef }), weight: 2 },
-      { arbitrary: fc.record({ kind: fc.constant('unlink' as const), listing: listingRef, terms: fc.subarray([0, 1, 2, 3, 4]) }), weight: 2 },
+      {
+        arbitrary: fc.record({ kind: fc.constant('unlink' as const), listing: listingRef, terms: fc.subarray([0, 1, 2, 3, 4]) }),
+        weight: 2,
+      },
       { arbitrary: fc.record({ kind: fc.constant('delete' as const), listing: listingRef }), weight: 1 },
       { arbitrary: fc.record({ kind: fc.constant('rolled_back' as const), listing: listingRef, state }), weight: 1 },
     );
@@ -255,7 +262,11 @@ describe.each(DIALECTS)('term counts (%s)', (dialect) => {
           listing.terms.add(operation.term);
           return;
         case 'unlink':
-          await unlinkTerms(db, listing.id, operation.terms.map((i) => (terms[i] as TermRecord).id));
+          await unlinkTerms(
+            db,
+            listing.id,
+            operation.terms.map((i) => (terms[i] as TermRecord).id),
+          );
           for (const i of operation.terms) listing.terms.delete(i);
           return;
         case 'delete':

@@ -107,7 +107,14 @@ describe.each(DIALECTS)('term listings (%s)', (dialect) => {
       const child = await term('property_feature', { parent: parent.id, description: 'Cool air' });
       const [listed] = (await get(`/property-features?include=${child.id}`)).json().data.features as TermRecord[];
       expect(Object.keys(listed ?? {}).sort()).toEqual(BASE_KEYS);
-      expect(listed).toStrictEqual({ id: child.id, name: child.name, slug: child.slug, description: 'Cool air', count: 0, parent: parent.id });
+      expect(listed).toStrictEqual({
+        id: child.id,
+        name: child.name,
+        slug: child.slug,
+        description: 'Cool air',
+        count: 0,
+        parent: parent.id,
+      });
     });
 
     it('status and label terms carry `color` only when set', async () => {
@@ -145,7 +152,10 @@ describe.each(DIALECTS)('term listings (%s)', (dialect) => {
       for (const country of [countryA.slug, String(countryA.id)]) {
         const res = await get(`/property-states?country=${encodeURIComponent(country)}`);
         const states = res.json().data.states as TermRecord[];
-        expect(states.map((s) => s.id), country).toEqual([stateA.id]);
+        expect(
+          states.map((s) => s.id),
+          country,
+        ).toEqual([stateA.id]);
         expect(states[0]?.parent_country).toStrictEqual({ id: countryA.id, name: countryA.name, slug: countryA.slug });
         expect(Object.keys(states[0] ?? {}).sort()).toEqual([...BASE_KEYS, 'parent_country'].sort());
       }
@@ -232,7 +242,8 @@ describe.each(DIALECTS)('term listings (%s)', (dialect) => {
       const ascending = expected();
       const descending = [...ascending].reverse();
       for (const order of ['ASC', 'asc', 'Asc']) expect(await types(`include=${ids}&orderby=${orderby}&order=${order}`)).toEqual(ascending);
-      for (const order of ['DESC', 'desc', 'dEsC']) expect(await types(`include=${ids}&orderby=${orderby}&order=${order}`)).toEqual(descending);
+      for (const order of ['DESC', 'desc', 'dEsC'])
+        expect(await types(`include=${ids}&orderby=${orderby}&order=${order}`)).toEqual(descending);
     });
 
     it('reports the count of published listings only', async () => {
@@ -265,7 +276,11 @@ describe.each(DIALECTS)('term listings (%s)', (dialect) => {
     });
 
     it('include, exclude and slug take both array forms', async () => {
-      for (const query of [`include=${alpha.id},${charlie.id}`, `include[]=${alpha.id}&include[]=${charlie.id}`, `include=${alpha.id}&include=${charlie.id}`]) {
+      for (const query of [
+        `include=${alpha.id},${charlie.id}`,
+        `include[]=${alpha.id}&include[]=${charlie.id}`,
+        `include=${alpha.id}&include=${charlie.id}`,
+      ]) {
         expect(await types(query), query).toEqual([alpha.id, charlie.id]);
       }
       for (const query of [`exclude=${alpha.id},${charlie.id}`, `exclude[]=${alpha.id}&exclude[]=${charlie.id}`]) {
@@ -409,7 +424,11 @@ describe.each(DIALECTS)('term listings (%s)', (dialect) => {
     });
 
     it('?lang= wins over Accept-Language, and a found list is unaffected by the language', async () => {
-      expectNotFound(await get(`/property-types?${missing}&lang=es`, { 'accept-language': 'fr' }), 'property_types', 'Registro no encontrado');
+      expectNotFound(
+        await get(`/property-types?${missing}&lang=es`, { 'accept-language': 'fr' }),
+        'property_types',
+        'Registro no encontrado',
+      );
       const found = await term('property_type');
       const res = await get(`/property-types?include=${found.id}&lang=ar`);
       expect(res.json()).toStrictEqual({ success: true, data: { property_types: [found] } });
@@ -502,7 +521,8 @@ describe.each(DIALECTS)('term listings (%s)', (dialect) => {
 
     it('answers 304 to a client that accepts gzip too', async () => {
       const many: number[] = [cached.id];
-      for (let i = 0; i < 15; i++) many.push((await term('property_feature', { description: 'A description long enough to compress.' })).id);
+      for (let i = 0; i < 15; i++)
+        many.push((await term('property_feature', { description: 'A description long enough to compress.' })).id);
       const bigUrl = `/property-features?include=${many.join(',')}`;
       const first = await get(bigUrl, { 'accept-encoding': 'gzip' });
       expect(first.statusCode).toBe(200);

@@ -76,7 +76,14 @@ describe.each(DIALECTS)('term management (%s)', (dialect) => {
       const name = unique('Penthouse ');
       const res = await post('property_type', { name, description: 'Top floor' });
       const data = created(res);
-      expect(data).toStrictEqual({ id: data.id, name, slug: name.toLowerCase().replace(' ', '-'), description: 'Top floor', count: 0, parent: 0 });
+      expect(data).toStrictEqual({
+        id: data.id,
+        name,
+        slug: name.toLowerCase().replace(' ', '-'),
+        description: 'Top floor',
+        count: 0,
+        parent: 0,
+      });
       expect(Number.isInteger(data.id) && data.id > 0).toBe(true);
       expect(Object.keys(res.json()).sort()).toEqual(['data', 'success']);
       expect(await listed('property_type', data.id)).toStrictEqual(data);
@@ -131,7 +138,9 @@ describe.each(DIALECTS)('term management (%s)', (dialect) => {
 
     it('slugifies an explicit slug', async () => {
       const tok = unique('');
-      expect(created(await post('property_feature', { name: unique('X '), slug: `My Custom SLUG!! ${tok}` })).slug).toBe(`my-custom-slug-${tok}`);
+      expect(created(await post('property_feature', { name: unique('X '), slug: `My Custom SLUG!! ${tok}` })).slug).toBe(
+        `my-custom-slug-${tok}`,
+      );
       expect(created(await post('property_feature', { name: unique('X '), slug: `d\u00e9j\u00e0-vu-${tok}` })).slug).toBe(`deja-vu-${tok}`);
     });
 
@@ -170,7 +179,8 @@ describe.each(DIALECTS)('term management (%s)', (dialect) => {
       const data = created(
         await post('property_type', {
           name: unique('Described '),
-          description: '<p>Near the <strong>beach</strong><br>and <em>quiet</em></p><script>alert(1)</script><a href="javascript:alert(2)">x</a><img src=x onerror=alert(3)>',
+          description:
+            '<p>Near the <strong>beach</strong><br>and <em>quiet</em></p><script>alert(1)</script><a href="javascript:alert(2)">x</a><img src=x onerror=alert(3)>',
         }),
       );
       expect(data.description).toContain('<p>');
@@ -322,7 +332,13 @@ describe.each(DIALECTS)('term management (%s)', (dialect) => {
         custom_link: 'https://example.test/d',
       });
       const after = ok(
-        await put('property_status', before.id, { color: null, image_url: null, marker_icon_url: null, marker_retina_icon_url: null, custom_link: null }),
+        await put('property_status', before.id, {
+          color: null,
+          image_url: null,
+          marker_icon_url: null,
+          marker_retina_icon_url: null,
+          custom_link: null,
+        }),
       );
       expect(Object.keys(after).sort()).toEqual(['count', 'description', 'id', 'name', 'parent', 'slug']);
       expect(await listed('property_status', before.id)).toStrictEqual(after);

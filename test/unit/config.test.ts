@@ -46,7 +46,14 @@ describe('loadConfig', () => {
 
   it('lists every bad variable at once', () => {
     try {
-      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', JWT_SECRET: 'short', LOG_LEVEL: 'loud', ADMIN_EMAIL: 'a@b.c', RATE_LIMIT_ENABLED: 'maybe' });
+      loadConfig({
+        PORT: 'eighty',
+        DATABASE_URL: 'mysql://x',
+        JWT_SECRET: 'short',
+        LOG_LEVEL: 'loud',
+        ADMIN_EMAIL: 'a@b.c',
+        RATE_LIMIT_ENABLED: 'maybe',
+      });
       expect.unreachable();
     } catch (error) {
       expect(error).toBeInstanceOf(ConfigError);
@@ -80,14 +87,25 @@ describe('loadConfig', () => {
     expect(set.registrationEnabled).toBe(false);
     expect(set.social.google.clientIds).toEqual(['web.apps', 'ios.apps']);
     expect(set.social.facebook).toEqual({ appId: '123', appSecret: 'shh', graphUrl: 'http://127.0.0.1:9/graph' });
-    expect(set.s3).toMatchObject({ bucket: 'media', region: 'us-east-1', endpoint: 'http://127.0.0.1:9000', publicUrl: 'http://127.0.0.1:9000/media' });
+    expect(set.s3).toMatchObject({
+      bucket: 'media',
+      region: 'us-east-1',
+      endpoint: 'http://127.0.0.1:9000',
+      publicUrl: 'http://127.0.0.1:9000/media',
+    });
     expect(set.uploads.maxImagePixels).toBe(12_000_000);
     expect(loadConfig({ S3_BUCKET: 'media', S3_REGION: 'eu-west-3' }).s3?.publicUrl).toBe('https://media.s3.eu-west-3.amazonaws.com');
   });
 
   it('refuses half-configured providers and bad upload limits', () => {
     try {
-      loadConfig({ FACEBOOK_APP_ID: '123', UPLOAD_MAX_FILES: '0', RESET_PASSWORD_URL: 'javascript:alert(1)', S3_BUCKET: 'b', S3_ENDPOINT: 'ftp://x' });
+      loadConfig({
+        FACEBOOK_APP_ID: '123',
+        UPLOAD_MAX_FILES: '0',
+        RESET_PASSWORD_URL: 'javascript:alert(1)',
+        S3_BUCKET: 'b',
+        S3_ENDPOINT: 'ftp://x',
+      });
       expect.unreachable();
     } catch (error) {
       const problems = (error as ConfigError).problems.join('\n');
@@ -138,7 +156,13 @@ describe('loadConfig', () => {
       STRIPE_SECRET_KEY: 'sk_test_x',
       STRIPE_API_BASE: 'http://127.0.0.1:12111/',
     });
-    expect(payments).toMatchObject({ mode: 'membership', currency: 'KWD', listingPriceMinor: 12_345, featuredPriceMinor: 5_000, taxRateBp: 750 });
+    expect(payments).toMatchObject({
+      mode: 'membership',
+      currency: 'KWD',
+      listingPriceMinor: 12_345,
+      featuredPriceMinor: 5_000,
+      taxRateBp: 750,
+    });
     expect(payments.stripe).toEqual({ secretKey: 'sk_test_x', webhookSecret: undefined, apiBase: 'http://127.0.0.1:12111' });
     expect(loadConfig({}).payments).toMatchObject({ mode: 'free', listingPriceMinor: 0, taxRateBp: 0, stripe: undefined });
   });
@@ -196,7 +220,11 @@ describe('loadConfig', () => {
         FCM_TOKEN_URL: 'http://127.0.0.1:9/token',
         FCM_API_URL: 'http://127.0.0.1:9/',
       });
-      expect(config.push.fcm).toMatchObject({ projectId: 'other-project', tokenUrl: 'http://127.0.0.1:9/token', apiUrl: 'http://127.0.0.1:9' });
+      expect(config.push.fcm).toMatchObject({
+        projectId: 'other-project',
+        tokenUrl: 'http://127.0.0.1:9/token',
+        apiUrl: 'http://127.0.0.1:9',
+      });
     });
 
     it('refuses a half configuration, naming what is missing', () => {

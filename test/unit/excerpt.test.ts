@@ -57,9 +57,12 @@ describe('excerptOf', () => {
   it('is, for any description, at most 160 characters of trimmed text with single spaces and no tags', () => {
     // No "&" in the free text: "&lt;p&gt;" is the text "<p>" an author may write, which the excerpt rightly keeps.
     const text = fc.string().map((value) => value.replaceAll('&', ''));
-    const html = fc.array(fc.oneof(text, fc.constantFrom('<p>', '</p>', '<br>', '<strong>', '</em>', '<a href="https://x.test">', '&amp;', ' ', '\n')), {
-      maxLength: 80,
-    });
+    const html = fc.array(
+      fc.oneof(text, fc.constantFrom('<p>', '</p>', '<br>', '<strong>', '</em>', '<a href="https://x.test">', '&amp;', ' ', '\n')),
+      {
+        maxLength: 80,
+      },
+    );
     fc.assert(
       fc.property(html, (parts) => {
         const result = excerpt(parts.join(''));

@@ -135,7 +135,8 @@ describe('cells of a box', () => {
         for (const corner of [
           { latitude: box.south, longitude: box.west },
           { latitude: box.north, longitude: box.east },
-        ]) expect(covered.has(cellOfPoint(corner, level))).toBe(true);
+        ])
+          expect(covered.has(cellOfPoint(corner, level))).toBe(true);
       }
     }
   });
@@ -177,10 +178,22 @@ describe('cells of a box', () => {
     const e = cellExtent(cell);
     const quantum = { latitude: 180 / 2 ** 20, longitude: 360 / 2 ** 20 };
     const edges: [SearchBox, GeoPoint][] = [
-      [{ south: e.south + quantum.latitude / 2, north: e.north + 1, west: e.west - 1, east: e.east + 1 }, { latitude: e.south + quantum.latitude / 4, longitude: (e.west + e.east) / 2 }],
-      [{ south: e.south - 1, north: e.north - quantum.latitude / 2, west: e.west - 1, east: e.east + 1 }, { latitude: e.north - quantum.latitude / 4, longitude: (e.west + e.east) / 2 }],
-      [{ south: e.south - 1, north: e.north + 1, west: e.west + quantum.longitude / 2, east: e.east + 1 }, { latitude: (e.south + e.north) / 2, longitude: e.west + quantum.longitude / 4 }],
-      [{ south: e.south - 1, north: e.north + 1, west: e.west - 1, east: e.east - quantum.longitude / 2 }, { latitude: (e.south + e.north) / 2, longitude: e.east - quantum.longitude / 4 }],
+      [
+        { south: e.south + quantum.latitude / 2, north: e.north + 1, west: e.west - 1, east: e.east + 1 },
+        { latitude: e.south + quantum.latitude / 4, longitude: (e.west + e.east) / 2 },
+      ],
+      [
+        { south: e.south - 1, north: e.north - quantum.latitude / 2, west: e.west - 1, east: e.east + 1 },
+        { latitude: e.north - quantum.latitude / 4, longitude: (e.west + e.east) / 2 },
+      ],
+      [
+        { south: e.south - 1, north: e.north + 1, west: e.west + quantum.longitude / 2, east: e.east + 1 },
+        { latitude: (e.south + e.north) / 2, longitude: e.west + quantum.longitude / 4 },
+      ],
+      [
+        { south: e.south - 1, north: e.north + 1, west: e.west - 1, east: e.east - quantum.longitude / 2 },
+        { latitude: (e.south + e.north) / 2, longitude: e.east - quantum.longitude / 4 },
+      ],
     ];
     for (const [edgeBox, outsider] of edges) {
       expect(cellOfPoint(outsider, 12)).toBe(cellKey(cell));
@@ -210,7 +223,9 @@ function edgePoints(circle: RadiusCircle, count: number): GeoPoint[] {
   return Array.from({ length: count }, (_, i) => {
     const bearing = (2 * Math.PI * i) / count;
     const lat2 = Math.asin(Math.sin(lat1) * Math.cos(angle) + Math.cos(lat1) * Math.sin(angle) * Math.cos(bearing));
-    const lng2 = circle.longitude * rad + Math.atan2(Math.sin(bearing) * Math.sin(angle) * Math.cos(lat1), Math.cos(angle) - Math.sin(lat1) * Math.sin(lat2));
+    const lng2 =
+      circle.longitude * rad +
+      Math.atan2(Math.sin(bearing) * Math.sin(angle) * Math.cos(lat1), Math.cos(angle) - Math.sin(lat1) * Math.sin(lat2));
     return { latitude: clampLatitude(lat2 / rad), longitude: wrapLongitude(((lng2 / rad + 540) % 360) - 180) };
   });
 }
@@ -222,7 +237,9 @@ describe('cells of a circle', () => {
     for (const circle of CIRCLES) {
       const cells = new CircleCells(circle);
       for (const level of CELL_LEVELS) {
-        const around = [{ latitude: circle.latitude, longitude: circle.longitude }, ...edgePoints(circle, 12)].flatMap((p) => cellsAround(p, level, 1));
+        const around = [{ latitude: circle.latitude, longitude: circle.longitude }, ...edgePoints(circle, 12)].flatMap((p) =>
+          cellsAround(p, level, 1),
+        );
         for (const cell of around) {
           const relation = cells.relation(cell);
           seen[relation]++;

@@ -28,7 +28,8 @@ function destination(from: GeoPoint, km: number, bearing: number): GeoPoint {
   const lat1 = from.latitude * rad;
   const b = bearing * rad;
   const lat2 = Math.asin(Math.sin(lat1) * Math.cos(angle) + Math.cos(lat1) * Math.sin(angle) * Math.cos(b));
-  const lng2 = from.longitude * rad + Math.atan2(Math.sin(b) * Math.sin(angle) * Math.cos(lat1), Math.cos(angle) - Math.sin(lat1) * Math.sin(lat2));
+  const lng2 =
+    from.longitude * rad + Math.atan2(Math.sin(b) * Math.sin(angle) * Math.cos(lat1), Math.cos(angle) - Math.sin(lat1) * Math.sin(lat2));
   const longitude = ((((lng2 / rad + 180) % 360) + 360) % 360) - 180;
   return { latitude: lat2 / rad, longitude };
 }
@@ -47,7 +48,10 @@ describe('unit vectors and distances', () => {
   it('measures great-circle distances', () => {
     // Paris – London by the haversine formula on the same radius: 343.56 km.
     expect(distanceKm({ latitude: 48.8566, longitude: 2.3522 }, { latitude: 51.5074, longitude: -0.1278 })).toBeCloseTo(343.56, 1);
-    expect(distanceKm({ latitude: 0, longitude: 179.5 }, { latitude: 0, longitude: -179.5 })).toBeCloseTo((Math.PI / 180) * EARTH_RADIUS_KM, 6);
+    expect(distanceKm({ latitude: 0, longitude: 179.5 }, { latitude: 0, longitude: -179.5 })).toBeCloseTo(
+      (Math.PI / 180) * EARTH_RADIUS_KM,
+      6,
+    );
     expect(distanceKm({ latitude: 90, longitude: 0 }, { latitude: -90, longitude: 0 })).toBeCloseTo(Math.PI * EARTH_RADIUS_KM, 6);
   });
 
@@ -82,7 +86,12 @@ function asPair(point: GeoPoint): [number, number] {
 describe('inBox', () => {
   it('is inclusive on every edge', () => {
     const box: SearchBox = { south: 10, north: 20, west: 30, east: 40 };
-    for (const [lat, lng] of [[10, 30], [20, 40], [15, 35]]) expect(inBox({ latitude: lat!, longitude: lng! }, box)).toBe(true);
+    for (const [lat, lng] of [
+      [10, 30],
+      [20, 40],
+      [15, 35],
+    ])
+      expect(inBox({ latitude: lat!, longitude: lng! }, box)).toBe(true);
     expect(inBox({ latitude: 9.999999, longitude: 35 }, box)).toBe(false);
     expect(inBox({ latitude: 15, longitude: 40.000001 }, box)).toBe(false);
   });
@@ -157,7 +166,12 @@ describe('geoKey', () => {
 
 describe('key ranges', () => {
   const box = fc
-    .record({ lat: latitude, lng: longitude, height: fc.double({ min: 0, max: 30, noNaN: true }), width: fc.double({ min: 0, max: 60, noNaN: true }) })
+    .record({
+      lat: latitude,
+      lng: longitude,
+      height: fc.double({ min: 0, max: 30, noNaN: true }),
+      width: fc.double({ min: 0, max: 60, noNaN: true }),
+    })
     .map(({ lat, lng, height, width }): SearchBox => {
       const west = lng;
       const east = lng + width > 180 ? lng + width - 360 : lng + width;
@@ -175,7 +189,13 @@ describe('key ranges', () => {
         const width = b.west <= b.east ? b.east - b.west : b.east + 360 - b.west;
         const lngRaw = b.west + width * t;
         const lng = lngRaw > 180 ? lngRaw - 360 : lngRaw;
-        for (const [pLat, pLng] of [[lat, lng], [b.south, b.west], [b.north, b.east], [b.south, b.east], [b.north, b.west]]) {
+        for (const [pLat, pLng] of [
+          [lat, lng],
+          [b.south, b.west],
+          [b.north, b.east],
+          [b.south, b.east],
+          [b.north, b.west],
+        ]) {
           expect(inRanges(geoKey(pLat!, pLng!), ranges)).toBe(true);
         }
       }),
@@ -208,12 +228,17 @@ describe('boxOfCircle', () => {
 
   it('holds every point of the circle, the edge included', () => {
     fc.assert(
-      fc.property(circle, fc.double({ min: 0, max: 360, noNaN: true }), fc.double({ min: 0.99, max: 1.000001, noNaN: true }), (c, bearing, share) => {
-        const point = destination(c, c.radius * share, bearing);
-        const boxes = boxOfCircle(c);
-        expect(boxes.length).toBeLessThanOrEqual(2);
-        if (inCircle(located(point.latitude, point.longitude), c)) expect(boxes.some((b) => inBox(point, b))).toBe(true);
-      }),
+      fc.property(
+        circle,
+        fc.double({ min: 0, max: 360, noNaN: true }),
+        fc.double({ min: 0.99, max: 1.000001, noNaN: true }),
+        (c, bearing, share) => {
+          const point = destination(c, c.radius * share, bearing);
+          const boxes = boxOfCircle(c);
+          expect(boxes.length).toBeLessThanOrEqual(2);
+          if (inCircle(located(point.latitude, point.longitude), c)) expect(boxes.some((b) => inBox(point, b))).toBe(true);
+        },
+      ),
     );
   });
 

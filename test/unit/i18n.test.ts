@@ -28,7 +28,11 @@ describe('language negotiation', () => {
 describe('catalogues', () => {
   const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
-  it.each([['ar', ar], ['es', es], ['fr', fr]] as const)('%s uses the same placeholders as English in every message', (_name, catalogue) => {
+  it.each([
+    ['ar', ar],
+    ['es', es],
+    ['fr', fr],
+  ] as const)('%s uses the same placeholders as English in every message', (_name, catalogue) => {
     for (const key of Object.keys(en) as (keyof typeof en)[]) {
       expect(placeholders(catalogue[key]), key).toEqual(placeholders(en[key]));
       expect(catalogue[key].trim(), key).not.toBe('');

@@ -40,9 +40,7 @@ const DOCUMENTED_MOVES = STATE_ACTIONS.flatMap((action) =>
 const anyContext = fc.record({ byModerator: fc.boolean(), requireApproval: fc.boolean() });
 
 describe('targetState', () => {
-  const cases = STATE_ACTIONS.flatMap((action) =>
-    LISTING_STATES.flatMap((from) => CONTEXTS.map((context) => ({ action, from, context }))),
-  );
+  const cases = STATE_ACTIONS.flatMap((action) => LISTING_STATES.flatMap((from) => CONTEXTS.map((context) => ({ action, from, context }))));
 
   it.each(cases)('$action from $from ($context)', ({ action, from, context }) => {
     const documented = DOCUMENTED[action][from];
@@ -105,10 +103,13 @@ describe('stateAfterEdit', () => {
     [false, true].flatMap((byModerator) => [false, true].map((editRequiresApproval) => ({ from, byModerator, editRequiresApproval }))),
   );
 
-  it.each(cases)('$from, moderator $byModerator, EDIT_REQUIRES_APPROVAL $editRequiresApproval', ({ from, byModerator, editRequiresApproval }) => {
-    const expected = from === 'publish' && editRequiresApproval && !byModerator ? 'pending' : from;
-    expect(stateAfterEdit(from, byModerator, editRequiresApproval)).toBe(expected);
-  });
+  it.each(cases)(
+    '$from, moderator $byModerator, EDIT_REQUIRES_APPROVAL $editRequiresApproval',
+    ({ from, byModerator, editRequiresApproval }) => {
+      const expected = from === 'publish' && editRequiresApproval && !byModerator ? 'pending' : from;
+      expect(stateAfterEdit(from, byModerator, editRequiresApproval)).toBe(expected);
+    },
+  );
 });
 
 describe('expiryOnPublish', () => {

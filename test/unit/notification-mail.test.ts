@@ -57,7 +57,11 @@ describe('notification mail', () => {
     expect(ar.html).toContain('<body dir="rtl"');
     expect(ar.text).toContain('مرحبًا سارة،');
     expect(ar.text).toContain(`إلغاء الاشتراك في رسائل إشعارات الإدارة: ${UNSUBSCRIBE}`);
-    const fr = renderNotificationMail(payload({ type: 'new_review' }), { displayName: 'Luc', language: 'fr' }, { unsubscribeUrl: UNSUBSCRIBE });
+    const fr = renderNotificationMail(
+      payload({ type: 'new_review' }),
+      { displayName: 'Luc', language: 'fr' },
+      { unsubscribeUrl: UNSUBSCRIBE },
+    );
     expect(fr.html).toContain('dir="ltr"');
     expect(fr.text).toContain('Se désabonner des e-mails « nouvel avis » :');
     expect(fr.html).toContain('Se désabonner des e-mails « nouvel avis »</a>');
@@ -73,7 +77,9 @@ describe('notification mail', () => {
       { displayName: 'Ann', language: 'es' },
       { digest: { listings, more: 3 }, unsubscribeUrl: UNSUBSCRIBE },
     );
-    expect(mail.text).toContain('Anuncios:\n- Sea view\n  https://realty.test/property/sea-view\n- Garden <flat>\n  https://realty.test/property/garden\n… y 3 más');
+    expect(mail.text).toContain(
+      'Anuncios:\n- Sea view\n  https://realty.test/property/sea-view\n- Garden <flat>\n  https://realty.test/property/garden\n… y 3 más',
+    );
     expect(mail.html).toContain('<li><a href="https://realty.test/property/garden">Garden &lt;flat&gt;</a></li>');
     expect(mail.text).toContain('Darte de baja de los correos de alertas de búsquedas guardadas');
   });
@@ -86,7 +92,10 @@ describe('notification mail', () => {
 
   it('reads the listings of the data, ignoring what is not an id', () => {
     expect(listingsOfData({ property_id: 5 })).toEqual({ listingId: 5, digestIds: [] });
-    expect(listingsOfData({ property_id: '6', property_ids: [1, '2', 2, 0, -1, 'x', 1.5, null] })).toEqual({ listingId: 6, digestIds: [1, 2] });
+    expect(listingsOfData({ property_id: '6', property_ids: [1, '2', 2, 0, -1, 'x', 1.5, null] })).toEqual({
+      listingId: 6,
+      digestIds: [1, 2],
+    });
     expect(listingsOfData({ property_id: { id: 1 }, property_ids: 'nope' })).toEqual({ listingId: undefined, digestIds: [] });
   });
 

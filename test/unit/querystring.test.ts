@@ -27,10 +27,14 @@ describe('parseQueryString', () => {
 
   it('round-trips any key and value', () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 1 }).filter((k) => !k.endsWith('[]')), fc.string(), (key, value) => {
-        const parsed = parseQueryString(new URLSearchParams([[key, value]]).toString());
-        expect(parsed[key]).toBe(value);
-      }),
+      fc.property(
+        fc.string({ minLength: 1 }).filter((k) => !k.endsWith('[]')),
+        fc.string(),
+        (key, value) => {
+          const parsed = parseQueryString(new URLSearchParams([[key, value]]).toString());
+          expect(parsed[key]).toBe(value);
+        },
+      ),
     );
   });
 });

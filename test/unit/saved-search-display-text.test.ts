@@ -42,7 +42,9 @@ describe('display text of a saved search', () => {
   });
 
   it('names the most specific place given, several values as alternatives, by slug or by id', () => {
-    expect(text({ terms: { country: ['united-states'], state: ['florida'], city: ['miami'], area: ['brickell'] } })).toBe('Properties in Brickell');
+    expect(text({ terms: { country: ['united-states'], state: ['florida'], city: ['miami'], area: ['brickell'] } })).toBe(
+      'Properties in Brickell',
+    );
     expect(text({ terms: { country: ['united-states'], state: ['florida'] } })).toBe('Properties in Florida');
     expect(text({ terms: { city: ['6', 'orlando'] } })).toBe('Properties in Miami or Orlando');
     expect(text({ terms: { type: ['apartment', '2'] } })).toBe('Apartment or Villa');

@@ -76,12 +76,18 @@ describe('queryTerms and keywordMatches', () => {
 
   it('always finds a listing by words of its own title', () => {
     fc.assert(
-      fc.property(fc.array(fc.string({ maxLength: 12, unit: 'grapheme' }), { minLength: 1, maxLength: 10 }), fc.array(fc.nat()), (words, picks) => {
-        const title = words.join(' ');
-        const keyword = picks.map((pick) => words[pick % words.length]).join(' ');
-        const terms = queryTerms(keyword);
-        return keywordMatches(searchTextOf({ title, description: '<p>Other words</p>' }), terms) && keywordMatches(titleTokensOf(title), terms);
-      }),
+      fc.property(
+        fc.array(fc.string({ maxLength: 12, unit: 'grapheme' }), { minLength: 1, maxLength: 10 }),
+        fc.array(fc.nat()),
+        (words, picks) => {
+          const title = words.join(' ');
+          const keyword = picks.map((pick) => words[pick % words.length]).join(' ');
+          const terms = queryTerms(keyword);
+          return (
+            keywordMatches(searchTextOf({ title, description: '<p>Other words</p>' }), terms) && keywordMatches(titleTokensOf(title), terms)
+          );
+        },
+      ),
     );
   });
 });

@@ -26,9 +26,11 @@ describe.each(DIALECTS)('deleting accounts (%s)', (dialect) => {
   const db = () => t.database.db;
   const deleteProfile = (headers: Record<string, string>, payload?: Record<string, unknown>) =>
     t.app.inject({ method: 'DELETE', url: `${API}/users/delete-profile`, headers, ...(payload ? { payload } : {}) });
-  const deleteUser = (id: number, headers: Record<string, string>) => t.app.inject({ method: 'DELETE', url: `${API}/users/${id}`, headers });
+  const deleteUser = (id: number, headers: Record<string, string>) =>
+    t.app.inject({ method: 'DELETE', url: `${API}/users/${id}`, headers });
   const me = (headers: Record<string, string>) => t.app.inject({ method: 'GET', url: `${API}/users/me`, headers });
-  const userExists = async (id: number) => (await db().selectFrom('users').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+  const userExists = async (id: number) =>
+    (await db().selectFrom('users').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
 
   /** An agent with listings in several states, favorites, a favorite of theirs held by someone else, an upload and two sessions. */
   const agentWithData = async () => {
@@ -51,7 +53,13 @@ describe.each(DIALECTS)('deleting accounts (%s)', (dialect) => {
     await addFavorite(db(), fan.id, listings.draft);
     await db()
       .insertInto('media')
-      .values({ owner_id: user.id, storage_key: `${unique('k')}.jpg`, mime_type: 'image/jpeg', size_bytes: 1, created_at: new Date().toISOString() })
+      .values({
+        owner_id: user.id,
+        storage_key: `${unique('k')}.jpg`,
+        mime_type: 'image/jpeg',
+        size_bytes: 1,
+        created_at: new Date().toISOString(),
+      })
       .execute();
     const sessions = [bearer(await tokenFor(t.app, user)), bearer(await tokenFor(t.app, user))];
     return { user, listings, someoneElses, fan, sessions };
@@ -60,7 +68,11 @@ describe.each(DIALECTS)('deleting accounts (%s)', (dialect) => {
   /** Everything API.md 3.2 says about a deleted account. */
   const expectDeleted = async ({ user, listings, someoneElses, fan, sessions }: Awaited<ReturnType<typeof agentWithData>>) => {
     expect(await userExists(user.id)).toBe(false);
-    const remaining = await db().selectFrom('listings').select(['id', 'status', 'author_id']).where('id', 'in', Object.values(listings)).execute();
+    const remaining = await db()
+      .selectFrom('listings')
+      .select(['id', 'status', 'author_id'])
+      .where('id', 'in', Object.values(listings))
+      .execute();
     expect(remaining).toEqual([{ id: listings.published, status: 'draft', author_id: null }]);
     const history = await db()
       .selectFrom('listing_transitions')
@@ -125,7 +137,12 @@ describe.each(DIALECTS)('deleting accounts (%s)', (dialect) => {
 
     it('localizes the message', async () => {
       const auth = bearer(await tokenFor(t.app, await newUser(db())));
-      const res = await t.app.inject({ method: 'DELETE', url: `${API}/users/delete-profile?lang=fr`, headers: auth, payload: { password: DEFAULT_PASSWORD } });
+      const res = await t.app.inject({
+        method: 'DELETE',
+        url: `${API}/users/delete-profile?lang=fr`,
+        headers: auth,
+        payload: { password: DEFAULT_PASSWORD },
+      });
       expect(res.json().message).toBe('Le compte a été supprimé.');
     });
   });
@@ -173,7 +190,15 @@ describe.each(DIALECTS)('deleting accounts (%s)', (dialect) => {
         if (failure) throw failure;
       },
     };
-    const profiles = new ProfilesService(db(), t.services.users, t.services.auth, new PasswordHasher(), media, createStorage(t.config), new LoginLocks(db()));
+    const profiles = new ProfilesService(
+      db(),
+      t.services.users,
+      t.services.auth,
+      new PasswordHasher(),
+      media,
+      createStorage(t.config),
+      new LoginLocks(db()),
+    );
     const user = await newUser(db());
     const listing = await newListing(db(), { author_id: user.id, status: 'draft' });
     const caller = { id: admin.id, role: 'administrator' as const, sessionId: 'unused', tokenExpiresAt: new Date() };

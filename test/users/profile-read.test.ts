@@ -7,12 +7,35 @@ import { addFavorite, bearer, DEFAULT_PASSWORD, newListing, newUser, tokenFor, u
 const API = '/realty-api/v1';
 
 const FULL_KEYS = [
-  'user_id', 'email', 'username', 'display_name', 'first_name', 'last_name', 'avatar_url', 'phone', 'mobile',
-  'whatsapp', 'properties_count', 'favorites', 'role', 'bio', 'website', 'language', 'registered_date',
-  'agent_id', 'agency_id',
+  'user_id',
+  'email',
+  'username',
+  'display_name',
+  'first_name',
+  'last_name',
+  'avatar_url',
+  'phone',
+  'mobile',
+  'whatsapp',
+  'properties_count',
+  'favorites',
+  'role',
+  'bio',
+  'website',
+  'language',
+  'registered_date',
+  'agent_id',
+  'agency_id',
 ].sort();
 const PUBLIC_KEYS = [
-  'user_id', 'display_name', 'avatar_url', 'role', 'agent_id', 'agency_id', 'registered_date', 'properties_count',
+  'user_id',
+  'display_name',
+  'avatar_url',
+  'role',
+  'agent_id',
+  'agency_id',
+  'registered_date',
+  'properties_count',
 ].sort();
 
 describe.each(DIALECTS)('reading profiles (%s)', (dialect) => {
@@ -87,8 +110,18 @@ describe.each(DIALECTS)('reading profiles (%s)', (dialect) => {
     });
 
     it('shows the agent and agency records of those roles', async () => {
-      const agent = await t.services.users.createUser({ username: unique('agent_'), email: `${unique('a')}@example.test`, password: DEFAULT_PASSWORD, role: 'agent' });
-      const agency = await t.services.users.createUser({ username: unique('agency_'), email: `${unique('b')}@example.test`, password: DEFAULT_PASSWORD, role: 'agency' });
+      const agent = await t.services.users.createUser({
+        username: unique('agent_'),
+        email: `${unique('a')}@example.test`,
+        password: DEFAULT_PASSWORD,
+        role: 'agent',
+      });
+      const agency = await t.services.users.createUser({
+        username: unique('agency_'),
+        email: `${unique('b')}@example.test`,
+        password: DEFAULT_PASSWORD,
+        role: 'agency',
+      });
       const agentData = (await get('/users/me', bearer(await tokenFor(t.app, agent)))).json().data;
       const agencyData = (await get('/users/me', bearer(await tokenFor(t.app, agency)))).json().data;
       expect(agentData.agent_id).toEqual(expect.any(Number));

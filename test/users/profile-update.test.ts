@@ -24,12 +24,19 @@ describe.each(DIALECTS)('updating the profile (%s)', (dialect) => {
   };
   const put = (auth: Record<string, string>, payload: Json) =>
     t.app.inject({ method: 'PUT', url: `${API}/users/profile`, headers: auth, payload });
-  const me = async (auth: Record<string, string>) => (await t.app.inject({ method: 'GET', url: `${API}/users/me`, headers: auth })).json().data;
+  const me = async (auth: Record<string, string>) =>
+    (await t.app.inject({ method: 'GET', url: `${API}/users/me`, headers: auth })).json().data;
   const row = (id: number) => t.database.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   const login = (username: string, password: string) => t.app.inject({ method: 'POST', url: LOGIN, payload: { username, password } });
 
   it('changes only the fields sent, answers the full profile and bumps updated_at', async () => {
-    const { user, auth } = await signedIn({ first_name: 'Ana', last_name: 'Diaz', phone: '+34 600', created_at: '2020-01-01T00:00:00.000Z', updated_at: '2020-01-01T00:00:00.000Z' });
+    const { user, auth } = await signedIn({
+      first_name: 'Ana',
+      last_name: 'Diaz',
+      phone: '+34 600',
+      created_at: '2020-01-01T00:00:00.000Z',
+      updated_at: '2020-01-01T00:00:00.000Z',
+    });
     const res = await put(auth, {
       first_name: '  Anna ',
       mobile: '+34 (611) 22-33',

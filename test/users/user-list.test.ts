@@ -79,7 +79,13 @@ describe.each(DIALECTS)('listing users (%s)', (dialect) => {
     }
     const past = (await list(`search=${marker}&per_page=2&page=9`)).json().data;
     expect(past.users).toEqual([]);
-    expect(past.pagination).toMatchObject({ total_records: 5, total_pages: 3, current_page: 9, has_next_page: false, has_previous_page: true });
+    expect(past.pagination).toMatchObject({
+      total_records: 5,
+      total_pages: 3,
+      current_page: 9,
+      has_next_page: false,
+      has_previous_page: true,
+    });
   });
 
   it('filters by role and searches username, e-mail and display name case-insensitively', async () => {
@@ -88,11 +94,21 @@ describe.each(DIALECTS)('listing users (%s)', (dialect) => {
     expect(sellers.pagination.total_records).toBe(3);
 
     const target = members[1]!;
-    for (const search of [target.username.toUpperCase(), target.email.slice(3, 12).toUpperCase(), `${marker} ${target.role}`.toLowerCase()]) {
+    for (const search of [
+      target.username.toUpperCase(),
+      target.email.slice(3, 12).toUpperCase(),
+      `${marker} ${target.role}`.toLowerCase(),
+    ]) {
       const users = (await list(`search=${encodeURIComponent(search)}`)).json().data.users;
-      expect(users.map((u: { user_id: number }) => u.user_id), search).toEqual([target.id]);
+      expect(
+        users.map((u: { user_id: number }) => u.user_id),
+        search,
+      ).toEqual([target.id]);
     }
-    expect((await list(`search=${unique('nobody')}`)).json().data).toMatchObject({ users: [], pagination: { total_records: 0, total_pages: 0 } });
+    expect((await list(`search=${unique('nobody')}`)).json().data).toMatchObject({
+      users: [],
+      pagination: { total_records: 0, total_pages: 0 },
+    });
   });
 
   it('takes % and _ in `search` literally', async () => {

@@ -90,7 +90,10 @@ export class FcmClient implements PushClient {
     }
     const error = await readFcmError(response);
     if (response.status === 404) return 'unregistered';
-    if (response.status === 400 && (error.codes.includes('UNREGISTERED') || (error.codes.includes('INVALID_ARGUMENT') && error.aboutToken))) {
+    if (
+      response.status === 400 &&
+      (error.codes.includes('UNREGISTERED') || (error.codes.includes('INVALID_ARGUMENT') && error.aboutToken))
+    ) {
       return 'unregistered';
     }
     const detail = [...new Set(error.codes)].join(' ');
@@ -143,7 +146,10 @@ export class FcmClient implements PushClient {
     }
     if (!response.ok) {
       // OAuth errors (`invalid_grant`: a revoked key, a clock far off) are safe to show; the assertion is not.
-      const reason = [body.error, body.error_description].filter((part) => typeof part === 'string').join(': ').slice(0, 200);
+      const reason = [body.error, body.error_description]
+        .filter((part) => typeof part === 'string')
+        .join(': ')
+        .slice(0, 200);
       throw new Error(`FCM token request failed: HTTP ${response.status}${reason ? ` ${reason}` : ''}`);
     }
     const value = body.access_token;
@@ -220,6 +226,12 @@ function transportError(what: string, error: unknown, timeoutMs: number): Error 
   const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
   // fetch says only `fetch failed`; its cause names the socket error (ECONNREFUSED, ENOTFOUND …) or the refusal.
   const reason =
-    typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : error instanceof Error ? error.message : String(error);
+    typeof cause?.code === 'string'
+      ? cause.code
+      : typeof cause?.message === 'string'
+        ? cause.message
+        : error instanceof Error
+          ? error.message
+          : String(error);
   return new Error(`${what} failed: ${reason}`, { cause: error });
 }

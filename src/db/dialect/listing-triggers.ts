@@ -42,8 +42,20 @@ const POSTGRES = [
     deferredStampTrigger(`${table}_listings_stamp`, 'INSERT OR UPDATE OR DELETE', table, 'listings'),
   ),
   deferredStampTrigger('media_listings_stamp_insert', 'INSERT', 'media', 'listings', 'NEW.listing_id IS NOT NULL'),
-  deferredStampTrigger('media_listings_stamp_update', 'UPDATE', 'media', 'listings', 'OLD.listing_id IS NOT NULL OR NEW.listing_id IS NOT NULL'),
+  deferredStampTrigger(
+    'media_listings_stamp_update',
+    'UPDATE',
+    'media',
+    'listings',
+    'OLD.listing_id IS NOT NULL OR NEW.listing_id IS NOT NULL',
+  ),
   deferredStampTrigger('media_listings_stamp_delete', 'DELETE', 'media', 'listings', 'OLD.listing_id IS NOT NULL'),
-  deferredStampTrigger('users_listings_stamp_name', 'UPDATE OF display_name', 'users', 'listings', 'OLD.display_name IS DISTINCT FROM NEW.display_name'),
+  deferredStampTrigger(
+    'users_listings_stamp_name',
+    'UPDATE OF display_name',
+    'users',
+    'listings',
+    'OLD.display_name IS DISTINCT FROM NEW.display_name',
+  ),
   deferredStampTrigger('users_listings_stamp_delete', 'DELETE', 'users', 'listings'),
 ];

@@ -70,7 +70,12 @@ export async function up(db: AnyDb): Promise<void> {
     .execute();
 
   // Usernames are unique ignoring case (registration refuses `Alice` when `alice` exists).
-  await db.schema.createIndex('users_username_lower_unique').on('users').unique().expression(sql`lower(username)`).execute();
+  await db.schema
+    .createIndex('users_username_lower_unique')
+    .on('users')
+    .unique()
+    .expression(sql`lower(username)`)
+    .execute();
 
   await db.schema
     .createTable('favorites')

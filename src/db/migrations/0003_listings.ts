@@ -14,15 +14,31 @@ type AnyDb = Kysely<any>;
 export async function up(db: AnyDb): Promise<void> {
   // One column per statement: SQLite's ALTER TABLE adds one at a time.
   const listings = () => db.schema.alterTable('listings');
-  await listings().addColumn('sort_title', binaryText(db), (c) => c.notNull().defaultTo('')).execute();
-  await listings().addColumn('excerpt', 'text', (c) => c.notNull().defaultTo('')).execute();
-  await listings().addColumn('agency_id', 'integer', (c) => c.references('agencies.id').onDelete('set null')).execute();
-  await listings().addColumn('agent_display', 'text', (c) => c.notNull().defaultTo('author_info')).execute();
-  await listings().addColumn('additional_features', 'text', (c) => c.notNull().defaultTo('[]')).execute();
-  await listings().addColumn('floor_plans', 'text', (c) => c.notNull().defaultTo('[]')).execute();
-  await listings().addColumn('featured_image_id', 'integer', (c) => c.references('media.id').onDelete('set null')).execute();
+  await listings()
+    .addColumn('sort_title', binaryText(db), (c) => c.notNull().defaultTo(''))
+    .execute();
+  await listings()
+    .addColumn('excerpt', 'text', (c) => c.notNull().defaultTo(''))
+    .execute();
+  await listings()
+    .addColumn('agency_id', 'integer', (c) => c.references('agencies.id').onDelete('set null'))
+    .execute();
+  await listings()
+    .addColumn('agent_display', 'text', (c) => c.notNull().defaultTo('author_info'))
+    .execute();
+  await listings()
+    .addColumn('additional_features', 'text', (c) => c.notNull().defaultTo('[]'))
+    .execute();
+  await listings()
+    .addColumn('floor_plans', 'text', (c) => c.notNull().defaultTo('[]'))
+    .execute();
+  await listings()
+    .addColumn('featured_image_id', 'integer', (c) => c.references('media.id').onDelete('set null'))
+    .execute();
   await listings().addColumn('rating', 'double precision').execute();
-  await listings().addColumn('reviews_count', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await listings()
+    .addColumn('reviews_count', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
 
   // Owner lists (my-properties) and profile counts filter by author and state.
   await db.schema.dropIndex('listings_author_idx').execute();

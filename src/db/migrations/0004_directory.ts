@@ -5,7 +5,19 @@ import { createDirectoryTriggers } from '../dialect/directory-triggers.js';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyDb = Kysely<any>;
 
-const AGENT_TEXT = ['position', 'company', 'bio', 'mobile', 'whatsapp', 'fax', 'website', 'license', 'tax_number', 'service_areas', 'specialties'];
+const AGENT_TEXT = [
+  'position',
+  'company',
+  'bio',
+  'mobile',
+  'whatsapp',
+  'fax',
+  'website',
+  'license',
+  'tax_number',
+  'service_areas',
+  'specialties',
+];
 const AGENCY_TEXT = ['description', 'mobile', 'whatsapp', 'fax', 'website', 'license', 'tax_number', 'address'];
 
 /**
@@ -20,26 +32,53 @@ const AGENCY_TEXT = ['description', 'mobile', 'whatsapp', 'fax', 'website', 'lic
  */
 export async function up(db: AnyDb): Promise<void> {
   const agents = () => db.schema.alterTable('agents');
-  for (const name of AGENT_TEXT) await agents().addColumn(name, 'text', (c) => c.notNull().defaultTo('')).execute();
+  for (const name of AGENT_TEXT)
+    await agents()
+      .addColumn(name, 'text', (c) => c.notNull().defaultTo(''))
+      .execute();
   // JSON: `languages` an array of names, `social` an object of profile URLs.
-  await agents().addColumn('languages', 'text', (c) => c.notNull().defaultTo('[]')).execute();
-  await agents().addColumn('social', 'text', (c) => c.notNull().defaultTo('{}')).execute();
-  await agents().addColumn('picture_media_id', 'integer', (c) => c.references('media.id').onDelete('set null')).execute();
-  await agents().addColumn('rating_sum', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-  await agents().addColumn('reviews_count', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await agents()
+    .addColumn('languages', 'text', (c) => c.notNull().defaultTo('[]'))
+    .execute();
+  await agents()
+    .addColumn('social', 'text', (c) => c.notNull().defaultTo('{}'))
+    .execute();
+  await agents()
+    .addColumn('picture_media_id', 'integer', (c) => c.references('media.id').onDelete('set null'))
+    .execute();
+  await agents()
+    .addColumn('rating_sum', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await agents()
+    .addColumn('reviews_count', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   await db.schema.createIndex('agents_visible_name_idx').on('agents').columns(['visible', 'sort_key', 'id']).execute();
 
   const agencies = () => db.schema.alterTable('agencies');
-  for (const name of AGENCY_TEXT) await agencies().addColumn(name, 'text', (c) => c.notNull().defaultTo('')).execute();
+  for (const name of AGENCY_TEXT)
+    await agencies()
+      .addColumn(name, 'text', (c) => c.notNull().defaultTo(''))
+      .execute();
   await agencies().addColumn('latitude', 'double precision').execute();
   await agencies().addColumn('longitude', 'double precision').execute();
-  await agencies().addColumn('social', 'text', (c) => c.notNull().defaultTo('{}')).execute();
-  await agencies().addColumn('logo_media_id', 'integer', (c) => c.references('media.id').onDelete('set null')).execute();
-  await agencies().addColumn('rating_sum', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-  await agencies().addColumn('reviews_count', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await agencies()
+    .addColumn('social', 'text', (c) => c.notNull().defaultTo('{}'))
+    .execute();
+  await agencies()
+    .addColumn('logo_media_id', 'integer', (c) => c.references('media.id').onDelete('set null'))
+    .execute();
+  await agencies()
+    .addColumn('rating_sum', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
+  await agencies()
+    .addColumn('reviews_count', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   await db.schema.createIndex('agencies_name_idx').on('agencies').columns(['sort_key', 'id']).execute();
 
-  await db.schema.alterTable('listings').addColumn('rating_sum', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('listings')
+    .addColumn('rating_sum', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
 
   await db.schema
     .createTable('agent_terms')
@@ -65,7 +104,12 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
   // One review per user and target; the index also finds a user's reviews.
-  await db.schema.createIndex('reviews_author_target_unique').on('reviews').columns(['author_id', 'target_type', 'target_id']).unique().execute();
+  await db.schema
+    .createIndex('reviews_author_target_unique')
+    .on('reviews')
+    .columns(['author_id', 'target_type', 'target_id'])
+    .unique()
+    .execute();
   await db.schema.createIndex('reviews_target_date_idx').on('reviews').columns(['target_type', 'target_id', 'created_at', 'id']).execute();
   await db.schema.createIndex('reviews_target_rating_idx').on('reviews').columns(['target_type', 'target_id', 'rating', 'id']).execute();
 
@@ -114,9 +158,12 @@ export async function up(db: AnyDb): Promise<void> {
     .execute();
   await db.schema.createIndex('domain_events_pending_idx').on('domain_events').columns(['processed_at', 'id']).execute();
 
-  await db.insertInto('cache_versions').values([
-    { name: 'directory', version: 'initial' },
-    { name: 'reviews', version: 'initial' },
-  ]).execute();
+  await db
+    .insertInto('cache_versions')
+    .values([
+      { name: 'directory', version: 'initial' },
+      { name: 'reviews', version: 'initial' },
+    ])
+    .execute();
   await createDirectoryTriggers(db);
 }

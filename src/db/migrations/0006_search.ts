@@ -18,14 +18,20 @@ const BACKFILL_BATCH = 500;
  */
 export async function up(db: AnyDb): Promise<void> {
   const listings = () => db.schema.alterTable('listings');
-  await listings().addColumn('search_text', 'text', (c) => c.notNull().defaultTo('')).execute();
-  await listings().addColumn('title_tokens', 'text', (c) => c.notNull().defaultTo('')).execute();
+  await listings()
+    .addColumn('search_text', 'text', (c) => c.notNull().defaultTo(''))
+    .execute();
+  await listings()
+    .addColumn('title_tokens', 'text', (c) => c.notNull().defaultTo(''))
+    .execute();
   await listings().addColumn('geo_key', 'bigint').execute();
   for (const name of ['geo_x', 'geo_y', 'geo_z']) await listings().addColumn(name, 'double precision').execute();
   const links = () => db.schema.alterTable('listing_terms');
   await links().addColumn('status', 'text').execute();
   await links().addColumn('price', 'double precision').execute();
-  await links().addColumn('city_id', 'integer', (c) => c.references('terms.id').onDelete('set null')).execute();
+  await links()
+    .addColumn('city_id', 'integer', (c) => c.references('terms.id').onDelete('set null'))
+    .execute();
 
   // Indexes before the rows are filled: PostgreSQL refuses to build an index on a table whose rows this
   // transaction changed while their deferred triggers (the cache stamps) are pending.
@@ -55,7 +61,7 @@ export async function up(db: AnyDb): Promise<void> {
  * SQL), read and written by id in batches. SQLite runs migrations outside a transaction: each batch is one.
  */
 async function fillSearchColumns(db: AnyDb): Promise<void> {
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const rows = await db
       .selectFrom('listings')
       .select(['id', 'title', 'description', 'address', 'zipcode', 'reference', 'latitude', 'longitude'])

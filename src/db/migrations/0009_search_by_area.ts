@@ -20,7 +20,24 @@ export async function up(db: AnyDb): Promise<void> {
   await db.schema
     .createIndex('listings_geo_points_idx')
     .on('listings')
-    .columns(['status', 'geo_key', 'latitude', 'longitude', 'geo_x', 'geo_y', 'geo_z', 'price', 'bedrooms', 'bathrooms', 'published_at', 'id'])
+    .columns([
+      'status',
+      'geo_key',
+      'latitude',
+      'longitude',
+      'geo_x',
+      'geo_y',
+      'geo_z',
+      'price',
+      'bedrooms',
+      'bathrooms',
+      'published_at',
+      'id',
+    ])
     .execute();
-  await db.schema.createIndex('listing_terms_facet_idx').on('listing_terms').columns(['listing_id', 'taxonomy', 'status', 'term_id']).execute();
+  await db.schema
+    .createIndex('listing_terms_facet_idx')
+    .on('listing_terms')
+    .columns(['listing_id', 'taxonomy', 'status', 'term_id'])
+    .execute();
 }

@@ -127,7 +127,10 @@ export async function clearLoginLocks(db: Executor, keys: readonly string[]): Pr
   if (keys.length > 0) await db.deleteFrom('login_locks').where('login_key', 'in', keys).execute();
 }
 
-export async function insertPasswordReset(db: Executor, reset: { tokenHash: string; userId: number; now: string; expiresAt: string }): Promise<void> {
+export async function insertPasswordReset(
+  db: Executor,
+  reset: { tokenHash: string; userId: number; now: string; expiresAt: string },
+): Promise<void> {
   await db
     .insertInto('password_resets')
     .values({ token_hash: reset.tokenHash, user_id: reset.userId, created_at: reset.now, expires_at: reset.expiresAt, used_at: null })

@@ -53,7 +53,8 @@ export async function authRoutes(app: FastifyInstance, { auth, passwordReset, si
       schema: {
         tags: ['auth'],
         summary: 'Create an account and sign in',
-        description: 'Roles `agent` and `agency` also create the agent or agency record (`agent_id`/`agency_id`). 403 when REGISTRATION_ENABLED=false.',
+        description:
+          'Roles `agent` and `agency` also create the agent or agency record (`agent_id`/`agency_id`). 403 when REGISTRATION_ENABLED=false.',
         body: RegisterBody,
         response: {
           201: Envelope(Type.Ref('LoginResult')),
@@ -131,7 +132,8 @@ export async function authRoutes(app: FastifyInstance, { auth, passwordReset, si
       schema: {
         tags: ['auth'],
         summary: 'Mail a password-reset link',
-        description: 'Same answer whether or not the address is registered. The link is `RESET_PASSWORD_URL?token=…`, single use, valid one hour.',
+        description:
+          'Same answer whether or not the address is registered. The link is `RESET_PASSWORD_URL?token=…`, single use, valid one hour.',
         body: ResetRequestBody,
         response: { 200: MessageOnly, ...errorResponses(400, 413, 415, 429) },
       },

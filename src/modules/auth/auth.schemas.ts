@@ -50,7 +50,9 @@ export const RegisterBody = Type.Object(
     first_name: Type.Optional(Type.String({ maxLength: 200 })),
     last_name: Type.Optional(Type.String({ maxLength: 200 })),
     phone: Type.Optional(Type.String({ maxLength: 40 })),
-    role: Type.Optional(Type.Enum(REGISTRATION_ROLES, { description: 'Default `buyer`. `agent` and `agency` also create the directory record.' })),
+    role: Type.Optional(
+      Type.Enum(REGISTRATION_ROLES, { description: 'Default `buyer`. `agent` and `agency` also create the directory record.' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -86,7 +88,11 @@ export const TokenValidity = Type.Object({
 });
 
 export const LogoutBody = Type.Object(
-  { refresh_token: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Also revoke the session of this refresh token (yours)' })) },
+  {
+    refresh_token: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, description: 'Also revoke the session of this refresh token (yours)' }),
+    ),
+  },
   { additionalProperties: false },
 );
 

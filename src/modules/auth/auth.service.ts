@@ -112,9 +112,11 @@ export class AuthService implements Authenticator {
 
   /** Ends every session of a user (account deletion, password change), or every one but `exceptSessionId`. */
   async revokeUserSessions(userId: number, exceptSessionId?: string): Promise<void> {
-    await this.db.transaction().execute((trx) =>
-      repository.revokeSessions(trx, { userId, ...(exceptSessionId !== undefined ? { exceptSessionId } : {}) }, nowIso()),
-    );
+    await this.db
+      .transaction()
+      .execute((trx) =>
+        repository.revokeSessions(trx, { userId, ...(exceptSessionId !== undefined ? { exceptSessionId } : {}) }, nowIso()),
+      );
     await this.revocations.announce();
   }
 

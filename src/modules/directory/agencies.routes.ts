@@ -56,7 +56,8 @@ export async function agencyRoutes(app: FastifyInstance, { agencies }: AgencyRou
       schema: {
         tags: ['agencies'],
         summary: 'One agency',
-        description: '`agents_count` counts its visible agents; `properties_count` the published listings of the agency and of its agents, each once.',
+        description:
+          '`agents_count` counts its visible agents; `properties_count` the published listings of the agency and of its agents, each once.',
         params: DirectoryIdParams,
         response: { 200: Envelope(AgencyRef), ...errorResponses(400, 401, 404, 429) },
       },

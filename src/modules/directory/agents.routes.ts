@@ -6,13 +6,7 @@ import { SearchQuery } from '../search/search-query.schemas.js';
 import { SearchAnswer } from '../search/search.schemas.js';
 import type { AgentsService } from './agents.service.js';
 import { sendDirectoryAnswer, sendListingPage } from './directory-replies.js';
-import {
-  AgentList,
-  AgentListQuery,
-  AgentSearchQuery,
-  DirectoryIdParams,
-  UpdateAgentBody,
-} from './directory.schemas.js';
+import { AgentList, AgentListQuery, AgentSearchQuery, DirectoryIdParams, UpdateAgentBody } from './directory.schemas.js';
 
 export interface AgentRouteOptions {
   agents: AgentsService;

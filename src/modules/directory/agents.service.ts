@@ -15,13 +15,7 @@ import type { DirectoryListings } from './directory-listings.js';
 import { type AgentFilter, findAgentPage } from './directory-pages.js';
 import type { DirectoryRecords } from './directory-records.js';
 import * as repository from './directory.repository.js';
-import type {
-  AgentListRecord,
-  AgentRecord,
-  AgentSearchInput,
-  DirectorySort,
-  UpdateAgentInput,
-} from './directory.schemas.js';
+import type { AgentListRecord, AgentRecord, AgentSearchInput, DirectorySort, UpdateAgentInput } from './directory.schemas.js';
 
 /** Distinct agent list pages kept; past this the cache starts over. */
 const MAX_CACHED_PAGES = 2000;
@@ -106,7 +100,14 @@ function agentFilter(query: AgentSearchInput): AgentFilter {
 }
 
 function slugList(field: string, value: string): string[] {
-  const slugs = [...new Set(value.split(',').map((slug) => slug.trim().toLowerCase()).filter(Boolean))].sort();
+  const slugs = [
+    ...new Set(
+      value
+        .split(',')
+        .map((slug) => slug.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  ].sort();
   if (slugs.length > MAX_SLUGS) throw AppError.invalidField(field, 'rule_max_items', { limit: MAX_SLUGS });
   if (slugs.length === 0) throw AppError.invalidField(field, 'rule_slug_list');
   return slugs;

@@ -17,8 +17,14 @@ export interface AgentChanges {
 const AGENT_TERM_FIELDS = { category_ids: 'agent_category', city_ids: 'agent_city' } as const satisfies Record<string, Taxonomy>;
 
 /** Fields agents and agencies share, with the same rules. */
-type SharedInput = Pick<UpdateAgentInput, 'name' | 'email' | 'phone' | 'mobile' | 'whatsapp' | 'fax' | 'website' | 'license' | 'tax_number'>;
-type SharedColumns = Pick<Updateable<AgentsTable>, 'name' | 'sort_key' | 'email' | 'phone' | 'mobile' | 'whatsapp' | 'fax' | 'website' | 'license' | 'tax_number'>;
+type SharedInput = Pick<
+  UpdateAgentInput,
+  'name' | 'email' | 'phone' | 'mobile' | 'whatsapp' | 'fax' | 'website' | 'license' | 'tax_number'
+>;
+type SharedColumns = Pick<
+  Updateable<AgentsTable>,
+  'name' | 'sort_key' | 'email' | 'phone' | 'mobile' | 'whatsapp' | 'fax' | 'website' | 'license' | 'tax_number'
+>;
 type SocialInput = Partial<Record<SocialNetwork, string | null>>;
 
 /**
@@ -139,7 +145,14 @@ async function checkImage(
 
 async function checkTerms(trx: Transaction<DB>, input: UpdateAgentInput, errors: FieldError[]): Promise<AgentChanges['terms']> {
   const given = (Object.keys(AGENT_TERM_FIELDS) as (keyof typeof AGENT_TERM_FIELDS)[]).filter((field) => input[field] !== undefined);
-  const found = new Map((await repository.findTermsByIds(trx, given.flatMap((field) => input[field] ?? []))).map((term) => [term.id, term]));
+  const found = new Map(
+    (
+      await repository.findTermsByIds(
+        trx,
+        given.flatMap((field) => input[field] ?? []),
+      )
+    ).map((term) => [term.id, term]),
+  );
   return given.map((field) => {
     const taxonomy = AGENT_TERM_FIELDS[field];
     const ids = input[field] ?? [];

@@ -51,6 +51,12 @@ export class DirectoryListings {
       this.pages.set(key, version, answer);
     }
     if (!caller) return answer;
-    return { ...answer, properties: await this.properties.summaries(caller, answer.properties.map((property) => property.id)) };
+    return {
+      ...answer,
+      properties: await this.properties.summaries(
+        caller,
+        answer.properties.map((property) => property.id),
+      ),
+    };
   }
 }

@@ -63,7 +63,12 @@ export async function findAgentPage(db: Kysely<DB>, filter: AgentFilter, sort: D
  * One page of agencies and their total; `keyword` is folded with sortKey(). Name orders use
  * agencies_name_idx (sort_key, id); `d_properties` counts in a correlated subquery as the agents' does.
  */
-export async function findAgencyPage(db: Kysely<DB>, keyword: string | undefined, sort: DirectorySort, window: PageWindow): Promise<IdPage> {
+export async function findAgencyPage(
+  db: Kysely<DB>,
+  keyword: string | undefined,
+  sort: DirectorySort,
+  window: PageWindow,
+): Promise<IdPage> {
   let query = db.selectFrom('agencies');
   if (keyword) query = query.where(sql<boolean>`sort_key like ${`%${escapeLike(keyword)}%`} escape '\\'`);
   const publishedListings = sql`(select count(*) from listings l where l.status = 'publish' and (l.agency_id = agencies.id
@@ -90,9 +95,7 @@ function inDirectoryOrder<TB extends 'agents' | 'agencies', O>(
       query = query.orderBy(sql`sort_key`, sort === 'a_name' ? 'asc' : 'desc');
       break;
     case 'd_rating':
-      query = query
-        .orderBy(sql`(reviews_count = 0)`)
-        .orderBy(sql`cast(rating_sum as double precision) / nullif(reviews_count, 0)`, 'desc');
+      query = query.orderBy(sql`(reviews_count = 0)`).orderBy(sql`cast(rating_sum as double precision) / nullif(reviews_count, 0)`, 'desc');
       break;
     case 'd_properties':
       query = query.orderBy(publishedListings, 'desc');
@@ -121,7 +124,11 @@ export async function findAgencyListingPage(db: Kysely<DB>, agencyId: number, so
         eb(
           'id',
           'in',
-          eb.selectFrom('listing_agents as la').innerJoin('agents as a', 'a.id', 'la.agent_id').select('la.listing_id').where('a.agency_id', '=', agencyId),
+          eb
+            .selectFrom('listing_agents as la')
+            .innerJoin('agents as a', 'a.id', 'la.agent_id')
+            .select('la.listing_id')
+            .where('a.agency_id', '=', agencyId),
         ),
       ]),
     );

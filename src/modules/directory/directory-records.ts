@@ -54,7 +54,12 @@ export class DirectoryRecords {
         repository.countPublishedByAgent(this.db, missing),
       ]);
       return rows.map((row) => ({
-        record: toAgent(row, terms.filter((term) => term.agent_id === row.id), counts.get(row.id) ?? 0, this.urls),
+        record: toAgent(
+          row,
+          terms.filter((term) => term.agent_id === row.id),
+          counts.get(row.id) ?? 0,
+          this.urls,
+        ),
         access: { id: row.id, userId: row.user_id, agencyId: row.agency_id, agencyUserId: row.agency_user_id, visible: row.visible === 1 },
       }));
     });

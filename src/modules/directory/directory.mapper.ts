@@ -31,9 +31,10 @@ export function toAgent(row: AgentRow, terms: readonly AgentTermRow[], propertie
     social: socialOf(row.social),
     categories: ofTaxonomy('agent_category'),
     cities: ofTaxonomy('agent_city'),
-    agency: row.agency_id !== null && row.agency_name !== null && row.agency_slug !== null
-      ? { id: row.agency_id, name: row.agency_name, slug: row.agency_slug }
-      : null,
+    agency:
+      row.agency_id !== null && row.agency_name !== null && row.agency_slug !== null
+        ? { id: row.agency_id, name: row.agency_name, slug: row.agency_slug }
+        : null,
     properties_count: propertiesCount,
     rating: averageRating(row),
     reviews_count: Number(row.reviews_count),

@@ -26,7 +26,13 @@ export async function findAgentRows(db: Executor, ids: readonly number[]): Promi
     .leftJoin('agencies as g', 'g.id', 'a.agency_id')
     .leftJoin('media as m', 'm.id', 'a.picture_media_id')
     .selectAll('a')
-    .select(['g.name as agency_name', 'g.slug as agency_slug', 'g.user_id as agency_user_id', 'm.storage_key as picture_key', 'm.sizes as picture_sizes'])
+    .select([
+      'g.name as agency_name',
+      'g.slug as agency_slug',
+      'g.user_id as agency_user_id',
+      'm.storage_key as picture_key',
+      'm.sizes as picture_sizes',
+    ])
     .where('a.id', 'in', ids)
     .execute();
 }

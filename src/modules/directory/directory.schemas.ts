@@ -110,9 +110,7 @@ const SortBy = Type.Optional(
     description: 'a_name (default) / d_name by the case- and accent-folded name; d_rating (without reviews last); d_properties',
   }),
 );
-const Keyword = Type.Optional(
-  Type.String({ maxLength: 200, description: 'A substring of the name, ignoring case and accents' }),
-);
+const Keyword = Type.Optional(Type.String({ maxLength: 200, description: 'A substring of the name, ignoring case and accents' }));
 const SLUG_LIST = '^[^,]{1,200}(,[^,]{1,200})*$';
 const SlugList = (taxonomy: string) =>
   Type.Optional(
@@ -135,7 +133,11 @@ export const AgentSearchQuery = Type.Object(
     category: SlugList('agent_category'),
     agency_id: Type.Optional({ ...Id, description: 'Only agents of this agency' }),
     language: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 50, description: 'A language the agent speaks: the exact name, ignoring the case of ASCII letters' }),
+      Type.String({
+        minLength: 1,
+        maxLength: 50,
+        description: 'A language the agent speaks: the exact name, ignoring the case of ASCII letters',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -167,8 +169,7 @@ const SocialInput = socialObject(Type.Optional(Nullable(Type.String({ maxLength:
   additionalProperties: false,
   description: 'Only the given networks change: an http(s) URL sets one, null clears it',
 });
-const MediaId = (whose: string) =>
-  Nullable({ ...Id, description: `An image uploaded by the caller or by ${whose}; null removes it` });
+const MediaId = (whose: string) => Nullable({ ...Id, description: `An image uploaded by the caller or by ${whose}; null removes it` });
 const TermIds = (taxonomy: string) =>
   Type.Array(Id, { maxItems: 50, uniqueItems: true, description: `${taxonomy} term ids, in order; replaces the current ones` });
 

@@ -27,7 +27,11 @@ export interface ListingContactRule {
 }
 
 export async function findListingContactRule(db: Executor, listingId: number): Promise<ListingContactRule | undefined> {
-  const row = await db.selectFrom('listings').select(['agent_display', 'author_id', 'agency_id']).where('id', '=', listingId).executeTakeFirst();
+  const row = await db
+    .selectFrom('listings')
+    .select(['agent_display', 'author_id', 'agency_id'])
+    .where('id', '=', listingId)
+    .executeTakeFirst();
   return row && { listingId, agentDisplay: row.agent_display, authorId: row.author_id, agencyId: row.agency_id };
 }
 
@@ -150,13 +154,29 @@ export async function findLeadPage(db: Executor, userId: number, window: PageWin
     db
       .selectFrom('lead_recipients as r')
       .innerJoin('leads as l', 'l.id', 'r.lead_id')
-      .select(['l.id', 'l.target_type', 'l.property_id', 'l.agent_id', 'l.agency_id', 'l.name', 'l.email', 'l.phone', 'l.message', 'l.user_type', 'l.created_at'])
+      .select([
+        'l.id',
+        'l.target_type',
+        'l.property_id',
+        'l.agent_id',
+        'l.agency_id',
+        'l.name',
+        'l.email',
+        'l.phone',
+        'l.message',
+        'l.user_type',
+        'l.created_at',
+      ])
       .where('r.user_id', '=', userId)
       .orderBy('r.lead_id', 'desc')
       .limit(window.perPage)
       .offset(window.offset)
       .execute(),
-    db.selectFrom('lead_recipients').select((eb) => eb.fn.countAll().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('lead_recipients')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.n) };
 }

@@ -40,7 +40,8 @@ const TARGETS = [
     path: '/agents/:id/contact',
     tags: ['agents'],
     summary: 'Contact an agent (“contact realtor”)',
-    rules: 'A hidden agent is 404 to everyone but its own user, its agency’s user and moderators; unknown ids 404. The recipient is the agent’s user.',
+    rules:
+      'A hidden agent is 404 to everyone but its own user, its agency’s user and moderators; unknown ids 404. The recipient is the agent’s user.',
   },
   {
     type: 'agency',

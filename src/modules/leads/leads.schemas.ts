@@ -28,7 +28,11 @@ export const ContactBody = Type.Object(
         description: 'Digits, an optional leading `+`, spaces and `( ) . / -` separators; "" for none',
       }),
     ),
-    message: Type.String({ minLength: 1, maxLength: MAX_MESSAGE_LENGTH, description: 'Plain text: HTML tags are removed, line breaks kept' }),
+    message: Type.String({
+      minLength: 1,
+      maxLength: MAX_MESSAGE_LENGTH,
+      description: 'Plain text: HTML tags are removed, line breaks kept',
+    }),
     user_type: Type.Optional(Type.Enum([...LEAD_USER_TYPES], { description: 'Default `other`' })),
   },
   { additionalProperties: false },

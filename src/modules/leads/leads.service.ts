@@ -47,7 +47,12 @@ export class LeadsService {
    * `requestLanguage`). A target whose recipients have all deleted their accounts still gets the lead stored,
    * addressed to nobody and mailed to nobody.
    */
-  async contact(caller: AuthUser | null, target: ContactTarget, input: ContactInput, requestLanguage: Language): Promise<ContactResultRecord> {
+  async contact(
+    caller: AuthUser | null,
+    target: ContactTarget,
+    input: ContactInput,
+    requestLanguage: Language,
+  ): Promise<ContactResultRecord> {
     const contact = cleanContact(input);
     const listing = target.type === 'property' ? await this.visibleListing(caller, target.id) : undefined;
     if (target.type === 'agent') await this.assertAgentVisible(caller, target.id);
@@ -62,19 +67,32 @@ export class LeadsService {
           recipients.map((recipient) => recipient.userId),
         );
         // A recipient who turned `new_lead` e-mails off (API.md 8 preferences) reads the lead in the app only.
-        const optedOut = await findEmailOptOuts(trx, recipients.map((recipient) => recipient.userId), 'new_lead');
+        const optedOut = await findEmailOptOuts(
+          trx,
+          recipients.map((recipient) => recipient.userId),
+          'new_lead',
+        );
         for (const recipient of recipients.filter((r) => !optedOut.has(r.userId))) {
           const language = supportedLanguage(recipient.language ?? undefined) ?? requestLanguage;
           await enqueue(
             trx,
-            { channel: 'email', idempotencyKey: `lead:${id}:${recipient.userId}`, payload: leadMail(recipient.email, language, about, contact) },
+            {
+              channel: 'email',
+              idempotencyKey: `lead:${id}:${recipient.userId}`,
+              payload: leadMail(recipient.email, language, about, contact),
+            },
             now,
           );
         }
         await recordEvent(
           trx,
           'new_lead',
-          { lead_id: id, target_type: target.type, target_id: target.id, recipient_user_ids: recipients.map((recipient) => recipient.userId) },
+          {
+            lead_id: id,
+            target_type: target.type,
+            target_id: target.id,
+            recipient_user_ids: recipients.map((recipient) => recipient.userId),
+          },
           now,
         );
         return id;

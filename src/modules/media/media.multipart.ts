@@ -23,10 +23,7 @@ export interface MultipartForm<F extends string> {
  * - the file missing → 400 naming the field; an unknown part, a repeated or over-long text field → 400;
  * - a malformed body → 400.
  */
-export async function readMultipartForm<F extends string>(
-  request: FastifyRequest,
-  spec: MultipartFormSpec<F>,
-): Promise<MultipartForm<F>> {
+export async function readMultipartForm<F extends string>(request: FastifyRequest, spec: MultipartFormSpec<F>): Promise<MultipartForm<F>> {
   const fields: Partial<Record<F, string>> = {};
   let file: Buffer | undefined;
   try {

@@ -151,8 +151,7 @@ export class MediaService {
   private async findFor(caller: AuthUser | null, id: number, access: Access): Promise<MediaWithListing> {
     const row = await repository.findMediaWithListing(this.db, id);
     if (!row) throw AppError.notFound();
-    const mayManage =
-      caller !== null && (caller.id === row.owner_id || (MEDIA_MODERATORS as readonly string[]).includes(caller.role));
+    const mayManage = caller !== null && (caller.id === row.owner_id || (MEDIA_MODERATORS as readonly string[]).includes(caller.role));
     if (mayManage) return row;
     const isPublic = row.listing_status !== null && PUBLIC_LISTING_STATES.includes(row.listing_status);
     if (!isPublic) throw AppError.notFound();
@@ -164,10 +163,7 @@ export class MediaService {
    * Writes the files first, then the row through `insert`; if writing or inserting fails, the files already
    * written are removed, so that a failed upload leaves nothing behind.
    */
-  private async storeAndInsert(
-    processed: ProcessedUpload,
-    insert: (media: StoredMedia) => Promise<MediaRow>,
-  ): Promise<MediaRow> {
+  private async storeAndInsert(processed: ProcessedUpload, insert: (media: StoredMedia) => Promise<MediaRow>): Promise<MediaRow> {
     const keys = newStorageKeys(processed.extension);
     const files: { key: string; body: Buffer }[] = [{ key: keys.original, body: processed.body }];
     const sizes: StoredSizes = {};
@@ -203,7 +199,10 @@ export class MediaService {
    */
   async removeFilesOf(rows: readonly Pick<MediaRow, 'storage_key' | 'sizes'>[]): Promise<void> {
     if (rows.length === 0) return;
-    const inUse = await repository.findKeysInUse(this.db, rows.map((row) => row.storage_key));
+    const inUse = await repository.findKeysInUse(
+      this.db,
+      rows.map((row) => row.storage_key),
+    );
     const unused = rows.filter((row) => !inUse.has(row.storage_key));
     if (unused.length > 0) await this.removeFiles(unused.flatMap(storedKeysOf));
   }

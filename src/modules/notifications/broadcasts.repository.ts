@@ -33,13 +33,7 @@ export async function findRecipientsAfter(db: Executor, role: Role | null, after
  * Records a batch's progress, conditional on the progress that was read: false when another run got there
  * first (its transaction then rolls this batch back).
  */
-export async function advanceBroadcast(
-  db: Executor,
-  id: number,
-  from: number,
-  to: number,
-  finishedAt: string | null,
-): Promise<boolean> {
+export async function advanceBroadcast(db: Executor, id: number, from: number, to: number, finishedAt: string | null): Promise<boolean> {
   const result = await db
     .updateTable('broadcasts')
     .set({ last_user_id: to, ...(finishedAt ? { status: 'done' as const, finished_at: finishedAt } : {}) })

@@ -64,31 +64,34 @@ export class Broadcasts {
 
   /** One batch in one transaction; false when no broadcast is queued. */
   private async fanOutBatch(now: Date): Promise<boolean> {
-    const created = await this.db.transaction().execute(async (trx) => {
-      const broadcast = await repository.findQueuedBroadcast(trx);
-      if (!broadcast) return undefined;
-      const userIds = await repository.findRecipientsAfter(trx, broadcast.role as Role | null, broadcast.last_user_id, BATCH_SIZE);
-      const data = JSON.parse(broadcast.data) as Record<string, unknown>;
-      const rows = await this.notifier.announce(
-        trx,
-        userIds.map((userId) => ({
-          userId,
-          type: broadcast.type,
-          source: `broadcast:${broadcast.id}`,
-          text: { title: broadcast.title, message: broadcast.message },
-          data,
-        })),
-        now,
-      );
-      const last = userIds.at(-1) ?? broadcast.last_user_id;
-      const finished = userIds.length < BATCH_SIZE ? nowIso(now) : null;
-      // Lost to a concurrent run: throwing rolls this batch back; the other run wrote it.
-      if (!(await repository.advanceBroadcast(trx, broadcast.id, broadcast.last_user_id, last, finished))) throw new BatchTaken();
-      return rows;
-    }).catch((error: unknown) => {
-      if (error instanceof BatchTaken) return [];
-      throw error;
-    });
+    const created = await this.db
+      .transaction()
+      .execute(async (trx) => {
+        const broadcast = await repository.findQueuedBroadcast(trx);
+        if (!broadcast) return undefined;
+        const userIds = await repository.findRecipientsAfter(trx, broadcast.role as Role | null, broadcast.last_user_id, BATCH_SIZE);
+        const data = JSON.parse(broadcast.data) as Record<string, unknown>;
+        const rows = await this.notifier.announce(
+          trx,
+          userIds.map((userId) => ({
+            userId,
+            type: broadcast.type,
+            source: `broadcast:${broadcast.id}`,
+            text: { title: broadcast.title, message: broadcast.message },
+            data,
+          })),
+          now,
+        );
+        const last = userIds.at(-1) ?? broadcast.last_user_id;
+        const finished = userIds.length < BATCH_SIZE ? nowIso(now) : null;
+        // Lost to a concurrent run: throwing rolls this batch back; the other run wrote it.
+        if (!(await repository.advanceBroadcast(trx, broadcast.id, broadcast.last_user_id, last, finished))) throw new BatchTaken();
+        return rows;
+      })
+      .catch((error: unknown) => {
+        if (error instanceof BatchTaken) return [];
+        throw error;
+      });
     if (created === undefined) return false;
     this.notifier.publish(created);
     return true;

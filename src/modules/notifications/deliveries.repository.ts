@@ -25,7 +25,9 @@ export async function findDeliveries(db: Executor, filter: DeliveryFilter, page:
 export type DeliveryRow = Awaited<ReturnType<typeof findDeliveries>>[number];
 
 export async function countDeliveries(db: Executor, filter: DeliveryFilter): Promise<number> {
-  const row = await filtered(db, filter).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+  const row = await filtered(db, filter)
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 

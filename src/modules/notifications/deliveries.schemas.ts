@@ -14,7 +14,9 @@ export const Delivery = Type.Object(
     channel: Type.String({ description: '`email`, `notification_email`, `notification_push`, `stripe_subscription`, …' }),
     status: Type.Enum(OUTBOX_STATES, { description: '`pending` (due or backing off), `sent`, or `dead` (gave up after the last attempt)' }),
     attempts: Type.Integer({ description: 'Sends tried since it was queued or last retried' }),
-    last_error: Type.Union([Type.String(), Type.Null()], { description: 'Why the last attempt failed; null when none failed or it was sent' }),
+    last_error: Type.Union([Type.String(), Type.Null()], {
+      description: 'Why the last attempt failed; null when none failed or it was sent',
+    }),
     idempotency_key: Type.String({ description: 'The message’s key, passed on to the receiver' }),
     created_at: Type.String({ format: 'date-time' }),
     available_at: Type.String({ format: 'date-time', description: 'When it may next be tried (pending)' }),

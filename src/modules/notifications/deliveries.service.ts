@@ -15,7 +15,10 @@ export class DeliveriesService {
 
   async list(query: DeliveriesQueryInput): Promise<DeliveryListRecord> {
     const window = pageWindow(query);
-    const filter: repository.DeliveryFilter = { status: query.status ?? 'dead', ...(query.channel !== undefined ? { channel: query.channel } : {}) };
+    const filter: repository.DeliveryFilter = {
+      status: query.status ?? 'dead',
+      ...(query.channel !== undefined ? { channel: query.channel } : {}),
+    };
     const [rows, total] = await Promise.all([
       repository.findDeliveries(this.db, filter, { limit: window.perPage, offset: window.offset }),
       repository.countDeliveries(this.db, filter),

@@ -80,47 +80,103 @@ export async function announcementsOf(
         if (listing) published.push(data.listing_id as number);
         break;
       case 'property_approved':
-        announce(event, owner, 'property_approved', ['property_approved_title', 'property_approved_message'], { title: listing?.title ?? '' }, listingData);
+        announce(
+          event,
+          owner,
+          'property_approved',
+          ['property_approved_title', 'property_approved_message'],
+          { title: listing?.title ?? '' },
+          listingData,
+        );
         break;
       case 'property_disapproved': {
         const reason = typeof data.reason === 'string' ? data.reason : '';
         const message = reason ? 'property_disapproved_reason_message' : 'property_disapproved_message';
-        announce(event, owner, 'property_disapproved', ['property_disapproved_title', message], { title: listing?.title ?? '', reason }, { ...listingData, reason });
+        announce(
+          event,
+          owner,
+          'property_disapproved',
+          ['property_disapproved_title', message],
+          { title: listing?.title ?? '', reason },
+          { ...listingData, reason },
+        );
         break;
       }
       case 'property_expired':
-        announce(event, owner, 'property_expired', ['property_expired_title', 'property_expired_message'], { title: listing?.title ?? '' }, listingData);
+        announce(
+          event,
+          owner,
+          'property_expired',
+          ['property_expired_title', 'property_expired_message'],
+          { title: listing?.title ?? '' },
+          listingData,
+        );
         break;
       case 'new_lead': {
         const target = { type: data.target_type, id: data.target_id } as Target;
         // The lead itself was e-mailed to its recipients (API.md 6.3): the notification adds the app and push.
-        announce(event, data.recipient_user_ids as number[], 'new_lead', ['new_lead_title', 'new_lead_message'],
-          { name: leadNames.get(data.lead_id as number) ?? '', about: about(target) }, { lead_id: data.lead_id, ...targetData(target) }, ['email']);
+        announce(
+          event,
+          data.recipient_user_ids as number[],
+          'new_lead',
+          ['new_lead_title', 'new_lead_message'],
+          { name: leadNames.get(data.lead_id as number) ?? '', about: about(target) },
+          { lead_id: data.lead_id, ...targetData(target) },
+          ['email'],
+        );
         break;
       }
       case 'new_review': {
         const target = { type: data.target_type, id: data.target_id } as Target;
-        announce(event, data.recipient_user_ids as number[], 'new_review', ['new_review_title', 'new_review_message'],
+        announce(
+          event,
+          data.recipient_user_ids as number[],
+          'new_review',
+          ['new_review_title', 'new_review_message'],
           { author: authorNames.get(data.author_id as number) ?? '', about: about(target), rating: data.rating as number },
-          { review_id: data.review_id, rating: data.rating, ...targetData(target) });
+          { review_id: data.review_id, rating: data.rating, ...targetData(target) },
+        );
         break;
       }
       case 'membership_activated':
-        announce(event, [data.user_id as number], 'membership_activated', ['membership_activated_title', 'membership_activated_message'],
-          { package: String(data.package_title ?? '') }, { membership_id: data.membership_id, package_id: data.package_id, invoice_id: data.invoice_id });
+        announce(
+          event,
+          [data.user_id as number],
+          'membership_activated',
+          ['membership_activated_title', 'membership_activated_message'],
+          { package: String(data.package_title ?? '') },
+          { membership_id: data.membership_id, package_id: data.package_id, invoice_id: data.invoice_id },
+        );
         break;
       case 'membership_expiring':
-        announce(event, [data.user_id as number], 'membership_expiring',
+        announce(
+          event,
+          [data.user_id as number],
+          'membership_expiring',
           ['membership_expiring_title', data.auto_renew ? 'membership_renewing_message' : 'membership_expiring_message'],
-          { date: String(data.expires_at ?? '').slice(0, 10) }, { membership_id: data.membership_id, package_id: data.package_id, expires_at: data.expires_at });
+          { date: String(data.expires_at ?? '').slice(0, 10) },
+          { membership_id: data.membership_id, package_id: data.package_id, expires_at: data.expires_at },
+        );
         break;
       case 'membership_expired':
-        announce(event, [data.user_id as number], 'membership_expired', ['membership_expired_title', 'membership_expired_message'],
-          { count: Number(data.listings_expired ?? 0) }, { membership_id: data.membership_id, package_id: data.package_id });
+        announce(
+          event,
+          [data.user_id as number],
+          'membership_expired',
+          ['membership_expired_title', 'membership_expired_message'],
+          { count: Number(data.listings_expired ?? 0) },
+          { membership_id: data.membership_id, package_id: data.package_id },
+        );
         break;
       case 'payment_received':
-        announce(event, [data.user_id as number], 'payment_received', ['payment_received_title', 'payment_received_message'],
-          { amount: formatPrice(data.total as number, data.currency as string, '', ''), number: String(data.invoice_number) }, { invoice_id: data.invoice_id });
+        announce(
+          event,
+          [data.user_id as number],
+          'payment_received',
+          ['payment_received_title', 'payment_received_message'],
+          { amount: formatPrice(data.total as number, data.currency as string, '', ''), number: String(data.invoice_number) },
+          { invoice_id: data.invoice_id },
+        );
         break;
       default:
         break;

@@ -27,7 +27,10 @@ export async function markEventsProcessed(db: Executor, ids: readonly number[], 
 }
 
 /** Title and owner of listings that events name; deleted listings are absent. */
-export async function findListingFacts(db: Executor, ids: readonly number[]): Promise<Map<number, { title: string; authorId: number | null }>> {
+export async function findListingFacts(
+  db: Executor,
+  ids: readonly number[],
+): Promise<Map<number, { title: string; authorId: number | null }>> {
   if (ids.length === 0) return new Map();
   const rows = await db.selectFrom('listings').select(['id', 'title', 'author_id']).where('id', 'in', ids).execute();
   return new Map(rows.map((row) => [row.id, { title: row.title, authorId: row.author_id }]));

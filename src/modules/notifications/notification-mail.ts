@@ -114,11 +114,13 @@ const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': 
 
 /** Line breaks (including Unicode's) and other controls become spaces: subjects and list items stay on one line. */
 function singleLine(value: string): string {
-  return value
-    // eslint-disable-next-line no-control-regex -- matching control characters is the point
-    .replace(/[\u0000-\u001f\u007f\u0085\u2028\u2029]/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return (
+    value
+      // eslint-disable-next-line no-control-regex -- matching control characters is the point
+      .replace(/[\u0000-\u001f\u007f\u0085\u2028\u2029]/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
 }
 
 function idOf(value: unknown): number | undefined {

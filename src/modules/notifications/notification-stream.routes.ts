@@ -50,7 +50,11 @@ const StreamQuery = Type.Object(
 
 const StreamHeaders = Type.Object({
   'last-event-id': Type.Optional(
-    Type.Integer({ minimum: 0, maximum: INT4_MAX, description: 'The id of the last event received; sent by EventSource clients when they reconnect' }),
+    Type.Integer({
+      minimum: 0,
+      maximum: INT4_MAX,
+      description: 'The id of the last event received; sent by EventSource clients when they reconnect',
+    }),
   ),
 });
 
@@ -124,7 +128,13 @@ export async function notificationStreamRoutes(app: FastifyInstance, options: No
       });
       open.add(stream);
       // Subscribed before the database is read: whatever is created meanwhile is buffered, not lost.
-      stream.attach(hub.subscribe(userId, (notification) => stream.push(notification), () => stream.end()));
+      stream.attach(
+        hub.subscribe(
+          userId,
+          (notification) => stream.push(notification),
+          () => stream.end(),
+        ),
+      );
       // A client gone while its token was checked never emits `close` again.
       if (reply.raw.destroyed) return stream.dispose();
       await stream.start(afterId === undefined ? undefined : { afterId, read: (after) => notifications.after(userId, after, REPLAY_PAGE) });

@@ -43,7 +43,9 @@ export async function findNotifications(
 }
 
 export async function countNotifications(db: Executor, userId: number, filter: NotificationFilter): Promise<number> {
-  const row = await filtered(db, userId, filter).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+  const row = await filtered(db, userId, filter)
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -61,7 +63,12 @@ export async function findNotificationsAfter(db: Executor, userId: number, after
 
 /** Marks one of the user's notifications read; false when the user has no such notification. */
 export async function markRead(db: Executor, userId: number, id: number): Promise<boolean> {
-  const result = await db.updateTable('notifications').set({ is_read: 1 }).where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+  const result = await db
+    .updateTable('notifications')
+    .set({ is_read: 1 })
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
   return result.numUpdatedRows === 1n;
 }
 

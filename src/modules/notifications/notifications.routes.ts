@@ -84,7 +84,13 @@ export async function notificationRoutes(app: FastifyInstance, { notifications }
     '/notifications/unread-count',
     {
       config: signedIn,
-      schema: { tags, summary: 'How many of the caller’s notifications are unread', security, querystring: NoQuery, response: { 200: Envelope(UnreadCount), ...errorResponses(400, 401, 429) } },
+      schema: {
+        tags,
+        summary: 'How many of the caller’s notifications are unread',
+        security,
+        querystring: NoQuery,
+        response: { 200: Envelope(UnreadCount), ...errorResponses(400, 401, 429) },
+      },
     },
     async (request) => ({ success: true, data: { unread_count: await notifications.unreadCount(request.user!.id) } }),
   );
@@ -93,7 +99,13 @@ export async function notificationRoutes(app: FastifyInstance, { notifications }
     '/notifications/mark-all-read',
     {
       config: signedIn,
-      schema: { tags, summary: 'Mark all the caller’s notifications read', security, querystring: NoQuery, response: { 200: Envelope(AllMarkedRead), ...errorResponses(400, 401, 429) } },
+      schema: {
+        tags,
+        summary: 'Mark all the caller’s notifications read',
+        security,
+        querystring: NoQuery,
+        response: { 200: Envelope(AllMarkedRead), ...errorResponses(400, 401, 429) },
+      },
     },
     async (request) => ({ success: true, data: await notifications.markAllRead(request.user!) }),
   );
@@ -193,7 +205,8 @@ export async function notificationRoutes(app: FastifyInstance, { notifications }
       schema: {
         tags,
         summary: 'Stop push notifications to a device',
-        description: 'Forgets the token if it is the caller’s; the answer is the same whether it was (nothing is revealed about others’ tokens).',
+        description:
+          'Forgets the token if it is the caller’s; the answer is the same whether it was (nothing is revealed about others’ tokens).',
         security,
         body: UnregisterDeviceBody,
         response: { 200: Envelope(DeviceUnregistered), ...errorResponses(400, 401, 413, 415, 429) },

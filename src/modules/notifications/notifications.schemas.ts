@@ -26,7 +26,9 @@ const NotificationRef = Type.Ref('Notification');
 
 export const NotificationsQuery = Type.Object(
   {
-    status: Type.Optional(Type.Union([Type.Literal('all'), Type.Literal('read'), Type.Literal('unread')], { description: 'Default `all`' })),
+    status: Type.Optional(
+      Type.Union([Type.Literal('all'), Type.Literal('read'), Type.Literal('unread')], { description: 'Default `all`' }),
+    ),
     type: Type.Optional(NotificationTypeSchema),
     ...PageQueryFields,
   },

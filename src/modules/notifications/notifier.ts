@@ -17,8 +17,7 @@ export const PUSH_CHANNEL = 'notification_push';
 
 /** Text written by the service, in each recipient's language; or text as the administrator wrote it. */
 export type AnnouncementText =
-  | { title: NotificationTextKey; message: NotificationTextKey; params: TextParams }
-  | { title: string; message: string; params?: undefined };
+  { title: NotificationTextKey; message: NotificationTextKey; params: TextParams } | { title: string; message: string; params?: undefined };
 
 /** One notification for one user. */
 export interface Announcement {

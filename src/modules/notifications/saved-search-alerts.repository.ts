@@ -96,7 +96,13 @@ export async function noteMatches(db: Executor, listingId: number, searchIds: re
               'id',
               sql.lit(listingId).as('listing_id'),
               sql<string>`${at}`.as('matched_at'),
-              s.case().when('frequency', '=', 'instant').then(sql<string>`${at}`).else(null).end().as('notified_at'),
+              s
+                .case()
+                .when('frequency', '=', 'instant')
+                .then(sql<string>`${at}`)
+                .else(null)
+                .end()
+                .as('notified_at'),
             ])
             // NOTE: SQLite needs this WHERE: without one, the ON of the upsert would read as a join constraint.
             .where('id', 'in', chunk),
@@ -140,7 +146,8 @@ export async function setLastNotified(db: Executor, searchIds: readonly number[]
 export async function findListingTitles(db: Executor, ids: readonly number[]): Promise<Map<number, string>> {
   const titles = new Map<number, string>();
   for (const chunk of chunksOf(ids, IDS_PER_STATEMENT)) {
-    for (const row of await db.selectFrom('listings').select(['id', 'title']).where('id', 'in', chunk).execute()) titles.set(row.id, row.title);
+    for (const row of await db.selectFrom('listings').select(['id', 'title']).where('id', 'in', chunk).execute())
+      titles.set(row.id, row.title);
   }
   return titles;
 }
@@ -201,7 +208,12 @@ export interface ClaimedDigest {
  * one committed; SQLite runs one writer at a time) and takes none. The first statement of its transaction, so
  * that SQLite takes the write lock before reading anything.
  */
-export async function claimDueSearches(trx: Transaction<DB>, ids: readonly number[], cutoffs: DigestCutoffs, at: string): Promise<ClaimedDigest[]> {
+export async function claimDueSearches(
+  trx: Transaction<DB>,
+  ids: readonly number[],
+  cutoffs: DigestCutoffs,
+  at: string,
+): Promise<ClaimedDigest[]> {
   if (ids.length === 0) return [];
   return trx
     .updateTable('saved_searches')

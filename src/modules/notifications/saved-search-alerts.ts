@@ -113,12 +113,19 @@ export class SavedSearchAlerts {
     };
     const at = nowIso(now);
     let sent = 0;
-    for (let afterId = 0; ; ) {
+    for (let afterId = 0; ;) {
       const due = await repository.findDueSearchIds(this.db, afterId, this.digestBatchSize, cutoffs);
       if (due.length === 0) return sent;
       const { created, count } = await this.db.transaction().execute(async (trx) => {
         const claimed = (await repository.claimDueSearches(trx, due, cutoffs, at)).sort((a, b) => a.id - b.id);
-        const matches = groupBy(await repository.claimPendingMatches(trx, claimed.map((search) => search.id), at), (m) => m.saved_search_id);
+        const matches = groupBy(
+          await repository.claimPendingMatches(
+            trx,
+            claimed.map((search) => search.id),
+            at,
+          ),
+          (m) => m.saved_search_id,
+        );
         const announcements = claimed.flatMap((search) => {
           const own = matches.get(search.id);
           return own ? [this.digestOf(search, own)] : [];
@@ -132,15 +139,25 @@ export class SavedSearchAlerts {
   }
 
   private digestOf(search: repository.ClaimedDigest, matches: readonly repository.ClaimedMatch[]): Announcement {
-    const newest = [...matches].sort((a, b) => (a.matched_at === b.matched_at ? b.listing_id - a.listing_id : a.matched_at < b.matched_at ? 1 : -1));
+    const newest = [...matches].sort((a, b) =>
+      a.matched_at === b.matched_at ? b.listing_id - a.listing_id : a.matched_at < b.matched_at ? 1 : -1,
+    );
     const maxListingId = matches.reduce((max, m) => Math.max(max, m.listing_id), 0);
     return {
       userId: search.user_id,
       type: 'saved_search_match',
       // The batches of one search are disjoint sets of listings, so their greatest ids differ.
       source: `digest:${search.id}:${maxListingId}`,
-      text: { title: 'saved_search_digest_title', message: 'saved_search_digest_message', params: { search: search.name, count: matches.length } },
-      data: { saved_search_id: search.id, property_ids: newest.slice(0, this.digestListedIds).map((m) => m.listing_id), count: matches.length },
+      text: {
+        title: 'saved_search_digest_title',
+        message: 'saved_search_digest_message',
+        params: { search: search.name, count: matches.length },
+      },
+      data: {
+        saved_search_id: search.id,
+        property_ids: newest.slice(0, this.digestListedIds).map((m) => m.listing_id),
+        count: matches.length,
+      },
       ...(search.email_alerts === 1 ? {} : { skip: ['email'] as const }),
     };
   }

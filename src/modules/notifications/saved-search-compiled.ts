@@ -15,7 +15,12 @@ export type TermIds = ResolvedSearch['termIds'];
 /** The listing fields a range filter of the matcher reads. */
 type RangeField = 'price' | 'size' | 'land_size' | 'bedrooms' | 'bathrooms' | 'year_built';
 const RANGES: readonly [RangeField, keyof SearchQuery][] = [
-  ['price', 'price'], ['size', 'size'], ['land_size', 'land_size'], ['bedrooms', 'bedrooms'], ['bathrooms', 'bathrooms'], ['year_built', 'year_built'],
+  ['price', 'price'],
+  ['size', 'size'],
+  ['land_size', 'land_size'],
+  ['bedrooms', 'bedrooms'],
+  ['bathrooms', 'bathrooms'],
+  ['year_built', 'year_built'],
 ];
 
 /** A term parameter as the listing must satisfy it: one of the ids, or (`feature`) all of them. */
@@ -69,7 +74,12 @@ export function termResolution(termIds: TermIds): TermResolution {
 }
 
 /** `query` must be the caller's own: its term parameters become the selection's (equal, and shared). */
-export function compileQuery(queryString: string, query: SearchQuery, selection: SelectionRef | undefined, terms?: SearchQuery['terms']): CompiledQuery {
+export function compileQuery(
+  queryString: string,
+  query: SearchQuery,
+  selection: SelectionRef | undefined,
+  terms?: SearchQuery['terms'],
+): CompiledQuery {
   if (terms) query.terms = terms;
   const ranges = RANGES.flatMap(([field, name]) => boundsOf(query[name] as NumberRange | undefined, field));
   const regions = regionsOf(query);
@@ -141,7 +151,10 @@ export function anchorsOf(compiled: CompiledQuery, refs: (termId: number) => num
     const choice = all ? [ids.reduce((best, id) => (refs(id) < refs(best) ? id : best))] : ids;
     choices.push({ ids: choice, cost: choice.reduce((sum, id) => sum + refs(id), 0) });
   }
-  return choices.sort((a, b) => a.cost - b.cost).slice(0, 2).map((choice) => choice.ids);
+  return choices
+    .sort((a, b) => a.cost - b.cost)
+    .slice(0, 2)
+    .map((choice) => choice.ids);
 }
 
 function hasAny(termIds: ReadonlySet<number>, ids: readonly number[]): boolean {

@@ -169,7 +169,13 @@ export class SavedSearchIndex {
     if (stored.count === this.searches.size && stored.idSum === this.idSum) return;
     const ids = new Set(await repository.findSavedSearchIds(db));
     for (const id of [...this.searches.keys()]) if (!ids.has(id)) this.remove(id);
-    await this.add(db, await repository.findStoredQueries(db, [...ids].filter((id) => !this.searches.has(id))));
+    await this.add(
+      db,
+      await repository.findStoredQueries(
+        db,
+        [...ids].filter((id) => !this.searches.has(id)),
+      ),
+    );
   }
 
   private async add(db: Executor, rows: readonly repository.StoredQuery[]): Promise<void> {
@@ -250,7 +256,8 @@ export class SavedSearchIndex {
     this.filed = 0;
     this.leftovers = 0;
     for (const compiled of this.queries.values()) {
-      for (const { ids } of compiled.terms) for (const id of ids) this.termRefs.set(id, (this.termRefs.get(id) ?? 0) + compiled.searchIds.length);
+      for (const { ids } of compiled.terms)
+        for (const id of ids) this.termRefs.set(id, (this.termRefs.get(id) ?? 0) + compiled.searchIds.length);
     }
     for (const compiled of this.queries.values()) this.file(compiled, postings);
     this.postings = postings;

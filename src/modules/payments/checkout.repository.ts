@@ -21,6 +21,9 @@ export async function hasPaidInvoice(db: Executor, itemType: InvoiceItemType, it
 
 /** Remembers the Stripe Checkout Session that collects the invoice's payment. */
 export async function recordCheckoutSession(db: Executor, invoiceId: number, sessionId: string, now = new Date()): Promise<void> {
-  await db.updateTable('invoices').set({ stripe_session_id: sessionId, updated_at: nowIso(now) }).where('id', '=', invoiceId).execute();
+  await db
+    .updateTable('invoices')
+    .set({ stripe_session_id: sessionId, updated_at: nowIso(now) })
+    .where('id', '=', invoiceId)
+    .execute();
 }
-

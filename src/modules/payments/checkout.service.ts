@@ -54,7 +54,11 @@ export class CheckoutService {
       const method = this.methodFor(quote, input.method);
       const renewal = method === 'stripe' ? quote.renewal : undefined;
       const { item, amountMinor, currency, taxRateBp } = quote;
-      const pending = await createInvoice(trx, { buyer, item, amountMinor, currency, taxRateBp, method, recurring: renewal !== undefined }, now);
+      const pending = await createInvoice(
+        trx,
+        { buyer, item, amountMinor, currency, taxRateBp, method, recurring: renewal !== undefined },
+        now,
+      );
       // Checked after createInvoice on purpose: its counter upsert holds a row lock until this transaction
       // ends, so a concurrent checkout of the same listing waits here and then sees the other's payment.
       if (quote.item.type === 'listing' && (await repository.hasPaidInvoice(trx, 'listing', quote.item.id))) {
@@ -66,7 +70,8 @@ export class CheckoutService {
       return { invoice: paid, method, renewal };
     });
     if (method === 'stripe') return this.openStripeCheckout(invoice, buyer, renewal);
-    if (method === 'bank_transfer') return { invoice: toInvoice(invoice), instructions: this.bankTransferInstructions(invoice.number, lang) };
+    if (method === 'bank_transfer')
+      return { invoice: toInvoice(invoice), instructions: this.bankTransferInstructions(invoice.number, lang) };
     return { invoice: toInvoice(invoice) };
   }
 
@@ -87,7 +92,9 @@ export class CheckoutService {
     // Both are sold only in per_listing mode: in `free` mode owners may not feature at all, and in
     // `membership` mode featuring spends the membership's credits (properties/listing-quotas.ts).
     if (this.settings.mode !== 'per_listing') {
-      throw new AppError('conflict', input.item === 'listing' ? 'checkout_listing_fees_off' : 'checkout_featured_off', [], { mode: this.settings.mode });
+      throw new AppError('conflict', input.item === 'listing' ? 'checkout_listing_fees_off' : 'checkout_featured_off', [], {
+        mode: this.settings.mode,
+      });
     }
     const [loaded] = await this.properties.loadSummaries([input.id]);
     if (!loaded || !canView(caller, loaded.access)) throw AppError.notFound();

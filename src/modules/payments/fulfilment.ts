@@ -162,7 +162,11 @@ export class Fulfilment {
   private async endReplacedSubscription(trx: Transaction<DB>, userId: number, newSubscriptionId: string | null): Promise<void> {
     const previous = (await memberships.findMembershipOfUser(trx, userId))?.stripe_subscription_id ?? null;
     if (previous === null || previous === newSubscriptionId) return;
-    await enqueue(trx, { channel: 'stripe_subscription', idempotencyKey: `stripe-cancel:${previous}`, payload: { subscription_id: previous } });
+    await enqueue(trx, {
+      channel: 'stripe_subscription',
+      idempotencyKey: `stripe-cancel:${previous}`,
+      payload: { subscription_id: previous },
+    });
   }
 
   /**

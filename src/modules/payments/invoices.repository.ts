@@ -19,7 +19,11 @@ export interface InvoiceFilter {
  * One page of the invoices that are not archived, newest first (created_at, then id, descending), and their
  * total. A buyer's invoices walk invoices_buyer_idx (buyer_id, created_at, id); all of them invoices_created_idx.
  */
-export async function findInvoicePage(db: Executor, filter: InvoiceFilter, window: PageWindow): Promise<{ rows: InvoiceRow[]; total: number }> {
+export async function findInvoicePage(
+  db: Executor,
+  filter: InvoiceFilter,
+  window: PageWindow,
+): Promise<{ rows: InvoiceRow[]; total: number }> {
   let query = db.selectFrom('invoices').where('archived_at', 'is', null);
   if (filter.buyerId !== undefined) query = query.where('buyer_id', '=', filter.buyerId);
   if (filter.status !== undefined) query = query.where('status', '=', filter.status);

@@ -25,13 +25,11 @@ export const Invoice = Type.Object(
       },
       { description: 'As invoiced' },
     ),
-    item: Type.Object(
-      {
-        type: Type.Enum([...INVOICE_ITEM_TYPES]),
-        id: Type.Integer({ description: 'The package or listing (it may have been deleted since)' }),
-        title: Type.String({ description: 'As invoiced' }),
-      },
-    ),
+    item: Type.Object({
+      type: Type.Enum([...INVOICE_ITEM_TYPES]),
+      id: Type.Integer({ description: 'The package or listing (it may have been deleted since)' }),
+      title: Type.String({ description: 'As invoiced' }),
+    }),
     amount: Type.Number({ description: 'Before tax, in major units of `currency`' }),
     tax: Type.Number({ description: '`amount` × `tax_rate`, rounded half up to the currency’s smallest unit' }),
     tax_rate: Type.Number({ description: 'The percentage applied (20 = 20 %)' }),

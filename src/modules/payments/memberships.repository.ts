@@ -110,7 +110,11 @@ export async function isStripeInvoiceRecorded(db: Executor, stripeInvoiceId: str
  * whole pre-tax amount reaches at the package's rate (rounded tax skips some totals).
  */
 export async function setInvoiceTotal(trx: Transaction<DB>, invoiceId: number, amountMinor: number, totalMinor: number): Promise<void> {
-  await trx.updateTable('invoices').set({ tax_minor: totalMinor - amountMinor, total_minor: totalMinor }).where('id', '=', invoiceId).execute();
+  await trx
+    .updateTable('invoices')
+    .set({ tax_minor: totalMinor - amountMinor, total_minor: totalMinor })
+    .where('id', '=', invoiceId)
+    .execute();
 }
 
 export async function findBuyer(db: Executor, userId: number): Promise<{ display_name: string; email: string } | undefined> {

@@ -23,7 +23,9 @@ export const Membership = Type.Object(
     remaining_featured: Nullable(Type.Integer({ description: 'Featured credits left; null with `none`; 0 once no longer `active`' })),
     started_at: Nullable(Type.String({ description: 'ISO 8601 UTC: when the package was bought' })),
     expires_at: Nullable(Type.String({ description: 'ISO 8601 UTC: end of the paid period; null for a one-time package or with `none`' })),
-    auto_renew: Type.Boolean({ description: 'A Stripe subscription renews the package at `expires_at`; false after POST /membership/cancel' }),
+    auto_renew: Type.Boolean({
+      description: 'A Stripe subscription renews the package at `expires_at`; false after POST /membership/cancel',
+    }),
   },
   { $id: 'Membership', title: 'Membership' },
 );

@@ -116,7 +116,11 @@ export async function packageRoutes(app: FastifyInstance, { packages }: { packag
     },
     async (request) => {
       const result = await packages.deletePackage(request.params.id);
-      return { success: true, data: result, message: translate(request.lang, result.deleted ? 'package_deleted' : 'package_hidden_in_use') };
+      return {
+        success: true,
+        data: result,
+        message: translate(request.lang, result.deleted ? 'package_deleted' : 'package_hidden_in_use'),
+      };
     },
   );
 }

@@ -37,7 +37,8 @@ export class PackagesService {
 
   /** Visible packages in list order; administrators may ask for hidden ones too (`include_hidden`). */
   async listPackages(caller: AuthUser | null, query: PackagesInput): Promise<PackageListRecord> {
-    if (query.include_hidden && !isAdministrator(caller)) throw AppError.invalidField('include_hidden', 'payments_rule_administrators_only');
+    if (query.include_hidden && !isAdministrator(caller))
+      throw AppError.invalidField('include_hidden', 'payments_rule_administrators_only');
     const rows = await repository.findPackages(this.db, { includeHidden: query.include_hidden === true });
     return { packages: rows.map(toPackage), total_packages: rows.length };
   }
@@ -170,7 +171,8 @@ function priceInMinor(price: number, currency: string, problems: FieldError[]): 
     return undefined;
   }
   const minor = toMinor(price, currency);
-  if (minor === undefined) problems.push({ field: 'price', key: 'package_rule_price_decimals', params: { digits: minorDigits(currency), currency } });
+  if (minor === undefined)
+    problems.push({ field: 'price', key: 'package_rule_price_decimals', params: { digits: minorDigits(currency), currency } });
   return minor;
 }
 
@@ -183,7 +185,8 @@ function taxRateInBasisPoints(percent: number, problems: FieldError[]): number |
 /** Price plus tax must fit the integer columns of invoices (in minor units). */
 function checkTotal(priceMinor: number | undefined, taxRateBp: number | undefined, currency: string, problems: FieldError[]): void {
   if (priceMinor === undefined || taxRateBp === undefined) return;
-  if (priceMinor + taxOf(priceMinor, taxRateBp) > INT4_MAX) problems.push({ field: 'price', key: 'package_rule_price_too_large', params: { currency } });
+  if (priceMinor + taxOf(priceMinor, taxRateBp) > INT4_MAX)
+    problems.push({ field: 'price', key: 'package_rule_price_too_large', params: { currency } });
 }
 
 /** A one-time package is bought once: it has no renewal rhythm to multiply. */

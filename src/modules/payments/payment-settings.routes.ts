@@ -17,7 +17,9 @@ export const PaymentSettings = Type.Object({
     description: 'How buyers may pay: `bank_transfer` always, `stripe` when STRIPE_SECRET_KEY is set',
   }),
   listing_price: Type.Number({ description: 'LISTING_PRICE: fee for one listing in `per_listing` mode, in major units (0 = free)' }),
-  featured_price: Type.Number({ description: 'FEATURED_PRICE: fee for featuring one listing outside a membership, in major units (0 = free)' }),
+  featured_price: Type.Number({
+    description: 'FEATURED_PRICE: fee for featuring one listing outside a membership, in major units (0 = free)',
+  }),
   tax_rate: Type.Number({ description: 'TAX_RATE: the percentage added to listing and featured fees (packages carry their own)' }),
 });
 export type PaymentSettingsRecord = Static<typeof PaymentSettings>;

@@ -115,7 +115,8 @@ export class StripeWebhookService {
     // Already paid is the expected outcome of a late event; a payment for an invoice that is no longer
     // pending (cancelled, archived, unknown) needs a person to look at it (a refund, most likely).
     const status = await repository.findInvoiceStatus(trx, invoiceId);
-    if (status !== 'paid') this.log.warn({ invoiceId, status: status ?? 'unknown' }, 'Stripe reported a payment for an invoice that is not pending');
+    if (status !== 'paid')
+      this.log.warn({ invoiceId, status: status ?? 'unknown' }, 'Stripe reported a payment for an invoice that is not pending');
   }
 }
 

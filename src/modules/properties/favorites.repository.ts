@@ -30,10 +30,7 @@ export async function removeFavorite(db: Kysely<DB>, userId: number, listingId: 
 export async function favoriteStateOf(db: Kysely<DB>, userId: number, listingId: number): Promise<{ count: number; mine: boolean }> {
   const row = await db
     .selectFrom('favorites')
-    .select((eb) => [
-      eb.fn.countAll().as('n'),
-      eb.fn.sum<number>(eb.case().when('user_id', '=', userId).then(1).else(0).end()).as('mine'),
-    ])
+    .select((eb) => [eb.fn.countAll().as('n'), eb.fn.sum<number>(eb.case().when('user_id', '=', userId).then(1).else(0).end()).as('mine')])
     .where('listing_id', '=', listingId)
     .executeTakeFirstOrThrow();
   return { count: Number(row.n), mine: Number(row.mine ?? 0) > 0 };

@@ -111,7 +111,18 @@ function cleanColumns(input: UpdatePropertyInput, errors: FieldError[]): Listing
   }
   if (input.zipcode !== undefined) columns.zipcode = plainText(input.zipcode);
   if (input.currency !== undefined) columns.currency = input.currency.toUpperCase();
-  for (const field of ['price', 'second_price', 'bedrooms', 'bathrooms', 'rooms', 'garage', 'size', 'land_size', 'latitude', 'longitude'] as const) {
+  for (const field of [
+    'price',
+    'second_price',
+    'bedrooms',
+    'bathrooms',
+    'rooms',
+    'garage',
+    'size',
+    'land_size',
+    'latitude',
+    'longitude',
+  ] as const) {
     const value = input[field];
     if (value !== undefined) columns[field] = value;
   }
@@ -119,7 +130,8 @@ function cleanColumns(input: UpdatePropertyInput, errors: FieldError[]): Listing
   if (input.land_size_unit !== undefined) columns.land_size_unit = input.land_size_unit;
   if (input.year_built !== undefined) {
     const latest = new Date().getUTCFullYear() + YEARS_AHEAD;
-    if (input.year_built !== null && input.year_built > latest) errors.push({ field: 'year_built', key: 'rule_maximum', params: { limit: latest } });
+    if (input.year_built !== null && input.year_built > latest)
+      errors.push({ field: 'year_built', key: 'rule_maximum', params: { limit: latest } });
     columns.year_built = input.year_built;
   }
   for (const field of ['video_url', 'virtual_tour'] as const) {
@@ -159,7 +171,12 @@ async function checkTerms(trx: Transaction<DB>, input: UpdatePropertyInput, erro
   const terms: repository.TermLink[] = [];
   const given = (Object.keys(TERM_FIELDS) as (keyof typeof TERM_FIELDS)[]).filter((field) => input[field] !== undefined);
   const found = new Map(
-    (await repository.findTermsByIds(trx, given.flatMap((field) => input[field] ?? []))).map((term) => [term.id, term]),
+    (
+      await repository.findTermsByIds(
+        trx,
+        given.flatMap((field) => input[field] ?? []),
+      )
+    ).map((term) => [term.id, term]),
   );
   for (const field of given) {
     const taxonomy = TERM_FIELDS[field];
@@ -234,7 +251,10 @@ async function checkGallery(
     for (const [index, id] of ids.entries()) {
       const media = found.get(id);
       const inThisListing = existing !== null && media?.listing_id === existing.id;
-      const mayUse = media !== undefined && (inThisListing || (media.listing_id === null && (media.owner_id === caller.id || (moderator && media.owner_id === existing?.authorId))));
+      const mayUse =
+        media !== undefined &&
+        (inThisListing ||
+          (media.listing_id === null && (media.owner_id === caller.id || (moderator && media.owner_id === existing?.authorId))));
       // Someone else's upload reads the same as a missing one: ids of others' media are not confirmed.
       if (!mayUse) errors.push({ field: `media_ids.${index}`, key: 'listing_rule_media_not_yours' });
       else if (!media.mime_type.startsWith('image/')) errors.push({ field: `media_ids.${index}`, key: 'listing_rule_media_not_image' });

@@ -50,7 +50,10 @@ export async function setFeatured(
   at: string,
   { onlyIfUnfeatured = false }: { onlyIfUnfeatured?: boolean } = {},
 ): Promise<boolean> {
-  let update = db.updateTable('listings').set({ featured: featured ? 1 : 0, updated_at: at }).where('id', '=', id);
+  let update = db
+    .updateTable('listings')
+    .set({ featured: featured ? 1 : 0, updated_at: at })
+    .where('id', '=', id);
   if (onlyIfUnfeatured) update = update.where('featured', '=', 0);
   const result = await update.executeTakeFirst();
   return result.numUpdatedRows > 0n;
@@ -127,5 +130,9 @@ export async function recordSystemTransitions(
     .insertInto('listing_transitions')
     .values(moves.map((m) => ({ listing_id: m.listingId, from_state: m.from, to_state: to, actor_id: null, reason, at })))
     .execute();
-  await recordListingMoves(db, moves.map((m) => ({ listingId: m.listingId, from: m.from, to, reason })), at);
+  await recordListingMoves(
+    db,
+    moves.map((m) => ({ listingId: m.listingId, from: m.from, to, reason })),
+    at,
+  );
 }

@@ -119,8 +119,7 @@ export async function moderationRoutes(app: FastifyInstance, { moderation }: { m
         tags: ['properties'],
         summary: 'The listing’s state transitions, oldest first (owner, administrators, managers)',
         description:
-          'The first entry (`from: null`) is the creation. A listing the caller cannot see → 404; one they see ' +
-          'but do not own → 403.',
+          'The first entry (`from: null`) is the creation. A listing the caller cannot see → 404; one they see ' + 'but do not own → 403.',
         security,
         params: PropertyIdParams,
         response: { 200: Envelope(ListingHistory), ...errorResponses(400, 401, 403, 404, 429) },

@@ -51,12 +51,7 @@ export class ModerationService {
    * Reads, checks and moves in one transaction. The move is conditional on the state that was read, so a
    * concurrent move that got there first makes this one a 409 rather than a second move.
    */
-  private transition(
-    caller: AuthUser,
-    listingId: number,
-    action: StateAction,
-    reason: string | undefined,
-  ): Promise<ListingStateRecord> {
+  private transition(caller: AuthUser, listingId: number, action: StateAction, reason: string | undefined): Promise<ListingStateRecord> {
     return this.db.transaction().execute(async (trx) => {
       const listing = await findListing(trx, listingId);
       assertCanManage(caller, accessOf(listing));
@@ -138,10 +133,7 @@ function toHistoryEntry(row: moderation.TransitionRow): HistoryEntryRecord {
   return {
     from: row.from_state,
     to: row.to_state,
-    actor:
-      row.actor_id === null || row.actor_display_name === null
-        ? null
-        : { id: row.actor_id, display_name: row.actor_display_name },
+    actor: row.actor_id === null || row.actor_display_name === null ? null : { id: row.actor_id, display_name: row.actor_display_name },
     reason: row.reason,
     at: toApiTimestamp(row.at),
   };

@@ -214,16 +214,20 @@ export async function findAgencies(db: Executor, ids: readonly number[]): Promis
 export async function findGalleries(db: Executor, ids: readonly number[], perListing?: number): Promise<MediaRow[]> {
   if (ids.length === 0) return [];
   if (perListing === undefined) {
-    return db.selectFrom('media').selectAll().where('listing_id', 'in', ids).orderBy('listing_id').orderBy('position').orderBy('id').execute();
+    return db
+      .selectFrom('media')
+      .selectAll()
+      .where('listing_id', 'in', ids)
+      .orderBy('listing_id')
+      .orderBy('position')
+      .orderBy('id')
+      .execute();
   }
   const ranked = db
     .selectFrom('media as m')
     .innerJoin('listings as l', 'l.id', 'm.listing_id')
     .selectAll('m')
-    .select([
-      'l.featured_image_id',
-      sql<number>`row_number() over (partition by m.listing_id order by m.position, m.id)`.as('rank'),
-    ])
+    .select(['l.featured_image_id', sql<number>`row_number() over (partition by m.listing_id order by m.position, m.id)`.as('rank')])
     .where('m.listing_id', 'in', ids)
     .as('ranked');
   const rows = await db
@@ -270,7 +274,10 @@ export async function userExists(db: Executor, id: number): Promise<boolean> {
 }
 
 /** The directory records of a user: their own agent record (with its agency) and their own agency record. */
-export async function findDirectoryOf(db: Executor, userId: number): Promise<{ agentId: number | null; agentAgencyId: number | null; agencyId: number | null }> {
+export async function findDirectoryOf(
+  db: Executor,
+  userId: number,
+): Promise<{ agentId: number | null; agentAgencyId: number | null; agencyId: number | null }> {
   const [agent, agency] = await Promise.all([
     db.selectFrom('agents').select(['id', 'agency_id']).where('user_id', '=', userId).executeTakeFirst(),
     db.selectFrom('agencies').select('id').where('user_id', '=', userId).executeTakeFirst(),

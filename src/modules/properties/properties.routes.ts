@@ -149,7 +149,11 @@ export async function propertyRoutes(app: FastifyInstance, { properties }: Prope
     },
     async (request) => {
       await properties.delete(request.user!, request.params.id);
-      return { success: true, data: { id: request.params.id, deleted: true as const }, message: translate(request.lang, 'listing_deleted') };
+      return {
+        success: true,
+        data: { id: request.params.id, deleted: true as const },
+        message: translate(request.lang, 'listing_deleted'),
+      };
     },
   );
 }

@@ -234,10 +234,9 @@ const editableFields = {
   }),
   featured_image_id: Nullable({ ...Id, description: 'One of the gallery’s images; default: the first' }),
   floor_plans: Type.Array(FloorPlanInput, { maxItems: 50 }),
-  additional_features: Type.Array(
-    Type.Object({ title: ShortText(), value: ShortText(500) }, { additionalProperties: false }),
-    { maxItems: 50 },
-  ),
+  additional_features: Type.Array(Type.Object({ title: ShortText(), value: ShortText(500) }, { additionalProperties: false }), {
+    maxItems: 50,
+  }),
   video_url: HttpUrl,
   virtual_tour: HttpUrl,
   agent_display: Type.Enum([...AGENT_DISPLAYS]),

@@ -134,7 +134,8 @@ export class PropertiesService {
    */
   async createWithImages(caller: AuthUser, input: CreatePropertyInput, images: readonly Buffer[]): Promise<PropertyRecord> {
     const given = input.media_ids ?? [];
-    if (given.length + images.length > MAX_GALLERY) throw AppError.invalidField('images', 'rule_max_items', { limit: MAX_GALLERY - given.length });
+    if (given.length + images.length > MAX_GALLERY)
+      throw AppError.invalidField('images', 'rule_max_items', { limit: MAX_GALLERY - given.length });
     const uploaded = (await this.media.uploadImages(caller, images)).map((media) => media.id);
     try {
       return await this.create(caller, { ...input, media_ids: [...given, ...uploaded] });
@@ -164,12 +165,18 @@ export class PropertiesService {
         Object.assign(columns, this.entering(to, core!.status, core!.published_at, now, changes.columns.expires_at), { status: to });
       }
       // A featured image dropped from the gallery stops being the featured image.
-      if (changes.galleryIds && columns.featured_image_id === undefined && core!.featured_image_id !== null && !changes.galleryIds.includes(core!.featured_image_id)) {
+      if (
+        changes.galleryIds &&
+        columns.featured_image_id === undefined &&
+        core!.featured_image_id !== null &&
+        !changes.galleryIds.includes(core!.featured_image_id)
+      ) {
         columns.featured_image_id = null;
       }
       // The outcome was decided from the state read above: a state change committed since (a moderator's
       // decision) must not be overwritten, so the write applies only in that state.
-      if (!(await repository.updateListingInState(trx, id, core!.status, columns))) throw new AppError('conflict', 'listing_changed_meanwhile');
+      if (!(await repository.updateListingInState(trx, id, core!.status, columns)))
+        throw new AppError('conflict', 'listing_changed_meanwhile');
       if (to !== core!.status) {
         await repository.recordTransition(trx, { listingId: id, from: core!.status, to, actorId: caller.id, at: columns.updated_at! });
       }
@@ -261,7 +268,13 @@ export class PropertiesService {
   }
 
   /** Columns of a listing entering `to`: the first publication date, and a new expiry period when due. */
-  private entering(to: ListingState, from: ListingState | null, publishedAt: string | null, now: Date, explicitExpiry?: string | null): ListingUpdate {
+  private entering(
+    to: ListingState,
+    from: ListingState | null,
+    publishedAt: string | null,
+    now: Date,
+    explicitExpiry?: string | null,
+  ): ListingUpdate {
     if (to !== 'publish') return {};
     const columns: ListingUpdate = { published_at: publishedAt ?? now.toISOString() };
     const expiry = expiryOnPublish(from, now, this.rules.ttlDays);
@@ -283,7 +296,11 @@ export class PropertiesService {
   }
 
   private async withFavorites<T extends { id: number; is_favorite: boolean }>(caller: AuthUser, records: readonly T[]): Promise<T[]> {
-    const favorites = await repository.findFavoriteIds(this.db, caller.id, records.map((record) => record.id));
+    const favorites = await repository.findFavoriteIds(
+      this.db,
+      caller.id,
+      records.map((record) => record.id),
+    );
     return records.map((record) => (favorites.has(record.id) ? { ...record, is_favorite: true } : record));
   }
 }

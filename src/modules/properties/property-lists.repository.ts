@@ -15,7 +15,11 @@ export interface IdPage {
 
 /** The users whose agent records belong to the agency of `agencyUserId`: their listings are the agency's (API.md 0.3). */
 function agentUsersOfAgency(db: Kysely<DB>, agencyUserId: number) {
-  return db.selectFrom('agents as a').innerJoin('agencies as g', 'g.id', 'a.agency_id').select('a.user_id').where('g.user_id', '=', agencyUserId);
+  return db
+    .selectFrom('agents as a')
+    .innerJoin('agencies as g', 'g.id', 'a.agency_id')
+    .select('a.user_id')
+    .where('g.user_id', '=', agencyUserId);
 }
 
 export interface FavoritesReader {
@@ -42,7 +46,13 @@ export async function findFavoritePage(db: Kysely<DB>, reader: FavoritesReader, 
     );
   }
   const [page, count] = await Promise.all([
-    query.select('f.listing_id').orderBy('f.created_at', 'desc').orderBy('f.listing_id', 'desc').limit(window.perPage).offset(window.offset).execute(),
+    query
+      .select('f.listing_id')
+      .orderBy('f.created_at', 'desc')
+      .orderBy('f.listing_id', 'desc')
+      .limit(window.perPage)
+      .offset(window.offset)
+      .execute(),
     query.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { ids: page.map((row) => row.listing_id), total: Number(count.n) };
@@ -64,7 +74,9 @@ export interface OwnListingsFilter {
 export async function findOwnListingPage(db: Kysely<DB>, filter: OwnListingsFilter, window: PageWindow): Promise<IdPage> {
   // One IN over the owner and the agency's agents (rather than an OR), so both databases look the authors up
   // in the index instead of scanning every listing.
-  const authors = agentUsersOfAgency(db, filter.ownerId).union(db.selectFrom('users').select('id as user_id').where('id', '=', filter.ownerId));
+  const authors = agentUsersOfAgency(db, filter.ownerId).union(
+    db.selectFrom('users').select('id as user_id').where('id', '=', filter.ownerId),
+  );
   let query = db.selectFrom('listings').where('author_id', 'in', authors);
   if (filter.status !== undefined) query = query.where('status', '=', filter.status);
   if (filter.keyword !== undefined) {

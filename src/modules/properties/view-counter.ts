@@ -105,7 +105,11 @@ export class ViewCounter {
       await this.db.transaction().execute(async (trx) => {
         // In id order, so that processes flushing at once take row locks in the same order (no deadlock).
         for (const [id, n] of [...batch].sort(([a], [b]) => a - b)) {
-          await trx.updateTable('listings').set((eb) => ({ views: eb('views', '+', n) })).where('id', '=', id).execute();
+          await trx
+            .updateTable('listings')
+            .set((eb) => ({ views: eb('views', '+', n) }))
+            .where('id', '=', id)
+            .execute();
         }
       });
     } catch (error) {

@@ -61,11 +61,21 @@ export class ReviewPages {
     if (!page || !canSeeTarget(caller, page.access)) throw AppError.notFound();
     if (!caller) return page.answer;
     const { answer } = page;
-    const mine = await repository.findReactionsOf(this.db, caller.id, answer.reviews.map((review) => review.id));
+    const mine = await repository.findReactionsOf(
+      this.db,
+      caller.id,
+      answer.reviews.map((review) => review.id),
+    );
     return { ...answer, reviews: answer.reviews.map((review) => ({ ...review, my_reaction: mine.get(review.id) ?? null })) };
   }
 
-  private async load(target: TargetRef, sort: ReviewSort, window: PageWindow, lang: Language, version: string): Promise<CachedPage | undefined> {
+  private async load(
+    target: TargetRef,
+    sort: ReviewSort,
+    window: PageWindow,
+    lang: Language,
+    version: string,
+  ): Promise<CachedPage | undefined> {
     const [access, totals, rows, total] = await Promise.all([
       findTargetAccess(this.db, this.properties, target),
       repository.findTotals(this.db, target),
@@ -73,7 +83,10 @@ export class ReviewPages {
       repository.countReviewsOf(this.db, target),
     ]);
     if (!access || !totals) return undefined;
-    const reactions = await repository.countReactions(this.db, rows.map((row) => row.id));
+    const reactions = await repository.countReactions(
+      this.db,
+      rows.map((row) => row.id),
+    );
     const deletedAuthorName = translate(lang, 'review_author_deleted');
     const answer: ReviewListRecord = {
       reviews: rows.map((row) => Object.freeze(toReview(row, reactions.get(row.id), null, this.storage, deletedAuthorName))),

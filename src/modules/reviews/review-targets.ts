@@ -17,9 +17,7 @@ import type { TargetRef } from './reviews.repository.js';
 
 /** Who stands behind a reviewed record, by its kind: what the review rules are decided on. */
 export type TargetAccess =
-  | { type: 'property'; listing: ListingAccess }
-  | { type: 'agent'; agent: AgentAccess }
-  | { type: 'agency'; agency: AgencyAccess };
+  { type: 'property'; listing: ListingAccess } | { type: 'agent'; agent: AgentAccess } | { type: 'agency'; agency: AgencyAccess };
 
 /** Loads the access facts of a review target (one query); undefined when it does not exist. */
 export async function findTargetAccess(

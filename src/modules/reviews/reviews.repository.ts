@@ -103,7 +103,12 @@ export async function findTotals(db: Executor, target: TargetRef): Promise<Ratin
  * UPDATE that waited for a concurrent review's row lock re-reads the row but not the subquery, whose
  * snapshot misses that review: a lost update. An increment applies to the row as the lock holder left it.
  */
-export async function addToTotals(trx: Transaction<DB>, target: TargetRef, ratingDelta: number, countDelta: number): Promise<RatingTotals | undefined> {
+export async function addToTotals(
+  trx: Transaction<DB>,
+  target: TargetRef,
+  ratingDelta: number,
+  countDelta: number,
+): Promise<RatingTotals | undefined> {
   const row = await trx
     .updateTable(TARGET_TABLES[target.type])
     .set((eb) => ({
@@ -222,7 +227,14 @@ export async function deleteReaction(db: Executor, reviewId: number, userId: num
 }
 
 /** Turns the user's reaction from `from` into `to` if it is still `from`; true when this call changed it. */
-export async function switchReaction(db: Executor, reviewId: number, userId: number, from: Reaction, to: Reaction, at: string): Promise<boolean> {
+export async function switchReaction(
+  db: Executor,
+  reviewId: number,
+  userId: number,
+  from: Reaction,
+  to: Reaction,
+  at: string,
+): Promise<boolean> {
   const result = await db
     .updateTable('review_reactions')
     .set({ reaction: to, created_at: at })

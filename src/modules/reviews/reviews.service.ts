@@ -68,7 +68,14 @@ export class ReviewsService {
     let id: number;
     try {
       id = await this.db.transaction().execute(async (trx) => {
-        const reviewId = await repository.insertReview(trx, { target, authorId: caller.id, rating: input.rating, title, content, at: nowIso() });
+        const reviewId = await repository.insertReview(trx, {
+          target,
+          authorId: caller.id,
+          rating: input.rating,
+          title,
+          content,
+          at: nowIso(),
+        });
         if (!(await this.addToTotals(trx, target, input.rating, 1))) throw AppError.notFound(); // deleted meanwhile
         await recordEvent(trx, 'new_review', {
           review_id: reviewId,

@@ -29,7 +29,11 @@ export async function lockSavedSearchesOf(trx: Transaction<DB>, userId: number):
 }
 
 export async function countSavedSearches(db: Executor, userId: number): Promise<number> {
-  const { n } = await db.selectFrom('saved_searches').select((eb) => eb.fn.countAll().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+  const { n } = await db
+    .selectFrom('saved_searches')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
   return Number(n);
 }
 
@@ -50,7 +54,11 @@ export async function insertSavedSearch(db: Executor, search: NewSavedSearch): P
 }
 
 /** One page of the user's saved searches, newest first (ties: id descending), and their total; through saved_searches_user_idx. */
-export async function findSavedSearchPage(db: Executor, userId: number, window: PageWindow): Promise<{ rows: SavedSearchRow[]; total: number }> {
+export async function findSavedSearchPage(
+  db: Executor,
+  userId: number,
+  window: PageWindow,
+): Promise<{ rows: SavedSearchRow[]; total: number }> {
   const [rows, total] = await Promise.all([
     db
       .selectFrom('saved_searches')
@@ -78,7 +86,12 @@ export interface SavedSearchChanges {
 }
 
 /** The updated row; undefined when the user has no saved search of that id. */
-export async function updateOwnSavedSearch(db: Executor, userId: number, id: number, changes: SavedSearchChanges): Promise<SavedSearchRow | undefined> {
+export async function updateOwnSavedSearch(
+  db: Executor,
+  userId: number,
+  id: number,
+  changes: SavedSearchChanges,
+): Promise<SavedSearchRow | undefined> {
   return db
     .updateTable('saved_searches')
     .set({
@@ -100,7 +113,12 @@ export async function deleteOwnSavedSearch(db: Executor, userId: number, id: num
 }
 
 /** The terms named by slug or id in the given taxonomies: one query for a whole page of saved searches. */
-export async function findNamedTerms(db: Executor, taxonomies: readonly Taxonomy[], slugs: readonly string[], ids: readonly number[]): Promise<NamedTerm[]> {
+export async function findNamedTerms(
+  db: Executor,
+  taxonomies: readonly Taxonomy[],
+  slugs: readonly string[],
+  ids: readonly number[],
+): Promise<NamedTerm[]> {
   if (taxonomies.length === 0 || (slugs.length === 0 && ids.length === 0)) return [];
   return db
     .selectFrom('terms')

@@ -46,7 +46,10 @@ function deprecatedAlias(successor: (request: FastifyRequest) => string) {
   const deprecation = `@${Math.floor(ALIASES_DEPRECATED_AT.getTime() / 1000)}`;
   const sunset = ALIASES_SUNSET_AT.toUTCString();
   return async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    reply.header('deprecation', deprecation).header('sunset', sunset).header('link', `<${successor(request)}>; rel="successor-version"`);
+    reply
+      .header('deprecation', deprecation)
+      .header('sunset', sunset)
+      .header('link', `<${successor(request)}>; rel="successor-version"`);
     return payload;
   };
 }
@@ -160,7 +163,11 @@ export async function savedSearchRoutes(app: FastifyInstance, { savedSearches, s
   ] as const) {
     api.delete(path, deleteOptions(deprecated), async (request) => {
       await savedSearches.delete(request.user!, request.params.id);
-      return { success: true, data: { id: request.params.id, deleted: true as const }, message: translate(request.lang, 'saved_search_deleted') };
+      return {
+        success: true,
+        data: { id: request.params.id, deleted: true as const },
+        message: translate(request.lang, 'saved_search_deleted'),
+      };
     });
   }
 

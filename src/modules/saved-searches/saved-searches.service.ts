@@ -124,8 +124,10 @@ export class SavedSearchesService {
 
 /** The search a create body describes: exactly one of `query` and `query_string`. */
 function searchOf(input: CreateSavedSearchInput): SearchQuery {
-  if (input.query !== undefined && input.query_string !== undefined) throw AppError.invalidField('query_string', 'saved_search_rule_query_both');
-  if (input.query === undefined && input.query_string === undefined) throw AppError.invalidField('query', 'saved_search_rule_query_missing');
+  if (input.query !== undefined && input.query_string !== undefined)
+    throw AppError.invalidField('query_string', 'saved_search_rule_query_both');
+  if (input.query === undefined && input.query_string === undefined)
+    throw AppError.invalidField('query', 'saved_search_rule_query_missing');
   return normalizeSavedSearchQuery(input.query ?? input.query_string!);
 }
 
@@ -151,5 +153,10 @@ function cleanName(name: string): string {
 /** Without a name, the search is named by its display text, cut to the longest name allowed. */
 function defaultName(displayText: string): string {
   const chars = [...oneLine(displayText)];
-  return chars.length <= MAX_NAME_LENGTH ? chars.join('') : `${chars.slice(0, MAX_NAME_LENGTH - 1).join('').trimEnd()}…`;
+  return chars.length <= MAX_NAME_LENGTH
+    ? chars.join('')
+    : `${chars
+        .slice(0, MAX_NAME_LENGTH - 1)
+        .join('')
+        .trimEnd()}…`;
 }

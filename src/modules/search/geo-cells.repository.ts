@@ -276,11 +276,18 @@ function listingsInRanges(db: Kysely<DB>, states: readonly ListingState[], range
 }
 
 /** How many listings in the states and `geo_key` ranges pass `test`. */
-async function countInRanges(db: Kysely<DB>, states: readonly ListingState[], ranges: readonly CellRange[], test: Expression<SqlBool>): Promise<number> {
+async function countInRanges(
+  db: Kysely<DB>,
+  states: readonly ListingState[],
+  ranges: readonly CellRange[],
+  test: Expression<SqlBool>,
+): Promise<number> {
   let count = 0;
   if (states.length === 0) return count;
   for (const chunk of chunks(ranges, RANGES_PER_STATEMENT)) {
-    const row = await listingsInRanges(db, states, chunk, test).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const row = await listingsInRanges(db, states, chunk, test)
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
     count += Number(row.n);
   }
   return count;

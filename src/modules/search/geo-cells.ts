@@ -156,7 +156,9 @@ function gridBoxesOf(box: SearchBox): GridBox[] {
 /** Columns of `level` that the grid boxes touch, in order, each once (the two sides may meet at coarse levels). */
 function columnSpansOf(boxes: readonly GridBox[], level: number): [number, number][] {
   const size = 2 ** (GRID_BITS - level);
-  const spans = boxes.map((box): [number, number] => [Math.floor(box.colLo / size), Math.floor(box.colHi / size)]).sort((a, b) => a[0] - b[0]);
+  const spans = boxes
+    .map((box): [number, number] => [Math.floor(box.colLo / size), Math.floor(box.colHi / size)])
+    .sort((a, b) => a[0] - b[0]);
   const merged: [number, number][] = [];
   for (const span of spans) {
     const last = merged.at(-1);

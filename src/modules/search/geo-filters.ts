@@ -83,9 +83,5 @@ export function inPolygonSql(eb: ListingsEb, polygon: readonly GeoPoint[]): Expr
   );
   // Only horizontal edges: a polygon without an inside.
   if (crossings.length === 0) return sql<SqlBool>`1 = 0`;
-  return eb.and([
-    keyRangesSql(eb, keyRangesOfBoxes([box])),
-    boxTestSql(eb, box),
-    sql<SqlBool>`(${sql.join(crossings, sql` + `)}) % 2 = 1`,
-  ]);
+  return eb.and([keyRangesSql(eb, keyRangesOfBoxes([box])), boxTestSql(eb, box), sql<SqlBool>`(${sql.join(crossings, sql` + `)}) % 2 = 1`]);
 }

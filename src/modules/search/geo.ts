@@ -146,8 +146,16 @@ export function boxOfCircle(circle: RadiusCircle): SearchBox[] {
   const halfWidth = Math.asin(ratio) * DEGREES_PER_RADIAN + EDGE_MARGIN_DEGREES;
   const west = circle.longitude - halfWidth;
   const east = circle.longitude + halfWidth;
-  if (west < -180) return [{ south, north, west: west + 360, east: 180 }, { south, north, west: -180, east }];
-  if (east > 180) return [{ south, north, west, east: 180 }, { south, north, west: -180, east: east - 360 }];
+  if (west < -180)
+    return [
+      { south, north, west: west + 360, east: 180 },
+      { south, north, west: -180, east },
+    ];
+  if (east > 180)
+    return [
+      { south, north, west, east: 180 },
+      { south, north, west: -180, east: east - 360 },
+    ];
   return [{ south, north, west, east }];
 }
 

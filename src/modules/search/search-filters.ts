@@ -36,7 +36,11 @@ export function searchConditions(db: Kysely<DB>, search: ResolvedSearch, except?
   return (eb: ListingsEb): Expression<SqlBool>[] => {
     const conditions: Expression<SqlBool>[] = [eb('l.status', 'in', states)];
     const withTerms = (ids: readonly number[], carry: boolean) => {
-      let rows = db.selectFrom('listing_terms as lt').select('lt.listing_id').where('lt.term_id', 'in', ids).where('lt.status', 'in', states);
+      let rows = db
+        .selectFrom('listing_terms as lt')
+        .select('lt.listing_id')
+        .where('lt.term_id', 'in', ids)
+        .where('lt.status', 'in', states);
       if (carry && cityIds) rows = rows.where('lt.city_id', 'in', cityIds);
       if (carry && price?.min !== undefined) rows = rows.where('lt.price', '>=', price.min);
       if (carry && price?.max !== undefined) rows = rows.where('lt.price', '<=', price.max);
@@ -46,7 +50,8 @@ export function searchConditions(db: Kysely<DB>, search: ResolvedSearch, except?
       const ids = termIds[name];
       if (ids === undefined || skipped(name)) return;
       if (ids.length === 0) conditions.push(sql<SqlBool>`1 = 0`);
-      else if (name === 'city' && carrier && cityIds) return; // carried
+      else if (name === 'city' && carrier && cityIds)
+        return; // carried
       else if (name === 'feature') ids.forEach((id, i) => conditions.push(withTerms([id], carrier === name && i === 0)));
       else conditions.push(withTerms(ids, carrier === name));
     };

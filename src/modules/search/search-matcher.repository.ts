@@ -13,8 +13,26 @@ export async function loadMatchableListings(db: Kysely<DB>, ids: readonly number
     db
       .selectFrom('listings')
       .select([
-        'id', 'status', 'price', 'currency', 'size', 'land_size', 'bedrooms', 'bathrooms', 'garage', 'year_built', 'featured',
-        'author_id', 'agency_id', 'reference', 'search_text', 'latitude', 'longitude', 'geo_x', 'geo_y', 'geo_z',
+        'id',
+        'status',
+        'price',
+        'currency',
+        'size',
+        'land_size',
+        'bedrooms',
+        'bathrooms',
+        'garage',
+        'year_built',
+        'featured',
+        'author_id',
+        'agency_id',
+        'reference',
+        'search_text',
+        'latitude',
+        'longitude',
+        'geo_x',
+        'geo_y',
+        'geo_z',
       ])
       .where('id', 'in', ids)
       .orderBy('id')

@@ -67,14 +67,16 @@ export function matchesListing(listing: MatchableListing, search: ResolvedSearch
   if (query.agent_id !== undefined && !listing.agent_ids.includes(query.agent_id)) return false;
   const ofAgency = (agencyId: number) => listing.agency_id === agencyId || listing.agent_agency_ids.includes(agencyId);
   if (query.agency_id !== undefined && !ofAgency(query.agency_id)) return false;
-  if (search.scope && !(search.scope.kind === 'agent' ? listing.agent_ids.includes(search.scope.id) : ofAgency(search.scope.id))) return false;
+  if (search.scope && !(search.scope.kind === 'agent' ? listing.agent_ids.includes(search.scope.id) : ofAgency(search.scope.id)))
+    return false;
   if (query.keyword !== undefined) {
     const terms = queryTerms(query.keyword);
     if (terms.length > 0 && !keywordMatches(listing.search_text, terms)) return false;
   }
-  const point = listing.latitude !== null && listing.longitude !== null && listing.geo !== null
-    ? { latitude: listing.latitude, longitude: listing.longitude, geo: listing.geo }
-    : null;
+  const point =
+    listing.latitude !== null && listing.longitude !== null && listing.geo !== null
+      ? { latitude: listing.latitude, longitude: listing.longitude, geo: listing.geo }
+      : null;
   if (query.circle?.radius !== undefined && !(point && inCircle(point, { ...query.circle, radius: query.circle.radius }))) return false;
   if (query.box !== undefined && !(point && inBox(point, query.box))) return false;
   if (query.polygon !== undefined && !(point && inPolygon(point, query.polygon))) return false;

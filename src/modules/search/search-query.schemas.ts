@@ -87,9 +87,7 @@ export const SearchFilterFields = {
   'min-price': Money(alias('min_price')),
   max_price: Money('Highest price, inclusive'),
   'max-price': Money(alias('max_price')),
-  currency: Type.Optional(
-    Type.String({ pattern: '^[A-Za-z]{3}$', description: 'ISO 4217 code, any case: only listings priced in it' }),
-  ),
+  currency: Type.Optional(Type.String({ pattern: '^[A-Za-z]{3}$', description: 'ISO 4217 code, any case: only listings priced in it' })),
   min_size: Area('Smallest size, inclusive'),
   'min-area': Area(alias('min_size')),
   max_size: Area('Largest size, inclusive'),

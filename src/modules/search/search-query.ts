@@ -138,7 +138,8 @@ class ParamReader {
     const own = this.readOne(name, parse);
     const alias = ALIAS_OF.get(name);
     const aliased = alias === undefined ? undefined : this.readOne(alias, parse);
-    if (own && aliased && JSON.stringify(own.value) !== JSON.stringify(aliased.value)) this.fail(aliased.field, 'rule_alias_conflict', { name: own.field });
+    if (own && aliased && JSON.stringify(own.value) !== JSON.stringify(aliased.value))
+      this.fail(aliased.field, 'rule_alias_conflict', { name: own.field });
     return own ?? aliased;
   }
 
@@ -158,7 +159,13 @@ class ParamReader {
    * as URL decoding would make it, so that the canonical query string can be encoded.
    */
   text(name: string): string | undefined {
-    return this.read(name, (value) => String(value).replace(/[\uD800-\uDFFF]/gu, '\uFFFD').trim() || undefined)?.value;
+    return this.read(
+      name,
+      (value) =>
+        String(value)
+          .replace(/[\uD800-\uDFFF]/gu, '\uFFFD')
+          .trim() || undefined,
+    )?.value;
   }
 
   /** `true` filters; `false` is the default, so it is absent. */
@@ -243,7 +250,14 @@ function readSort(reader: ParamReader, filters: SearchFilters): SearchSort | und
 
 /** Trimmed, blanks dropped, first occurrences kept in order. */
 function splitList(text: string): string[] {
-  return [...new Set(text.split(',').map((item) => item.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      text
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 /** A slug as slugify() makes them (letters and digits of any script, single hyphens), or a term id. */
@@ -351,19 +365,25 @@ const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i;
 
 /** `lat lng,lat lng,...`, white space around and between the numbers tolerated. */
 function readPolygon(reader: ParamReader, text: string, field: string): GeoPoint[] | undefined {
-  const pairs = text.split(',').map((pair) => pair.trim()).filter(Boolean);
+  const pairs = text
+    .split(',')
+    .map((pair) => pair.trim())
+    .filter(Boolean);
   if (pairs.length === 0) return undefined;
   const vertices: GeoPoint[] = [];
   for (const pair of pairs) {
     const numbers = pair.split(/\s+/);
-    if (numbers.length !== 2 || !numbers.every((number) => DECIMAL.test(number))) return reader.fail(field, 'rule_polygon', { min: MIN_POLYGON_VERTICES, max: MAX_POLYGON_VERTICES });
+    if (numbers.length !== 2 || !numbers.every((number) => DECIMAL.test(number)))
+      return reader.fail(field, 'rule_polygon', { min: MIN_POLYGON_VERTICES, max: MAX_POLYGON_VERTICES });
     const [latitude, longitude] = numbers.map((number) => Number(number) + 0) as [number, number];
-    if (!(Math.abs(latitude) <= 90 && Math.abs(longitude) <= 180)) return reader.fail(field, 'rule_polygon', { min: MIN_POLYGON_VERTICES, max: MAX_POLYGON_VERTICES });
+    if (!(Math.abs(latitude) <= 90 && Math.abs(longitude) <= 180))
+      return reader.fail(field, 'rule_polygon', { min: MIN_POLYGON_VERTICES, max: MAX_POLYGON_VERTICES });
     vertices.push({ latitude, longitude });
   }
   const [first, last] = [vertices[0]!, vertices[vertices.length - 1]!];
   if (vertices.length > 1 && first.latitude === last.latitude && first.longitude === last.longitude) vertices.pop();
   if (vertices.length > MAX_POLYGON_VERTICES) return reader.fail(field, 'rule_max_items', { limit: MAX_POLYGON_VERTICES });
-  if (vertices.length < MIN_POLYGON_VERTICES) return reader.fail(field, 'rule_polygon', { min: MIN_POLYGON_VERTICES, max: MAX_POLYGON_VERTICES });
+  if (vertices.length < MIN_POLYGON_VERTICES)
+    return reader.fail(field, 'rule_polygon', { min: MIN_POLYGON_VERTICES, max: MAX_POLYGON_VERTICES });
   return vertices;
 }

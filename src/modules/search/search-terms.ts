@@ -45,14 +45,18 @@ export async function resolveTerms(db: Kysely<DB>, query: SearchQuery, scope?: L
   const rows = await db
     .selectFrom('terms')
     .select(['id', 'taxonomy', 'slug'])
-    .where('taxonomy', 'in', wanted.map((name) => TAXONOMY_OF[name]))
+    .where(
+      'taxonomy',
+      'in',
+      wanted.map((name) => TAXONOMY_OF[name]),
+    )
     .where((eb) => eb.or([...(slugs.length ? [eb('slug', 'in', slugs)] : []), ...(ids.length ? [eb('id', 'in', ids)] : [])]))
     .execute();
   const termIds: ResolvedSearch['termIds'] = {};
   for (const name of wanted) {
     const taxonomy = TAXONOMY_OF[name];
-    const found = query.terms![name]!.map((value) =>
-      rows.find((row) => row.taxonomy === taxonomy && (isId(value) ? row.id === Number(value) : row.slug === value))?.id,
+    const found = query.terms![name]!.map(
+      (value) => rows.find((row) => row.taxonomy === taxonomy && (isId(value) ? row.id === Number(value) : row.slug === value))?.id,
     );
     const known = [...new Set(found.filter((id): id is number => id !== undefined))];
     // All of the features, or nothing: a missing one empties the list, which matches no listing.

@@ -13,11 +13,33 @@ export type TaxonomyFilter = TermFilter | LocationFilter;
 export const TAXONOMY_FILTERS: readonly TaxonomyFilter[] = [...TERM_FILTERS, ...LOCATION_FILTERS];
 
 export const SEARCH_SORTS = [
-  'd_date', 'a_date', 'a_price', 'd_price', 'a_title', 'd_title', 'a_size', 'd_size', 'featured_first', 'distance', 'relevance',
+  'd_date',
+  'a_date',
+  'a_price',
+  'd_price',
+  'a_title',
+  'd_title',
+  'a_size',
+  'd_size',
+  'featured_first',
+  'distance',
+  'relevance',
 ] as const;
 export type SearchSort = (typeof SEARCH_SORTS)[number];
 
-export const FACET_NAMES = ['type', 'status', 'label', 'feature', 'country', 'state', 'city', 'area', 'bedrooms', 'bathrooms', 'price'] as const;
+export const FACET_NAMES = [
+  'type',
+  'status',
+  'label',
+  'feature',
+  'country',
+  'state',
+  'city',
+  'area',
+  'bedrooms',
+  'bathrooms',
+  'price',
+] as const;
 export type FacetName = (typeof FACET_NAMES)[number];
 
 export type RadiusUnit = 'km' | 'mi';

@@ -126,7 +126,10 @@ function termRowsAlone(db: Kysely<DB>, search: ResolvedSearch, sort: SearchSort)
   const cityIds = search.termIds.city;
   if (search.scope || Object.keys(others).length > 0 || named.length > (cityIds ? 2 : 1) || termIds?.length !== 1) return undefined;
   if (cityIds?.length === 0) return undefined;
-  let rows = db.selectFrom('listing_terms as lt').where('lt.term_id', '=', termIds[0]!).where('lt.status', 'in', searchedStates(search.query));
+  let rows = db
+    .selectFrom('listing_terms as lt')
+    .where('lt.term_id', '=', termIds[0]!)
+    .where('lt.status', 'in', searchedStates(search.query));
   if (cityIds) rows = rows.where('lt.city_id', 'in', cityIds);
   if (price?.min !== undefined) rows = rows.where('lt.price', '>=', price.min);
   if (price?.max !== undefined) rows = rows.where('lt.price', '<=', price.max);
@@ -138,12 +141,17 @@ function matchingListings(db: Kysely<DB>, search: ResolvedSearch) {
 }
 
 async function pageIds(db: Kysely<DB>, search: ResolvedSearch, sort: SearchSort, window: PageWindow): Promise<number[]> {
-  const rows = await inSearchOrder(db, matchingListings(db, search).select('l.id'), search, sort).limit(window.perPage).offset(window.offset).execute();
+  const rows = await inSearchOrder(db, matchingListings(db, search).select('l.id'), search, sort)
+    .limit(window.perPage)
+    .offset(window.offset)
+    .execute();
   return rows.map((row) => row.id);
 }
 
 async function countMatches(db: Kysely<DB>, search: ResolvedSearch): Promise<number> {
-  const row = await matchingListings(db, search).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+  const row = await matchingListings(db, search)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -153,9 +161,17 @@ function hasSelectiveFilter(search: ResolvedSearch): boolean {
   return (
     search.scope !== undefined ||
     Object.keys(search.termIds).length > 0 ||
-    [query.keyword, query.circle?.radius, query.box, query.polygon, query.ids, query.reference, query.agent_id, query.agency_id, query.user_id].some(
-      (value) => value !== undefined,
-    )
+    [
+      query.keyword,
+      query.circle?.radius,
+      query.box,
+      query.polygon,
+      query.ids,
+      query.reference,
+      query.agent_id,
+      query.agency_id,
+      query.user_id,
+    ].some((value) => value !== undefined)
   );
 }
 
@@ -175,7 +191,13 @@ const INNER_MARGIN = 1.5;
  * Its radius comes from the total as if listings were spread evenly, widened (twice per try) until it holds
  * enough; the full circle is the last try.
  */
-async function nearestIds(db: Kysely<DB>, search: ResolvedSearch, circle: RadiusCircle, total: number, window: PageWindow): Promise<number[]> {
+async function nearestIds(
+  db: Kysely<DB>,
+  search: ResolvedSearch,
+  circle: RadiusCircle,
+  total: number,
+  window: PageWindow,
+): Promise<number[]> {
   const needed = window.offset + window.perPage;
   let radius = total > needed ? circle.radius * Math.sqrt(needed / total) * INNER_MARGIN : circle.radius;
   for (; radius < circle.radius; radius *= 2) {

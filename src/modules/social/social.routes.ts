@@ -46,7 +46,7 @@ export async function socialRoutes(app: FastifyInstance, { social, signInRateLim
         tags: ['social'],
         summary: 'Sign in with a Google ID token',
         description:
-          'The ID token is verified (RS256) against Google\'s published keys (`GOOGLE_JWKS_URL`); its audience ' +
+          "The ID token is verified (RS256) against Google's published keys (`GOOGLE_JWKS_URL`); its audience " +
           'must be one of `GOOGLE_CLIENT_IDS` and its issuer Google. Its `email` counts as verified only when ' +
           `\`email_verified\` is true. ${ACCOUNT_RULES}`,
         body: GoogleLoginBody,

@@ -55,9 +55,14 @@ export class SocialService {
     const email = identity.email?.toLowerCase();
     const provider = PROVIDER_NAMES[identity.provider];
     if (!email) {
-      throw new AppError('validation_failed', 'social_email_required', [{ field: TOKEN_FIELD[identity.provider], key: 'rule_social_email_missing' }], {
-        provider,
-      });
+      throw new AppError(
+        'validation_failed',
+        'social_email_required',
+        [{ field: TOKEN_FIELD[identity.provider], key: 'rule_social_email_missing' }],
+        {
+          provider,
+        },
+      );
     }
 
     const existing = await this.users.findByEmail(email);

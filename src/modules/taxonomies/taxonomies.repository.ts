@@ -97,7 +97,12 @@ export async function anyTermExists(db: Executor): Promise<boolean> {
   return (await db.selectFrom('terms').select('id').limit(1).executeTakeFirst()) !== undefined;
 }
 
-export async function findLocationByName(db: Executor, taxonomy: Taxonomy, folded: string, parentId: number | null): Promise<number | undefined> {
+export async function findLocationByName(
+  db: Executor,
+  taxonomy: Taxonomy,
+  folded: string,
+  parentId: number | null,
+): Promise<number | undefined> {
   const row = await db
     .selectFrom('terms')
     .select('id')

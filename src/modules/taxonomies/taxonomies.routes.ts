@@ -5,14 +5,7 @@ import { sendCacheable } from '../../http/cache.js';
 import { Envelope, errorResponses } from '../../http/envelope.js';
 import { translate } from '../../i18n/index.js';
 import type { TaxonomiesService } from './taxonomies.service.js';
-import {
-  CreateTermBody,
-  TaxonomyParam,
-  TERM_ENDPOINTS,
-  TermIdParams,
-  termQuerySchema,
-  UpdateTermBody,
-} from './taxonomies.schemas.js';
+import { CreateTermBody, TaxonomyParam, TERM_ENDPOINTS, TermIdParams, termQuerySchema, UpdateTermBody } from './taxonomies.schemas.js';
 
 const TermRef = Type.Ref('Term');
 const TERM_CACHE_SECONDS = 60;

@@ -55,20 +55,14 @@ const BooleanQuery = Type.Enum(['true', 'false', '1', '0'], { description: '`tru
 
 const termQueryProperties = {
   hide_empty: Type.Optional({ ...BooleanQuery, description: 'true hides terms whose `count` is 0 (default false)' }),
-  orderby: Type.Optional(
-    Type.Enum(['name', 'count', 'id', 'slug'], { description: 'Sort key (default `name`; ties by id)' }),
-  ),
-  order: Type.Optional(
-    Type.String({ pattern: '^([Aa][Ss][Cc]|[Dd][Ee][Ss][Cc])$', description: '`ASC` (default) or `DESC`, any case' }),
-  ),
+  orderby: Type.Optional(Type.Enum(['name', 'count', 'id', 'slug'], { description: 'Sort key (default `name`; ties by id)' })),
+  order: Type.Optional(Type.String({ pattern: '^([Aa][Ss][Cc]|[Dd][Ee][Ss][Cc])$', description: '`ASC` (default) or `DESC`, any case' })),
   number: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000, description: 'Page size; 0 = all (default)' })),
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, description: 'Terms skipped (default 0)' })),
   parent: Type.Optional(
     Type.Integer({ minimum: 0, maximum: 2_147_483_647, description: 'Only direct children of this term; 0 = top level' }),
   ),
-  search: Type.Optional(
-    Type.String({ maxLength: 200, description: 'Case- and accent-insensitive substring of the name or slug' }),
-  ),
+  search: Type.Optional(Type.String({ maxLength: 200, description: 'Case- and accent-insensitive substring of the name or slug' })),
   include: Type.Optional(Type.String({ pattern: INTEGER_LIST, maxLength: 1100, description: 'Only these ids (≤ 100)' })),
   exclude: Type.Optional(Type.String({ pattern: INTEGER_LIST, maxLength: 1100, description: 'All but these ids (≤ 100)' })),
   slug: Type.Optional(Type.String({ pattern: SLUG_LIST, maxLength: 2000, description: 'Only these slugs (≤ 50)' })),
@@ -81,9 +75,7 @@ export function termQuerySchema(endpoint: TermEndpoint) {
       ...termQueryProperties,
       ...(filter
         ? {
-            [filter.param]: Type.Optional(
-              Type.String({ minLength: 1, maxLength: 200, description: `Parent ${filter.param}: slug or id` }),
-            ),
+            [filter.param]: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: `Parent ${filter.param}: slug or id` })),
           }
         : {}),
     },

@@ -93,7 +93,13 @@ export class TaxonomiesService {
    * caller's transaction when there is none (a listing naming a new city). A taken slug gets a number
    * (`springfield-2`): the same name may exist under another parent. `field` names the input in errors.
    */
-  async findOrCreateLocation(trx: Transaction<DB>, taxonomy: Taxonomy, name: string, parentId: number | null, field: string): Promise<number> {
+  async findOrCreateLocation(
+    trx: Transaction<DB>,
+    taxonomy: Taxonomy,
+    name: string,
+    parentId: number | null,
+    field: string,
+  ): Promise<number> {
     // Two listings naming the same new place at once must not create it twice: the second waits here,
     // then finds the first one's term.
     await lockTransactionKey(trx, `location:${taxonomy}:${parentId ?? 0}:${sortKey(name)}`);

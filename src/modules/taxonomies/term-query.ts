@@ -28,7 +28,21 @@ export interface TermFilter {
   locationParent: { taxonomy: Taxonomy; id: number } | { taxonomy: Taxonomy; slug: string } | undefined;
 }
 
-const KEY_PARAMETERS = ['hide_empty', 'orderby', 'order', 'number', 'offset', 'parent', 'search', 'include', 'exclude', 'slug', 'country', 'state', 'city'] as const;
+const KEY_PARAMETERS = [
+  'hide_empty',
+  'orderby',
+  'order',
+  'number',
+  'offset',
+  'parent',
+  'search',
+  'include',
+  'exclude',
+  'slug',
+  'country',
+  'state',
+  'city',
+] as const;
 
 /**
  * A cache key for a term listing query, unambiguous (each value length-prefixed) and cheap: it is built on
@@ -77,7 +91,14 @@ function integerList(field: string, value: string): number[] {
 }
 
 function slugList(value: string): string[] {
-  const slugs = [...new Set(value.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean))];
+  const slugs = [
+    ...new Set(
+      value
+        .split(',')
+        .map((s) => s.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  ];
   if (slugs.length > MAX_SLUGS) throw AppError.invalidField('slug', 'rule_max_items', { limit: MAX_SLUGS });
   if (slugs.length === 0) throw AppError.invalidField('slug', 'rule_slug_list');
   return slugs;

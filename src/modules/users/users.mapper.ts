@@ -34,11 +34,7 @@ export function toUserProfile(account: AccountRow, counts: ProfileCounts | undef
 }
 
 /** What other users see: no e-mail address, phone numbers or favorites. */
-export function toPublicUserProfile(
-  account: AccountRow,
-  counts: ProfileCounts | undefined,
-  storage: FileStorage,
-): PublicUserProfileRecord {
+export function toPublicUserProfile(account: AccountRow, counts: ProfileCounts | undefined, storage: FileStorage): PublicUserProfileRecord {
   return {
     user_id: account.id,
     display_name: account.display_name,

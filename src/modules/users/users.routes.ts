@@ -5,14 +5,7 @@ import { Envelope, errorResponses } from '../../http/envelope.js';
 import { bodyDefaultsToEmpty, callerOf } from '../../http/route-helpers.js';
 import { translate } from '../../i18n/index.js';
 import type { ProfilesService } from './profiles.service.js';
-import {
-  DeleteProfileBody,
-  ListUsersQuery,
-  PROFILE_READERS,
-  UpdateProfileBody,
-  UserIdParams,
-  UserList,
-} from './users.schemas.js';
+import { DeleteProfileBody, ListUsersQuery, PROFILE_READERS, UpdateProfileBody, UserIdParams, UserList } from './users.schemas.js';
 
 const ProfileRef = Type.Ref('UserProfile');
 const PublicProfileRef = Type.Ref('PublicUserProfile');

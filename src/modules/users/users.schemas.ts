@@ -52,10 +52,7 @@ export const PublicUserProfile = Type.Object(
 );
 export type PublicUserProfileRecord = Static<typeof PublicUserProfile>;
 
-export const UserIdParams = Type.Object(
-  { id: Type.Integer({ minimum: 1, maximum: INT4_MAX }) },
-  { additionalProperties: false },
-);
+export const UserIdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: INT4_MAX }) }, { additionalProperties: false });
 
 const PLAIN_TEXT = 'Plain text: HTML tags are removed, white space trimmed';
 const Name = Type.String({ maxLength: 200, description: PLAIN_TEXT });
