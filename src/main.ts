@@ -4,7 +4,7 @@ import { createStorage } from './adapters/storage/index.js';
 import { createServices, type Services } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { createDatabase, type Database, migrateToLatest } from './db/database.js';
-import { AppError } from './http/errors.js';
+import { AppError } from './lib/errors.js';
 import { ProgressBar } from './lib/progress-bar.js';
 import { resolveJwtSecret } from './secrets.js';
 import { DemoTermsMissingError } from './seed/demo-listings.js';

@@ -1,6 +1,6 @@
-import type { Kysely, Transaction } from 'kysely';
 import { nowIso } from '../lib/time.js';
-import type { DB, ListingState } from './schema.js';
+import type { ListingState } from './schema.js';
+import type { Executor } from './executor.js';
 
 export type DomainEventType =
   | 'listing_published'
@@ -19,12 +19,7 @@ export type DomainEventType =
  * change, so that the event exists exactly when the change does; the notifications module reads pending
  * events (`processed_at` null) in id order and turns them into notifications.
  */
-export async function recordEvent(
-  db: Kysely<DB> | Transaction<DB>,
-  type: DomainEventType,
-  payload: Record<string, unknown>,
-  now = new Date(),
-): Promise<void> {
+export async function recordEvent(db: Executor, type: DomainEventType, payload: Record<string, unknown>, now = new Date()): Promise<void> {
   await db
     .insertInto('domain_events')
     .values({ type, payload: JSON.stringify(payload), created_at: nowIso(now) })
@@ -44,7 +39,7 @@ export interface ListingMove {
  * `publish` (saved-search alerts), and the approval, disapproval (with the reason) and expiry its owner hears
  * of (API.md 4.3). Only the approve action moves a `pending` or `disapproved` listing to `publish`.
  */
-export async function recordListingMoves(db: Kysely<DB> | Transaction<DB>, moves: readonly ListingMove[], at: string): Promise<void> {
+export async function recordListingMoves(db: Executor, moves: readonly ListingMove[], at: string): Promise<void> {
   const events: { type: DomainEventType; payload: string; created_at: string }[] = [];
   const add = (type: DomainEventType, payload: Record<string, unknown>) =>
     events.push({ type, payload: JSON.stringify(payload), created_at: at });

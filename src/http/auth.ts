@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError } from './errors.js';
-import type { AuthUser } from './request-context.js';
+import { AppError } from '../lib/errors.js';
+import type { AuthUser } from '../lib/signed-in-user.js';
 
 export interface Authenticator {
   /** Resolves a bearer token to its caller, or throws a 401/403 AppError. */

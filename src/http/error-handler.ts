@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isUniqueViolation } from '../db/dialect/index.js';
 import { type MessageKey, type MessageParams, translate } from '../i18n/index.js';
-import { AppError, type FieldError } from './errors.js';
+import { AppError, type FieldError } from '../lib/errors.js';
 
 type AjvError = NonNullable<FastifyError['validation']>[number];
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { AppError } from './errors.js';
+import { AppError } from '../lib/errors.js';
 import { Envelope, errorResponses } from './envelope.js';
 
 const Status = Envelope(Type.Object({ status: Type.String() }));

@@ -2,7 +2,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
-import { AppError } from './errors.js';
+import { AppError } from '../lib/errors.js';
 
 /**
  * Per-IP request limits of API.md 0.6: one budget for every route, and a tighter one of its own for each

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError } from './errors.js';
+import { AppError } from '../lib/errors.js';
 import { resolveLanguage } from './language.js';
 import { constantHeaders } from './security-headers.js';
 

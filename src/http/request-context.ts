@@ -1,13 +1,6 @@
 import type { Role } from '../db/schema.js';
 import type { Language } from '../i18n/index.js';
-
-/** The caller, as the bearer token and its session establish it. */
-export interface AuthUser {
-  readonly id: number;
-  readonly role: Role;
-  readonly sessionId: string;
-  readonly tokenExpiresAt: Date;
-}
+import type { AuthUser } from '../lib/signed-in-user.js';
 
 /**
  * Declared on each route as `config: { auth }` and checked by one hook (http/auth.ts):

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { AppError } from './errors.js';
-import type { AuthUser } from './request-context.js';
+import { AppError } from '../lib/errors.js';
+import type { AuthUser } from '../lib/signed-in-user.js';
 
 /** The caller, on a route whose auth requirement (`config: { auth }`) guarantees one. */
 export function callerOf(request: FastifyRequest): AuthUser {

@@ -1,15 +1,7 @@
 import type { Mailer } from '../adapters/mail/mailer.js';
 import type { OutboxRow } from '../db/schema.js';
+import type { EmailPayload } from '../db/outbox.js';
 import type { ChannelSender } from './outbox.js';
-
-/** The outbox payload of the `email` channel. */
-export interface EmailPayload {
-  to: string;
-  subject: string;
-  text: string;
-  html?: string;
-  replyTo?: string;
-}
 
 /**
  * Sends `email` outbox messages. Once sent, only the recipient and subject stay in the outbox row: bodies

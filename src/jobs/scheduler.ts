@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { nowIso } from '../lib/time.js';
-import { Repeater } from './repeater.js';
+import { Repeater } from '../lib/repeater.js';
 
 /**
  * A scheduled job's work for one period. `now` is the tick's time. It may return how many milliseconds to wait

@@ -3,7 +3,7 @@ import { between, integerBetween, pick, pickWeighted, type Random, shuffle } fro
 import { slugify, sortKey } from '../lib/slug.js';
 import { excerptOf } from '../lib/text.js';
 import type { TermLink } from '../modules/properties/properties.repository.js';
-import { searchColumnsOf } from '../modules/search/search-columns.repository.js';
+import { searchColumnsOf } from '../lib/search-columns.js';
 import type { DemoDirectory } from './demo-directory.js';
 import type { DemoImage } from './demo-images.js';
 import { FEATURE_COUNT, FEATURES_BY_KIND, PRICE_SPREAD, type TypeProfile } from './demo-listing-types.js';

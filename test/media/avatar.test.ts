@@ -4,7 +4,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileStorage } from '../../src/adapters/storage/storage.js';
 import type { UserRow } from '../../src/db/schema.js';
-import type { AuthUser } from '../../src/http/request-context.js';
+import type { AuthUser } from '../../src/lib/signed-in-user.js';
 import type { MediaRecord } from '../../src/modules/media/media.schemas.js';
 import { MediaService } from '../../src/modules/media/media.service.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';

@@ -5,7 +5,7 @@ import { fillGeoCells, microdegreesOf } from '../../src/db/dialect/geo-cell-trig
 import type { DB, ListingState } from '../../src/db/schema.js';
 import { between, type Random, seededRandom } from '../../src/lib/random.js';
 import { inBox, type RadiusCircle } from '../../src/modules/search/geo.js';
-import { CELL_LEVELS, cellOfGeoKey } from '../../src/modules/search/geo-cells.js';
+import { CELL_LEVELS, cellOfGeoKey } from '../../src/lib/geo-grid.js';
 import {
   clusterLevel,
   clustersInBox,
@@ -15,7 +15,8 @@ import {
   MAX_CLUSTERS,
 } from '../../src/modules/search/geo-cells.repository.js';
 import { inBoxSql, inCircleSql } from '../../src/modules/search/geo-filters.js';
-import { refreshSearchColumns, searchColumnsOf } from '../../src/modules/search/search-columns.repository.js';
+import { refreshSearchColumns } from '../../src/modules/search/search-columns.repository.js';
+import { searchColumnsOf } from '../../src/lib/search-columns.js';
 import type { SearchBox } from '../../src/modules/search/search-types.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';
 

@@ -4,7 +4,7 @@ import type { DB } from '../../src/db/schema.js';
 import { seededRandom } from '../../src/lib/random.js';
 import { distanceKm, EARTH_RADIUS_KM, inBox, inCircle, inPolygon, type RadiusCircle } from '../../src/modules/search/geo.js';
 import { dotWith, inBoxSql, inCircleSql, inPolygonSql } from '../../src/modules/search/geo-filters.js';
-import { searchColumnsOf } from '../../src/modules/search/search-columns.repository.js';
+import { searchColumnsOf } from '../../src/lib/search-columns.js';
 import type { GeoPoint, SearchBox } from '../../src/modules/search/search-types.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';
 import { newListing } from '../helpers/factories.js';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB, ListingState } from '../../src/db/schema.js';
 import { seededRandom } from '../../src/lib/random.js';
 import { distanceKm } from '../../src/modules/search/geo.js';
-import { searchColumnsOf } from '../../src/modules/search/search-columns.repository.js';
+import { searchColumnsOf } from '../../src/lib/search-columns.js';
 import { searchConditions } from '../../src/modules/search/search-filters.js';
 import { resolveTerms } from '../../src/modules/search/search-terms.js';
 import type { SearchQuery } from '../../src/modules/search/search-types.js';

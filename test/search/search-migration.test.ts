@@ -10,7 +10,7 @@ import {
   setListingState,
   updateListingInState,
 } from '../../src/modules/properties/properties.repository.js';
-import { searchColumnsOf } from '../../src/modules/search/search-columns.repository.js';
+import { searchColumnsOf } from '../../src/lib/search-columns.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';
 import { newListing } from '../helpers/factories.js';
 import { emptyDatabase, insertTerm } from './search-storage-fixtures.js';

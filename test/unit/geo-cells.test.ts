@@ -1,23 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { between, type Random, seededRandom } from '../../src/lib/random.js';
-import { distanceKm, geoKey, inBox, inCircle, type RadiusCircle, unitVector } from '../../src/modules/search/geo.js';
+import { distanceKm, inBox, inCircle, type RadiusCircle } from '../../src/modules/search/geo.js';
+import { geoKey, unitVector } from '../../src/lib/geo-grid.js';
 import {
   BoxCells,
-  CELL_LEVELS,
   CircleCells,
   cellExtent,
   cellKey,
-  cellOfGeoKey,
   cellOfKey,
   type CellRelation,
   cellsCoveringBox,
   cellsSpannedByBox,
   childrenOf,
-  columnOfLongitude,
   type GridCell,
   keyRangeOf,
-  rowOfLatitude,
 } from '../../src/modules/search/geo-cells.js';
+import { CELL_LEVELS, cellOfGeoKey, columnOfLongitude, rowOfLatitude } from '../../src/lib/geo-grid.js';
 import type { GeoPoint, SearchBox } from '../../src/modules/search/search-types.js';
 
 const located = (point: GeoPoint) => ({ ...point, geo: unitVector(point.latitude, point.longitude) });

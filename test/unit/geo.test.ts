@@ -5,7 +5,6 @@ import {
   boxOfPolygon,
   distanceKm,
   EARTH_RADIUS_KM,
-  geoKey,
   inBox,
   inCircle,
   inPolygon,
@@ -14,8 +13,8 @@ import {
   keyRangesOfBoxes,
   minimumDot,
   type RadiusCircle,
-  unitVector,
 } from '../../src/modules/search/geo.js';
+import { geoKey, unitVector } from '../../src/lib/geo-grid.js';
 import type { GeoPoint, SearchBox } from '../../src/modules/search/search-types.js';
 
 const located = (latitude: number, longitude: number) => ({ latitude, longitude, geo: unitVector(latitude, longitude) });

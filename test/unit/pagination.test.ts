@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { pageWindow, paginationOf } from '../../src/http/pagination.js';
+import { pageWindow, paginationOf } from '../../src/lib/paging.js';
 
 describe('pagination', () => {
   it('defaults to page 1 of 10, and takes `paged` as an alias of `page`', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Repeater } from '../../src/jobs/repeater.js';
+import { Repeater } from '../../src/lib/repeater.js';
 
 describe('Repeater', () => {
   it('runs at start, again after the delay each run asks for, and never two runs at once', async () => {

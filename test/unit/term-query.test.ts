@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../src/http/errors.js';
+import { AppError } from '../../src/lib/errors.js';
 import { TERM_ENDPOINTS } from '../../src/modules/taxonomies/taxonomies.schemas.js';
 import { parseTermQuery, termQueryKey } from '../../src/modules/taxonomies/term-query.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AppError } from '../../src/http/errors.js';
+import { AppError } from '../../src/lib/errors.js';
 import { AccessTokens } from '../../src/modules/auth/tokens.js';
 
 const SECRET = 'unit-test-secret-0123456789-0123456789';

@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
 import type { StripeConfig } from '../../config.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../lib/errors.js';
 import type { CheckoutSession, CheckoutSessionRequest, PaymentGateway } from './payment-gateway.js';
 
 /** How long one Stripe call may take before the buyer's request answers 503 (Stripe's own default is 80 s). */

@@ -1,5 +1,5 @@
 import type { SocialProvider } from '../../db/schema.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../lib/errors.js';
 
 /** What a provider vouches for once it has verified a sign-in token. */
 export interface SocialIdentity {

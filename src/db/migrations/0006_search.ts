@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { searchColumnsOf } from '../../modules/search/search-columns.repository.js';
+import { searchColumnsOf } from '../../lib/search-columns.js';
 import { fireDeferredStamps } from '../dialect/deferred-stamps.js';
 import { createKeywordIndex } from '../dialect/full-text.js';
 import { createSearchTriggers } from '../dialect/search-triggers.js';

@@ -1,8 +1,7 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { DB, LoginLocksTable } from '../../db/schema.js';
 import type { SessionCaller } from './session-cache.js';
-
-type Executor = Kysely<DB> | Transaction<DB>;
+import type { Executor } from '../../db/executor.js';
 
 export async function insertSession(
   db: Executor,

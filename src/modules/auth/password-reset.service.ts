@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../lib/errors.js';
 import { type Language, supportedLanguage, translate } from '../../i18n/index.js';
-import { enqueue } from '../../jobs/outbox.js';
+import { enqueue } from '../../db/outbox.js';
 import { nowIso } from '../../lib/time.js';
 import type { UsersService } from '../users/users.service.js';
 import * as repository from './auth.repository.js';

@@ -1,5 +1,5 @@
 import { errors, jwtVerify, SignJWT } from 'jose';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../lib/errors.js';
 
 const ISSUER = 'realty-api';
 const AUDIENCE = 'realty-api';

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
-import { AppError } from '../../http/errors.js';
-import { pageWindow, paginationOf } from '../../http/pagination.js';
-import type { AuthUser } from '../../http/request-context.js';
+import { AppError } from '../../lib/errors.js';
+import { pageWindow, paginationOf } from '../../lib/paging.js';
+import type { AuthUser } from '../../lib/signed-in-user.js';
 import { sortKey } from '../../lib/slug.js';
 import { nowIso } from '../../lib/time.js';
 import type { PropertyListRecord } from '../properties/properties.schemas.js';

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
-import { AppError } from '../../http/errors.js';
-import type { AuthUser } from '../../http/request-context.js';
+import { AppError } from '../../lib/errors.js';
+import type { AuthUser } from '../../lib/signed-in-user.js';
 
 /** Who stands behind an agent record: its own user and the user of its agency (either may be null). */
 export interface AgentAccess {

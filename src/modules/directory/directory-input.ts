@@ -1,7 +1,7 @@
 import type { Transaction, Updateable } from 'kysely';
 import type { AgenciesTable, AgentsTable, DB, Taxonomy } from '../../db/schema.js';
-import { AppError, type FieldError } from '../../http/errors.js';
-import type { AuthUser } from '../../http/request-context.js';
+import { AppError, type FieldError } from '../../lib/errors.js';
+import type { AuthUser } from '../../lib/signed-in-user.js';
 import { sortKey } from '../../lib/slug.js';
 import { plainText, richText } from '../../lib/text.js';
 import { socialOf } from './directory.mapper.js';

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
-import { type PageWindow, pageWindow, paginationOf } from '../../http/pagination.js';
-import type { AuthUser } from '../../http/request-context.js';
+import { type PageWindow, pageWindow, paginationOf } from '../../lib/paging.js';
+import type { AuthUser } from '../../lib/signed-in-user.js';
 import type { ListSort, PropertyListRecord } from '../properties/properties.schemas.js';
 import type { PropertiesService } from '../properties/properties.service.js';
 import type { SearchQueryInput } from '../search/search-query.schemas.js';

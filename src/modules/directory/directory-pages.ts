@@ -1,7 +1,7 @@
 import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import { asciiLower, asciiLowerCase, escapeLike } from '../../db/dialect/index.js';
 import type { DB } from '../../db/schema.js';
-import type { PageWindow } from '../../http/pagination.js';
+import type { PageWindow } from '../../lib/paging.js';
 import type { ListSort } from '../properties/properties.schemas.js';
 import { inListOrder } from '../properties/published-pages.js';
 import type { DirectorySort } from './directory.schemas.js';

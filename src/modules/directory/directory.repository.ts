@@ -1,7 +1,6 @@
-import type { Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import type { Selectable, Transaction, Updateable } from 'kysely';
 import type { AgenciesTable, AgentsTable, DB, Taxonomy } from '../../db/schema.js';
-
-type Executor = Kysely<DB> | Transaction<DB>;
+import type { Executor } from '../../db/executor.js';
 
 /**
  * Directory storage. Term counts of agent categories and cities, and the `directory` and `listings` cache

@@ -1,5 +1,5 @@
 import { type Static, type TObjectOptions, type TSchema, Type } from 'typebox';
-import { PageQueryFields, Pagination, type PaginationRecord } from '../../http/pagination.js';
+import { PageQueryFields, Pagination, type PaginationRecord } from '../../lib/paging.js';
 
 const INT4_MAX = 2_147_483_647;
 const Id = Type.Integer({ minimum: 1, maximum: INT4_MAX });

@@ -1,4 +1,4 @@
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../lib/errors.js';
 import { plainText } from '../../lib/text.js';
 import type { ContactInput, LeadUserType } from './leads.schemas.js';
 

@@ -1,5 +1,5 @@
 import { type Language, translate } from '../../i18n/index.js';
-import type { EmailPayload } from '../../jobs/email-sender.js';
+import type { EmailPayload } from '../../db/outbox.js';
 import { type CleanContact, singleLine } from './lead-input.js';
 
 /** What a lead was sent about, as its mail names it. */

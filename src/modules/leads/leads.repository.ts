@@ -1,8 +1,6 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { AgentDisplay, DB, LeadTarget } from '../../db/schema.js';
-import type { PageWindow } from '../../http/pagination.js';
-
-type Executor = Kysely<DB> | Transaction<DB>;
+import type { AgentDisplay, LeadTarget } from '../../db/schema.js';
+import type { PageWindow } from '../../lib/paging.js';
+import type { Executor } from '../../db/executor.js';
 
 /** Lead storage (API.md 6.3): the leads, who they are addressed to, and the records they can be sent to. */
 

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../lib/errors.js';
 
 export interface MultipartFormSpec<F extends string> {
   /** The one file part the form carries. */

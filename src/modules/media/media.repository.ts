@@ -1,7 +1,6 @@
-import type { Kysely, Transaction, Updateable } from 'kysely';
+import type { Transaction, Updateable } from 'kysely';
 import type { DB, ListingState, MediaRow, MediaTable, NewMedia } from '../../db/schema.js';
-
-type Executor = Kysely<DB> | Transaction<DB>;
+import type { Executor } from '../../db/executor.js';
 
 /** A media row with the state of the listing it is attached to (null when it is not attached). */
 export type MediaWithListing = MediaRow & { listing_status: ListingState | null };

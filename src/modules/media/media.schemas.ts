@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { PageQueryFields, Pagination, type PaginationRecord } from '../../http/pagination.js';
+import { PageQueryFields, Pagination, type PaginationRecord } from '../../lib/paging.js';
 
 /** Roles that may upload media (the listing creators of API.md 0.3); anyone signed in may upload an avatar. */
 export const MEDIA_UPLOADERS = ['administrator', 'manager', 'agency', 'agent', 'owner', 'seller'] as const;

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { FileStorage } from '../../adapters/storage/storage.js';
 import type { DB, MediaRow } from '../../db/schema.js';
-import { AppError } from '../../http/errors.js';
-import { pageWindow, paginationOf } from '../../http/pagination.js';
-import type { AuthUser } from '../../http/request-context.js';
+import { AppError } from '../../lib/errors.js';
+import { pageWindow, paginationOf } from '../../lib/paging.js';
+import type { AuthUser } from '../../lib/signed-in-user.js';
 import { plainText, richText } from '../../lib/text.js';
 import { nowIso } from '../../lib/time.js';
 import { IMAGE_TYPES, MEDIA_TYPES, type MediaType, type ProcessedUpload, processUpload } from './image-processing.js';

@@ -1,8 +1,7 @@
-import type { Insertable, Kysely, Transaction } from 'kysely';
-import type { DB, Role } from '../../db/schema.js';
+import type { Insertable } from 'kysely';
+import type { Role } from '../../db/schema.js';
 import type { BroadcastRow, BroadcastsTable } from '../../db/schema-notifications.js';
-
-type Executor = Kysely<DB> | Transaction<DB>;
+import type { Executor } from '../../db/executor.js';
 
 /** How many users a broadcast to `role` (or everyone) reaches now. */
 export async function countRecipients(db: Executor, role: Role | null): Promise<number> {

@@ -1,7 +1,5 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { DB, OutboxState } from '../../db/schema.js';
-
-type Executor = Kysely<DB> | Transaction<DB>;
+import type { OutboxState } from '../../db/schema.js';
+import type { Executor } from '../../db/executor.js';
 
 export interface DeliveryFilter {
   status: OutboxState;

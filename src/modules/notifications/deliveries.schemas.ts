@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { OUTBOX_STATES } from '../../db/schema.js';
-import { PageQueryFields, Pagination } from '../../http/pagination.js';
+import { PageQueryFields, Pagination } from '../../lib/paging.js';
 
 const INT4_MAX = 2_147_483_647;
 

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
-import { AppError } from '../../http/errors.js';
-import { pageWindow, paginationOf } from '../../http/pagination.js';
+import { AppError } from '../../lib/errors.js';
+import { pageWindow, paginationOf } from '../../lib/paging.js';
 import { nowIso, toApiTimestamp } from '../../lib/time.js';
 import * as repository from './deliveries.repository.js';
 import type { DeliveriesQueryInput, DeliveryListRecord, DeliveryRecord } from './deliveries.schemas.js';

@@ -1,8 +1,5 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { DB } from '../../db/schema.js';
 import type { DevicePlatform } from '../../db/schema-notifications.js';
-
-type Executor = Kysely<DB> | Transaction<DB>;
+import type { Executor } from '../../db/executor.js';
 
 /**
  * Registers a push token for a user. A token names one app install: registering it again moves it to the

@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { errorResponses } from '../../http/envelope.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../lib/errors.js';
 import type { NotificationHub } from './notification-hub.js';
 import type { NotificationRecord } from './notifications.schemas.js';
 import type { NotificationsService } from './notifications.service.js';

@@ -1,9 +1,8 @@
-import type { Insertable, Kysely, Transaction } from 'kysely';
-import type { DB, ListingState } from '../../db/schema.js';
+import type { Insertable } from 'kysely';
+import type { ListingState } from '../../db/schema.js';
 import type { NotificationRow, NotificationsTable, NotificationType } from '../../db/schema-notifications.js';
 import type { ChannelSwitches } from './notification-preferences.js';
-
-type Executor = Kysely<DB> | Transaction<DB>;
+import type { Executor } from '../../db/executor.js';
 
 export interface NotificationFilter {
   /** `read`, `unread`, or undefined for both. */

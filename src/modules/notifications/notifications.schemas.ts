@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { DEVICE_PLATFORMS, NOTIFICATION_TYPES } from '../../db/schema-notifications.js';
 import { ROLES } from '../../db/schema.js';
-import { PageQueryFields, Pagination } from '../../http/pagination.js';
+import { PageQueryFields, Pagination } from '../../lib/paging.js';
 
 const INT4_MAX = 2_147_483_647;
 /** An administrator's `data` object, serialized, is at most this long (it travels in every e-mail and push). */

@@ -1,15 +1,12 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { DB } from '../../db/schema.js';
 import type { NotificationRow, NotificationType } from '../../db/schema-notifications.js';
 import { supportedLanguage } from '../../i18n/index.js';
 import { nowIso } from '../../lib/time.js';
-import { enqueueMany, type OutboxMessage } from '../../jobs/outbox.js';
+import { enqueueMany, type OutboxMessage } from '../../db/outbox.js';
 import { usersWithDevices } from './devices.repository.js';
 import { type Channel, preferencesOf } from './notification-preferences.js';
 import { type NotificationTextKey, notificationText, type TextParams } from './notification-texts.js';
 import { findPreferenceRows, findUserLanguages, insertNotifications, type PreferenceRow } from './notifications.repository.js';
-
-type Executor = Kysely<DB> | Transaction<DB>;
+import type { Executor } from '../../db/executor.js';
 
 /** The outbox channels of a notification's e-mail and push message. */
 export const EMAIL_CHANNEL = 'notification_email';

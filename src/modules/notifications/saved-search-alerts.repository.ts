@@ -1,7 +1,6 @@
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { DB, Taxonomy } from '../../db/schema.js';
-
-type Executor = Kysely<DB> | Transaction<DB>;
+import type { Executor } from '../../db/executor.js';
 
 /** All SQL of saved-search alerts (API.md 7): the index's reads, the matches, the digests. */
 

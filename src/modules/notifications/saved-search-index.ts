@@ -1,6 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
 import { kyselyCacheVersionReader } from '../../db/cache-versions.js';
-import type { DB } from '../../db/schema.js';
 import { type MatchableListing, matchesListing } from '../search/search-matcher.js';
 import { normalizeSavedSearchQuery } from '../search/search-query.js';
 import { resolveTerms, TAXONOMY_OF } from '../search/search-terms.js';
@@ -17,8 +15,8 @@ import {
   type TermResolution,
   termResolution,
 } from './saved-search-compiled.js';
+import type { Executor } from '../../db/executor.js';
 
-type Executor = Kysely<DB> | Transaction<DB>;
 const SEARCH_TAXONOMIES = [...new Set(Object.values(TAXONOMY_OF))];
 
 /** One term parameter's values as saved (e.g. city=miami,tampa), resolved on its own. */

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import type { NotificationType } from '../../db/schema-notifications.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../lib/errors.js';
 import { preferencesOf } from './notification-preferences.js';
 import { findPreferenceRows, findUserLanguages } from './notifications.repository.js';
 import type { NotificationsService } from './notifications.service.js';

@@ -1,8 +1,6 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { DB, InvoiceItemType } from '../../db/schema.js';
+import type { InvoiceItemType } from '../../db/schema.js';
 import { nowIso } from '../../lib/time.js';
-
-type Executor = Kysely<DB> | Transaction<DB>;
+import type { Executor } from '../../db/executor.js';
 
 /** Checkout storage beyond what the invoice ledger writes (API.md 10). */
 

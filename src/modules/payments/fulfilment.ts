@@ -3,7 +3,7 @@ import { lockTransactionKey } from '../../db/dialect/index.js';
 import { recordEvent } from '../../db/domain-events.js';
 import type { DB } from '../../db/schema.js';
 import { fromMinor, taxOf } from '../../lib/money.js';
-import { enqueue } from '../../jobs/outbox.js';
+import { enqueue } from '../../db/outbox.js';
 import { nowIso } from '../../lib/time.js';
 import { expiryOnPublish, targetState } from '../properties/listing-states.js';
 import { findListingState, moveListingState, setFeatured } from '../properties/moderation.repository.js';

@@ -1,7 +1,8 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Selectable, Transaction } from 'kysely';
 import type { DB, InvoiceItemType, InvoicesTable, PaymentMethod } from '../../db/schema.js';
 import { taxOf } from '../../lib/money.js';
 import { nowIso } from '../../lib/time.js';
+import type { Executor } from '../../db/executor.js';
 
 export type InvoiceRow = Selectable<InvoicesTable>;
 
@@ -99,7 +100,7 @@ export async function markInvoicePaid(trx: Transaction<DB>, invoiceId: number, f
  * Cancels an invoice that is still pending: a checkout whose payment page could not be opened, or whose
  * Stripe session expired unpaid. True when this call cancelled it; a paid invoice is never touched.
  */
-export async function cancelPendingInvoice(db: Kysely<DB> | Transaction<DB>, invoiceId: number, now = new Date()): Promise<boolean> {
+export async function cancelPendingInvoice(db: Executor, invoiceId: number, now = new Date()): Promise<boolean> {
   const result = await db
     .updateTable('invoices')
     .set({ status: 'cancelled', updated_at: nowIso(now) })

@@ -1,9 +1,7 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { DB, InvoiceStatus } from '../../db/schema.js';
-import type { PageWindow } from '../../http/pagination.js';
+import type { InvoiceStatus } from '../../db/schema.js';
+import type { PageWindow } from '../../lib/paging.js';
 import type { InvoiceRow } from './invoice-ledger.js';
-
-type Executor = Kysely<DB> | Transaction<DB>;
+import type { Executor } from '../../db/executor.js';
 
 /** Invoice reads and archiving (API.md 3.2); invoices are written by the ledger (invoice-ledger.ts). */
 

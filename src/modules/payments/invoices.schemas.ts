@@ -1,6 +1,6 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import type { InvoiceItemType, InvoiceStatus, PaymentMethod } from '../../db/schema.js';
-import { PageQueryFields, Pagination, type PaginationRecord } from '../../http/pagination.js';
+import { PageQueryFields, Pagination, type PaginationRecord } from '../../lib/paging.js';
 
 const INT4_MAX = 2_147_483_647;
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);

@@ -1,9 +1,8 @@
-import type { ExpressionBuilder, Kysely, Selectable, Transaction } from 'kysely';
+import type { ExpressionBuilder, Selectable, Transaction } from 'kysely';
 import type { DB, ListingState, MembershipsTable } from '../../db/schema.js';
 import type { ExpiringState } from '../properties/moderation.repository.js';
 import { EXPIRY_NOTICE_MS, RENEWAL_GRACE_MS } from './memberships.periods.js';
-
-type Executor = Kysely<DB> | Transaction<DB>;
+import type { Executor } from '../../db/executor.js';
 
 export type MembershipRow = Selectable<MembershipsTable>;
 

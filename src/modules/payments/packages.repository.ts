@@ -1,9 +1,8 @@
-import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
+import type { Insertable, Transaction, Updateable } from 'kysely';
 import { lockTransactionKey } from '../../db/dialect/index.js';
 import type { DB, PackagesTable } from '../../db/schema.js';
 import type { PackageRow } from './packages.mapper.js';
-
-type Executor = Kysely<DB> | Transaction<DB>;
+import type { Executor } from '../../db/executor.js';
 
 /** Package storage (API.md 10). */
 

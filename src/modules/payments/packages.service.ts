@@ -1,8 +1,8 @@
-import type { Kysely, Transaction, Updateable } from 'kysely';
+import type { Kysely, Updateable } from 'kysely';
 import { isForeignKeyViolation } from '../../db/dialect/index.js';
 import type { DB, PackagesTable } from '../../db/schema.js';
-import { AppError, type FieldError } from '../../http/errors.js';
-import type { AuthUser } from '../../http/request-context.js';
+import { AppError, type FieldError } from '../../lib/errors.js';
+import type { AuthUser } from '../../lib/signed-in-user.js';
 import { fromMinor, minorDigits, percentToBasisPoints, taxOf, toMinor } from '../../lib/money.js';
 import { plainText } from '../../lib/text.js';
 import { nowIso } from '../../lib/time.js';
@@ -16,6 +16,7 @@ import type {
   PackagesInput,
   UpdatePackageInput,
 } from './packages.schemas.js';
+import type { Executor } from '../../db/executor.js';
 
 /** The largest amount an integer column holds: a package's price plus its tax must fit, in minor units. */
 const INT4_MAX = 2_147_483_647;
@@ -115,7 +116,7 @@ export class PackagesService {
     }
   }
 
-  private async hide(db: Kysely<DB> | Transaction<DB>, id: number): Promise<PackageDeletionRecord> {
+  private async hide(db: Executor, id: number): Promise<PackageDeletionRecord> {
     await repository.updatePackage(db, id, { visible: 0, updated_at: nowIso() });
     return { id, deleted: false, hidden: true };
   }

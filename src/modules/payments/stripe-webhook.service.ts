@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import Stripe from 'stripe';
 import type { DB } from '../../db/schema.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../lib/errors.js';
 import type { Fulfilment } from './fulfilment.js';
 import { cancelPendingInvoice, type PaymentFacts } from './invoice-ledger.js';
 import * as repository from './stripe-webhook.repository.js';

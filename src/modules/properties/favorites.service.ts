@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import { isForeignKeyViolation } from '../../db/dialect/index.js';
 import type { DB } from '../../db/schema.js';
-import { AppError } from '../../http/errors.js';
-import type { AuthUser } from '../../http/request-context.js';
+import { AppError } from '../../lib/errors.js';
+import type { AuthUser } from '../../lib/signed-in-user.js';
 import * as repository from './favorites.repository.js';
 import { assertCanView } from './listing-access.js';
 import type { FavoriteResultRecord } from './properties.schemas.js';

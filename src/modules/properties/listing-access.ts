@@ -1,6 +1,6 @@
 import type { ListingState } from '../../db/schema.js';
-import { AppError } from '../../http/errors.js';
-import type { AuthUser } from '../../http/request-context.js';
+import { AppError } from '../../lib/errors.js';
+import type { AuthUser } from '../../lib/signed-in-user.js';
 import type { ListingAccess } from './listing-records.js';
 import { LISTING_MODERATORS } from './properties.schemas.js';
 

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../lib/errors.js';
 import { multipartAppError } from '../media/media.multipart.js';
 
 export interface ListingForm {

@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { DB, ListingUpdate, Taxonomy } from '../../db/schema.js';
-import { AppError, type FieldError } from '../../http/errors.js';
-import type { AuthUser } from '../../http/request-context.js';
+import { AppError, type FieldError } from '../../lib/errors.js';
+import type { AuthUser } from '../../lib/signed-in-user.js';
 import { sortKey } from '../../lib/slug.js';
 import { excerptOf, plainText, richText } from '../../lib/text.js';
 import type { TaxonomiesService } from '../taxonomies/taxonomies.service.js';

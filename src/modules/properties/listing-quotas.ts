@@ -1,8 +1,8 @@
 import type { Transaction } from 'kysely';
 import type { PaymentsConfig } from '../../config.js';
 import type { DB, ListingState } from '../../db/schema.js';
-import { AppError } from '../../http/errors.js';
-import type { AuthUser } from '../../http/request-context.js';
+import { AppError } from '../../lib/errors.js';
+import type { AuthUser } from '../../lib/signed-in-user.js';
 import { nowIso } from '../../lib/time.js';
 import { type CreditKind, spendCredit } from '../payments/membership-credits.js';
 import { isModerator } from './listing-access.js';

@@ -1,8 +1,6 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { DB, ListingState } from '../../db/schema.js';
+import type { ListingState } from '../../db/schema.js';
 import { recordListingMoves } from '../../db/domain-events.js';
-
-type Executor = Kysely<DB> | Transaction<DB>;
+import type { Executor } from '../../db/executor.js';
 
 export interface StateMove {
   listingId: number;

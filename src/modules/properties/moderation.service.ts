@@ -1,8 +1,8 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Config } from '../../config.js';
 import type { DB, ListingState } from '../../db/schema.js';
-import { AppError } from '../../http/errors.js';
-import type { AuthUser } from '../../http/request-context.js';
+import { AppError } from '../../lib/errors.js';
+import type { AuthUser } from '../../lib/signed-in-user.js';
 import { plainText } from '../../lib/text.js';
 import { nowIso, toApiTimestamp } from '../../lib/time.js';
 import { assertCanManage, isModerator } from './listing-access.js';
@@ -19,6 +19,7 @@ import {
   type PropertyAction,
 } from './moderation.schemas.js';
 import { findListingCores, type ListingCoreRow, recordTransition } from './properties.repository.js';
+import type { Executor } from '../../db/executor.js';
 
 export type ModerationSettings = Pick<Config['listings'], 'requireApproval' | 'ttlDays'>;
 
@@ -119,7 +120,7 @@ function isFeatureAction(action: PropertyAction): action is FeatureAction {
   return (FEATURE_ACTIONS as readonly string[]).includes(action);
 }
 
-async function findListing(db: Kysely<DB> | Transaction<DB>, id: number): Promise<ListingCoreRow> {
+async function findListing(db: Executor, id: number): Promise<ListingCoreRow> {
   const [listing] = await findListingCores(db, [id]);
   if (!listing) throw AppError.notFound();
   return listing;

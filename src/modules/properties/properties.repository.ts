@@ -1,9 +1,9 @@
-import { type Kysely, sql, type Transaction } from 'kysely';
-import type { DB, ListingRow, ListingState, ListingUpdate, MediaRow, NewListing, Taxonomy } from '../../db/schema.js';
+import { sql } from 'kysely';
+import type { ListingRow, ListingState, ListingUpdate, MediaRow, NewListing, Taxonomy } from '../../db/schema.js';
 import { recordListingMoves } from '../../db/domain-events.js';
-import { refreshSearchColumns, searchColumnsOf } from '../search/search-columns.repository.js';
-
-type Executor = Kysely<DB> | Transaction<DB>;
+import { refreshSearchColumns } from '../search/search-columns.repository.js';
+import { searchColumnsOf } from '../../lib/search-columns.js';
+import type { Executor } from '../../db/executor.js';
 
 export interface TermLink {
   termId: number;

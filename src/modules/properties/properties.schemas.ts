@@ -1,6 +1,6 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { AGENT_DISPLAYS, LISTING_STATES } from '../../db/schema.js';
-import { PageQueryFields, Pagination, type PaginationRecord } from '../../http/pagination.js';
+import { PageQueryFields, Pagination, type PaginationRecord } from '../../lib/paging.js';
 
 /** Roles that may create listings (API.md 0.3). */
 export const LISTING_CREATORS = ['administrator', 'manager', 'agency', 'agent', 'owner', 'seller'] as const;

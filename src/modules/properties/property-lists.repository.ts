@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { asciiLower, asciiLowerCase, escapeLike } from '../../db/dialect/index.js';
 import type { DB, ListingState } from '../../db/schema.js';
-import type { PageWindow } from '../../http/pagination.js';
+import type { PageWindow } from '../../lib/paging.js';
 import { PUBLIC_STATES } from './listing-access.js';
 import type { ListSort } from './properties.schemas.js';
 import { inListOrder } from './published-pages.js';

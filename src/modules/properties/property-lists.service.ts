@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
-import { pageWindow, paginationOf } from '../../http/pagination.js';
-import type { AuthUser } from '../../http/request-context.js';
+import { pageWindow, paginationOf } from '../../lib/paging.js';
+import type { AuthUser } from '../../lib/signed-in-user.js';
 import { assertCanView, canView, isModerator } from './listing-access.js';
 import type {
   FavoritePropertiesInput,

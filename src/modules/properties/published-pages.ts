@@ -1,6 +1,6 @@
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { DB } from '../../db/schema.js';
-import type { PageWindow } from '../../http/pagination.js';
+import type { PageWindow } from '../../lib/paging.js';
 import type { ListSort } from './properties.schemas.js';
 
 /**

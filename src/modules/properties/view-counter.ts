@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
-import { Repeater } from '../../jobs/repeater.js';
+import { Repeater } from '../../lib/repeater.js';
 
 /** Where a failed flush (its counts are kept for the next one) or an unreachable Redis is reported. */
 export interface ViewLog {

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
-import type { AuthUser } from '../../http/request-context.js';
+import type { AuthUser } from '../../lib/signed-in-user.js';
 import {
   type AgencyAccess,
   type AgentAccess,

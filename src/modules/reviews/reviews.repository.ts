@@ -1,10 +1,9 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { DB, Reaction, ReviewTarget } from '../../db/schema.js';
-import type { PageWindow } from '../../http/pagination.js';
+import type { PageWindow } from '../../lib/paging.js';
 import type { RatingTotals } from '../../lib/rating.js';
 import type { ReviewSort } from './reviews.schemas.js';
-
-type Executor = Kysely<DB> | Transaction<DB>;
+import type { Executor } from '../../db/executor.js';
 
 /** A reviewed record: a listing, an agent or an agency. */
 export interface TargetRef {

@@ -1,6 +1,6 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import type { ReviewTarget } from '../../db/schema.js';
-import { PageQueryFields, Pagination, type PaginationRecord } from '../../http/pagination.js';
+import { PageQueryFields, Pagination, type PaginationRecord } from '../../lib/paging.js';
 
 export const REVIEW_TARGETS = ['property', 'agent', 'agency'] as const satisfies readonly ReviewTarget[];
 export const REVIEW_SORTS = ['d_date', 'a_date', 'd_rating', 'a_rating'] as const;

@@ -1,10 +1,9 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Selectable, Transaction } from 'kysely';
 import { lockTransactionKey } from '../../db/dialect/index.js';
 import type { DB, SavedSearchFrequency, SavedSearchesTable, Taxonomy } from '../../db/schema.js';
-import type { PageWindow } from '../../http/pagination.js';
+import type { PageWindow } from '../../lib/paging.js';
 import type { NamedTerm } from './display-text.js';
-
-type Executor = Kysely<DB> | Transaction<DB>;
+import type { Executor } from '../../db/executor.js';
 
 /** Saved-search storage (API.md 7). Every query names the owner, so another user's record is never touched. */
 

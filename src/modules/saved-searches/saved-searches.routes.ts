@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { Envelope, errorResponses } from '../../http/envelope.js';
-import { PageQueryFields, pageWindow } from '../../http/pagination.js';
+import { PageQueryFields, pageWindow } from '../../lib/paging.js';
 import { translate } from '../../i18n/index.js';
 import { SearchAnswer } from '../search/search.schemas.js';
 import {

@@ -1,6 +1,6 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import type { SavedSearchFrequency } from '../../db/schema.js';
-import { PageQueryFields, Pagination, type PaginationRecord } from '../../http/pagination.js';
+import { PageQueryFields, Pagination, type PaginationRecord } from '../../lib/paging.js';
 import { SavedSearchQueryObject, type SavedSearchFields, type SEARCH_ALIASES } from '../search/search-query.schemas.js';
 
 const INT4_MAX = 2_147_483_647;

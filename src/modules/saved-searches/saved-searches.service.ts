@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { DB, Taxonomy } from '../../db/schema.js';
-import { AppError } from '../../http/errors.js';
-import { type PageWindow, pageWindow, paginationOf } from '../../http/pagination.js';
-import type { AuthUser } from '../../http/request-context.js';
+import { AppError } from '../../lib/errors.js';
+import { type PageWindow, pageWindow, paginationOf } from '../../lib/paging.js';
+import type { AuthUser } from '../../lib/signed-in-user.js';
 import type { Language } from '../../i18n/index.js';
 import { plainText } from '../../lib/text.js';
 import { nowIso } from '../../lib/time.js';

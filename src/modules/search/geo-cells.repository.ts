@@ -5,7 +5,6 @@ import type { DB, ListingState } from '../../db/schema.js';
 import { boxOfCircle, minimumDot, type RadiusCircle, radiusKmOf } from './geo.js';
 import {
   BoxCells,
-  CELL_LEVELS,
   type CellRange,
   type CellRelation,
   CircleCells,
@@ -14,11 +13,10 @@ import {
   cellsCoveringBox,
   cellsSpannedByBox,
   childrenOf,
-  FINEST_CELL_LEVEL,
-  GRID_BITS,
   type GridCell,
   keyRangeOf,
 } from './geo-cells.js';
+import { CELL_LEVELS, FINEST_CELL_LEVEL, GRID_BITS } from '../../lib/geo-grid.js';
 import { dotWith, inBoxSql } from './geo-filters.js';
 import type { ListingsEb, SearchDB } from './search-filters.js';
 import type { SearchBox } from './search-types.js';

@@ -1,3 +1,4 @@
+import { columnOfLongitude, deinterleave, gather10, GRID_BITS, GRID_CELLS, interleave, rowOfLatitude } from '../../lib/geo-grid.js';
 import { minimumDot, type RadiusCircle, radiusKmOf } from './geo.js';
 import type { SearchBox } from './search-types.js';
 
@@ -10,18 +11,6 @@ import type { SearchBox } from './search-types.js';
  * descending through the cells of a region's edge, classified here against circles and boxes.
  */
 
-/** Bits of a row or column of the finest grid: `geo_key`'s (geo.ts). */
-export const GRID_BITS = 20;
-/**
- * The levels `geo_cells` aggregates: even, so that each has 16 children at the next. The finest, 18 (cells of
- * about 76 × 139 m in Miami), keeps the band of points tested one by one thin in dense cities: with 16 as the
- * finest, a box whose edges cut through a city of 1,000,000 demo listings took 8 ms instead of 3.5 ms.
- * NOTE: migration 0008 builds the triggers and cells for these levels; changing them takes a migration that
- * recreates the triggers and refills the cells (dialect/geo-cell-triggers.ts).
- */
-export const CELL_LEVELS = [4, 6, 8, 10, 12, 14, 16, 18] as const;
-export const FINEST_CELL_LEVEL = 18;
-const GRID_CELLS = 2 ** GRID_BITS;
 /** Finest-grid rows (or columns) per cell side, by level: a table, as `2 ** n` is slow for a variable n. */
 const FINEST_PER_SIDE = Array.from({ length: GRID_BITS + 1 }, (_, level) => 2 ** (GRID_BITS - level));
 
@@ -37,46 +26,13 @@ export type CellRange = readonly [lo: number, hi: number];
 
 export type CellRelation = 'inside' | 'outside' | 'crossing';
 
-// Z-order keys. Keys reach 40 bits and bitwise operators stop at 32: each half of 20 bits is done apart.
-
-/** Spreads the 10 low bits of `n` to the even bit positions. */
-function spread10(n: number): number {
-  let x = n & 0x3ff;
-  x = (x | (x << 8)) & 0x00ff00ff;
-  x = (x | (x << 4)) & 0x0f0f0f0f;
-  x = (x | (x << 2)) & 0x33333333;
-  return (x | (x << 1)) & 0x55555555;
-}
-
-/** Gathers the even bits of a 20-bit `n` into 10 bits (the inverse of `spread10`). */
-function gather10(n: number): number {
-  let x = n & 0x55555555;
-  x = (x | (x >>> 1)) & 0x33333333;
-  x = (x | (x >>> 2)) & 0x0f0f0f0f;
-  x = (x | (x >>> 4)) & 0x00ff00ff;
-  return (x | (x >>> 8)) & 0x3ff;
-}
-
-/** Row bits odd, column bits even: geo.ts `geoKey`'s interleave. */
+/** The cell's key: the `geo_key` interleave of its row and column (lib/geo-grid.ts). */
 export function cellKey(cell: GridCell): number {
-  const high = (spread10(cell.row >>> 10) << 1) | spread10(cell.column >>> 10);
-  const low = (spread10(cell.row) << 1) | spread10(cell.column);
-  return high * 2 ** 20 + low;
+  return interleave(cell.row, cell.column);
 }
 
 export function cellOfKey(level: number, key: number): GridCell {
-  const high = Math.floor(key / 2 ** 20);
-  const low = key - high * 2 ** 20;
-  return {
-    level,
-    row: (gather10(high >>> 1) << 10) | gather10(low >>> 1),
-    column: (gather10(high) << 10) | gather10(low),
-  };
-}
-
-/** The key of the level-`level` cell holding a point of key `geoKey` (`geo_key >> 2·(20 − level)` in SQL). */
-export function cellOfGeoKey(geoKey: number, level: number): number {
-  return Math.floor(geoKey / 4 ** (GRID_BITS - level));
+  return { level, ...deinterleave(key) };
 }
 
 /** The keys at the finer `level` of the cells inside `cell` (default: its `geo_key`s). */
@@ -108,17 +64,6 @@ export function cellExtent(cell: GridCell): SearchBox {
     east: -180 + (cell.column + 1) * columns,
   };
 }
-
-// The quantization of geo.ts `geoKey`, repeated exactly: box tests compare grid lines as integers through it.
-
-function gridLineOf(value: number, min: number, span: number): number {
-  return Math.min(GRID_CELLS - 1, Math.max(0, Math.floor(((value - min) / span) * GRID_CELLS)));
-}
-
-/** The finest-grid row of a latitude (geo.ts). */
-export const rowOfLatitude = (latitude: number) => gridLineOf(latitude, -90, 180);
-/** The finest-grid column of a longitude (geo.ts). */
-export const columnOfLongitude = (longitude: number) => gridLineOf(longitude, -180, 360);
 
 /**
  * A box in finest-grid rows and columns, one side of the antimeridian. `open*`: the edge is the grid's own

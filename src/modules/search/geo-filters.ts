@@ -9,8 +9,8 @@ import {
   polygonEdges,
   type RadiusCircle,
   radiusKmOf,
-  unitVector,
 } from './geo.js';
+import { unitVector } from '../../lib/geo-grid.js';
 import type { GeoPoint, SearchBox } from './search-types.js';
 
 /**

@@ -1,19 +1,14 @@
+import { columnOfLongitude, GRID_BITS, GRID_CELLS, interleave, rowOfLatitude, type UnitVector, unitVector } from '../../lib/geo-grid.js';
 import type { GeoPoint, SearchBox, SearchCircle } from './search-types.js';
 
 /**
- * The geometry of geo search (API.md 4.4), pure. Listings store, beside their coordinates:
- * - `geo_x/geo_y/geo_z`, the point as a unit vector: a great-circle distance test becomes one dot product
- *   compared with a constant, the same arithmetic in SQL and here (geo-filters.ts);
- * - `geo_key`, the Z-order (Morton) number of the cell of a 2^20 × 2^20 latitude/longitude grid (cells of
- *   about 19 m × 38 m at the equator) holding the point: a region becomes a few ranges of keys that an
- *   index on `(status, geo_key)` reads directly.
- * The key ranges only pre-select; the exact tests decide.
+ * The geometry of geo search (API.md 4.4), pure, over the geo columns of lib/geo-grid.ts: a region becomes a
+ * few ranges of `geo_key`s that pre-select, and the exact tests decide.
  */
 
 export const EARTH_RADIUS_KM = 6371.0088;
 export const KM_PER_MILE = 1.609344;
 
-export type UnitVector = readonly [x: number, y: number, z: number];
 /** An inclusive range of `geo_key`s. */
 export type KeyRange = readonly [lo: number, hi: number];
 
@@ -27,8 +22,6 @@ export type RadiusCircle = SearchCircle & { radius: number };
 
 const RADIANS_PER_DEGREE = Math.PI / 180;
 const DEGREES_PER_RADIAN = 180 / Math.PI;
-const GRID_BITS = 20;
-const GRID_CELLS = 2 ** GRID_BITS;
 /** Below every dot product of unit vectors, rounding included: the circle holds the whole sphere. */
 const WHOLE_SPHERE_DOT = -2;
 /**
@@ -38,13 +31,6 @@ const WHOLE_SPHERE_DOT = -2;
 const CIRCLE_BOX_MARGIN_RADIANS = 1e-7;
 /** Widening of box edges against the rounding of asin and the degree conversions. */
 const EDGE_MARGIN_DEGREES = 1e-9;
-
-export function unitVector(latitude: number, longitude: number): UnitVector {
-  const lat = latitude * RADIANS_PER_DEGREE;
-  const lng = longitude * RADIANS_PER_DEGREE;
-  const cosLat = Math.cos(lat);
-  return [cosLat * Math.cos(lng), cosLat * Math.sin(lng), Math.sin(lat)];
-}
 
 /** The dot product in the order SQL evaluates `geo_x * x + geo_y * y + geo_z * z`, so both round alike. */
 export function dot(a: UnitVector, b: UnitVector): number {
@@ -161,37 +147,6 @@ export function boxOfCircle(circle: RadiusCircle): SearchBox[] {
 
 // The key grid
 
-/** The grid row or column of a coordinate; monotonic, so a box's cells are those between its corners'. */
-function cellOf(value: number, min: number, span: number): number {
-  return Math.min(GRID_CELLS - 1, Math.max(0, Math.floor(((value - min) / span) * GRID_CELLS)));
-}
-
-const latitudeCell = (latitude: number) => cellOf(latitude, -90, 180);
-const longitudeCell = (longitude: number) => cellOf(longitude, -180, 360);
-
-/** Spreads the 10 low bits of `n` to the even bit positions (bit i to bit 2i). */
-function spread10(n: number): number {
-  let x = n & 0x3ff;
-  x = (x | (x << 8)) & 0x00ff00ff;
-  x = (x | (x << 4)) & 0x0f0f0f0f;
-  x = (x | (x << 2)) & 0x33333333;
-  x = (x | (x << 1)) & 0x55555555;
-  return x;
-}
-
-/** Interleaves a row and a column of the grid (row bits odd, column bits even): a 40-bit integer. */
-function interleave(row: number, column: number): number {
-  const high = (spread10(row >>> 10) << 1) | spread10(column >>> 10);
-  const low = (spread10(row) << 1) | spread10(column);
-  // Bitwise operators stop at 32 bits: the upper 20 bits are placed by multiplication.
-  return high * 2 ** 20 + low;
-}
-
-/** The Z-order key of the point's grid cell: a non-negative integer below 2^40. */
-export function geoKey(latitude: number, longitude: number): number {
-  return interleave(latitudeCell(latitude), longitudeCell(longitude));
-}
-
 /** Cells of the grid `[rowLo, rowHi] × [colLo, colHi]`, inclusive. */
 interface CellBox {
   rowLo: number;
@@ -252,11 +207,11 @@ function mergeRanges(ranges: readonly KeyRange[]): KeyRange[] {
 }
 
 function cellBoxesOf(box: SearchBox): CellBox[] {
-  const rows = { rowLo: latitudeCell(box.south), rowHi: latitudeCell(box.north) };
-  if (box.west <= box.east) return [{ ...rows, colLo: longitudeCell(box.west), colHi: longitudeCell(box.east) }];
+  const rows = { rowLo: rowOfLatitude(box.south), rowHi: rowOfLatitude(box.north) };
+  if (box.west <= box.east) return [{ ...rows, colLo: columnOfLongitude(box.west), colHi: columnOfLongitude(box.east) }];
   return [
-    { ...rows, colLo: longitudeCell(box.west), colHi: GRID_CELLS - 1 },
-    { ...rows, colLo: 0, colHi: longitudeCell(box.east) },
+    { ...rows, colLo: columnOfLongitude(box.west), colHi: GRID_CELLS - 1 },
+    { ...rows, colLo: 0, colHi: columnOfLongitude(box.east) },
   ];
 }
 

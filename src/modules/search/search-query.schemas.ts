@@ -3,7 +3,7 @@
 // and the lists stay strings, split and checked value by value in search-query.ts, which also applies the rules
 // that span several parameters.
 import { type Static, type TOptional, type TSchema, type TSchemaOptions, Type } from 'typebox';
-import { PageQueryFields } from '../../http/pagination.js';
+import { PageQueryFields } from '../../lib/paging.js';
 import { FACET_NAMES, SEARCH_SORTS } from './search-types.js';
 
 /** API.md 0.6. */

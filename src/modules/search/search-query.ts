@@ -2,7 +2,7 @@
 // to the canonical query string a saved search stores (API.md 7, 12).
 import { Ajv } from 'ajv';
 import { Type } from 'typebox';
-import { AppError, type FieldError } from '../../http/errors.js';
+import { AppError, type FieldError } from '../../lib/errors.js';
 import { parseQueryString } from '../../http/querystring.js';
 import { jsonValidator } from '../../http/validation.js';
 import type { MessageKey, MessageParams } from '../../i18n/index.js';

@@ -2,7 +2,7 @@ import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import { titleHits } from '../../db/dialect/full-text.js';
 import { statementsAreRoundTrips, unindexedSortKey } from '../../db/dialect/index.js';
 import type { DB } from '../../db/schema.js';
-import type { PageWindow } from '../../http/pagination.js';
+import type { PageWindow } from '../../lib/paging.js';
 import { queryTerms } from '../../lib/search-tokens.js';
 import type { RadiusCircle } from './geo.js';
 import { countInCircle } from './geo-cells.repository.js';

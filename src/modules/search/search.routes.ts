@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendCacheable } from '../../http/cache.js';
 import { Envelope, errorResponses } from '../../http/envelope.js';
-import { pageWindow } from '../../http/pagination.js';
+import { pageWindow } from '../../lib/paging.js';
 import type { PropertiesService } from '../properties/properties.service.js';
 import { MapQuery, SearchQuery as SearchQuerySchema } from './search-query.schemas.js';
 import { normalizeMapQuery, normalizeSearchQuery } from './search-query.js';

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Pagination } from '../../http/pagination.js';
+import { Pagination } from '../../lib/paging.js';
 
 export const PriceRangeValue = Type.Object(
   {

@@ -1,7 +1,5 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { DB, SocialProvider, UserRow } from '../../db/schema.js';
-
-type Executor = Kysely<DB> | Transaction<DB>;
+import type { SocialProvider, UserRow } from '../../db/schema.js';
+import type { Executor } from '../../db/executor.js';
 
 /** The account a provider identity is linked to (primary-key look-up). */
 export async function findLinkedUser(db: Executor, provider: SocialProvider, subject: string): Promise<UserRow | undefined> {

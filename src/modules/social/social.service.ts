@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { PROVIDER_NAMES, type SocialIdentity, type SocialVerifiers } from '../../adapters/social/index.js';
 import { isUniqueViolation } from '../../db/dialect/index.js';
 import { type DB, SOCIAL_PROVIDERS, type SocialProvider, type UserRow } from '../../db/schema.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../lib/errors.js';
 import { nowIso } from '../../lib/time.js';
 import type { AuthService } from '../auth/auth.service.js';
 import type { UsersService } from '../users/users.service.js';

@@ -1,9 +1,8 @@
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { sql } from 'kysely';
 import { escapeLike } from '../../db/dialect/index.js';
-import type { DB, NewTerm, Taxonomy, TermRow, TermUpdate } from '../../db/schema.js';
+import type { NewTerm, Taxonomy, TermRow, TermUpdate } from '../../db/schema.js';
 import type { TermFilter, TermOrderBy } from './term-query.js';
-
-type Executor = Kysely<DB> | Transaction<DB>;
+import type { Executor } from '../../db/executor.js';
 
 /** A term with its location parent (states, cities, areas), as one row. */
 export type TermWithLocationParent = TermRow & {

@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { isUniqueViolation, lockTransactionKey } from '../../db/dialect/index.js';
 import type { CacheStamps } from '../../db/cache-versions.js';
 import type { DB, Taxonomy, TermUpdate } from '../../db/schema.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../lib/errors.js';
 import { firstFreeSlug, slugify, sortKey } from '../../lib/slug.js';
 import { plainText, richText } from '../../lib/text.js';
 import { nowIso } from '../../lib/time.js';

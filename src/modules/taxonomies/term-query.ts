@@ -1,5 +1,5 @@
 import type { Taxonomy } from '../../db/schema.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../lib/errors.js';
 import { slugify, sortKey } from '../../lib/slug.js';
 import type { TermEndpoint, TermQueryInput } from './taxonomies.schemas.js';
 

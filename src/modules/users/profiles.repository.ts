@@ -1,8 +1,7 @@
-import { type Kysely, sql, type Transaction, type Updateable } from 'kysely';
+import { sql, type Transaction, type Updateable } from 'kysely';
 import { asciiLower, asciiLowerCase, escapeLike } from '../../db/dialect/index.js';
 import type { DB, Role, UsersTable } from '../../db/schema.js';
-
-type Executor = Kysely<DB> | Transaction<DB>;
+import type { Executor } from '../../db/executor.js';
 
 export interface ProfileCounts {
   publishedListings: number;

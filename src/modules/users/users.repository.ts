@@ -1,7 +1,5 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { DB, NewUser, UserRow } from '../../db/schema.js';
-
-type Executor = Kysely<DB> | Transaction<DB>;
+import type { NewUser, UserRow } from '../../db/schema.js';
+import type { Executor } from '../../db/executor.js';
 
 /** A login name is a username or an e-mail address (e-mails are stored lower-cased). */
 export async function findUserByLogin(db: Executor, login: string): Promise<UserRow | undefined> {

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { ROLES } from '../../db/schema.js';
-import { PageQueryFields, Pagination, type PaginationRecord } from '../../http/pagination.js';
+import { PageQueryFields, Pagination, type PaginationRecord } from '../../lib/paging.js';
 import { LANGUAGES } from '../../i18n/index.js';
 
 const INT4_MAX = 2_147_483_647;

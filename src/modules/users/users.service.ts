@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../db/dialect/index.js';
 import type { DB, Role, UserRow } from '../../db/schema.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../lib/errors.js';
 import { nowIso } from '../../lib/time.js';
 import type { PasswordHasher } from '../auth/passwords.js';
 import { firstFreeSlug, slugify, sortKey } from '../../lib/slug.js';

@@ -1,0 +1,51 @@
+import type { Executor } from './executor.js';
+import { nowIso } from '../lib/time.js';
+
+/**
+ * Recording durable side effects: a message written here in the transaction of the change that causes it
+ * exists exactly when the change does; the outbox worker (jobs/outbox.ts) sends it later, at least once.
+ */
+export interface OutboxMessage {
+  channel: string;
+  /** Same key, same message: enqueuing it again is a no-op, and senders pass it on to receivers. */
+  idempotencyKey: string;
+  payload: unknown;
+}
+
+/**
+ * Writes a side effect into the outbox. Call it with the transaction that makes the change it reports,
+ * so that the message exists exactly when the change does.
+ */
+export async function enqueue(db: Executor, message: OutboxMessage, now = new Date()): Promise<void> {
+  await enqueueMany(db, [message], now);
+}
+
+/** `enqueue` for several messages in one statement. */
+export async function enqueueMany(db: Executor, messages: readonly OutboxMessage[], now = new Date()): Promise<void> {
+  if (messages.length === 0) return;
+  const at = nowIso(now);
+  await db
+    .insertInto('outbox')
+    .values(
+      messages.map((message) => ({
+        channel: message.channel,
+        idempotency_key: message.idempotencyKey,
+        payload: JSON.stringify(message.payload),
+        available_at: at,
+        created_at: at,
+        last_error: null,
+        sent_at: null,
+      })),
+    )
+    .onConflict((oc) => oc.column('idempotency_key').doNothing())
+    .execute();
+}
+
+/** The outbox payload of the `email` channel. */
+export interface EmailPayload {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  replyTo?: string;
+}
