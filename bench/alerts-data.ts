@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { DB, Taxonomy } from '../src/db/schema.js';
 import { integerBetween, pick, type Random, seededRandom } from '../src/lib/random.js';
-import { searchQueryString } from '../src/modules/search/search-canonical.js';
-import { normalizeSavedSearchQuery } from '../src/modules/search/search-query.js';
+import { searchQueryString } from '../src/modules/search/query/search-canonical.js';
+import { normalizeSavedSearchQuery } from '../src/modules/search/query/search-query.js';
 import { DEMO_CITIES } from '../src/seed/demo-places.js';
 
 /**

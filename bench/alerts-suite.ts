@@ -5,10 +5,11 @@ import { pathToFileURL } from 'node:url';
 import { type Kysely, sql } from 'kysely';
 import type { DatabaseConfig } from '../src/config.js';
 import type { DB } from '../src/db/schema.js';
-import type { SavedSearchIndex } from '../src/modules/notifications/saved-search-index.js';
-import type { MatchableListing } from '../src/modules/search/search-matcher.js';
-import { normalizeSavedSearchQuery } from '../src/modules/search/search-query.js';
-import { type ResolvedSearch, resolveTerms } from '../src/modules/search/search-terms.js';
+import type { SavedSearchIndex } from '../src/modules/saved-searches/alerts/saved-search-index.service.js';
+import type { MatchableListing } from '../src/modules/search/matcher/search-matcher.js';
+import { normalizeSavedSearchQuery } from '../src/modules/search/query/search-query.js';
+import { type ResolvedSearch } from '../src/modules/search/query/search-terms.js';
+import { resolveTerms } from '../src/modules/search/query/search-terms.repository.js';
 import { seedSavedSearches } from './alerts-data.js';
 import { printAlertsReport, type AlertsDataset, type AlertsReport, type Timing } from './alerts-report.js';
 import { type Cleanups, positiveInteger, progress, withCleanups } from './harness.js';
@@ -35,11 +36,11 @@ const COMPILED = {
 
 interface Compiled {
   database: typeof import('../src/db/database.js');
-  notifier: typeof import('../src/modules/notifications/notifier.js');
-  alerts: typeof import('../src/modules/notifications/saved-search-alerts.js');
-  index: typeof import('../src/modules/notifications/saved-search-index.js');
-  matcher: typeof import('../src/modules/search/search-matcher.js');
-  matcherRepository: typeof import('../src/modules/search/search-matcher.repository.js');
+  notifier: typeof import('../src/modules/notifications/delivery/notifier.service.js');
+  alerts: typeof import('../src/modules/saved-searches/alerts/saved-search-alerts.service.js');
+  index: typeof import('../src/modules/saved-searches/alerts/saved-search-index.service.js');
+  matcher: typeof import('../src/modules/search/matcher/search-matcher.js');
+  matcherRepository: typeof import('../src/modules/search/matcher/search-matcher.repository.js');
 }
 
 async function loadCompiled(): Promise<Compiled> {

@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import type { FileStorage } from '../src/adapters/storage/storage.js';
 import { fillGeoCells } from '../src/db/dialect/geo-cell-triggers.js';
 import type { DB, Taxonomy } from '../src/db/schema.js';
-import type { UsersService } from '../src/modules/users/users.service.js';
+import type { UsersService } from '../src/modules/accounts/accounts.service.js';
 import { ensureDemoDirectory } from '../src/seed/demo-directory.js';
 import { createDemoImages } from '../src/seed/demo-images.js';
 import { findDemoTerms } from '../src/seed/demo-listings.js';

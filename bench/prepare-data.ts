@@ -4,9 +4,9 @@ import { CacheStamps } from '../src/db/cache-versions.js';
 import { createDatabase, migrateToLatest } from '../src/db/database.js';
 import type { DB, Taxonomy } from '../src/db/schema.js';
 import { pick, seededRandom } from '../src/lib/random.js';
-import { PasswordHasher } from '../src/modules/auth/passwords.js';
+import { PasswordHasher } from '../src/modules/accounts/password-hasher.service.js';
 import { TaxonomiesService } from '../src/modules/taxonomies/taxonomies.service.js';
-import { UsersService } from '../src/modules/users/users.service.js';
+import { UsersService } from '../src/modules/accounts/accounts.service.js';
 import { seedDemoListings } from '../src/seed/demo-listings.js';
 import { seedDemoTerms } from '../src/seed/seed-demo.js';
 

@@ -2,10 +2,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { compactGeoCells } from '../db/dialect/geo-cell-compaction.js';
 import type { DB } from '../db/schema.js';
-import type { Broadcasts } from '../modules/notifications/broadcasts.js';
-import type { ListingExpiryJob } from './listing-expiry.js';
-import type { MembershipExpiryJob } from './membership-expiry.js';
-import type { NotificationEventsJob } from './notification-events.js';
+import type { Broadcasts } from '../modules/notifications/broadcasts/broadcasts.service.js';
+import type { ListingExpiryJob } from '../modules/properties/moderation/listing-expiry.service.js';
+import type { MembershipExpiryJob } from '../modules/payments/memberships/membership-expiry.service.js';
+import type { NotificationEventsJob } from '../modules/notifications/events/notification-events.service.js';
 import type { OutboxWorker } from './outbox.js';
 import { Scheduler } from './scheduler.js';
 

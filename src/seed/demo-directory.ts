@@ -3,7 +3,7 @@ import type { FileStorage } from '../adapters/storage/storage.js';
 import type { DB, Role } from '../db/schema.js';
 import { seededRandom } from '../lib/random.js';
 import { slugify } from '../lib/slug.js';
-import type { UsersService } from '../modules/users/users.service.js';
+import type { UsersService } from '../modules/accounts/accounts.service.js';
 import { writeDirectoryDetails } from './demo-directory-details.js';
 
 /**

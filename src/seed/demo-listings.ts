@@ -3,7 +3,7 @@ import type { FileStorage } from '../adapters/storage/storage.js';
 import { type DB, TAXONOMIES, type Taxonomy } from '../db/schema.js';
 import { type Random, seededRandom } from '../lib/random.js';
 import { firstFreeSlug } from '../lib/slug.js';
-import type { UsersService } from '../modules/users/users.service.js';
+import type { UsersService } from '../modules/accounts/accounts.service.js';
 import { ensureDemoDirectory } from './demo-directory.js';
 import { createDemoImages } from './demo-images.js';
 import { type DemoPlace, type DemoTermIds, draftListing, type ListingDraft } from './demo-listing-drafts.js';

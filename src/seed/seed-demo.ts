@@ -3,7 +3,7 @@ import type { FileStorage } from '../adapters/storage/storage.js';
 import { compactGeoCells } from '../db/dialect/geo-cell-compaction.js';
 import type { DB, Taxonomy } from '../db/schema.js';
 import type { TaxonomiesService } from '../modules/taxonomies/taxonomies.service.js';
-import type { UsersService } from '../modules/users/users.service.js';
+import type { UsersService } from '../modules/accounts/accounts.service.js';
 import { type DemoListingsOptions, type DemoListingsSummary, seedDemoListings } from './demo-listings.js';
 import { seedDemoPackages } from './demo-packages.js';
 import {

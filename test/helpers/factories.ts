@@ -15,11 +15,11 @@ import type {
   UserRow,
 } from '../../src/db/schema.js';
 import { sortKey } from '../../src/lib/slug.js';
-import { PasswordHasher } from '../../src/modules/auth/passwords.js';
+import { PasswordHasher } from '../../src/modules/accounts/password-hasher.service.js';
 import { insertListing, type TermLink } from '../../src/modules/properties/properties.repository.js';
 import type { CreateTermInput, TermRecord } from '../../src/modules/taxonomies/taxonomies.schemas.js';
 import type { TaxonomiesService } from '../../src/modules/taxonomies/taxonomies.service.js';
-import { insertUser } from '../../src/modules/users/users.repository.js';
+import { insertUser } from '../../src/modules/accounts/accounts.repository.js';
 import { TEST_JWT_SECRET } from './app.js';
 
 export const DEFAULT_PASSWORD = 'correct horse battery staple';

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DB, ListingState, UserRow } from '../../src/db/schema.js';
-import { ListingExpiryJob } from '../../src/jobs/listing-expiry.js';
+import { ListingExpiryJob } from '../../src/modules/properties/moderation/listing-expiry.service.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
 import { bearer, links, newListing, newTerm, newUser, tokenFor } from '../helpers/factories.js';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { MailMessage, Mailer } from '../../src/adapters/mail/mailer.js';
 import type { UserRow } from '../../src/db/schema.js';
 import { enqueue } from '../../src/db/outbox.js';
-import type { DeliveryPayload } from '../../src/modules/notifications/notifier.js';
+import type { DeliveryPayload } from '../../src/modules/notifications/delivery/notifier.service.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
 import { errorBody } from '../helpers/expectations.js';

@@ -49,7 +49,7 @@ if (options.announce) {
   // What POST /notifications does for one user (NotificationsService.create), without loading the whole
   // module (its HTML sanitizer weighs seconds on the start-up): the in-app row and the e-mail in the outbox,
   // in one transaction per notification.
-  const { Notifier } = await import('../../src/modules/notifications/notifier.js');
+  const { Notifier } = await import('../../src/modules/notifications/delivery/notifier.service.js');
   const notifier = new Notifier({ push: false });
   const { type } = options.announce;
   for (const userId of options.announce.userIds) {

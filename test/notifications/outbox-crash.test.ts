@@ -12,7 +12,7 @@ import type { DB, OutboxRow } from '../../src/db/schema.js';
 import { OutboxWorker } from '../../src/jobs/outbox.js';
 import { enqueueMany } from '../../src/db/outbox.js';
 import { nowIso } from '../../src/lib/time.js';
-import { EMAIL_CHANNEL } from '../../src/modules/notifications/notifier.js';
+import { EMAIL_CHANNEL } from '../../src/modules/notifications/delivery/notifier.service.js';
 import { createTestDatabase, DIALECTS } from '../helpers/database.js';
 import { newUser, unique } from '../helpers/factories.js';
 import type { CrashWorkerOptions } from './outbox-crash-worker.js';

@@ -8,7 +8,7 @@ import { buildApp, createServices, type Services } from '../../src/app.js';
 import type { Kysely } from 'kysely';
 import type { DB, UserRow } from '../../src/db/schema.js';
 import type { NotificationRow } from '../../src/db/schema-notifications.js';
-import { NotificationHub } from '../../src/modules/notifications/notification-hub.js';
+import { NotificationHub } from '../../src/modules/notifications/delivery/notification-hub.service.js';
 import type { NotificationRecord } from '../../src/modules/notifications/notifications.schemas.js';
 import { buildTestApp, TEST_JWT_SECRET, type TestApp, testConfig } from '../helpers/app.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';

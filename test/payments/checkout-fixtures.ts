@@ -1,8 +1,8 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Insertable, Kysely } from 'kysely';
 import type { DB, PackagesTable, Role, UserRow } from '../../src/db/schema.js';
-import type { InvoiceRow } from '../../src/modules/payments/invoice-ledger.js';
-import type { PackageRow } from '../../src/modules/payments/packages.mapper.js';
+import type { InvoiceRow } from '../../src/modules/payments/invoices/invoice-ledger.repository.js';
+import type { PackageRow } from '../../src/modules/payments/packages/packages.mapper.js';
 import type { TestApp } from '../helpers/app.js';
 import { FAKE_WEBHOOK_SECRET, signWebhook, type StripeEventPayload } from '../helpers/fake-stripe.js';
 import { bearer, newUser, tokenFor, unique } from '../helpers/factories.js';

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Fulfilment } from '../../src/modules/payments/fulfilment.js';
+import { Fulfilment } from '../../src/modules/payments/checkout/fulfilment.service.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
 import { type FakeStripe, startFakeStripe } from '../helpers/fake-stripe.js';

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB, UserRow } from '../../src/db/schema.js';
-import { Fulfilment, type RenewalFacts } from '../../src/modules/payments/fulfilment.js';
-import type { PaymentFacts } from '../../src/modules/payments/invoice-ledger.js';
+import { Fulfilment, type RenewalFacts } from '../../src/modules/payments/checkout/fulfilment.service.js';
+import type { PaymentFacts } from '../../src/modules/payments/invoices/invoice-ledger.repository.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
 import { newListing, newUser } from '../helpers/factories.js';

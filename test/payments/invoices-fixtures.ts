@@ -2,8 +2,8 @@ import type { LightMyRequestResponse } from 'fastify';
 import type { Insertable, Kysely } from 'kysely';
 import { expect } from 'vitest';
 import type { DB, InvoiceItemType, InvoiceStatus, PackagesTable, PaymentMethod, Role, UserRow } from '../../src/db/schema.js';
-import { createInvoice, type InvoiceRow } from '../../src/modules/payments/invoice-ledger.js';
-import type { PackageRow } from '../../src/modules/payments/packages.mapper.js';
+import { createInvoice, type InvoiceRow } from '../../src/modules/payments/invoices/invoice-ledger.repository.js';
+import type { PackageRow } from '../../src/modules/payments/packages/packages.mapper.js';
 import type { TestApp } from '../helpers/app.js';
 import { bearer, newUser, tokenFor, unique } from '../helpers/factories.js';
 

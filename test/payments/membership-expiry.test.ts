@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DB, ListingState, UserRow } from '../../src/db/schema.js';
-import { MembershipExpiryJob } from '../../src/jobs/membership-expiry.js';
-import { Fulfilment } from '../../src/modules/payments/fulfilment.js';
-import type { PackageRow } from '../../src/modules/payments/packages.mapper.js';
+import { MembershipExpiryJob } from '../../src/modules/payments/memberships/membership-expiry.service.js';
+import { Fulfilment } from '../../src/modules/payments/checkout/fulfilment.service.js';
+import type { PackageRow } from '../../src/modules/payments/packages/packages.mapper.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
 import { newListing, newUser } from '../helpers/factories.js';

@@ -3,10 +3,10 @@ import type { CheckoutSession, PaymentGateway } from '../../src/adapters/payment
 import { buildApp, createServices } from '../../src/app.js';
 import type { DialectName } from '../../src/db/dialect/index.js';
 import type { DB, InvoiceItemType, MembershipsTable, PackagesTable, UserRow } from '../../src/db/schema.js';
-import { createInvoice, type InvoiceRow } from '../../src/modules/payments/invoice-ledger.js';
-import type { MembershipRow } from '../../src/modules/payments/memberships.repository.js';
-import { MembershipsService } from '../../src/modules/payments/memberships.service.js';
-import type { PackageRow } from '../../src/modules/payments/packages.mapper.js';
+import { createInvoice, type InvoiceRow } from '../../src/modules/payments/invoices/invoice-ledger.repository.js';
+import type { MembershipRow } from '../../src/modules/payments/memberships/memberships.repository.js';
+import { MembershipsService } from '../../src/modules/payments/memberships/memberships.service.js';
+import type { PackageRow } from '../../src/modules/payments/packages/packages.mapper.js';
 import { TEST_JWT_SECRET, type TestApp, testConfig } from '../helpers/app.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { unique } from '../helpers/factories.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { taxOf } from '../../src/lib/money.js';
-import { amountBeforeTax } from '../../src/modules/payments/fulfilment.js';
-import { lapsesAt, periodEnd, RENEWAL_GRACE_MS } from '../../src/modules/payments/memberships.periods.js';
+import { amountBeforeTax } from '../../src/modules/payments/checkout/fulfilment.service.js';
+import { lapsesAt, periodEnd, RENEWAL_GRACE_MS } from '../../src/modules/payments/memberships/memberships.periods.js';
 
 const at = (iso: string) => new Date(iso);
 const end = (from: string, period: Parameters<typeof periodEnd>[1], frequency = 1) => periodEnd(at(from), period, frequency)?.toISOString();

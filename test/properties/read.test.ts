@@ -4,7 +4,7 @@ import { createStorage } from '../../src/adapters/storage/index.js';
 import { CacheStamps, LocalWrites } from '../../src/db/cache-versions.js';
 import { createDatabase } from '../../src/db/database.js';
 import type { DB, ListingState, UserRow } from '../../src/db/schema.js';
-import { ListingRecords } from '../../src/modules/properties/listing-records.js';
+import { ListingRecords } from '../../src/modules/properties/listing-records.service.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
 import { addFavorite, bearer, links, newAgencyWithAgent, newListing, newMedia, newTerm, newUser, tokenFor } from '../helpers/factories.js';

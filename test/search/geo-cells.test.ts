@@ -4,7 +4,7 @@ import { compactGeoCells } from '../../src/db/dialect/geo-cell-compaction.js';
 import { fillGeoCells, microdegreesOf } from '../../src/db/dialect/geo-cell-triggers.js';
 import type { DB, ListingState } from '../../src/db/schema.js';
 import { between, type Random, seededRandom } from '../../src/lib/random.js';
-import { inBox, type RadiusCircle } from '../../src/modules/search/geo.js';
+import { inBox, type RadiusCircle } from '../../src/modules/search/geo/geo.js';
 import { CELL_LEVELS, cellOfGeoKey } from '../../src/lib/geo-grid.js';
 import {
   clusterLevel,
@@ -13,11 +13,11 @@ import {
   countInCircle,
   type MapClusters,
   MAX_CLUSTERS,
-} from '../../src/modules/search/geo-cells.repository.js';
-import { inBoxSql, inCircleSql } from '../../src/modules/search/geo-filters.js';
-import { refreshSearchColumns } from '../../src/modules/search/search-columns.repository.js';
+} from '../../src/modules/search/geo/geo-cells.repository.js';
+import { inBoxSql, inCircleSql } from '../../src/modules/search/geo/geo-filters.repository.js';
+import { refreshSearchColumns } from '../../src/modules/properties/properties.repository.js';
 import { searchColumnsOf } from '../../src/lib/search-columns.js';
-import type { SearchBox } from '../../src/modules/search/search-types.js';
+import type { SearchBox } from '../../src/modules/search/query/search-types.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';
 
 /**

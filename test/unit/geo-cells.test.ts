@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { between, type Random, seededRandom } from '../../src/lib/random.js';
-import { distanceKm, inBox, inCircle, type RadiusCircle } from '../../src/modules/search/geo.js';
+import { distanceKm, inBox, inCircle, type RadiusCircle } from '../../src/modules/search/geo/geo.js';
 import { geoKey, unitVector } from '../../src/lib/geo-grid.js';
 import {
   BoxCells,
@@ -14,9 +14,9 @@ import {
   childrenOf,
   type GridCell,
   keyRangeOf,
-} from '../../src/modules/search/geo-cells.js';
+} from '../../src/modules/search/geo/geo-cells.js';
 import { CELL_LEVELS, cellOfGeoKey, columnOfLongitude, rowOfLatitude } from '../../src/lib/geo-grid.js';
-import type { GeoPoint, SearchBox } from '../../src/modules/search/search-types.js';
+import type { GeoPoint, SearchBox } from '../../src/modules/search/query/search-types.js';
 
 const located = (point: GeoPoint) => ({ ...point, geo: unitVector(point.latitude, point.longitude) });
 const cellOfPoint = (point: GeoPoint, level: number): number => cellOfGeoKey(geoKey(point.latitude, point.longitude), level);

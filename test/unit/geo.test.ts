@@ -13,9 +13,9 @@ import {
   keyRangesOfBoxes,
   minimumDot,
   type RadiusCircle,
-} from '../../src/modules/search/geo.js';
+} from '../../src/modules/search/geo/geo.js';
 import { geoKey, unitVector } from '../../src/lib/geo-grid.js';
-import type { GeoPoint, SearchBox } from '../../src/modules/search/search-types.js';
+import type { GeoPoint, SearchBox } from '../../src/modules/search/query/search-types.js';
 
 const located = (latitude: number, longitude: number) => ({ latitude, longitude, geo: unitVector(latitude, longitude) });
 const inRanges = (key: number, ranges: readonly KeyRange[]) => ranges.some(([lo, hi]) => key >= lo && key <= hi);

@@ -10,7 +10,7 @@ import {
   stateAfterEdit,
   targetState,
   type TransitionContext,
-} from '../../src/modules/properties/listing-states.js';
+} from '../../src/modules/properties/moderation/listing-states.js';
 
 /**
  * API.md 3.3, written out by hand: for each action, the states it moves from and where to. `published` stands

@@ -7,9 +7,9 @@ import {
   renderNotificationMail,
   unsubscribeHeaders,
   unsubscribeUrl,
-} from '../../src/modules/notifications/notification-mail.js';
-import { notificationTypeLabel } from '../../src/modules/notifications/notification-mail-texts.js';
-import type { DeliveryPayload } from '../../src/modules/notifications/notifier.js';
+} from '../../src/modules/notifications/delivery/notification-mail.js';
+import { notificationTypeLabel } from '../../src/modules/notifications/delivery/notification-mail-texts.js';
+import type { DeliveryPayload } from '../../src/modules/notifications/delivery/notifier.service.js';
 
 const UNSUBSCRIBE = 'https://realty.test/realty-api/v1/notifications/unsubscribe?token=abc.def';
 

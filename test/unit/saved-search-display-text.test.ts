@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Language } from '../../src/i18n/index.js';
 import { displayTextOf, type NamedTerm, termNameLookup } from '../../src/modules/saved-searches/display-text.js';
-import type { SearchQuery } from '../../src/modules/search/search-types.js';
+import type { SearchQuery } from '../../src/modules/search/query/search-types.js';
 
 const TERMS: NamedTerm[] = [
   { id: 1, taxonomy: 'property_type', slug: 'apartment', name: 'Apartment' },

@@ -14,21 +14,21 @@ import {
   type SavedSearchQueryObjectInput,
   SearchQuery,
   type SearchQueryInput,
-} from '../../src/modules/search/search-query.schemas.js';
+} from '../../src/modules/search/query/search-query.schemas.js';
 import {
   type MapSearch,
   normalizeMapQuery,
   normalizeSavedSearchQuery,
   normalizeSearchQuery,
-} from '../../src/modules/search/search-query.js';
-import { searchQueryParams, searchQueryString } from '../../src/modules/search/search-canonical.js';
+} from '../../src/modules/search/query/search-query.js';
+import { searchQueryParams, searchQueryString } from '../../src/modules/search/query/search-canonical.js';
 import {
   FACET_NAMES,
   SEARCH_SORTS,
   type SearchQuery as Search,
   type SearchSort,
   TAXONOMY_FILTERS,
-} from '../../src/modules/search/search-types.js';
+} from '../../src/modules/search/query/search-types.js';
 
 /**
  * The parameters go through what a request goes through (the app's query-string parser, its Ajv settings and

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../src/lib/errors.js';
-import { AccessTokens } from '../../src/modules/auth/tokens.js';
+import { AccessTokens } from '../../src/modules/auth/access-tokens.service.js';
 
 const SECRET = 'unit-test-secret-0123456789-0123456789';
 

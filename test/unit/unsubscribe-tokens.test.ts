@@ -1,6 +1,6 @@
 import { createHmac, hkdfSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { UnsubscribeTokens } from '../../src/modules/notifications/unsubscribe-tokens.js';
+import { UnsubscribeTokens } from '../../src/modules/notifications/unsubscribe/unsubscribe-tokens.service.js';
 
 const SECRET = 'unit-test-secret-0123456789-0123456789';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStorage } from '../../src/adapters/storage/index.js';
 import type { UserRow } from '../../src/db/schema.js';
-import { LoginLocks } from '../../src/modules/auth/login-lock.js';
-import { PasswordHasher } from '../../src/modules/auth/passwords.js';
+import { LoginLocks } from '../../src/modules/auth/login-locks.service.js';
+import { PasswordHasher } from '../../src/modules/accounts/password-hasher.service.js';
 import { ProfilesService } from '../../src/modules/users/profiles.service.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';

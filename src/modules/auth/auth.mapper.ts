@@ -1,7 +1,7 @@
 import type { FileStorage } from '../../adapters/storage/storage.js';
 import { toApiTimestamp } from '../../lib/time.js';
 import { avatarUrl } from '../media/media-urls.js';
-import type { AccountRow } from '../users/users.repository.js';
+import type { AccountRow } from '../accounts/accounts.repository.js';
 import type { LoginResultRecord } from './auth.schemas.js';
 
 export interface IssuedTokens {

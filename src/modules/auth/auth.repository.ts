@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { DB, LoginLocksTable } from '../../db/schema.js';
-import type { SessionCaller } from './session-cache.js';
+import type { SessionCaller } from './session-cache.service.js';
 import type { Executor } from '../../db/executor.js';
 
 export async function insertSession(

@@ -6,16 +6,16 @@ import type { Authenticator } from '../../http/auth.js';
 import { AppError } from '../../lib/errors.js';
 import type { AuthUser } from '../../lib/signed-in-user.js';
 import { nowIso, toApiTimestamp } from '../../lib/time.js';
-import type { UsersService } from '../users/users.service.js';
+import type { UsersService } from '../accounts/accounts.service.js';
 import { type IssuedTokens, toLoginResult } from './auth.mapper.js';
 import * as repository from './auth.repository.js';
 import type { LoginInput, LoginResultRecord, RegisterInput, TokenInput, TokenPairRecord } from './auth.schemas.js';
-import { LoginLocks } from './login-lock.js';
-import type { PasswordHasher } from './passwords.js';
-import type { RevocationAnnouncer } from './revocations.js';
+import { LoginLocks } from './login-locks.service.js';
+import type { PasswordHasher } from '../accounts/password-hasher.service.js';
+import type { RevocationAnnouncer } from './revocations.service.js';
 import { hashSecretToken, newSecretToken } from './secret-tokens.js';
-import type { SessionCache, SessionCaller } from './session-cache.js';
-import type { AccessTokens } from './tokens.js';
+import type { SessionCache, SessionCaller } from './session-cache.service.js';
+import type { AccessTokens } from './access-tokens.service.js';
 
 const DAY_MS = 86_400_000;
 

@@ -4,11 +4,11 @@ import { AppError } from '../../lib/errors.js';
 import { type Language, supportedLanguage, translate } from '../../i18n/index.js';
 import { enqueue } from '../../db/outbox.js';
 import { nowIso } from '../../lib/time.js';
-import type { UsersService } from '../users/users.service.js';
+import type { UsersService } from '../accounts/accounts.service.js';
 import * as repository from './auth.repository.js';
-import { LoginLocks } from './login-lock.js';
-import type { PasswordHasher } from './passwords.js';
-import type { RevocationAnnouncer } from './revocations.js';
+import { LoginLocks } from './login-locks.service.js';
+import type { PasswordHasher } from '../accounts/password-hasher.service.js';
+import type { RevocationAnnouncer } from './revocations.service.js';
 import { hashSecretToken, newSecretToken } from './secret-tokens.js';
 
 const RESET_TTL_MINUTES = 60;

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { Envelope, errorResponses } from '../../http/envelope.js';
 import { translate } from '../../i18n/index.js';
-import { SearchQuery } from '../search/search-query.schemas.js';
+import { SearchQuery } from '../search/query/search-query.schemas.js';
 import { SearchAnswer } from '../search/search.schemas.js';
 import type { AgenciesService } from './agencies.service.js';
 import { AGENT_LIST_RULES } from './agents.routes.js';

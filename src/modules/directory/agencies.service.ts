@@ -6,21 +6,15 @@ import type { AuthUser } from '../../lib/signed-in-user.js';
 import { sortKey } from '../../lib/slug.js';
 import { nowIso } from '../../lib/time.js';
 import type { PropertyListRecord } from '../properties/properties.schemas.js';
-import type { SearchQueryInput } from '../search/search-query.schemas.js';
+import type { SearchQueryInput } from '../search/query/search-query.schemas.js';
 import type { AgentsService } from './agents.service.js';
 import { AnswerCache } from '../../lib/answer-cache.js';
-import {
-  assertCanSeeAgent,
-  assertMayEditAgency,
-  canSeeAgent,
-  findAgencyAccess,
-  findAgentAccess,
-  mayDetachAgent,
-} from './directory-access.js';
+import { assertCanSeeAgent, assertMayEditAgency, canSeeAgent, mayDetachAgent } from './directory-access.js';
+import { findAgencyAccess, findAgentAccess } from './directory.repository.js';
 import { checkAgencyInput } from './directory-input.js';
-import type { DirectoryListings } from './directory-listings.js';
-import { findAgencyPage } from './directory-pages.js';
-import type { DirectoryRecords } from './directory-records.js';
+import type { DirectoryListings } from './directory-listings.service.js';
+import { findAgencyPage } from './directory-pages.repository.js';
+import type { DirectoryRecords } from './directory-records.service.js';
 import * as repository from './directory.repository.js';
 import type {
   AgencyListInput,

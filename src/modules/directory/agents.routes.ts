@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { Envelope, errorResponses } from '../../http/envelope.js';
-import { SearchQuery } from '../search/search-query.schemas.js';
+import { SearchQuery } from '../search/query/search-query.schemas.js';
 import { SearchAnswer } from '../search/search.schemas.js';
 import type { AgentsService } from './agents.service.js';
 import { sendDirectoryAnswer, sendListingPage } from './directory-replies.js';

@@ -1,5 +1,3 @@
-import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema.js';
 import { AppError } from '../../lib/errors.js';
 import type { AuthUser } from '../../lib/signed-in-user.js';
 
@@ -16,22 +14,6 @@ export interface AgentAccess {
 export interface AgencyAccess {
   id: number;
   userId: number | null;
-}
-
-export async function findAgentAccess(db: Kysely<DB>, id: number): Promise<AgentAccess | undefined> {
-  const row = await db
-    .selectFrom('agents')
-    .leftJoin('agencies', 'agencies.id', 'agents.agency_id')
-    .select(['agents.id', 'agents.user_id', 'agents.agency_id', 'agencies.user_id as agency_user_id', 'agents.visible'])
-    .where('agents.id', '=', id)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  return { id: row.id, userId: row.user_id, agencyId: row.agency_id, agencyUserId: row.agency_user_id, visible: row.visible === 1 };
-}
-
-export async function findAgencyAccess(db: Kysely<DB>, id: number): Promise<AgencyAccess | undefined> {
-  const row = await db.selectFrom('agencies').select(['id', 'user_id']).where('id', '=', id).executeTakeFirst();
-  return row && { id: row.id, userId: row.user_id };
 }
 
 export function isAdministrator(caller: AuthUser | null): boolean {

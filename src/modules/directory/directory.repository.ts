@@ -1,6 +1,7 @@
 import type { Selectable, Transaction, Updateable } from 'kysely';
 import type { AgenciesTable, AgentsTable, DB, Taxonomy } from '../../db/schema.js';
 import type { Executor } from '../../db/executor.js';
+import type { AgencyAccess, AgentAccess } from './directory-access.js';
 
 /**
  * Directory storage. Term counts of agent categories and cities, and the `directory` and `listings` cache
@@ -204,4 +205,20 @@ export async function findTermsByIds(db: Executor, ids: readonly number[]) {
 /** Who uploaded a media item, and its type. */
 export async function findMedia(db: Executor, id: number) {
   return db.selectFrom('media').select(['id', 'owner_id', 'mime_type']).where('id', '=', id).executeTakeFirst();
+}
+
+export async function findAgentAccess(db: Executor, id: number): Promise<AgentAccess | undefined> {
+  const row = await db
+    .selectFrom('agents')
+    .leftJoin('agencies', 'agencies.id', 'agents.agency_id')
+    .select(['agents.id', 'agents.user_id', 'agents.agency_id', 'agencies.user_id as agency_user_id', 'agents.visible'])
+    .where('agents.id', '=', id)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return { id: row.id, userId: row.user_id, agencyId: row.agency_id, agencyUserId: row.agency_user_id, visible: row.visible === 1 };
+}
+
+export async function findAgencyAccess(db: Executor, id: number): Promise<AgencyAccess | undefined> {
+  const row = await db.selectFrom('agencies').select(['id', 'user_id']).where('id', '=', id).executeTakeFirst();
+  return row && { id: row.id, userId: row.user_id };
 }

@@ -1,7 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { ListingState } from '../../db/schema.js';
 import type { NotificationRow, NotificationsTable, NotificationType } from '../../db/schema-notifications.js';
-import type { ChannelSwitches } from './notification-preferences.js';
+import type { ChannelSwitches } from './delivery/notification-preferences.js';
 import type { Executor } from '../../db/executor.js';
 
 export interface NotificationFilter {

@@ -8,9 +8,9 @@ import { pageWindow, paginationOf } from '../../lib/paging.js';
 import type { AuthUser } from '../../lib/signed-in-user.js';
 import { plainText } from '../../lib/text.js';
 import { nowIso } from '../../lib/time.js';
-import type { Broadcasts } from './broadcasts.js';
-import * as devices from './devices.repository.js';
-import { type CHANNELS, preferencesOf } from './notification-preferences.js';
+import type { Broadcasts } from './broadcasts/broadcasts.service.js';
+import * as devices from './delivery/devices.repository.js';
+import { type CHANNELS, preferencesOf } from './delivery/notification-preferences.js';
 import { toNotification } from './notifications.mapper.js';
 import * as repository from './notifications.repository.js';
 import {
@@ -24,7 +24,7 @@ import {
   type RegisterDeviceInput,
   type UpdatePreferencesInput,
 } from './notifications.schemas.js';
-import type { Notifier } from './notifier.js';
+import type { Notifier } from './delivery/notifier.service.js';
 
 /**
  * A user's notifications (API.md 8): reading and marking them, channel preferences, push devices; and the

@@ -1,7 +1,7 @@
 import type { ListingState } from '../../db/schema.js';
 import { AppError } from '../../lib/errors.js';
 import type { AuthUser } from '../../lib/signed-in-user.js';
-import type { ListingAccess } from './listing-records.js';
+import type { ListingAccess } from './listing-records.service.js';
 import { LISTING_MODERATORS } from './properties.schemas.js';
 
 /** States in which a listing is public (API.md 4.2): everyone may read it. */

@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import type { ListingRow, ListingState, ListingUpdate, MediaRow, NewListing, Taxonomy } from '../../db/schema.js';
 import { recordListingMoves } from '../../db/domain-events.js';
-import { refreshSearchColumns } from '../search/search-columns.repository.js';
 import { searchColumnsOf } from '../../lib/search-columns.js';
 import type { Executor } from '../../db/executor.js';
 
@@ -299,4 +298,15 @@ export async function findLocationLinks(db: Executor, listingId: number): Promis
     .where('taxonomy', 'in', ['property_country', 'property_state', 'property_city', 'property_area'])
     .execute();
   return Object.fromEntries(rows.map((row) => [row.taxonomy, row.term_id]));
+}
+
+/** Recomputes the listing's search columns from its stored text and coordinates (after a partial update). */
+export async function refreshSearchColumns(db: Executor, listingId: number): Promise<void> {
+  const source = await db
+    .selectFrom('listings')
+    .select(['title', 'description', 'address', 'zipcode', 'reference', 'latitude', 'longitude'])
+    .where('id', '=', listingId)
+    .executeTakeFirst();
+  if (!source) return;
+  await db.updateTable('listings').set(searchColumnsOf(source)).where('id', '=', listingId).execute();
 }

@@ -11,9 +11,9 @@ import type { MediaRecord } from '../media/media.schemas.js';
 import type { TaxonomiesService } from '../taxonomies/taxonomies.service.js';
 import { assertCanManage, assertCanView, isModerator } from './listing-access.js';
 import { type CallerDirectory, checkListingInput, type ListingChanges } from './listing-input.js';
-import type { ListingQuotas } from './listing-quotas.js';
-import { accessOf, type ListingAccess, type ListingRecords, type Loaded } from './listing-records.js';
-import { expiryOnPublish, initialState, stateAfterEdit, targetState } from './listing-states.js';
+import type { ListingQuotas } from '../payments/quotas/listing-charges.service.js';
+import { accessOf, type ListingAccess, type ListingRecords, type Loaded } from './listing-records.service.js';
+import { expiryOnPublish, initialState, stateAfterEdit, targetState } from './moderation/listing-states.js';
 import * as repository from './properties.repository.js';
 import {
   type CreatePropertyInput,
@@ -25,8 +25,8 @@ import {
   type PropertySummaryRecord,
   type UpdatePropertyInput,
 } from './properties.schemas.js';
-import * as pages from './published-pages.js';
-import type { ViewCounter } from './view-counter.js';
+import * as pages from './lists/published-pages.repository.js';
+import type { ViewCounter } from './views/view-counter.service.js';
 
 export interface ListingRules {
   requireApproval: boolean;

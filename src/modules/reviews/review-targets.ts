@@ -1,17 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import type { AuthUser } from '../../lib/signed-in-user.js';
-import {
-  type AgencyAccess,
-  type AgentAccess,
-  canSeeAgent,
-  findAgencyAccess,
-  findAgentAccess,
-  managesAgency,
-  managesAgent,
-} from '../directory/directory-access.js';
+import { type AgencyAccess, type AgentAccess, canSeeAgent, managesAgency, managesAgent } from '../directory/directory-access.js';
+import { findAgencyAccess, findAgentAccess } from '../directory/directory.repository.js';
 import { canView, isOwner, PUBLIC_STATES } from '../properties/listing-access.js';
-import type { ListingAccess } from '../properties/listing-records.js';
+import type { ListingAccess } from '../properties/listing-records.service.js';
 import type { PropertiesService } from '../properties/properties.service.js';
 import type { TargetRef } from './reviews.repository.js';
 

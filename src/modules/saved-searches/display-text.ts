@@ -1,7 +1,7 @@
 import type { Taxonomy } from '../../db/schema.js';
 import { type Language, type MessageKey, translate } from '../../i18n/index.js';
-import { TAXONOMY_OF } from '../search/search-terms.js';
-import type { GeoPoint, NumberRange, SearchQuery, TaxonomyFilter } from '../search/search-types.js';
+import { TAXONOMY_OF } from '../search/query/search-terms.js';
+import type { GeoPoint, NumberRange, SearchQuery, TaxonomyFilter } from '../search/query/search-types.js';
 
 /**
  * The `display_text` of a saved search (API.md 7): its main filters as one line in the reader's language, e.g.

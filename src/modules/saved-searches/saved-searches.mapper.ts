@@ -1,6 +1,6 @@
 import { toApiTimestamp } from '../../lib/time.js';
-import { searchQueryParams } from '../search/search-canonical.js';
-import type { SearchQuery } from '../search/search-types.js';
+import { searchQueryParams } from '../search/query/search-canonical.js';
+import type { SearchQuery } from '../search/query/search-types.js';
 import type { SavedSearchRow } from './saved-searches.repository.js';
 import {
   type CanonicalParam,

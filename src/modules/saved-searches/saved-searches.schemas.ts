@@ -1,7 +1,7 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import type { SavedSearchFrequency } from '../../db/schema.js';
 import { PageQueryFields, Pagination, type PaginationRecord } from '../../lib/paging.js';
-import { SavedSearchQueryObject, type SavedSearchFields, type SEARCH_ALIASES } from '../search/search-query.schemas.js';
+import { SavedSearchQueryObject, type SavedSearchFields, type SEARCH_ALIASES } from '../search/query/search-query.schemas.js';
 
 const INT4_MAX = 2_147_483_647;
 /** API.md 0.6: names are at most 200 characters. */

@@ -4,12 +4,12 @@ import { statementsAreRoundTrips, unindexedSortKey } from '../../db/dialect/inde
 import type { DB } from '../../db/schema.js';
 import type { PageWindow } from '../../lib/paging.js';
 import { queryTerms } from '../../lib/search-tokens.js';
-import type { RadiusCircle } from './geo.js';
-import { countInCircle } from './geo-cells.repository.js';
-import { dotWith } from './geo-filters.js';
-import { type SearchDB, searchConditions, searchedStates } from './search-filters.js';
-import type { ResolvedSearch } from './search-terms.js';
-import type { SearchSort } from './search-types.js';
+import type { RadiusCircle } from './geo/geo.js';
+import { countInCircle } from './geo/geo-cells.repository.js';
+import { dotWith } from './geo/geo-filters.repository.js';
+import { type SearchDB, searchConditions, searchedStates } from './query/search-filters.repository.js';
+import type { ResolvedSearch } from './query/search-terms.js';
+import type { SearchSort } from './query/search-types.js';
 
 type ListingsQuery<O> = SelectQueryBuilder<SearchDB, 'l', O>;
 

@@ -4,9 +4,9 @@ import { sendCacheable } from '../../http/cache.js';
 import { Envelope, errorResponses } from '../../http/envelope.js';
 import { pageWindow } from '../../lib/paging.js';
 import type { PropertiesService } from '../properties/properties.service.js';
-import { MapQuery, SearchQuery as SearchQuerySchema } from './search-query.schemas.js';
-import { normalizeMapQuery, normalizeSearchQuery } from './search-query.js';
-import { isPlainListing } from './search-plain.js';
+import { MapQuery, SearchQuery as SearchQuerySchema } from './query/search-query.schemas.js';
+import { normalizeMapQuery, normalizeSearchQuery } from './query/search-query.js';
+import { isPlainListing } from './query/search-plain.js';
 import { MapAnswer, SearchAnswer } from './search.schemas.js';
 import type { SearchService } from './search.service.js';
 

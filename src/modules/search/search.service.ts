@@ -6,13 +6,14 @@ import { type PageWindow, paginationOf } from '../../lib/paging.js';
 import type { AuthUser } from '../../lib/signed-in-user.js';
 import type { PropertySummaryRecord } from '../properties/properties.schemas.js';
 import type { PropertiesService } from '../properties/properties.service.js';
-import { distanceKm, KM_PER_MILE } from './geo.js';
-import { clustersInBox, clustersOfMatches, type MapClusters } from './geo-cells.repository.js';
-import { searchConditions, searchedStates } from './search-filters.js';
-import type { MapSearch } from './search-query.js';
-import { countFacets, type FacetCount } from './search-facets.repository.js';
-import { type ListingScope, type ResolvedSearch, resolveTerms } from './search-terms.js';
-import type { SearchCircle, SearchQuery, SearchSort } from './search-types.js';
+import { distanceKm, KM_PER_MILE } from './geo/geo.js';
+import { clustersInBox, clustersOfMatches, type MapClusters } from './geo/geo-cells.repository.js';
+import { searchConditions, searchedStates } from './query/search-filters.repository.js';
+import type { MapSearch } from './query/search-query.js';
+import { countFacets, type FacetCount } from './facets/search-facets.repository.js';
+import { type ListingScope, type ResolvedSearch } from './query/search-terms.js';
+import { resolveTerms } from './query/search-terms.repository.js';
+import type { SearchCircle, SearchQuery, SearchSort } from './query/search-types.js';
 import { findSearchPage } from './search.repository.js';
 
 export interface SearchResult {

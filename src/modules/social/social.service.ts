@@ -5,7 +5,7 @@ import { type DB, SOCIAL_PROVIDERS, type SocialProvider, type UserRow } from '..
 import { AppError } from '../../lib/errors.js';
 import { nowIso } from '../../lib/time.js';
 import type { AuthService } from '../auth/auth.service.js';
-import type { UsersService } from '../users/users.service.js';
+import type { UsersService } from '../accounts/accounts.service.js';
 import { profileNames, wantedUsername } from './social-profile.js';
 import * as repository from './social.repository.js';
 import type { SocialConfigRecord, SocialLoginRecord } from './social.schemas.js';

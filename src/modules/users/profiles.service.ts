@@ -8,11 +8,11 @@ import type { AuthUser } from '../../lib/signed-in-user.js';
 import { plainText } from '../../lib/text.js';
 import { nowIso } from '../../lib/time.js';
 import type { AuthService } from '../auth/auth.service.js';
-import { LoginLocks } from '../auth/login-lock.js';
-import type { PasswordHasher } from '../auth/passwords.js';
+import { LoginLocks } from '../auth/login-locks.service.js';
+import type { PasswordHasher } from '../accounts/password-hasher.service.js';
 import * as repository from './profiles.repository.js';
 import { toPublicUserProfile, toUserProfile } from './users.mapper.js';
-import type { AccountRow } from './users.repository.js';
+import type { AccountRow } from '../accounts/accounts.repository.js';
 import {
   type DeleteProfileInput,
   type ListUsersInput,
@@ -22,7 +22,7 @@ import {
   type UserListRecord,
   type UserProfileRecord,
 } from './users.schemas.js';
-import type { UsersService } from './users.service.js';
+import type { UsersService } from '../accounts/accounts.service.js';
 
 /** Removes a user's uploads: rows first, then files (the media module). */
 export interface OwnedMediaRemover {

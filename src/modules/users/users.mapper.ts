@@ -2,7 +2,7 @@ import type { FileStorage } from '../../adapters/storage/storage.js';
 import { toApiTimestamp } from '../../lib/time.js';
 import { avatarUrl } from '../media/media-urls.js';
 import type { ProfileCounts } from './profiles.repository.js';
-import type { AccountRow } from './users.repository.js';
+import type { AccountRow } from '../accounts/accounts.repository.js';
 import type { PublicUserProfileRecord, UserProfileRecord } from './users.schemas.js';
 
 const NO_COUNTS: ProfileCounts = { publishedListings: 0, favorites: 0 };
