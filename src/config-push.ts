@@ -1,7 +1,7 @@
 import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
-/** Firebase Cloud Messaging HTTP v1 through a service account (API.md 8). */
+/** Firebase Cloud Messaging HTTP v1 through a service account (docs/api.md 8). */
 export interface FcmConfig {
   readonly projectId: string;
   /** The service account: `iss` of the OAuth assertion. */

@@ -15,7 +15,7 @@ export interface Config {
   readonly database: DatabaseConfig;
   /** True when DATABASE_URL was not set: the embedded file that `npm start` creates. */
   readonly databaseIsDefault: boolean;
-  /** `auto`: seed the default SQLite file when it is new (API.md 11). */
+  /** `auto`: seed the default SQLite file when it is new (docs/api.md 11). */
   readonly seedDemo: boolean | 'auto';
   readonly dataDir: string;
   /** Undefined means: generate once and keep it in `dataDir` (see secrets.ts). */
@@ -28,7 +28,7 @@ export interface Config {
     readonly enabled: boolean;
     readonly perMinute: number;
     readonly authPerMinute: number;
-    /** Contact forms and review creation (API.md 0.6). */
+    /** Contact forms and review creation (docs/api.md 0.6). */
     readonly formsPerMinute: number;
   };
   readonly bodyLimitBytes: number;
@@ -39,7 +39,7 @@ export interface Config {
   /** How stale another process's change may be in a cached answer (this process's own: never). */
   readonly cacheRevalidateMs: number;
   readonly registrationEnabled: boolean;
-  /** Saved searches one user may keep (API.md 0.6); the next one is a 409. */
+  /** Saved searches one user may keep (docs/api.md 0.6); the next one is a 409. */
   readonly savedSearchesPerUser: number;
   /** The page of the client app that takes `?token=` from the reset mail. */
   readonly resetPasswordUrl: string;
@@ -69,7 +69,7 @@ export interface Config {
   readonly s3: S3Config | undefined;
   readonly payments: PaymentsConfig;
   readonly listings: {
-    /** New listings of non-moderators wait in `pending` (API.md 4.3). */
+    /** New listings of non-moderators wait in `pending` (docs/api.md 4.3). */
     readonly requireApproval: boolean;
     /** An owner's edit of a published listing sends it back to `pending`. */
     readonly editRequiresApproval: boolean;
@@ -273,7 +273,7 @@ function parseDatabaseUrl(url: string, problems: string[]): DatabaseConfig {
 
 export type PaymentMode = 'free' | 'per_listing' | 'membership';
 
-/** API.md 10. Money in integer minor units of `currency`, tax in basis points (lib/money.ts). */
+/** docs/api.md 10. Money in integer minor units of `currency`, tax in basis points (lib/money.ts). */
 export interface PaymentsConfig {
   readonly mode: PaymentMode;
   /** DEFAULT_CURRENCY: the currency of listing and featured fees. */
@@ -297,7 +297,7 @@ export interface StripeConfig {
   readonly secretKey: string;
   /** Verifies `Stripe-Signature`; without it the webhook answers 503. */
   readonly webhookSecret: string | undefined;
-  /** Scheme, host and port of the Stripe API, without /v1 (API.md 12). */
+  /** Scheme, host and port of the Stripe API, without /v1 (docs/api.md 12). */
   readonly apiBase: string;
 }
 

@@ -1,7 +1,7 @@
 import { type Logger, pino } from 'pino';
 import type { Config } from './config.js';
 
-/** Fields that carry secrets; they never reach the log (API.md security rules). */
+/** Fields that carry secrets; they never reach the log (docs/api.md security rules). */
 const REDACTED = [
   'req.headers.authorization',
   'req.headers.cookie',

@@ -12,10 +12,10 @@ import { seedDemoTerms } from './seed/seed-demo.js';
 const FIRST_START_LISTINGS = 300;
 
 /**
- * `serve`: migrate, bootstrap (administrator, demo data), listen, and run the background jobs (outbox,
- * notifications, broadcasts, digests, expiries, geo cell compaction: background-jobs.ts) and the view counter's
- * flushing. SIGTERM/SIGINT stop accepting connections, let in-flight requests and the running batches finish
- * (bounded by SHUTDOWN_TIMEOUT_MS), then close the database.
+ * `serve`: migrate, bootstrap (administrator, demo data), listen, and run the background work: the scheduler's
+ * jobs (the outbox and the modules' jobs: jobs/background-jobs.ts) and what the modules start beside the
+ * requests (view counts, the saved-search index). SIGTERM/SIGINT stop accepting connections, let in-flight
+ * requests and the running batches finish (bounded by SHUTDOWN_TIMEOUT_MS), then close the database.
  */
 export async function serve(config: Config): Promise<void> {
   const database = createDatabase(config.database);
@@ -37,10 +37,7 @@ export async function serve(config: Config): Promise<void> {
   if (seeded > 0) app.log.info({ terms: seeded, listings: listings?.listings, published: listings?.published }, 'demo data created');
   const address = await app.listen({ port: config.port, host: config.host });
   const base = config.publicUrl === `http://${config.host}:${config.port}` ? address : config.publicUrl;
-  // Parsing every saved search takes seconds at 100,000: done now rather than by the first listing published.
-  services.savedSearchAlerts.warm().catch((error: unknown) => app.log.error({ err: error }, 'saved-search index warm-up failed'));
-  services.scheduler.start();
-  services.views.start();
+  services.startBackgroundWork();
   console.log(`realty-api is listening on ${address}\n  API:  ${base}${config.apiPrefix}/realty-api/v1\n  Docs: ${base}/docs`);
 
   let stopping = false;

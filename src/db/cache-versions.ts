@@ -9,7 +9,7 @@ import {
   SelectQueryNode,
   type UnknownRow,
 } from 'kysely';
-import type { DB } from './schema.js';
+import type { DB } from './schema/index.js';
 
 /**
  * Cache stamps: `cache_versions` rows that triggers renew with a random value whenever the data behind a

@@ -7,7 +7,7 @@ import type { DatabaseConfig } from '../config.js';
 import { type CacheVersionReader, kyselyCacheVersionReader, LocalWrites, sqliteCacheVersionReader } from './cache-versions.js';
 import type { DialectName } from './dialect/index.js';
 import { MIGRATION_NAMES, migrationProvider } from './migrations/index.js';
-import type { DB } from './schema.js';
+import type { DB } from './schema/index.js';
 
 export interface Database {
   readonly db: Kysely<DB>;

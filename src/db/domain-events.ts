@@ -1,5 +1,5 @@
 import { nowIso } from '../lib/time.js';
-import type { ListingState } from './schema.js';
+import type { ListingState } from './schema/index.js';
 import type { Executor } from './executor.js';
 
 export type DomainEventType =
@@ -37,7 +37,7 @@ export interface ListingMove {
 /**
  * The events of listing state moves, written with the history row of each move: a listing entering
  * `publish` (saved-search alerts), and the approval, disapproval (with the reason) and expiry its owner hears
- * of (API.md 4.3). Only the approve action moves a `pending` or `disapproved` listing to `publish`.
+ * of (docs/api.md 4.3). Only the approve action moves a `pending` or `disapproved` listing to `publish`.
  */
 export async function recordListingMoves(db: Executor, moves: readonly ListingMove[], at: string): Promise<void> {
   const events: { type: DomainEventType; payload: string; created_at: string }[] = [];

@@ -1,4 +1,5 @@
 import type { Executor } from './executor.js';
+import type { OutboxRow } from './schema/index.js';
 import { nowIso } from '../lib/time.js';
 
 /**
@@ -49,3 +50,6 @@ export interface EmailPayload {
   html?: string;
   replyTo?: string;
 }
+
+/** Delivers one message of a channel; throwing schedules a retry. Returns what to keep of the payload once sent. */
+export type ChannelSender = (payload: unknown, message: OutboxRow) => Promise<unknown>;

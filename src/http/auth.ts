@@ -11,7 +11,7 @@ const BEARER = /^Bearer[ ]+([A-Za-z0-9._~+/-]+=*)$/i;
 
 /**
  * The one place where route auth requirements are enforced. A token that is present is always checked,
- * on public routes too (API.md 0.3), so a revoked token never silently degrades to anonymous access.
+ * on public routes too (docs/api.md 0.3), so a revoked token never silently degrades to anonymous access.
  */
 export function registerAuth(app: FastifyInstance, authenticator: Authenticator): void {
   app.decorateRequest('user', null);

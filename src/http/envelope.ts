@@ -1,10 +1,10 @@
 import { type TSchema, Type } from 'typebox';
 
-/** The error body of API.md 0.2; every error status of every route answers with it. */
+/** The error body of docs/api.md 0.2; every error status of every route answers with it. */
 export const ErrorBody = Type.Object(
   {
     success: Type.Literal(false),
-    code: Type.String({ description: 'Machine-readable, snake_case (API.md 0.2)' }),
+    code: Type.String({ description: 'Machine-readable, snake_case (docs/api.md 0.2)' }),
     message: Type.String({ description: 'Localized, human-readable' }),
     errors: Type.Optional(
       Type.Array(Type.Object({ field: Type.String(), message: Type.String() }), {

@@ -6,7 +6,7 @@ import { AppError, type FieldError } from '../lib/errors.js';
 type AjvError = NonNullable<FastifyError['validation']>[number];
 
 /**
- * Renders every failure as the contract's error body (API.md 0.2): Fastify's own errors (validation,
+ * Renders every failure as the contract's error body (docs/api.md 0.2): Fastify's own errors (validation,
  * parsing, body size, unknown routes), driver errors (unique violations → 409) and anything unexpected,
  * which is logged with the request id and answered 500 without internals.
  */

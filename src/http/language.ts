@@ -6,7 +6,7 @@ const PREFIX_LANGUAGE = Symbol('realty-api.prefixLanguage');
 type WithPrefixLanguage = IncomingMessage & { [PREFIX_LANGUAGE]?: string };
 
 /**
- * `/{lang}{API_PREFIX}/realty-api/v1/...` serves every route in that language (API.md 0.5). The URL is
+ * `/{lang}{API_PREFIX}/realty-api/v1/...` serves every route in that language (docs/api.md 0.5). The URL is
  * rewritten before routing, so the localized variant is the same route, with the same rate-limit bucket.
  */
 export function languagePrefixRewriter(apiPrefix: string): (request: IncomingMessage) => string {

@@ -1,5 +1,5 @@
 /**
- * Parses a query string so that the two array forms of API.md 0.4 arrive alike: `type=a,b`,
+ * Parses a query string so that the two array forms of docs/api.md 0.4 arrive alike: `type=a,b`,
  * `type[]=a&type[]=b` and `type=a&type=b` all become `type: "a,b"`, which the list parameters then split.
  * A scalar parameter that was repeated therefore fails its own pattern instead of being half-read.
  */

@@ -5,7 +5,7 @@ import type { Config } from '../config.js';
 import { AppError } from '../lib/errors.js';
 
 /**
- * Per-IP request limits of API.md 0.6: one budget for every route, and a tighter one of its own for each
+ * Per-IP request limits of docs/api.md 0.6: one budget for every route, and a tighter one of its own for each
  * route that declares `config.rateLimit` (login, register, …). Counters live in memory, or in Redis when
  * REDIS_URL is set so that several processes share them. If Redis fails the request is let through
  * (logged): an outage of the limiter must not take the API down.
@@ -29,7 +29,7 @@ export function authRateLimit(config: Config) {
   return { max: config.rateLimit.authPerMinute, timeWindow: 60_000 };
 }
 
-/** The tighter per-route budget of contact forms and review creation (API.md 0.6). */
+/** The tighter per-route budget of contact forms and review creation (docs/api.md 0.6). */
 export function formsRateLimit(config: Config) {
   return { max: config.rateLimit.formsPerMinute, timeWindow: 60_000 };
 }

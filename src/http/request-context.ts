@@ -1,4 +1,4 @@
-import type { Role } from '../db/schema.js';
+import type { Role } from '../db/schema/index.js';
 import type { Language } from '../i18n/index.js';
 import type { AuthUser } from '../lib/signed-in-user.js';
 

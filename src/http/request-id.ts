@@ -8,7 +8,7 @@ const PROCESS_PREFIX = randomBytes(6).toString('base64url');
 let sequence = 0;
 
 /**
- * Echo a client's X-Request-Id when it is safe to log and send back (API.md 12), else make one: a process
+ * Echo a client's X-Request-Id when it is safe to log and send back (docs/api.md 12), else make one: a process
  * prefix and a counter, unique and short (ids correlate logs; they are not secrets).
  */
 export function requestIdFor(request: IncomingMessage): string {

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 /**
  * Two validators: query strings, path parameters and headers arrive as text, so their values are coerced
  * to the declared types (`number=5`); JSON bodies are typed already, so a string where a number belongs
- * is a 400, not silently converted. Neither removes unknown fields: they are refused (API.md 12).
+ * is a 400, not silently converted. Neither removes unknown fields: they are refused (docs/api.md 12).
  */
 const BASE: Options = { removeAdditional: false, allErrors: true, useDefaults: true, strict: false };
 

@@ -174,7 +174,7 @@ export const ar: Catalogue = {
     'تتجدد عضويتك عبر Stripe، وهو غير مهيأ على هذا الخادم، فلا يمكن إيقاف تجديدها من هنا. تواصل مع مدير الموقع.',
   membership_cancelled: 'لن تتجدد عضويتك. تبقى نشطة حتى تاريخ انتهائها.',
 
-  // Saved searches (API.md 7): messages, and the parts of a saved search's `display_text`
+  // Saved searches (docs/api.md 7): messages, and the parts of a saved search's `display_text`
   saved_search_limit_reached: 'لديك {limit} عمليات بحث محفوظة، وهو الحد الأقصى المسموح به. احذف واحدة لتحفظ أخرى.',
   saved_search_rule_query_missing: 'مطلوب (أو query_string بدلًا منه)',
   saved_search_rule_query_both: 'لا يمكن إرساله مع query: أرسل أحدهما فقط',

@@ -1,6 +1,6 @@
 /** English: the reference catalogue. Every other catalogue must translate every key (checked by the type). */
 export const en = {
-  // Error codes (API.md 0.2)
+  // Error codes (docs/api.md 0.2)
   validation_failed: 'The request is not valid.',
   invalid_json: 'The request body is not valid JSON.',
   unauthorized: 'Sign in to do this.',
@@ -179,7 +179,7 @@ export const en = {
     'Your membership renews through Stripe, which is not configured on this server, so its renewal cannot be stopped here. Contact the site’s administrator.',
   membership_cancelled: 'Your membership will not renew. It stays active until it expires.',
 
-  // Saved searches (API.md 7): messages, and the parts of a saved search's `display_text`
+  // Saved searches (docs/api.md 7): messages, and the parts of a saved search's `display_text`
   saved_search_limit_reached: 'You already have {limit} saved searches, the most allowed. Delete one to save another.',
   saved_search_rule_query_missing: 'is required (or query_string instead)',
   saved_search_rule_query_both: 'cannot be sent together with query: send one of them',

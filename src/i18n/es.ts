@@ -180,7 +180,7 @@ export const es: Catalogue = {
     'Tu membresía se renueva mediante Stripe, que no está configurado en este servidor, así que su renovación no puede detenerse aquí. Ponte en contacto con el administrador del sitio.',
   membership_cancelled: 'Tu membresía no se renovará. Seguirá activa hasta que venza.',
 
-  // Saved searches (API.md 7): messages, and the parts of a saved search's `display_text`
+  // Saved searches (docs/api.md 7): messages, and the parts of a saved search's `display_text`
   saved_search_limit_reached: 'Ya tienes {limit} búsquedas guardadas, el máximo permitido. Borra una para guardar otra.',
   saved_search_rule_query_missing: 'es obligatorio (o query_string en su lugar)',
   saved_search_rule_query_both: 'no se puede enviar junto con query: envía solo uno de los dos',

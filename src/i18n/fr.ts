@@ -179,7 +179,7 @@ export const fr: Catalogue = {
     'Votre abonnement se renouvelle via Stripe, qui n’est pas configuré sur ce serveur : son renouvellement ne peut pas être arrêté ici. Contactez l’administrateur du site.',
   membership_cancelled: 'Votre abonnement ne sera pas renouvelé. Il reste actif jusqu’à son expiration.',
 
-  // Saved searches (API.md 7): messages, and the parts of a saved search's `display_text`
+  // Saved searches (docs/api.md 7): messages, and the parts of a saved search's `display_text`
   saved_search_limit_reached:
     'Vous avez déjà {limit} recherches enregistrées, le maximum autorisé. Supprimez-en une pour en enregistrer une autre.',
   saved_search_rule_query_missing: 'est obligatoire (ou query_string à la place)',

@@ -1,7 +1,6 @@
 import type { Mailer } from '../adapters/mail/mailer.js';
-import type { OutboxRow } from '../db/schema.js';
-import type { EmailPayload } from '../db/outbox.js';
-import type { ChannelSender } from './outbox.js';
+import type { OutboxRow } from '../db/schema/index.js';
+import type { EmailPayload, ChannelSender } from '../db/outbox.js';
 
 /**
  * Sends `email` outbox messages. Once sent, only the recipient and subject stay in the outbox row: bodies

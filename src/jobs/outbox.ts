@@ -1,11 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { DB, OutboxRow } from '../db/schema.js';
+import type { DB, OutboxRow } from '../db/schema/index.js';
+import type { ChannelSender } from '../db/outbox.js';
 import { nowIso } from '../lib/time.js';
-
-/** Delivers one message of a channel; throwing schedules a retry. Returns what to keep of the payload once sent. */
-export type ChannelSender = (payload: unknown, message: OutboxRow) => Promise<unknown>;
 
 export interface OutboxWorkerOptions {
   /** How long a claimed message stays invisible to other workers before it is retried (a crashed sender). */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { DB } from '../db/schema.js';
+import type { DB } from '../db/schema/index.js';
 import { nowIso } from '../lib/time.js';
 import { Repeater } from '../lib/repeater.js';
 

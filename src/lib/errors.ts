@@ -1,6 +1,6 @@
 import type { MessageKey, MessageParams } from '../i18n/index.js';
 
-/** The closed set of error codes of API.md 0.2, with the status each one answers. */
+/** The closed set of error codes of docs/api.md 0.2, with the status each one answers. */
 export const ERROR_STATUS = {
   validation_failed: 400,
   invalid_json: 400,

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 
-/** The paging parameters of every list (API.md 0.2): spread into a route's querystring schema. */
+/** The paging parameters of every list (docs/api.md 0.2): spread into a route's querystring schema. */
 export const PageQueryFields = {
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: '1-based (default 1)' })),
   paged: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Alias of `page`' })),
@@ -32,7 +32,7 @@ export function pageWindow(query: { page?: number | undefined; paged?: number | 
   return { page, perPage, offset: (page - 1) * perPage };
 }
 
-/** True figures for any page, including one past the last (API.md 12). */
+/** True figures for any page, including one past the last (docs/api.md 12). */
 export function paginationOf(total: number, { page, perPage }: PageWindow): PaginationRecord {
   const totalPages = Math.ceil(total / perPage);
   return {

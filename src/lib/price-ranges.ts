@@ -10,7 +10,7 @@ export interface PriceRange {
 
 /**
  * At most `count` ranges of one round width, from a round number at or below `lowest` to one at or above
- * `highest`, so that every price of the set falls in exactly one (API.md 4.4 "10 ranges fitted to the result
+ * `highest`, so that every price of the set falls in exactly one (docs/api.md 4.4 "10 ranges fitted to the result
  * set"). A set of one price gives the one range {min: price, max: price}.
  */
 export function fittedPriceRanges(lowest: number, highest: number, count = 10): PriceRange[] {

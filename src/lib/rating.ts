@@ -1,4 +1,4 @@
-/** A rating target's stored totals (API.md 6.1): the sum of its reviews' ratings and their number. */
+/** A rating target's stored totals (docs/api.md 6.1): the sum of its reviews' ratings and their number. */
 export interface RatingTotals {
   rating_sum: number;
   reviews_count: number;

@@ -1,7 +1,7 @@
 import { stemmer } from 'stemmer';
 
 /**
- * The words of full-text search (API.md 4.4 `keyword`), computed here rather than by the databases so that
+ * The words of full-text search (docs/api.md 4.4 `keyword`), computed here rather than by the databases so that
  * SQLite and PostgreSQL index and query exactly the same words: lower-cased, accent-folded runs of letters
  * or of digits, English stopwords left out, each reduced to its Porter stem. A listing's words are stored
  * joined by single spaces (`listings.search_text`); each database only splits that text at the spaces
@@ -91,7 +91,7 @@ function stem(word: string): string {
   return current;
 }
 
-/** The listing fields that keyword search reads (API.md 4.4); `description` is sanitized HTML. */
+/** The listing fields that keyword search reads (docs/api.md 4.4); `description` is sanitized HTML. */
 export interface SearchableText {
   title: string;
   description?: string;

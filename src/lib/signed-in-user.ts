@@ -1,4 +1,4 @@
-import type { Role } from '../db/schema.js';
+import type { Role } from '../db/schema/index.js';
 
 /** The caller, as the bearer token and its session establish it; services decide access with it. */
 export interface AuthUser {

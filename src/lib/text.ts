@@ -1,7 +1,7 @@
 import sanitize from 'sanitize-html';
 
 /**
- * Plain-text field (API.md 12): HTML tags and comments removed, white space trimmed. Only real tags count:
+ * Plain-text field (docs/api.md 12): HTML tags and comments removed, white space trimmed. Only real tags count:
  * `Beds < 3` and `I <3 gardens` keep their text.
  */
 export function plainText(value: string): string {
@@ -20,7 +20,7 @@ const RICH_TEXT: sanitize.IOptions = {
   disallowedTagsMode: 'discard',
 };
 
-/** Rich-text field (`description`, `content`; API.md 0.4): reduced to a small allow-list of tags. */
+/** Rich-text field (`description`, `content`; docs/api.md 0.4): reduced to a small allow-list of tags. */
 export function richText(value: string): string {
   return sanitize(value, RICH_TEXT).trim();
 }

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { FileStorage } from '../adapters/storage/storage.js';
-import type { DB } from '../db/schema.js';
+import type { DB } from '../db/schema/index.js';
 import { pick, type Random, shuffle } from '../lib/random.js';
 import { slugify } from '../lib/slug.js';
 import { nowIso } from '../lib/time.js';
@@ -12,7 +12,7 @@ import { DEMO_CITIES } from './demo-places.js';
 import { AGENT_CATEGORIES } from './demo-terms.js';
 
 /**
- * The details of the demo agencies and agents beyond what registration fills (API.md 5.1): descriptions,
+ * The details of the demo agencies and agents beyond what registration fills (docs/api.md 5.1): descriptions,
  * contact lines, logos and portraits, languages, categories and cities, and their reviews. Written once:
  * a record that already has its description or bio is left as it is.
  */

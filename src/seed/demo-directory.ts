@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { FileStorage } from '../adapters/storage/storage.js';
-import type { DB, Role } from '../db/schema.js';
+import type { DB, Role } from '../db/schema/index.js';
 import { seededRandom } from '../lib/random.js';
 import { slugify } from '../lib/slug.js';
-import type { UsersService } from '../modules/accounts/accounts.service.js';
+import type { AccountsService } from '../modules/accounts/index.js';
 import { writeDirectoryDetails } from './demo-directory-details.js';
 
 /**
@@ -166,7 +166,7 @@ export interface DemoDirectory {
  * The demo agencies, agents, private sellers and reviewers, created through the users service where
  * missing; agencies and agents get their details, pictures and reviews the first time.
  */
-export async function ensureDemoDirectory(db: Kysely<DB>, users: UsersService, storage: FileStorage, now: Date): Promise<DemoDirectory> {
+export async function ensureDemoDirectory(db: Kysely<DB>, users: AccountsService, storage: FileStorage, now: Date): Promise<DemoDirectory> {
   const reviewers: number[] = [];
   for (const [first, last] of REVIEWERS) {
     const local = `${slugify(first)}.${slugify(last)}`;
@@ -236,7 +236,7 @@ interface DemoAccount {
 }
 
 /** The id of the account with that e-mail, created (without a password) when there is none. */
-async function ensureAccount(users: UsersService, account: DemoAccount): Promise<number> {
+async function ensureAccount(users: AccountsService, account: DemoAccount): Promise<number> {
   const existing = await users.findByEmail(account.email);
   if (existing) return existing.id;
   const username = await users.freeUsername(account.username);

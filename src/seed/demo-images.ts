@@ -1,8 +1,6 @@
 import sharp from 'sharp';
 import type { FileStorage } from '../adapters/storage/storage.js';
-import { IMAGE_TYPES, processUpload } from '../modules/media/image-processing.js';
-import { IMAGE_SIZES, type StoredSizes } from '../modules/media/media-urls.js';
-import { newStorageKeys } from '../modules/media/storage-keys.js';
+import { IMAGE_TYPES, processUpload, IMAGE_SIZES, type StoredSizes, newStorageKeys } from '../modules/media/index.js';
 
 /**
  * The pictures of the demo listings: a few illustrations drawn here (SVG rendered by sharp, no files or

@@ -1,8 +1,8 @@
-import type { ListingState, NewListing } from '../db/schema.js';
+import type { ListingState, NewListing } from '../db/schema/index.js';
 import { between, integerBetween, pick, pickWeighted, type Random, shuffle } from '../lib/random.js';
 import { slugify, sortKey } from '../lib/slug.js';
 import { excerptOf } from '../lib/text.js';
-import type { TermLink } from '../modules/properties/properties.repository.js';
+import type { TermLink } from '../modules/properties/index.js';
 import { searchColumnsOf } from '../lib/search-columns.js';
 import type { DemoDirectory } from './demo-directory.js';
 import type { DemoImage } from './demo-images.js';
@@ -355,7 +355,7 @@ interface DescriptionFacts {
   size: string;
 }
 
-/** Two or three short paragraphs of the allowed rich text (API.md 0.4). */
+/** Two or three short paragraphs of the allowed rich text (docs/api.md 0.4). */
 function descriptionOf(random: Random, facts: DescriptionFacts): string {
   const { profile, rooms, area, city } = facts;
   const where = `${area.name}, ${city.city}`;

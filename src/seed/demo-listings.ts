@@ -1,9 +1,9 @@
 import type { InsertObject, Kysely, Transaction } from 'kysely';
 import type { FileStorage } from '../adapters/storage/storage.js';
-import { type DB, TAXONOMIES, type Taxonomy } from '../db/schema.js';
+import { type DB, TAXONOMIES, type Taxonomy } from '../db/schema/index.js';
 import { type Random, seededRandom } from '../lib/random.js';
 import { firstFreeSlug } from '../lib/slug.js';
-import type { UsersService } from '../modules/accounts/accounts.service.js';
+import type { AccountsService } from '../modules/accounts/index.js';
 import { ensureDemoDirectory } from './demo-directory.js';
 import { createDemoImages } from './demo-images.js';
 import { type DemoPlace, type DemoTermIds, draftListing, type ListingDraft } from './demo-listing-drafts.js';
@@ -49,7 +49,7 @@ const PARAMETERS_PER_STATEMENT = 30_000;
 
 export async function seedDemoListings(
   db: Kysely<DB>,
-  users: UsersService,
+  users: AccountsService,
   storage: FileStorage,
   options: DemoListingsOptions,
 ): Promise<DemoListingsSummary> {
@@ -76,7 +76,7 @@ export async function seedDemoListings(
   return { listings: options.count, published, images: images.length };
 }
 
-/** Reviews for some public listings; the listing row gets their aggregate (API.md 6.1). */
+/** Reviews for some public listings; the listing row gets their aggregate (docs/api.md 6.1). */
 export function listingReviews(random: Random, draft: ListingDraft, reviewers: readonly number[], now: Date): DemoReview[] {
   const reviewed = (draft.row.status === 'publish' || draft.row.status === 'sold') && random() < REVIEWED_SHARE;
   const reviews = reviewed

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { BillingPeriod, DB } from '../db/schema.js';
+import type { BillingPeriod, DB } from '../db/schema/index.js';
 import { toMinor } from '../lib/money.js';
 import { nowIso } from '../lib/time.js';
 
@@ -13,7 +13,7 @@ interface DemoPackage {
   popular?: boolean;
 }
 
-/** Membership packages a portal typically sells (API.md 10), priced in the portal's currency. */
+/** Membership packages a portal typically sells (docs/api.md 10), priced in the portal's currency. */
 const PACKAGES: readonly DemoPackage[] = [
   { title: 'Starter', description: 'One listing, free, to try the portal.', price: 0, listings: 1, featured: 0, period: 'one_time' },
   {

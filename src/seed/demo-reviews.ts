@@ -3,7 +3,7 @@ import { pick, type Random } from '../lib/random.js';
 /**
  * Demo reviews: what visitors write about listings, agents and agencies, drawn from a few sentences per
  * rating. Ratings lean positive, as on real portals. Each target is reviewed by distinct reviewers (one
- * review per user and target, API.md 6.1).
+ * review per user and target, docs/api.md 6.1).
  */
 
 export interface DemoReview {

@@ -1,4 +1,4 @@
-/** Demo taxonomy: realistic terms for a fresh install (API.md 11, SEED_DEMO). */
+/** Demo taxonomy: realistic terms for a fresh install (docs/api.md 11, SEED_DEMO). */
 
 export interface DemoTerm {
   name: string;

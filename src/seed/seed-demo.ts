@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { FileStorage } from '../adapters/storage/storage.js';
 import { compactGeoCells } from '../db/dialect/geo-cell-compaction.js';
-import type { DB, Taxonomy } from '../db/schema.js';
-import type { TaxonomiesService } from '../modules/taxonomies/taxonomies.service.js';
-import type { UsersService } from '../modules/accounts/accounts.service.js';
+import type { DB, Taxonomy } from '../db/schema/index.js';
+import type { TaxonomiesService } from '../modules/taxonomies/index.js';
+import type { AccountsService } from '../modules/accounts/index.js';
 import { type DemoListingsOptions, type DemoListingsSummary, seedDemoListings } from './demo-listings.js';
 import { seedDemoPackages } from './demo-packages.js';
 import {
@@ -72,7 +72,7 @@ export async function seedDemoTerms(taxonomies: TaxonomiesService): Promise<numb
 export interface DemoSeedTargets {
   db: Kysely<DB>;
   taxonomies: TaxonomiesService;
-  users: UsersService;
+  users: AccountsService;
   storage: FileStorage;
   /** The currency of the demo membership packages (DEFAULT_CURRENCY). */
   currency: string;

@@ -1,6 +1,6 @@
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UserRow } from '../../src/db/schema.js';
+import type { UserRow } from '../../src/db/schema/index.js';
 import { buildTestApp, TEST_JWT_SECRET, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
 import { bearer, DEFAULT_PASSWORD, expiredAccessToken, newUser, tokenFor } from '../helpers/factories.js';

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UserRow } from '../../src/db/schema.js';
+import type { UserRow } from '../../src/db/schema/index.js';
 import { buildPeerApp, buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
 import { bearer, DEFAULT_PASSWORD, expiredAccessToken, newUser } from '../helpers/factories.js';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DB } from '../../src/db/schema.js';
+import type { DB } from '../../src/db/schema/index.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';
 import { newListing, newMedia, newUser } from '../helpers/factories.js';
 

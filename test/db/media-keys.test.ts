@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createDatabase, type Database } from '../../src/db/database.js';
 import type { DialectName } from '../../src/db/dialect/index.js';
 import { migrationProvider } from '../../src/db/migrations/index.js';
-import type { DB } from '../../src/db/schema.js';
+import type { DB } from '../../src/db/schema/index.js';
 import { DIALECTS } from '../helpers/database.js';
 import { newMedia, newUser } from '../helpers/factories.js';
 

@@ -13,7 +13,7 @@ import type {
   Role,
   Taxonomy,
   UserRow,
-} from '../../src/db/schema.js';
+} from '../../src/db/schema/index.js';
 import { sortKey } from '../../src/lib/slug.js';
 import { PasswordHasher } from '../../src/modules/accounts/password-hasher.service.js';
 import { insertListing, type TermLink } from '../../src/modules/properties/properties.repository.js';

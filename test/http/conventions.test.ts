@@ -127,7 +127,7 @@ describe.each(DIALECTS)('API conventions (%s)', (dialect) => {
   });
 
   describe('localization', () => {
-    // A fresh unknown name per attempt: five failures for one name lock it (API.md 0.6).
+    // A fresh unknown name per attempt: five failures for one name lock it (docs/api.md 0.6).
     const badLogin = () => ({ method: 'POST' as const, payload: { username: unique('nobody_'), password: 'wrong-password' } });
 
     it('takes the language from ?lang=, else the path prefix, else Accept-Language, else English', async () => {

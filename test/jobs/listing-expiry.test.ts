@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DB, ListingState, UserRow } from '../../src/db/schema.js';
+import type { DB, ListingState, UserRow } from '../../src/db/schema/index.js';
 import { ListingExpiryJob } from '../../src/modules/properties/moderation/listing-expiry.service.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';

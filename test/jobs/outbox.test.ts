@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { OutboxRow } from '../../src/db/schema.js';
+import type { OutboxRow } from '../../src/db/schema/index.js';
 import { OutboxWorker } from '../../src/jobs/outbox.js';
 import { enqueue } from '../../src/db/outbox.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DB } from '../../src/db/schema.js';
+import type { DB } from '../../src/db/schema/index.js';
 import { defaultLeaseMs, Scheduler } from '../../src/jobs/scheduler.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';
 import { unique } from '../helpers/factories.js';

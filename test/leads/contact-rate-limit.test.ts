@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DB } from '../../src/db/schema.js';
+import type { DB } from '../../src/db/schema/index.js';
 import { buildPeerApp, buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
 import { newUser } from '../helpers/factories.js';

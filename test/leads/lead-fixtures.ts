@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { AgentDisplay, DB, ListingState, UserRow } from '../../src/db/schema.js';
+import type { AgentDisplay, DB, ListingState, UserRow } from '../../src/db/schema/index.js';
 import { newListing, unique } from '../helpers/factories.js';
 
 /** Directory records and listings for the lead tests, and readers of what a lead leaves behind. */

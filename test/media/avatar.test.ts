@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileStorage } from '../../src/adapters/storage/storage.js';
-import type { UserRow } from '../../src/db/schema.js';
+import type { UserRow } from '../../src/db/schema/index.js';
 import type { AuthUser } from '../../src/lib/signed-in-user.js';
 import type { MediaRecord } from '../../src/modules/media/media.schemas.js';
 import { MediaService } from '../../src/modules/media/media.service.js';

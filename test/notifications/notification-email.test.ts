@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { MailMessage, Mailer } from '../../src/adapters/mail/mailer.js';
-import type { UserRow } from '../../src/db/schema.js';
+import type { UserRow } from '../../src/db/schema/index.js';
 import { enqueue } from '../../src/db/outbox.js';
 import type { DeliveryPayload } from '../../src/modules/notifications/delivery/notifier.service.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';

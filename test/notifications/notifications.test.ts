@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DB, UserRow } from '../../src/db/schema.js';
-import { NOTIFICATION_TYPES } from '../../src/db/schema-notifications.js';
+import { type DB, type UserRow, NOTIFICATION_TYPES } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
 import { errorBody, pagination } from '../helpers/expectations.js';
@@ -178,7 +177,7 @@ describe.each(DIALECTS)('notifications: routes (%s)', (dialect) => {
       queued: false,
     });
     const row = await db.selectFrom('notifications').selectAll().where('user_id', '=', user.id).executeTakeFirstOrThrow();
-    // Plain text, as every title (API.md 12): tags go, their text stays, harmless.
+    // Plain text, as every title (docs/api.md 12): tags go, their text stays, harmless.
     expect(row.title).toBe('alert(1)Hi there');
     expect(row.type).toBe('new_review');
   });

@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { pino } from 'pino';
 import { createDatabase } from '../../src/db/database.js';
-import type { NotificationType } from '../../src/db/schema-notifications.js';
+import type { NotificationType } from '../../src/db/schema/index.js';
 import { OutboxWorker } from '../../src/jobs/outbox.js';
 
 export interface CrashWorkerOptions {

@@ -8,7 +8,7 @@ import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, migrateToLatest } from '../../src/db/database.js';
 import type { DialectName } from '../../src/db/dialect/index.js';
-import type { DB, OutboxRow } from '../../src/db/schema.js';
+import type { DB, OutboxRow } from '../../src/db/schema/index.js';
 import { OutboxWorker } from '../../src/jobs/outbox.js';
 import { enqueueMany } from '../../src/db/outbox.js';
 import { nowIso } from '../../src/lib/time.js';
@@ -18,7 +18,7 @@ import { newUser, unique } from '../helpers/factories.js';
 import type { CrashWorkerOptions } from './outbox-crash-worker.js';
 
 /**
- * API.md 8: "a crash between the commit and the send loses nothing". A real worker process is killed with
+ * docs/api.md 8: "a crash between the commit and the send loses nothing". A real worker process is killed with
  * SIGKILL mid-batch (or right after a notification's commit), then a fresh worker takes over once the dead
  * one's leases run out. Delivery is at least once: the only repeats are messages the killed worker had claimed.
  */

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FcmClient } from '../../src/adapters/push/fcm.js';
-import type { DevicePlatform } from '../../src/db/schema-notifications.js';
+import type { DevicePlatform } from '../../src/db/schema/index.js';
 import { OutboxWorker } from '../../src/jobs/outbox.js';
 import { enqueue } from '../../src/db/outbox.js';
 import { pushSender } from '../../src/modules/notifications/delivery/push-sender.service.js';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DB, ListingState, UserRow } from '../../src/db/schema.js';
+import type { DB, ListingState, UserRow } from '../../src/db/schema/index.js';
 import type { Announcement } from '../../src/modules/notifications/delivery/notifier.service.js';
 import { SavedSearchAlerts } from '../../src/modules/saved-searches/alerts/saved-search-alerts.service.js';
 import { matchesListing } from '../../src/modules/search/matcher/search-matcher.js';

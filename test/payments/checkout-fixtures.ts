@@ -1,6 +1,6 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Insertable, Kysely } from 'kysely';
-import type { DB, PackagesTable, Role, UserRow } from '../../src/db/schema.js';
+import type { DB, PackagesTable, Role, UserRow } from '../../src/db/schema/index.js';
 import type { InvoiceRow } from '../../src/modules/payments/invoices/invoice-ledger.repository.js';
 import type { PackageRow } from '../../src/modules/payments/packages/packages.mapper.js';
 import type { TestApp } from '../helpers/app.js';

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DB, UserRow } from '../../src/db/schema.js';
+import type { DB, UserRow } from '../../src/db/schema/index.js';
 import { Fulfilment, type RenewalFacts } from '../../src/modules/payments/checkout/fulfilment.service.js';
+import { ListingMoves } from '../../src/modules/properties/moderation/listing-moves.service.js';
 import type { PaymentFacts } from '../../src/modules/payments/invoices/invoice-ledger.repository.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
@@ -13,7 +14,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 describe.each(DIALECTS)('fulfilment (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
-  const withApproval = () => new Fulfilment({ requireApproval: true });
+  const withApproval = () => new Fulfilment(new ListingMoves({ requireApproval: true, ttlDays: undefined }));
 
   beforeAll(async () => {
     t = await buildTestApp(dialect);
@@ -158,7 +159,7 @@ describe.each(DIALECTS)('fulfilment (%s)', (dialect) => {
       const invoice = await pendingInvoice(db, owner, { type: 'listing', id: listing });
       const paidAt = new Date();
 
-      await settle(invoice.id, { paidAt }, new Fulfilment({ requireApproval: false, ttlDays: 30 }));
+      await settle(invoice.id, { paidAt }, new Fulfilment(new ListingMoves({ requireApproval: false, ttlDays: 30 })));
       expect(await listingRow(listing)).toMatchObject({
         status: 'publish',
         published_at: paidAt.toISOString(),
@@ -174,7 +175,9 @@ describe.each(DIALECTS)('fulfilment (%s)', (dialect) => {
       const listing = await newListing(db, { status: 'disapproved', author_id: owner.id });
       const invoice = await pendingInvoice(db, owner, { type: 'listing', id: listing });
 
-      expect(await settle(invoice.id, { paidAt: new Date() }, new Fulfilment({ requireApproval: false }))).toBeDefined();
+      expect(
+        await settle(invoice.id, { paidAt: new Date() }, new Fulfilment(new ListingMoves({ requireApproval: false, ttlDays: undefined }))),
+      ).toBeDefined();
       expect((await listingRow(listing)).status).toBe('disapproved');
       expect(await historyOf(listing)).toEqual([]);
       expect(await eventsFor('payment_received', owner)).toHaveLength(1);

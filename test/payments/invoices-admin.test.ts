@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DB, UserRow } from '../../src/db/schema.js';
+import type { DB, UserRow } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
 import { addFavorite, newListing } from '../helpers/factories.js';
@@ -22,7 +22,7 @@ const SEED_PROFILE_FIELDS = {
   favorites: 'string',
   role: 'string',
 } as const;
-/** What API.md 3.1 adds to the seed's profile. */
+/** What docs/api.md 3.1 adds to the seed's profile. */
 const PROJECT_PROFILE_FIELDS = ['bio', 'website', 'language', 'registered_date', 'agent_id', 'agency_id'];
 
 describe.each(DIALECTS)('administering invoices (%s)', (dialect) => {

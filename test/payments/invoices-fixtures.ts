@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import type { Insertable, Kysely } from 'kysely';
 import { expect } from 'vitest';
-import type { DB, InvoiceItemType, InvoiceStatus, PackagesTable, PaymentMethod, Role, UserRow } from '../../src/db/schema.js';
+import type { DB, InvoiceItemType, InvoiceStatus, PackagesTable, PaymentMethod, Role, UserRow } from '../../src/db/schema/index.js';
 import { createInvoice, type InvoiceRow } from '../../src/modules/payments/invoices/invoice-ledger.repository.js';
 import type { PackageRow } from '../../src/modules/payments/packages/packages.mapper.js';
 import type { TestApp } from '../helpers/app.js';
@@ -80,7 +80,7 @@ export async function invoiceRow(db: Kysely<DB>, id: number): Promise<InvoiceRow
   return db.selectFrom('invoices').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 }
 
-/** The error body of API.md 0.2, with the fields a 400 names when given. */
+/** The error body of docs/api.md 0.2, with the fields a 400 names when given. */
 export function expectError(res: LightMyRequestResponse, status: number, code: string, fields?: string[]): void {
   expect(res.statusCode, res.body).toBe(status);
   expect(res.json()).toMatchObject({ success: false, code, message: expect.any(String), request_id: expect.any(String) });

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DB, UserRow } from '../../src/db/schema.js';
+import type { DB, UserRow } from '../../src/db/schema/index.js';
 import { createInvoice, type NewInvoice } from '../../src/modules/payments/invoices/invoice-ledger.repository.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';
 import { newUser } from '../helpers/factories.js';

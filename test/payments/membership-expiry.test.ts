@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { DB, ListingState, UserRow } from '../../src/db/schema.js';
+import type { DB, ListingState, UserRow } from '../../src/db/schema/index.js';
 import { MembershipExpiryJob } from '../../src/modules/payments/memberships/membership-expiry.service.js';
 import { Fulfilment } from '../../src/modules/payments/checkout/fulfilment.service.js';
+import { ListingMoves } from '../../src/modules/properties/moderation/listing-moves.service.js';
 import type { PackageRow } from '../../src/modules/payments/packages/packages.mapper.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
@@ -73,7 +74,7 @@ describe.each(DIALECTS)('membership expiry job (%s)', (dialect) => {
 
     // A renewal starts a new period, which gets its own notice.
     await db.transaction().execute((trx) =>
-      new Fulfilment({ requireApproval: true }).renew(trx, {
+      new Fulfilment(new ListingMoves({ requireApproval: true, ttlDays: undefined })).renew(trx, {
         stripeSubscriptionId: 'sub_soon',
         stripeInvoiceId: 'in_soon',
         totalMinor: pkg.price_minor,
@@ -146,7 +147,9 @@ describe.each(DIALECTS)('membership expiry job (%s)', (dialect) => {
   it('keeps the listings outside `membership` mode', async () => {
     const owner = await member(iso(Date.now() - HOUR_MS));
     const listing = await newListing(db, { status: 'publish', author_id: owner.id });
-    const perListing = new MembershipExpiryJob(db, { mode: 'per_listing' });
+    const perListing = new MembershipExpiryJob(db, new ListingMoves({ requireApproval: false, ttlDays: undefined }), {
+      mode: 'per_listing',
+    });
 
     expect(await perListing.runOnce()).toEqual({ noticed: 0, expired: 1, listingsExpired: 0 });
     expect((await membershipOf(db, owner.id))?.status).toBe('expired');
@@ -165,8 +168,14 @@ describe.each(DIALECTS)('membership expiry job (%s)', (dialect) => {
       await listingsOf(user, ['publish', 'on_hold']);
       lapsed.push(user);
     }
-    const first = new MembershipExpiryJob(db, { mode: 'membership', batchSize: 2 });
-    const second = new MembershipExpiryJob(db, { mode: 'membership', batchSize: 2 });
+    const first = new MembershipExpiryJob(db, new ListingMoves({ requireApproval: false, ttlDays: undefined }), {
+      mode: 'membership',
+      batchSize: 2,
+    });
+    const second = new MembershipExpiryJob(db, new ListingMoves({ requireApproval: false, ttlDays: undefined }), {
+      mode: 'membership',
+      batchSize: 2,
+    });
 
     const runs = await Promise.all([first.runOnce(new Date(now)), second.runOnce(new Date(now))]);
     expect(runs.reduce((sum, run) => sum + run.noticed, 0)).toBe(5);

@@ -2,10 +2,9 @@ import type { Insertable, Kysely } from 'kysely';
 import type { CheckoutSession, PaymentGateway } from '../../src/adapters/payments/payment-gateway.js';
 import { buildApp, createServices } from '../../src/app.js';
 import type { DialectName } from '../../src/db/dialect/index.js';
-import type { DB, InvoiceItemType, MembershipsTable, PackagesTable, UserRow } from '../../src/db/schema.js';
+import type { DB, InvoiceItemType, MembershipsTable, PackagesTable, UserRow } from '../../src/db/schema/index.js';
 import { createInvoice, type InvoiceRow } from '../../src/modules/payments/invoices/invoice-ledger.repository.js';
 import type { MembershipRow } from '../../src/modules/payments/memberships/memberships.repository.js';
-import { MembershipsService } from '../../src/modules/payments/memberships/memberships.service.js';
 import type { PackageRow } from '../../src/modules/payments/packages/packages.mapper.js';
 import { TEST_JWT_SECRET, type TestApp, testConfig } from '../helpers/app.js';
 import { createTestDatabase } from '../helpers/database.js';
@@ -121,9 +120,8 @@ export async function buildAppWithGateway(
 ): Promise<TestApp> {
   const config = testConfig(env);
   const database = await createTestDatabase(dialect);
-  const deps = { config, database, jwtSecret: config.jwtSecret ?? TEST_JWT_SECRET };
-  const created = createServices(deps);
-  const services = { ...created, memberships: new MembershipsService(database.db, gateway, created.log) };
+  const deps = { config, database, jwtSecret: config.jwtSecret ?? TEST_JWT_SECRET, ...(gateway ? { paymentGateway: gateway } : {}) };
+  const services = createServices(deps);
   const app = await buildApp(deps, services);
   await app.ready();
   return {

@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import type { Insertable, Kysely } from 'kysely';
 import { expect } from 'vitest';
-import type { DB, InvoicesTable, MembershipsTable, PackagesTable, Role, UserRow } from '../../src/db/schema.js';
+import type { DB, InvoicesTable, MembershipsTable, PackagesTable, Role, UserRow } from '../../src/db/schema/index.js';
 import type { TestApp } from '../helpers/app.js';
 import { bearer, newUser, tokenFor, unique } from '../helpers/factories.js';
 

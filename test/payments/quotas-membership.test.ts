@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DB, ListingState, UserRow } from '../../src/db/schema.js';
+import type { DB, ListingState, UserRow } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
 import { bearer, newAgencyWithAgent, newListing, tokenFor, unique } from '../helpers/factories.js';

@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DB, UserRow } from '../../src/db/schema.js';
+import type { DB, UserRow } from '../../src/db/schema/index.js';
 import type { TermRecord } from '../../src/modules/taxonomies/taxonomies.schemas.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
@@ -22,7 +22,7 @@ const API = '/realty-api/v1';
 const PUBLIC_URL = 'https://realty.example';
 type Auth = Record<string, string>;
 
-/** Every field of a full listing record (API.md 4.1). */
+/** Every field of a full listing record (docs/api.md 4.1). */
 const RECORD_KEYS = [
   'id',
   'title',

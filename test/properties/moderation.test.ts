@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DB, LISTING_STATES, type ListingState, type UserRow } from '../../src/db/schema.js';
+import { type DB, LISTING_STATES, type ListingState, type UserRow } from '../../src/db/schema/index.js';
 import { STATE_ACTIONS, type StateAction } from '../../src/modules/properties/moderation/listing-states.js';
 import { moveListingState } from '../../src/modules/properties/moderation/moderation.repository.js';
 import { PROPERTY_ACTIONS, type PropertyAction } from '../../src/modules/properties/moderation/moderation.schemas.js';
@@ -14,7 +14,7 @@ import { errorBody } from '../helpers/expectations.js';
 const API = '/realty-api/v1';
 type Auth = Record<string, string>;
 
-/** The single-action routes (API.md 3.3) and the action each one takes. */
+/** The single-action routes (docs/api.md 3.3) and the action each one takes. */
 const ROUTE_OF: Partial<Record<StateAction, string>> = {
   approve: 'approve-property',
   disapprove: 'disapprove-property',
@@ -23,7 +23,7 @@ const ROUTE_OF: Partial<Record<StateAction, string>> = {
   sold: 'mark-sold-property',
 };
 
-/** API.md 3.3 with REQUIRE_APPROVAL on, for an owner (a moderator for approve, disapprove and expire). */
+/** docs/api.md 3.3 with REQUIRE_APPROVAL on, for an owner (a moderator for approve, disapprove and expire). */
 const MOVES: Record<StateAction, Partial<Record<ListingState, ListingState>>> = {
   approve: { pending: 'publish', disapproved: 'publish' },
   disapprove: { pending: 'disapproved', publish: 'disapproved' },

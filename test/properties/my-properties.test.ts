@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DB, LISTING_STATES, type NewListing, type UserRow } from '../../src/db/schema.js';
+import { type DB, LISTING_STATES, type NewListing, type UserRow } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
 import { addFavorite, bearer, newAgencyWithAgent, newListing, newUser, tokenFor } from '../helpers/factories.js';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStorage } from '../../src/adapters/storage/index.js';
 import { buildApp, createServices, type Services } from '../../src/app.js';
 import { CacheStamps } from '../../src/db/cache-versions.js';
-import type { UserRow } from '../../src/db/schema.js';
+import type { UserRow } from '../../src/db/schema/index.js';
 import { ListingRecords } from '../../src/modules/properties/listing-records.service.js';
 import { TEST_JWT_SECRET, testConfig } from '../helpers/app.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStorage } from '../../src/adapters/storage/index.js';
 import { CacheStamps, LocalWrites } from '../../src/db/cache-versions.js';
 import { createDatabase } from '../../src/db/database.js';
-import type { DB, ListingState, UserRow } from '../../src/db/schema.js';
+import type { DB, ListingState, UserRow } from '../../src/db/schema/index.js';
 import { ListingRecords } from '../../src/modules/properties/listing-records.service.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';

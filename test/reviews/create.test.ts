@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DB, ReviewTarget, UserRow } from '../../src/db/schema.js';
+import type { DB, ReviewTarget, UserRow } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
 import { newAgencyWithAgent, newListing, newUser } from '../helpers/factories.js';
@@ -188,7 +188,7 @@ describe.each(DIALECTS)('POST …/{id}/reviews (%s)', (dialect) => {
       }
     });
 
-    it('accepts reviews of sold listings (API.md 12)', async () => {
+    it('accepts reviews of sold listings (docs/api.md 12)', async () => {
       expect((await api.create(buyerAuth, 'property', await listing('sold'), { rating: 2, content: 'Sold' })).statusCode).toBe(201);
     });
   });

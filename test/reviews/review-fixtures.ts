@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import type { ReviewTarget, UserRow } from '../../src/db/schema.js';
+import type { ReviewTarget, UserRow } from '../../src/db/schema/index.js';
 import type { TestApp } from '../helpers/app.js';
 import { bearer } from '../helpers/factories.js';
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Kysely } from 'kysely';
 import { expect } from 'vitest';
-import type { DB } from '../../src/db/schema.js';
+import type { DB } from '../../src/db/schema/index.js';
 import { errorBody } from '../helpers/expectations.js';
 
 /** Requests and readers shared by the saved-search tests. */

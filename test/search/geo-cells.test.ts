@@ -1,8 +1,8 @@
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compactGeoCells } from '../../src/db/dialect/geo-cell-compaction.js';
-import { fillGeoCells, microdegreesOf } from '../../src/db/dialect/geo-cell-triggers.js';
-import type { DB, ListingState } from '../../src/db/schema.js';
+import { fillGeoCells, microdegreesOf } from '../../src/db/dialect/ddl/geo-cell-triggers.js';
+import type { DB, ListingState } from '../../src/db/schema/index.js';
 import { between, type Random, seededRandom } from '../../src/lib/random.js';
 import { inBox, type RadiusCircle } from '../../src/modules/search/geo/geo.js';
 import { CELL_LEVELS, cellOfGeoKey } from '../../src/lib/geo-grid.js';
@@ -141,7 +141,7 @@ async function locatedListings(db: Kysely<DB>): Promise<LocatedListing[]> {
   }));
 }
 
-/** The clusters of API.md 4.5 worked out here, point by point, from the listings and the rules of the search filter. */
+/** The clusters of docs/api.md 4.5 worked out here, point by point, from the listings and the rules of the search filter. */
 function expectedClusters(
   listings: readonly LocatedListing[],
   states: readonly ListingState[],

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DB } from '../../src/db/schema.js';
+import type { DB } from '../../src/db/schema/index.js';
 import { seededRandom } from '../../src/lib/random.js';
 import { distanceKm, EARTH_RADIUS_KM, inBox, inCircle, inPolygon, type RadiusCircle } from '../../src/modules/search/geo/geo.js';
 import { dotWith, inBoxSql, inCircleSql, inPolygonSql } from '../../src/modules/search/geo/geo-filters.repository.js';

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DB, ListingState } from '../../src/db/schema.js';
+import type { DB, ListingState } from '../../src/db/schema/index.js';
 import { seededRandom } from '../../src/lib/random.js';
 import { distanceKm } from '../../src/modules/search/geo/geo.js';
 import { searchColumnsOf } from '../../src/lib/search-columns.js';

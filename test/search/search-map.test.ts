@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ListingState } from '../../src/db/schema.js';
+import type { ListingState } from '../../src/db/schema/index.js';
 import { compactGeoCells } from '../../src/db/dialect/geo-cell-compaction.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';

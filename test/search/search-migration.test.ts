@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hasAllTerms } from '../../src/db/dialect/full-text.js';
-import type { DB } from '../../src/db/schema.js';
+import type { DB } from '../../src/db/schema/index.js';
 import { queryTerms } from '../../src/lib/search-tokens.js';
 import {
   deleteListing,

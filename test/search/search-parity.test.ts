@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DB, ListingState, Taxonomy } from '../../src/db/schema.js';
+import type { DB, ListingState, Taxonomy } from '../../src/db/schema/index.js';
 import { insertListing } from '../../src/modules/properties/properties.repository.js';
 import { countFacet, countFacets } from '../../src/modules/search/facets/search-facets.repository.js';
 import { matchesListing } from '../../src/modules/search/matcher/search-matcher.js';
@@ -13,7 +13,7 @@ import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/data
 import { newAgency, newAgent, newUser } from '../helpers/factories.js';
 
 /**
- * API.md 4.4: "Results are identical on SQLite and PostgreSQL for the same data", and API.md 7: the in-memory
+ * docs/api.md 4.4: "Results are identical on SQLite and PostgreSQL for the same data", and docs/api.md 7: the in-memory
  * matcher that saved-search alerts use "must agree exactly with what the search endpoint returns". Random
  * listings, random searches: every database gives the same listings in the same order and the same facet
  * counts, and the matcher picks exactly the listings the databases return.
@@ -315,7 +315,7 @@ function withIds(world: World, spec: SearchSpec): SearchQuery {
 interface Outcome {
   /** Dataset indexes of the matches, in the search's order. */
   order: number[];
-  /** For the price orders, the matcher's listings sorted by the rule of API.md 4.4 (nulls last, ties by id descending). */
+  /** For the price orders, the matcher's listings sorted by the rule of docs/api.md 4.4 (nulls last, ties by id descending). */
   priceOrder: number[] | null;
   total: number;
   facets: Record<string, unknown>;

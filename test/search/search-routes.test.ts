@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DB, ListingState, NewListing, Taxonomy, UserRow } from '../../src/db/schema.js';
+import type { DB, ListingState, NewListing, Taxonomy, UserRow } from '../../src/db/schema/index.js';
 import { sortKey } from '../../src/lib/slug.js';
 import type { TermLink } from '../../src/modules/properties/properties.repository.js';
 import type { TermRecord } from '../../src/modules/taxonomies/taxonomies.schemas.js';
@@ -11,7 +11,7 @@ import { errorBody, pagination } from '../helpers/expectations.js';
 import { addFavorite, bearer, links, newAgencyWithAgent, newAgent, newListing, newTerm, newUser, tokenFor } from '../helpers/factories.js';
 
 /**
- * The search routes of API.md 4.2 and 4.4 through HTTP, one app per dialect. Each group of listings has an
+ * The search routes of docs/api.md 4.2 and 4.4 through HTTP, one app per dialect. Each group of listings has an
  * author (or agent, or agency) of its own that every search names (`user_id`), so that groups never see each
  * other's listings; published days are distinct where an order is asserted, equal where a tie is meant.
  */

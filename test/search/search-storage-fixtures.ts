@@ -4,7 +4,7 @@ import pg from 'pg';
 import { createDatabase, type Database } from '../../src/db/database.js';
 import { type DialectName, dialectOf } from '../../src/db/dialect/index.js';
 import { migrationProvider } from '../../src/db/migrations/index.js';
-import type { DB, Taxonomy } from '../../src/db/schema.js';
+import type { DB, Taxonomy } from '../../src/db/schema/index.js';
 
 /**
  * The query plan as text: SQLite's EXPLAIN QUERY PLAN, or PostgreSQL's EXPLAIN with sequential scans

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiskStorage } from '../../src/adapters/storage/disk-storage.js';
-import type { DB, ListingRow } from '../../src/db/schema.js';
+import type { DB, ListingRow } from '../../src/db/schema/index.js';
 import { slugify, sortKey } from '../../src/lib/slug.js';
 import { type DemoListingsSummary, seedDemoListings } from '../../src/seed/demo-listings.js';
 import { DEMO_TYPES, FEATURE_COUNT, PRICE_SPREAD } from '../../src/seed/demo-listing-types.js';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DB, LISTING_STATES, type ListingState, type Taxonomy } from '../../src/db/schema.js';
+import { type DB, LISTING_STATES, type ListingState, type Taxonomy } from '../../src/db/schema/index.js';
 import {
   deleteListing,
   insertListing,

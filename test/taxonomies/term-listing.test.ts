@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Taxonomy } from '../../src/db/schema.js';
+import type { Taxonomy } from '../../src/db/schema/index.js';
 import type { TermRecord } from '../../src/modules/taxonomies/taxonomies.schemas.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
@@ -10,7 +10,7 @@ const API = '/realty-api/v1';
 /** An id no test creates (the largest int4), for record-not-found answers. */
 const MISSING_ID = 2_147_483_647;
 
-/** The ten public term listings of API.md 1.2: path, taxonomy, `data` key. */
+/** The ten public term listings of docs/api.md 1.2: path, taxonomy, `data` key. */
 const ENDPOINTS: ReadonlyArray<readonly [path: string, taxonomy: Taxonomy, key: string]> = [
   ['/property-types', 'property_type', 'property_types'],
   ['/property-features', 'property_feature', 'features'],

@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Role, Taxonomy } from '../../src/db/schema.js';
+import type { Role, Taxonomy } from '../../src/db/schema/index.js';
 import type { TermRecord } from '../../src/modules/taxonomies/taxonomies.schemas.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
@@ -175,7 +175,7 @@ describe.each(DIALECTS)('term management (%s)', (dialect) => {
       }
     });
 
-    it('sanitizes the description to the allow-list of API.md 0.4 instead of dropping all markup', async () => {
+    it('sanitizes the description to the allow-list of docs/api.md 0.4 instead of dropping all markup', async () => {
       const data = created(
         await post('property_type', {
           name: unique('Described '),

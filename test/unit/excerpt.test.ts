@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { richText } from '../../src/lib/text.js';
-import { excerptOf } from '../../src/lib/text.js';
+import { richText, excerptOf } from '../../src/lib/text.js';
 
 /** The excerpt as the listing code derives it: from the sanitized description. */
 const excerpt = (description: string) => excerptOf(richText(description));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { between, type Random, seededRandom } from '../../src/lib/random.js';
 import { distanceKm, inBox, inCircle, type RadiusCircle } from '../../src/modules/search/geo/geo.js';
-import { geoKey, unitVector } from '../../src/lib/geo-grid.js';
+import { geoKey, unitVector, CELL_LEVELS, cellOfGeoKey, columnOfLongitude, rowOfLatitude } from '../../src/lib/geo-grid.js';
 import {
   BoxCells,
   CircleCells,
@@ -15,7 +15,6 @@ import {
   type GridCell,
   keyRangeOf,
 } from '../../src/modules/search/geo/geo-cells.js';
-import { CELL_LEVELS, cellOfGeoKey, columnOfLongitude, rowOfLatitude } from '../../src/lib/geo-grid.js';
 import type { GeoPoint, SearchBox } from '../../src/modules/search/query/search-types.js';
 
 const located = (point: GeoPoint) => ({ ...point, geo: unitVector(point.latitude, point.longitude) });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LISTING_STATES, type ListingState } from '../../src/db/schema.js';
+import { LISTING_STATES, type ListingState } from '../../src/db/schema/index.js';
 import {
   expiryOnPublish,
   initialState,
@@ -13,7 +13,7 @@ import {
 } from '../../src/modules/properties/moderation/listing-states.js';
 
 /**
- * API.md 3.3, written out by hand: for each action, the states it moves from and where to. `published` stands
+ * docs/api.md 3.3, written out by hand: for each action, the states it moves from and where to. `published` stands
  * for `publish` or `pending` depending on who acts and REQUIRE_APPROVAL.
  */
 const DOCUMENTED: Record<StateAction, Partial<Record<ListingState, ListingState | 'published'>>> = {
@@ -85,7 +85,7 @@ describe('targetState', () => {
 });
 
 describe('STATE_ACTIONS and MODERATOR_ACTIONS', () => {
-  it('name the actions of API.md 3.3; approve, disapprove and expire are the moderators’', () => {
+  it('name the actions of docs/api.md 3.3; approve, disapprove and expire are the moderators’', () => {
     expect([...STATE_ACTIONS].sort()).toEqual(['approve', 'disapprove', 'expire', 'hold', 'live', 'sold', 'submit_listing']);
     expect([...MODERATOR_ACTIONS].sort()).toEqual(['approve', 'disapprove', 'expire']);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../../src/i18n/index.js';
-import { NOTIFICATION_TYPES } from '../../src/db/schema-notifications.js';
+import { NOTIFICATION_TYPES } from '../../src/db/schema/index.js';
 import {
   escapeHtml,
   listingsOfData,

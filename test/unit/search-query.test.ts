@@ -101,7 +101,7 @@ const error = (field: string, message: string) => ({ field, message });
 const POLYGON_RULE = 'must be 3 to 100 “latitude longitude” pairs separated by commas';
 
 describe('normalizeSearchQuery', () => {
-  it('reads every parameter of API.md 4.4', async () => {
+  it('reads every parameter of docs/api.md 4.4', async () => {
     expect(
       await search(
         [

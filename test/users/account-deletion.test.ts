@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStorage } from '../../src/adapters/storage/index.js';
-import type { UserRow } from '../../src/db/schema.js';
+import type { UserRow } from '../../src/db/schema/index.js';
 import { LoginLocks } from '../../src/modules/auth/login-locks.service.js';
 import { PasswordHasher } from '../../src/modules/accounts/password-hasher.service.js';
 import { ProfilesService } from '../../src/modules/users/profiles.service.js';
@@ -65,7 +65,7 @@ describe.each(DIALECTS)('deleting accounts (%s)', (dialect) => {
     return { user, listings, someoneElses, fan, sessions };
   };
 
-  /** Everything API.md 3.2 says about a deleted account. */
+  /** Everything docs/api.md 3.2 says about a deleted account. */
   const expectDeleted = async ({ user, listings, someoneElses, fan, sessions }: Awaited<ReturnType<typeof agentWithData>>) => {
     expect(await userExists(user.id)).toBe(false);
     const remaining = await db()
@@ -119,7 +119,7 @@ describe.each(DIALECTS)('deleting accounts (%s)', (dialect) => {
       expect(await userExists(admin.id)).toBe(true);
     });
 
-    it('deletes the account with the data rules of API.md 3.2', async () => {
+    it('deletes the account with the data rules of docs/api.md 3.2', async () => {
       const data = await agentWithData();
       const res = await deleteProfile(data.sessions[0]!, { password: DEFAULT_PASSWORD });
       expect(res.statusCode, res.body).toBe(200);

@@ -47,7 +47,7 @@ export class SmtpMailer implements Mailer {
 }
 
 /**
- * Without SMTP_URL (development), mail is written to the log instead of being sent (API.md 8). That
+ * Without SMTP_URL (development), mail is written to the log instead of being sent (docs/api.md 8). That
  * includes links such as password resets: configure SMTP_URL for any real deployment.
  */
 export class LogMailer implements Mailer {

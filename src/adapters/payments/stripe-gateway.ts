@@ -32,7 +32,7 @@ export class StripeGateway implements PaymentGateway {
   /**
    * A hosted payment page for the invoice total: a one-off payment, or the first period of a subscription
    * when `recurring` is set. The invoice id travels as `client_reference_id` and `metadata.invoice_id`
-   * (API.md 12), and on the subscription too, so that its `invoice.paid` events name our invoice.
+   * (docs/api.md 12), and on the subscription too, so that its `invoice.paid` events name our invoice.
    */
   async createCheckoutSession(request: CheckoutSessionRequest): Promise<CheckoutSession> {
     const metadata = { invoice_id: String(request.invoiceId), invoice_number: request.invoiceNumber };

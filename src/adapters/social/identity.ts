@@ -1,4 +1,4 @@
-import type { SocialProvider } from '../../db/schema.js';
+import type { SocialProvider } from '../../lib/social-providers.js';
 import { AppError } from '../../lib/errors.js';
 
 /** What a provider vouches for once it has verified a sign-in token. */

@@ -1,5 +1,5 @@
 import type { Config } from '../../config.js';
-import type { SocialProvider } from '../../db/schema.js';
+import type { SocialProvider } from '../../lib/social-providers.js';
 import { FacebookTokenVerifier } from './facebook.js';
 import { GoogleIdTokenVerifier } from './google.js';
 import type { IdentityVerifier } from './identity.js';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { binaryText, identity } from '../dialect/columns.js';
-import { createTermTriggers } from '../dialect/term-triggers.js';
+import { binaryText, identity } from '../dialect/ddl/columns.js';
+import { createTermTriggers } from '../dialect/ddl/term-triggers.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyDb = Kysely<any>;

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import { binaryText, identity } from '../dialect/columns.js';
-import { createSessionTriggers } from '../dialect/session-triggers.js';
+import { binaryText, identity } from '../dialect/ddl/columns.js';
+import { createSessionTriggers } from '../dialect/ddl/session-triggers.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyDb = Kysely<any>;

@@ -1,14 +1,14 @@
 import type { Kysely } from 'kysely';
-import { binaryText, identity } from '../dialect/columns.js';
-import { createStampBumpFunction, deferTermAndSessionStamps } from '../dialect/deferred-stamps.js';
-import { createListingTriggers } from '../dialect/listing-triggers.js';
-import { shareMediaStorageKeys } from '../dialect/media-keys.js';
+import { binaryText, identity } from '../dialect/ddl/columns.js';
+import { createStampBumpFunction, deferTermAndSessionStamps } from '../dialect/ddl/deferred-stamps.js';
+import { createListingTriggers } from '../dialect/ddl/listing-triggers.js';
+import { shareMediaStorageKeys } from '../dialect/ddl/media-keys.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyDb = Kysely<any>;
 
 /**
- * The rest of the listing record (API.md 4.1), the agents named on listings, the transition history of the
+ * The rest of the listing record (docs/api.md 4.1), the agents named on listings, the transition history of the
  * listing states (3.3), the indexes of the listing routes, and the `listings` cache stamp.
  */
 export async function up(db: AnyDb): Promise<void> {

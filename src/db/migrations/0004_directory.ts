@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { identity } from '../dialect/columns.js';
-import { createDirectoryTriggers } from '../dialect/directory-triggers.js';
+import { identity } from '../dialect/ddl/columns.js';
+import { createDirectoryTriggers } from '../dialect/ddl/directory-triggers.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyDb = Kysely<any>;
@@ -21,7 +21,7 @@ const AGENT_TEXT = [
 const AGENCY_TEXT = ['description', 'mobile', 'whatsapp', 'fax', 'website', 'license', 'tax_number', 'address'];
 
 /**
- * The directory (API.md 5): the rest of the agent and agency records and the agents' category and city
+ * The directory (docs/api.md 5): the rest of the agent and agency records and the agents' category and city
  * terms; reviews of listings, agents and agencies with one reaction per user (6.1); leads with their
  * recipients (6.3); domain events that the notifications issue turns into notifications; and the
  * `directory` and `reviews` cache stamps.

@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
-import { identity } from '../dialect/columns.js';
+import { identity } from '../dialect/ddl/columns.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyDb = Kysely<any>;
 
 /**
- * Memberships, payments and invoices (API.md 10). Money is integer minor units (`*_minor`, cents), tax rates
+ * Memberships, payments and invoices (docs/api.md 10). Money is integer minor units (`*_minor`, cents), tax rates
  * basis points (`*_bp`, 20 % = 2,000): no floating-point money anywhere. `integer` holds up to 21 million in
  * a two-decimal currency, far above any package, listing fee or their tax.
  *

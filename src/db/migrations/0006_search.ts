@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import { searchColumnsOf } from '../../lib/search-columns.js';
-import { fireDeferredStamps } from '../dialect/deferred-stamps.js';
-import { createKeywordIndex } from '../dialect/full-text.js';
-import { createSearchTriggers } from '../dialect/search-triggers.js';
+import { fireDeferredStamps } from '../dialect/ddl/deferred-stamps.js';
+import { createKeywordIndex } from '../dialect/ddl/keyword-index.js';
+import { createSearchTriggers } from '../dialect/ddl/search-triggers.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyDb = Kysely<any>;
@@ -11,7 +11,7 @@ type AnyDb = Kysely<any>;
 const BACKFILL_BATCH = 500;
 
 /**
- * Search (API.md 4.4): on `listings`, the words of keyword search and the geo columns (schema.ts,
+ * Search (docs/api.md 4.4): on `listings`, the words of keyword search and the geo columns (schema.ts,
  * modules/search/geo.ts) with their indexes; on `listing_terms`, copies of the listing's state, price and
  * city kept by triggers (dialect/search-triggers.ts) under an index that answers term filters alone.
  * Existing rows are filled last, through the indexes and the keyword index's triggers.

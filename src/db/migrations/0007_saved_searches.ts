@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
-import { identity } from '../dialect/columns.js';
+import { identity } from '../dialect/ddl/columns.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyDb = Kysely<any>;
 
 /**
- * Saved searches (API.md 7) and the record of which listings each one has matched.
+ * Saved searches (docs/api.md 7) and the record of which listings each one has matched.
  *
  * A saved search keeps its parameters as the canonical query string (aliases converted, lists joined, values
  * normalized: search-query.ts), so that reading it back gives exactly the search it was saved as, and the
@@ -14,7 +14,7 @@ type AnyDb = Kysely<any>;
  *
  * `saved_search_matches` is filled by the alerts job of the notifications issue: a row per (saved search,
  * listing) that has matched, written once, so that a listing is announced to a saved search at most once
- * (API.md 12) however often it re-enters `publish`; `notified_at` is set when the match went out (at once for
+ * (docs/api.md 12) however often it re-enters `publish`; `notified_at` is set when the match went out (at once for
  * `instant`, in the next digest for `daily`/`weekly`). It is created here, with the saved searches, so that the
  * data model of the feature is one migration and the later issue adds behaviour, not tables.
  */

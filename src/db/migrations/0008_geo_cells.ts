@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { cellTableSuffix, changeIdColumn, createGeoCellTriggers, fillGeoCells } from '../dialect/geo-cell-triggers.js';
+import { cellTableSuffix, changeIdColumn, createGeoCellTriggers, fillGeoCells } from '../dialect/ddl/geo-cell-triggers.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyDb = Kysely<any>;

@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
-import { binaryText, identity } from '../dialect/columns.js';
+import { binaryText, identity } from '../dialect/ddl/columns.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyDb = Kysely<any>;
 
 /**
- * Notifications (API.md 8): the in-app rows, each user's channel preferences, push devices, the
+ * Notifications (docs/api.md 8): the in-app rows, each user's channel preferences, push devices, the
  * administrator's queued broadcasts and the leases of the background scheduler.
  *
  * A notification is written once per (user, source): the source names what caused it (`event:<id>`,

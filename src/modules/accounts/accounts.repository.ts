@@ -1,4 +1,4 @@
-import type { NewUser, UserRow } from '../../db/schema.js';
+import type { NewUser, UserRow } from '../../db/schema/index.js';
 import type { Executor } from '../../db/executor.js';
 
 /** A login name is a username or an e-mail address (e-mails are stored lower-cased). */
@@ -55,7 +55,7 @@ export async function directorySlugTaken(db: Executor, table: 'agents' | 'agenci
   return row !== undefined;
 }
 
-/** The agent or agency record of a user who registers with that role (API.md 2.2), named like the user. */
+/** The agent or agency record of a user who registers with that role (docs/api.md 2.2), named like the user. */
 export async function insertDirectoryRecord(
   db: Executor,
   table: 'agents' | 'agencies',

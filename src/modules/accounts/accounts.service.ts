@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../db/dialect/index.js';
-import type { DB, Role, UserRow } from '../../db/schema.js';
+import type { DB, Role, UserRow } from '../../db/schema/index.js';
 import { AppError } from '../../lib/errors.js';
 import { nowIso } from '../../lib/time.js';
 import type { PasswordHasher } from './password-hasher.service.js';
@@ -8,7 +8,7 @@ import { firstFreeSlug, slugify, sortKey } from '../../lib/slug.js';
 import type { AccountRow } from './accounts.repository.js';
 import * as repository from './accounts.repository.js';
 
-/** Roles whose accounts get a directory record at registration (API.md 2.2). */
+/** Roles whose accounts get a directory record at registration (docs/api.md 2.2). */
 const DIRECTORY_TABLE: Partial<Record<Role, 'agents' | 'agencies'>> = { agent: 'agents', agency: 'agencies' };
 
 export interface NewAccount {
@@ -22,7 +22,7 @@ export interface NewAccount {
   phone?: string;
 }
 
-export class UsersService {
+export class AccountsService {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly passwords: PasswordHasher,

@@ -1,7 +1,7 @@
 import { type Algorithm, hash, verify } from '@node-rs/argon2';
 
 /**
- * argon2id with the OWASP baseline of API.md 2 (19 MiB, t=2). Hashing runs on libuv's thread pool, so it
+ * argon2id with the OWASP baseline of docs/api.md 2 (19 MiB, t=2). Hashing runs on libuv's thread pool, so it
  * never blocks the event loop.
  */
 const OPTIONS = {

@@ -17,7 +17,7 @@ export interface VerifiedAccessToken extends AccessTokenClaims {
 const VERIFIED_CACHE_SIZE = 10_000;
 
 /**
- * HS256 access tokens (API.md 12). Verification pins the algorithm, so `alg: none` and algorithm
+ * HS256 access tokens (docs/api.md 12). Verification pins the algorithm, so `alg: none` and algorithm
  * confusion are refused, and requires every claim we rely on.
  *
  * jose verifies through WebCrypto, about 100 µs a token here: more than the rest of a small authenticated

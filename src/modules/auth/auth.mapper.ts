@@ -1,7 +1,7 @@
 import type { FileStorage } from '../../adapters/storage/storage.js';
 import { toApiTimestamp } from '../../lib/time.js';
-import { avatarUrl } from '../media/media-urls.js';
-import type { AccountRow } from '../accounts/accounts.repository.js';
+import { avatarUrl } from '../media/index.js';
+import type { AccountRow } from '../accounts/index.js';
 import type { LoginResultRecord } from './auth.schemas.js';
 
 export interface IssuedTokens {
@@ -11,7 +11,7 @@ export interface IssuedTokens {
   expiresAt: Date;
 }
 
-/** The login result of seed 2.1, plus the tokens' details. */
+/** The login result of docs/api.md 2.1, plus the tokens' details. */
 export function toLoginResult(user: AccountRow, tokens: IssuedTokens, storage: FileStorage): LoginResultRecord {
   return {
     user_id: user.id,

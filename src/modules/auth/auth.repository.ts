@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely';
-import type { DB, LoginLocksTable } from '../../db/schema.js';
+import type { DB, LoginLocksTable } from '../../db/schema/index.js';
 import type { SessionCaller } from './session-cache.service.js';
 import type { Executor } from '../../db/executor.js';
 

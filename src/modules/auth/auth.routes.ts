@@ -12,7 +12,7 @@ import type { PasswordResetService } from './password-reset.service.js';
 export interface AuthRouteOptions {
   auth: AuthService;
   passwordReset: PasswordResetService;
-  /** The per-IP budget of the sign-in routes (API.md 0.6); unused when rate limiting is off. */
+  /** The per-IP budget of the sign-in routes (docs/api.md 0.6); unused when rate limiting is off. */
   signInRateLimit: { max: number; timeWindow: number };
 }
 

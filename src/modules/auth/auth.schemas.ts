@@ -10,7 +10,7 @@ export const LoginBody = Type.Object(
 );
 export type LoginInput = Static<typeof LoginBody>;
 
-/** Seed 2.1, plus refresh_token, expires_in and token_expires_at. Empty text fields are "", never null. */
+/** The login result of docs/api.md 2.1 (the Houzez shape), plus refresh_token, expires_in and token_expires_at. Empty text fields are "", never null. */
 export const LoginResult = Type.Object(
   {
     user_id: Type.Integer(),
@@ -36,7 +36,7 @@ export const LoginResult = Type.Object(
 );
 export type LoginResultRecord = Static<typeof LoginResult>;
 
-/** Roles a person may choose at registration; administrator and manager are never among them (API.md 0.3). */
+/** Roles a person may choose at registration; administrator and manager are never among them (docs/api.md 0.3). */
 export const REGISTRATION_ROLES = ['buyer', 'seller', 'owner', 'agent', 'agency'] as const;
 
 const Password = Type.String({ minLength: 8, maxLength: 128 });

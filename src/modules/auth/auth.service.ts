@@ -1,17 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { FileStorage } from '../../adapters/storage/storage.js';
-import type { DB, UserRow } from '../../db/schema.js';
+import type { DB, UserRow } from '../../db/schema/index.js';
 import type { Authenticator } from '../../http/auth.js';
 import { AppError } from '../../lib/errors.js';
 import type { AuthUser } from '../../lib/signed-in-user.js';
 import { nowIso, toApiTimestamp } from '../../lib/time.js';
-import type { UsersService } from '../accounts/accounts.service.js';
+import type { AccountsService, PasswordHasher } from '../accounts/index.js';
 import { type IssuedTokens, toLoginResult } from './auth.mapper.js';
 import * as repository from './auth.repository.js';
 import type { LoginInput, LoginResultRecord, RegisterInput, TokenInput, TokenPairRecord } from './auth.schemas.js';
 import { LoginLocks } from './login-locks.service.js';
-import type { PasswordHasher } from '../accounts/password-hasher.service.js';
 import type { RevocationAnnouncer } from './revocations.service.js';
 import { hashSecretToken, newSecretToken } from './secret-tokens.js';
 import type { SessionCache, SessionCaller } from './session-cache.service.js';
@@ -24,11 +23,11 @@ export interface AuthOptions {
   registrationEnabled: boolean;
 }
 
-/** Sign-in, registration, tokens and sessions (API.md 2). */
+/** Sign-in, registration, tokens and sessions (docs/api.md 2). */
 export class AuthService implements Authenticator {
   constructor(
     private readonly db: Kysely<DB>,
-    private readonly users: UsersService,
+    private readonly users: AccountsService,
     private readonly passwords: PasswordHasher,
     private readonly tokens: AccessTokens,
     private readonly storage: FileStorage,
@@ -200,7 +199,7 @@ export class AuthService implements Authenticator {
     return { token, refreshToken, expiresIn: this.tokens.ttlSeconds, expiresAt };
   }
 
-  /** Refresh tokens live 30 days from their issue: each rotation extends the session (API.md 2.2). */
+  /** Refresh tokens live 30 days from their issue: each rotation extends the session (docs/api.md 2.2). */
   private sessionExpiry(now: Date): string {
     return nowIso(new Date(now.getTime() + this.options.refreshTokenTtlDays * DAY_MS));
   }

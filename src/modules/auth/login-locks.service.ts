@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema.js';
+import type { DB } from '../../db/schema/index.js';
 import { AppError } from '../../lib/errors.js';
 import { nowIso } from '../../lib/time.js';
 import * as repository from './auth.repository.js';
@@ -9,7 +9,7 @@ const WINDOW_MS = 15 * 60_000;
 const LOCK_MS = 15 * 60_000;
 
 /**
- * API.md 0.6/12: 5 failed logins for one account within 15 minutes lock it for 15 minutes (429 with
+ * docs/api.md 0.6/12: 5 failed logins for one account within 15 minutes lock it for 15 minutes (429 with
  * Retry-After). Counted in the database, so every process shares it, and kept on whatever the rate-limit
  * settings say. Known accounts are counted by id (a username and an e-mail name the same account);
  * unknown names by the name, so that locking tells nothing about which accounts exist.

@@ -1,23 +1,22 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema.js';
+import type { DB } from '../../db/schema/index.js';
 import { AppError } from '../../lib/errors.js';
 import { type Language, supportedLanguage, translate } from '../../i18n/index.js';
 import { enqueue } from '../../db/outbox.js';
 import { nowIso } from '../../lib/time.js';
-import type { UsersService } from '../accounts/accounts.service.js';
+import type { AccountsService, PasswordHasher } from '../accounts/index.js';
 import * as repository from './auth.repository.js';
 import { LoginLocks } from './login-locks.service.js';
-import type { PasswordHasher } from '../accounts/password-hasher.service.js';
 import type { RevocationAnnouncer } from './revocations.service.js';
 import { hashSecretToken, newSecretToken } from './secret-tokens.js';
 
 const RESET_TTL_MINUTES = 60;
 
-/** Password reset by e-mail (API.md 2.2): a single-use link valid one hour, the mail sent through the outbox. */
+/** Password reset by e-mail (docs/api.md 2.2): a single-use link valid one hour, the mail sent through the outbox. */
 export class PasswordResetService {
   constructor(
     private readonly db: Kysely<DB>,
-    private readonly users: UsersService,
+    private readonly users: AccountsService,
     private readonly passwords: PasswordHasher,
     private readonly revocations: RevocationAnnouncer,
     private readonly resetPageUrl: string,

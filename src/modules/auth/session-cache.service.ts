@@ -1,4 +1,4 @@
-import type { Role } from '../../db/schema.js';
+import type { Role } from '../../db/schema/index.js';
 
 export interface SessionCaller {
   user_id: number;

@@ -3,8 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { Envelope, errorResponses } from '../../http/envelope.js';
 import { translate } from '../../i18n/index.js';
-import { SearchQuery } from '../search/query/search-query.schemas.js';
-import { SearchAnswer } from '../search/search.schemas.js';
+import { SearchQueryParams, SearchAnswer } from '../search/index.js';
 import type { AgenciesService } from './agencies.service.js';
 import { AGENT_LIST_RULES } from './agents.routes.js';
 import { sendDirectoryAnswer, sendListingPage } from './directory-replies.js';
@@ -28,7 +27,7 @@ const AgentRef = Type.Ref('Agent');
 const security = [{ bearer: [] }];
 const signedIn = { auth: 'user' } as const;
 
-/** Agencies (API.md 5.1, 5.2). Contact and reviews of agencies are other modules’ routes. */
+/** Agencies (docs/api.md 5.1, 5.2). Contact and reviews of agencies are other modules’ routes. */
 export async function agencyRoutes(app: FastifyInstance, { agencies }: AgencyRouteOptions) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -88,11 +87,10 @@ export async function agencyRoutes(app: FastifyInstance, { agencies }: AgencyRou
         summary: 'The published listings of an agency and of its agents',
         description:
           'Summaries of published listings whose `agency_id` is the agency or whose `agent_ids` name one of its ' +
-          'agents (API.md 12), each once. Paging and `sortby` as GET /properties (default d_date); the other ' +
-          'search parameters of API.md 4.4 arrive with the search endpoints, and an unknown parameter is refused ' +
-          '(400). Signed-in callers get their `is_favorite` (private answer).',
+          'agents (docs/api.md 12), each once. Every search parameter of GET /properties/search (docs/api.md 4.4) ' +
+          'narrows them (default sort d_date); an unknown parameter is refused (400). Signed-in callers get their `is_favorite` (private answer).',
         params: DirectoryIdParams,
-        querystring: SearchQuery,
+        querystring: SearchQueryParams,
         response: { 200: Envelope(SearchAnswer), ...errorResponses(400, 401, 404, 429) },
       },
     },

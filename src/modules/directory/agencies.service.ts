@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema.js';
+import type { DB } from '../../db/schema/index.js';
 import { AppError } from '../../lib/errors.js';
 import { pageWindow, paginationOf } from '../../lib/paging.js';
 import type { AuthUser } from '../../lib/signed-in-user.js';
 import { sortKey } from '../../lib/slug.js';
 import { nowIso } from '../../lib/time.js';
-import type { PropertyListRecord } from '../properties/properties.schemas.js';
-import type { SearchQueryInput } from '../search/query/search-query.schemas.js';
+import type { PropertyListRecord } from '../properties/index.js';
+import type { SearchQueryInput } from '../search/index.js';
 import type { AgentsService } from './agents.service.js';
 import { AnswerCache } from '../../lib/answer-cache.js';
 import { assertCanSeeAgent, assertMayEditAgency, canSeeAgent, mayDetachAgent } from './directory-access.js';
@@ -31,7 +31,7 @@ import type {
 const MAX_CACHED_PAGES = 2000;
 
 /**
- * Agencies (API.md 5.1, 5.2): lists, one agency, its agents and listings, updates, and attaching and
+ * Agencies (docs/api.md 5.1, 5.2): lists, one agency, its agents and listings, updates, and attaching and
  * detaching agents. Agency records are public and carry nothing per caller: answers are shared.
  */
 export class AgenciesService {
@@ -73,7 +73,7 @@ export class AgenciesService {
     return this.agents.search({ ...query, agency_id: id });
   }
 
-  /** The agency's published listings and those of its agents (API.md 12). */
+  /** The agency's published listings and those of its agents (docs/api.md 12). */
   async properties(caller: AuthUser | null, id: number, query: SearchQueryInput): Promise<PropertyListRecord> {
     const version = await this.records.version();
     if (!(await this.records.agency(id))) throw AppError.notFound();

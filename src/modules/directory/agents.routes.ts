@@ -2,8 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { Envelope, errorResponses } from '../../http/envelope.js';
-import { SearchQuery } from '../search/query/search-query.schemas.js';
-import { SearchAnswer } from '../search/search.schemas.js';
+import { SearchQueryParams, SearchAnswer } from '../search/index.js';
 import type { AgentsService } from './agents.service.js';
 import { sendDirectoryAnswer, sendListingPage } from './directory-replies.js';
 import { AgentList, AgentListQuery, AgentSearchQuery, DirectoryIdParams, UpdateAgentBody } from './directory.schemas.js';
@@ -23,7 +22,7 @@ export const AGENT_LIST_RULES =
   'the last one is empty with true pagination figures. The answer is the same for every caller (ETag, ' +
   '`Cache-Control: public, no-cache`).';
 
-/** Agents (API.md 5.1, 5.2). Contact and reviews of agents are other modules’ routes. */
+/** Agents (docs/api.md 5.1, 5.2). Contact and reviews of agents are other modules’ routes. */
 export async function agentRoutes(app: FastifyInstance, { agents }: AgentRouteOptions) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -86,12 +85,11 @@ export async function agentRoutes(app: FastifyInstance, { agents }: AgentRouteOp
         tags: ['agents'],
         summary: 'The published listings naming an agent',
         description:
-          'Summaries of published listings whose `agent_ids` include the agent (API.md 12); the agent must be ' +
-          'one the caller may see (else 404). Paging and `sortby` as GET /properties (default d_date); the other ' +
-          'search parameters of API.md 4.4 arrive with the search endpoints, and an unknown parameter is ' +
-          'refused (400). Signed-in callers get their `is_favorite` (private answer).',
+          'Summaries of published listings whose `agent_ids` include the agent (docs/api.md 12); the agent must be ' +
+          'one the caller may see (else 404). Every search parameter of GET /properties/search (docs/api.md 4.4) ' +
+          'narrows them (default sort d_date); an unknown parameter is refused (400). Signed-in callers get their `is_favorite` (private answer).',
         params: DirectoryIdParams,
-        querystring: SearchQuery,
+        querystring: SearchQueryParams,
         response: { 200: Envelope(SearchAnswer), ...errorResponses(400, 401, 404, 429) },
       },
     },

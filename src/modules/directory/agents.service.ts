@@ -1,13 +1,13 @@
 import type { Kysely } from 'kysely';
 import { asciiLowerCase } from '../../db/dialect/index.js';
-import type { DB } from '../../db/schema.js';
+import type { DB } from '../../db/schema/index.js';
 import { AppError } from '../../lib/errors.js';
 import { pageWindow, paginationOf } from '../../lib/paging.js';
 import type { AuthUser } from '../../lib/signed-in-user.js';
 import { sortKey } from '../../lib/slug.js';
 import { nowIso } from '../../lib/time.js';
-import type { PropertyListRecord } from '../properties/properties.schemas.js';
-import type { SearchQueryInput } from '../search/query/search-query.schemas.js';
+import type { PropertyListRecord } from '../properties/index.js';
+import type { SearchQueryInput } from '../search/index.js';
 import { AnswerCache } from '../../lib/answer-cache.js';
 import { assertCanSeeAgent, assertMayEditAgent } from './directory-access.js';
 import { findAgentAccess } from './directory.repository.js';
@@ -20,11 +20,11 @@ import type { AgentListRecord, AgentRecord, AgentSearchInput, DirectorySort, Upd
 
 /** Distinct agent list pages kept; past this the cache starts over. */
 const MAX_CACHED_PAGES = 2000;
-/** API.md 0.6: array parameters hold at most 50 items. */
+/** docs/api.md 0.6: array parameters hold at most 50 items. */
 const MAX_SLUGS = 50;
 
 /**
- * Agents (API.md 5.1, 5.2): lists and search, one agent, its listings, updates. Lists hold visible agents
+ * Agents (docs/api.md 5.1, 5.2): lists and search, one agent, its listings, updates. Lists hold visible agents
  * only and carry nothing per caller, so every caller shares one cached answer per query and data version.
  */
 export class AgentsService {
@@ -67,7 +67,7 @@ export class AgentsService {
   }
 
   /**
-   * Partial update by the agent's user, its agency's user or an administrator (API.md 5.2). A hidden agent
+   * Partial update by the agent's user, its agency's user or an administrator (docs/api.md 5.2). A hidden agent
    * the caller cannot see → 404; one they see but may not change → 403. The slug stays as it is.
    */
   async update(caller: AuthUser, id: number, input: UpdateAgentInput): Promise<AgentRecord> {

@@ -20,7 +20,7 @@ export function isAdministrator(caller: AuthUser | null): boolean {
   return caller?.role === 'administrator';
 }
 
-/** The agent's own user or its agency's user: who may edit the record (administrators too, API.md 5.2). */
+/** The agent's own user or its agency's user: who may edit the record (administrators too, docs/api.md 5.2). */
 export function managesAgent(caller: AuthUser | null, agent: AgentAccess): boolean {
   return caller !== null && (agent.userId === caller.id || agent.agencyUserId === caller.id);
 }
@@ -39,7 +39,7 @@ export function assertCanSeeAgent(caller: AuthUser | null, agent: AgentAccess | 
   if (!agent || !canSeeAgent(caller, agent)) throw AppError.notFound();
 }
 
-/** Who may change an agent record (API.md 5.2): 404 when the caller cannot see it, else 403 unless they may. */
+/** Who may change an agent record (docs/api.md 5.2): 404 when the caller cannot see it, else 403 unless they may. */
 export function assertMayEditAgent(caller: AuthUser, agent: AgentAccess | undefined): asserts agent is AgentAccess {
   assertCanSeeAgent(caller, agent);
   if (!managesAgent(caller, agent) && !isAdministrator(caller)) throw new AppError('forbidden');

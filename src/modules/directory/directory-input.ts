@@ -1,5 +1,5 @@
 import type { Transaction, Updateable } from 'kysely';
-import type { AgenciesTable, AgentsTable, DB, Taxonomy } from '../../db/schema.js';
+import type { AgenciesTable, AgentsTable, DB, Taxonomy } from '../../db/schema/index.js';
 import { AppError, type FieldError } from '../../lib/errors.js';
 import type { AuthUser } from '../../lib/signed-in-user.js';
 import { sortKey } from '../../lib/slug.js';

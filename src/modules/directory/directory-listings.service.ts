@@ -1,20 +1,16 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema.js';
+import type { DB } from '../../db/schema/index.js';
 import { type PageWindow, pageWindow, paginationOf } from '../../lib/paging.js';
 import type { AuthUser } from '../../lib/signed-in-user.js';
-import type { ListSort, PropertyListRecord } from '../properties/properties.schemas.js';
-import type { PropertiesService } from '../properties/properties.service.js';
-import type { SearchQueryInput } from '../search/query/search-query.schemas.js';
-import { normalizeSearchQuery } from '../search/query/search-query.js';
-import { isPlainListing } from '../search/query/search-plain.js';
-import type { SearchService } from '../search/search.service.js';
+import type { ListSort, PropertyListRecord, PropertiesService } from '../properties/index.js';
+import { type SearchQueryInput, normalizeSearchQuery, isPlainListing, type SearchService } from '../search/index.js';
 import { AnswerCache } from '../../lib/answer-cache.js';
 import { findAgencyListingPage, findAgentListingPage, type IdPage } from './directory-pages.repository.js';
 
 /** Distinct listing pages kept; past this the cache starts over. */
 const MAX_CACHED_PAGES = 2000;
 
-/** Whose published listings a page shows (API.md 12). */
+/** Whose published listings a page shows (docs/api.md 12). */
 export type ListingOwner = { kind: 'agent'; id: number } | { kind: 'agency'; id: number };
 
 const FIND_PAGE: Record<ListingOwner['kind'], (db: Kysely<DB>, id: number, sort: ListSort, window: PageWindow) => Promise<IdPage>> = {
@@ -25,7 +21,7 @@ const FIND_PAGE: Record<ListingOwner['kind'], (db: Kysely<DB>, id: number, sort:
 /**
  * Pages of an agent's or an agency's published listings (GET /agents/{id}/properties, /agencies/{id}/properties).
  * Without search filters the SQL picks the page's ids and anonymous answers are kept whole under the directory
- * data version (signed-in callers get the same page with their own `is_favorite`); with any filter of API.md
+ * data version (signed-in callers get the same page with their own `is_favorite`); with any filter of docs/api.md
  * 4.4 the page is a search limited to the owner's listings (SearchService).
  */
 export class DirectoryListings {

@@ -1,9 +1,8 @@
 import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import { asciiLower, asciiLowerCase, escapeLike } from '../../db/dialect/index.js';
-import type { DB } from '../../db/schema.js';
+import type { DB } from '../../db/schema/index.js';
 import type { PageWindow } from '../../lib/paging.js';
-import type { ListSort } from '../properties/properties.schemas.js';
-import { inListOrder } from '../properties/lists/published-pages.repository.js';
+import { type ListSort, inListOrder } from '../properties/index.js';
 import type { DirectorySort } from './directory.schemas.js';
 
 /** The SQL that picks and counts the ids of a directory page; the records are built from the ids elsewhere. */
@@ -81,7 +80,7 @@ export async function findAgencyPage(
 }
 
 /**
- * The orders of API.md 5.2, each ending with id descending so that equal keys come out the same on both
+ * The orders of docs/api.md 5.2, each ending with id descending so that equal keys come out the same on both
  * databases. `d_rating` compares the exact average (a double on both), agents without reviews last.
  */
 function inDirectoryOrder<TB extends 'agents' | 'agencies', O>(
@@ -104,7 +103,7 @@ function inDirectoryOrder<TB extends 'agents' | 'agencies', O>(
   return query.orderBy(sql`id`, 'desc');
 }
 
-/** One page of the published listings naming the agent (API.md 12), in the order of `sortby`. */
+/** One page of the published listings naming the agent (docs/api.md 12), in the order of `sortby`. */
 export async function findAgentListingPage(db: Kysely<DB>, agentId: number, sort: ListSort, window: PageWindow): Promise<IdPage> {
   const query = db
     .selectFrom('listings')

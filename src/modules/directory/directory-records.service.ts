@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { CacheStamps } from '../../db/cache-versions.js';
-import type { DB } from '../../db/schema.js';
+import type { DB } from '../../db/schema/index.js';
 import type { AgencyAccess, AgentAccess } from './directory-access.js';
 import { type DirectoryUrls, toAgency, toAgent } from './directory.mapper.js';
 import * as repository from './directory.repository.js';

@@ -1,16 +1,16 @@
 import type { FileStorage } from '../../adapters/storage/storage.js';
 import { averageRating } from '../../lib/rating.js';
-import { sizeUrl } from '../media/media-urls.js';
+import { sizeUrl } from '../media/index.js';
 import type { AgencyRow, AgentRow, AgentTermRow } from './directory.repository.js';
 import { type AgencyRecord, type AgentRecord, SOCIAL_NETWORKS, type SocialRecord } from './directory.schemas.js';
 
-/** Where the absolute URLs of directory records point (API.md 0.4). */
+/** Where the absolute URLs of directory records point (docs/api.md 0.4). */
 export interface DirectoryUrls {
   publicUrl: string;
   storage: FileStorage;
 }
 
-/** The agent record (API.md 5.1) from its row, its terms and its published listings. */
+/** The agent record (docs/api.md 5.1) from its row, its terms and its published listings. */
 export function toAgent(row: AgentRow, terms: readonly AgentTermRow[], propertiesCount: number, urls: DirectoryUrls): AgentRecord {
   const ofTaxonomy = (taxonomy: AgentTermRow['taxonomy']) =>
     terms.filter((term) => term.taxonomy === taxonomy).map((term) => ({ id: term.id, name: term.name, slug: term.slug }));
@@ -42,7 +42,7 @@ export function toAgent(row: AgentRow, terms: readonly AgentTermRow[], propertie
   };
 }
 
-/** The agency record (API.md 5.1) from its row and its counts. */
+/** The agency record (docs/api.md 5.1) from its row and its counts. */
 export function toAgency(row: AgencyRow, agentsCount: number, propertiesCount: number, urls: DirectoryUrls): AgencyRecord {
   return {
     id: row.id,

@@ -1,5 +1,5 @@
 import type { Selectable, Transaction, Updateable } from 'kysely';
-import type { AgenciesTable, AgentsTable, DB, Taxonomy } from '../../db/schema.js';
+import type { AgenciesTable, AgentsTable, DB, Taxonomy } from '../../db/schema/index.js';
 import type { Executor } from '../../db/executor.js';
 import type { AgencyAccess, AgentAccess } from './directory-access.js';
 
@@ -103,7 +103,7 @@ export async function countVisibleAgents(db: Executor, agencyIds: readonly numbe
 }
 
 /**
- * Published listings of each agency (API.md 12): those whose `agency_id` is the agency and those naming one
+ * Published listings of each agency (docs/api.md 12): those whose `agency_id` is the agency and those naming one
  * of its agents, each listing counted once per agency (UNION drops the pairs found both ways). One query.
  */
 export async function countPublishedByAgency(db: Executor, agencyIds: readonly number[]): Promise<Map<number, number>> {

@@ -5,7 +5,7 @@ const INT4_MAX = 2_147_483_647;
 const Id = Type.Integer({ minimum: 1, maximum: INT4_MAX });
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
-/** The profile links of API.md 5.1 `social`: every record carries exactly these keys. */
+/** The profile links of docs/api.md 5.1 `social`: every record carries exactly these keys. */
 export const SOCIAL_NETWORKS = ['facebook', 'twitter', 'linkedin', 'instagram', 'youtube', 'pinterest', 'tiktok'] as const;
 export type SocialNetwork = (typeof SOCIAL_NETWORKS)[number];
 
@@ -15,7 +15,7 @@ const socialObject = <T extends TSchema>(value: T, options: TObjectOptions = {})
     options,
   );
 
-// Records (API.md 5.1)
+// Records (docs/api.md 5.1)
 
 const TermRef = Type.Object({ id: Type.Integer(), name: Type.String(), slug: Type.String() });
 const Social = socialObject(Nullable(Type.String({ format: 'uri' })));
@@ -56,7 +56,7 @@ export const Agent = Type.Object(
     reviews_count: Type.Integer(),
     visible: Type.Boolean({ description: 'Hidden agents are left out of every list and are 404 to all but their managers' }),
   },
-  { $id: 'Agent', title: 'Agent', description: 'An agent record (API.md 5.1). Empty text is "", never null.' },
+  { $id: 'Agent', title: 'Agent', description: 'An agent record (docs/api.md 5.1). Empty text is "", never null.' },
 );
 export type AgentRecord = Static<typeof Agent>;
 export type SocialRecord = AgentRecord['social'];
@@ -83,7 +83,7 @@ export const Agency = Type.Object(
     rating: Rating,
     reviews_count: Type.Integer(),
   },
-  { $id: 'Agency', title: 'Agency', description: 'An agency record (API.md 5.1). Empty text is "", never null.' },
+  { $id: 'Agency', title: 'Agency', description: 'An agency record (docs/api.md 5.1). Empty text is "", never null.' },
 );
 export type AgencyRecord = Static<typeof Agency>;
 
@@ -101,7 +101,7 @@ export interface AgencyListRecord {
 
 // Queries
 
-/** Orders of agent and agency lists (API.md 5.2); ties by id, descending. */
+/** Orders of agent and agency lists (docs/api.md 5.2); ties by id, descending. */
 export const DIRECTORY_SORTS = ['a_name', 'd_name', 'd_rating', 'd_properties'] as const;
 export type DirectorySort = (typeof DIRECTORY_SORTS)[number];
 

@@ -24,7 +24,7 @@ export function singleLine(value: string): string {
   return value.replace(LINE_BREAKING, ' ').replace(/\s+/g, ' ').trim();
 }
 
-/** The form's fields cleaned (API.md 0.4, 12: plain text); a name or message left empty by it → 400. */
+/** The form's fields cleaned (docs/api.md 0.4, 12: plain text); a name or message left empty by it → 400. */
 export function cleanContact(input: ContactInput): CleanContact {
   const name = singleLine(plainText(input.name));
   const message = plainText(input.message.replace(/\r\n?/g, '\n').replace(MESSAGE_CONTROLS, ''));

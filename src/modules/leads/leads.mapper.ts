@@ -9,7 +9,7 @@ export interface LeadProperty {
   url: string;
 }
 
-/** The lead record (API.md 6.3); `property` is the listing of a listing lead when it still exists. */
+/** The lead record (docs/api.md 6.3); `property` is the listing of a listing lead when it still exists. */
 export function toLead(row: LeadRow, property: LeadProperty | undefined): LeadRecord {
   const targetId = { property: row.property_id, agent: row.agent_id, agency: row.agency_id }[row.target_type];
   return {

@@ -1,8 +1,8 @@
-import type { AgentDisplay, LeadTarget } from '../../db/schema.js';
+import type { AgentDisplay, LeadTarget } from '../../db/schema/index.js';
 import type { PageWindow } from '../../lib/paging.js';
 import type { Executor } from '../../db/executor.js';
 
-/** Lead storage (API.md 6.3): the leads, who they are addressed to, and the records they can be sent to. */
+/** Lead storage (docs/api.md 6.3): the leads, who they are addressed to, and the records they can be sent to. */
 
 /**
  * A directory record or account a lead can be addressed to, with the account behind it. `email` is the

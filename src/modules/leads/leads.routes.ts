@@ -7,7 +7,7 @@ import type { ContactTarget, LeadsService } from './leads.service.js';
 
 export interface LeadRouteOptions {
   leads: LeadsService;
-  /** The per-IP budget of contact forms (API.md 0.6); each route counts its own. Unused when rate limiting is off. */
+  /** The per-IP budget of contact forms (docs/api.md 0.6); each route counts its own. Unused when rate limiting is off. */
   contactRateLimit: { max: number; timeWindow: number };
 }
 
@@ -52,7 +52,7 @@ const TARGETS = [
   },
 ] as const satisfies readonly { type: ContactTarget['type']; path: string; tags: string[]; summary: string; rules: string }[];
 
-/** Contact forms (API.md 6.3) and the caller's leads (3.2 GET /users/leads). */
+/** Contact forms (docs/api.md 6.3) and the caller's leads (3.2 GET /users/leads). */
 export async function leadRoutes(app: FastifyInstance, { leads, contactRateLimit }: LeadRouteOptions) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 

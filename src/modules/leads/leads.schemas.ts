@@ -1,17 +1,17 @@
 import { type Static, type TSchema, Type } from 'typebox';
-import type { LeadTarget } from '../../db/schema.js';
+import type { LeadTarget } from '../../db/schema/index.js';
 import { PageQueryFields, Pagination, type PaginationRecord } from '../../lib/paging.js';
 
 const INT4_MAX = 2_147_483_647;
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
-/** Who the sender says they are (API.md 6.3); `other` when not given. */
+/** Who the sender says they are (docs/api.md 6.3); `other` when not given. */
 export const LEAD_USER_TYPES = ['buyer', 'tenant', 'agent', 'other'] as const;
 export type LeadUserType = (typeof LEAD_USER_TYPES)[number];
 
 export const LEAD_TARGETS = ['property', 'agent', 'agency'] as const satisfies readonly LeadTarget[];
 
-/** The most characters a lead's message may have (API.md 6.3). */
+/** The most characters a lead's message may have (docs/api.md 6.3). */
 export const MAX_MESSAGE_LENGTH = 5000;
 
 export const ContactParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: INT4_MAX }) }, { additionalProperties: false });

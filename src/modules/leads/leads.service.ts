@@ -1,18 +1,16 @@
 import type { Kysely, Transaction } from 'kysely';
 import { isForeignKeyViolation } from '../../db/dialect/index.js';
 import { recordEvent } from '../../db/domain-events.js';
-import type { DB, LeadTarget } from '../../db/schema.js';
+import type { DB, LeadTarget } from '../../db/schema/index.js';
 import { AppError } from '../../lib/errors.js';
 import { pageWindow, paginationOf } from '../../lib/paging.js';
 import type { AuthUser } from '../../lib/signed-in-user.js';
 import { type Language, supportedLanguage } from '../../i18n/index.js';
 import { enqueue } from '../../db/outbox.js';
 import { nowIso } from '../../lib/time.js';
-import { canSeeAgent } from '../directory/directory-access.js';
-import { findAgentAccess } from '../directory/directory.repository.js';
-import { assertCanView, canView } from '../properties/listing-access.js';
-import type { PropertiesService } from '../properties/properties.service.js';
-import { findEmailOptOuts } from '../notifications/notifications.repository.js';
+import { canSeeAgent, findAgentAccess } from '../directory/index.js';
+import { assertCanView, canView, type PropertiesService } from '../properties/index.js';
+import { findEmailOptOuts } from '../notifications/index.js';
 import { cleanContact } from './lead-input.js';
 import { leadMail, type LeadSubject } from './lead-mail.js';
 import { type LeadProperty, toLead } from './leads.mapper.js';
@@ -34,7 +32,7 @@ interface Recipient {
 }
 
 /**
- * Leads (API.md 6.3): contact forms of listings, agents and agencies, stored for their recipients, mailed to
+ * Leads (docs/api.md 6.3): contact forms of listings, agents and agencies, stored for their recipients, mailed to
  * them through the outbox (unless they turned `new_lead` e-mails off) and announced by a `new_lead` domain event, all in the transaction of the lead.
  */
 export class LeadsService {
@@ -67,7 +65,7 @@ export class LeadsService {
           { targetType: target.type, targetId: target.id, senderUserId: caller?.id ?? null, ...contact, createdAt: nowIso(now) },
           recipients.map((recipient) => recipient.userId),
         );
-        // A recipient who turned `new_lead` e-mails off (API.md 8 preferences) reads the lead in the app only.
+        // A recipient who turned `new_lead` e-mails off (docs/api.md 8 preferences) reads the lead in the app only.
         const optedOut = await findEmailOptOuts(
           trx,
           recipients.map((recipient) => recipient.userId),

@@ -1,5 +1,5 @@
 import type { FileStorage } from '../../adapters/storage/storage.js';
-import type { MediaRow } from '../../db/schema.js';
+import type { MediaRow } from '../../db/schema/index.js';
 import { toApiTimestamp } from '../../lib/time.js';
 import type { MediaRecord } from './media.schemas.js';
 import { IMAGE_SIZES, type StoredSizes } from './media-urls.js';

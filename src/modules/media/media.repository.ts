@@ -1,5 +1,5 @@
 import type { Transaction, Updateable } from 'kysely';
-import type { DB, ListingState, MediaRow, MediaTable, NewMedia } from '../../db/schema.js';
+import type { DB, ListingState, MediaRow, MediaTable, NewMedia } from '../../db/schema/index.js';
 import type { Executor } from '../../db/executor.js';
 
 /** A media row with the state of the listing it is attached to (null when it is not attached). */

@@ -1,12 +1,12 @@
 import { type Static, Type } from 'typebox';
 import { PageQueryFields, Pagination, type PaginationRecord } from '../../lib/paging.js';
 
-/** Roles that may upload media (the listing creators of API.md 0.3); anyone signed in may upload an avatar. */
+/** Roles that may upload media (the listing creators of docs/api.md 0.3); anyone signed in may upload an avatar. */
 export const MEDIA_UPLOADERS = ['administrator', 'manager', 'agency', 'agent', 'owner', 'seller'] as const;
 /** Roles that act on every media item, whoever uploaded it. */
 export const MEDIA_MODERATORS = ['administrator', 'manager'] as const;
 
-/** The descriptive text of a media item and each field's length limit in characters (API.md 0.6). */
+/** The descriptive text of a media item and each field's length limit in characters (docs/api.md 0.6). */
 export const MEDIA_TEXT_LIMITS = { title: 200, caption: 200, alt: 200, description: 20_000 } as const;
 export type MediaTextField = keyof typeof MEDIA_TEXT_LIMITS;
 export type MediaTextInput = Partial<Record<MediaTextField, string>>;

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { FileStorage } from '../../adapters/storage/storage.js';
-import type { DB, MediaRow } from '../../db/schema.js';
+import type { DB, MediaRow } from '../../db/schema/index.js';
 import { AppError } from '../../lib/errors.js';
 import { pageWindow, paginationOf } from '../../lib/paging.js';
 import type { AuthUser } from '../../lib/signed-in-user.js';
@@ -21,7 +21,7 @@ import {
 import { avatarUrl, IMAGE_SIZES, type StoredSizes } from './media-urls.js';
 import { newStorageKeys, storedKeysOf } from './storage-keys.js';
 
-/** Listing states in which a listing, and so its attached media, is public (API.md 4.3). */
+/** Listing states in which a listing, and so its attached media, is public (docs/api.md 4.3). */
 const PUBLIC_LISTING_STATES: readonly string[] = ['publish', 'sold'];
 
 export interface MediaLimits {
@@ -226,7 +226,7 @@ interface StoredMedia {
   created_at: string;
 }
 
-/** Plain text for the short fields (tags removed), the rich-text allow-list for the description (API.md 0.4). */
+/** Plain text for the short fields (tags removed), the rich-text allow-list for the description (docs/api.md 0.4). */
 function cleanText(input: MediaTextInput): MediaTextInput {
   const text: MediaTextInput = {};
   if (input.title !== undefined) text.title = plainText(input.title);

@@ -1,4 +1,4 @@
-import type { NotificationRow } from '../../db/schema-notifications.js';
+import type { NotificationRow } from '../../db/schema/index.js';
 import { toApiTimestamp } from '../../lib/time.js';
 import type { NotificationRecord } from './notifications.schemas.js';
 

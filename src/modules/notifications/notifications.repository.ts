@@ -1,6 +1,5 @@
 import type { Insertable } from 'kysely';
-import type { ListingState } from '../../db/schema.js';
-import type { NotificationRow, NotificationsTable, NotificationType } from '../../db/schema-notifications.js';
+import type { ListingState, NotificationRow, NotificationsTable, NotificationType } from '../../db/schema/index.js';
 import type { ChannelSwitches } from './delivery/notification-preferences.js';
 import type { Executor } from '../../db/executor.js';
 

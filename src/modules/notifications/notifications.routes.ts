@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { Envelope, errorResponses } from '../../http/envelope.js';
-import { NOTIFICATION_TYPES } from '../../db/schema-notifications.js';
+import { NOTIFICATION_TYPES } from '../../db/schema/index.js';
 import {
   AllMarkedRead,
   CreateNotificationBody,
@@ -33,7 +33,7 @@ const tags = ['notifications'];
 const NoQuery = Type.Object({}, { additionalProperties: false });
 const TYPES = NOTIFICATION_TYPES.map((type) => `\`${type}\``).join(', ');
 
-/** The caller's notifications, preferences and devices, and the administrator's notifications (API.md 8). */
+/** The caller's notifications, preferences and devices, and the administrator's notifications (docs/api.md 8). */
 export async function notificationRoutes(app: FastifyInstance, { notifications }: NotificationRouteOptions) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -151,7 +151,7 @@ export async function notificationRoutes(app: FastifyInstance, { notifications }
         summary: 'The caller’s channels per notification type',
         description:
           'Every type with `{in_app, email, push}`. Defaults: all on, except e-mail for `system`. A `new_lead`’s ' +
-          'e-mail is the lead itself (API.md 6.3, reply-to the sender): `new_lead.email: false` stops those e-mails; ' +
+          'e-mail is the lead itself (docs/api.md 6.3, reply-to the sender): `new_lead.email: false` stops those e-mails; ' +
           'the lead is still kept at GET /users/leads.',
         security,
         querystring: NoQuery,

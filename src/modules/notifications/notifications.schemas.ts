@@ -1,6 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { DEVICE_PLATFORMS, NOTIFICATION_TYPES } from '../../db/schema-notifications.js';
-import { ROLES } from '../../db/schema.js';
+import { DEVICE_PLATFORMS, NOTIFICATION_TYPES, ROLES } from '../../db/schema/index.js';
 import { PageQueryFields, Pagination } from '../../lib/paging.js';
 
 const INT4_MAX = 2_147_483_647;

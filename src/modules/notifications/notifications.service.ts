@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { isForeignKeyViolation } from '../../db/dialect/index.js';
-import type { DB } from '../../db/schema.js';
-import type { NotificationRow, NotificationType } from '../../db/schema-notifications.js';
+import type { DB, NotificationRow, NotificationType } from '../../db/schema/index.js';
 import { AppError } from '../../lib/errors.js';
 import { pageWindow, paginationOf } from '../../lib/paging.js';
 import type { AuthUser } from '../../lib/signed-in-user.js';
@@ -27,7 +26,7 @@ import {
 import type { Notifier } from './delivery/notifier.service.js';
 
 /**
- * A user's notifications (API.md 8): reading and marking them, channel preferences, push devices; and the
+ * A user's notifications (docs/api.md 8): reading and marking them, channel preferences, push devices; and the
  * administrator's notifications to one user (written at once) or to a role or everyone (queued).
  * Every operation is scoped to the caller's own rows: another user's notification is a 404.
  */

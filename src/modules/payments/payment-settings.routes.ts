@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { type Static, Type } from 'typebox';
 import type { PaymentsConfig } from '../../config.js';
-import type { PaymentMethod } from '../../db/schema.js';
+import type { PaymentMethod } from '../../db/schema/index.js';
 import { Envelope, errorResponses } from '../../http/envelope.js';
 import { basisPointsToPercent, fromMinor } from '../../lib/money.js';
 
@@ -24,7 +24,7 @@ export const PaymentSettings = Type.Object({
 });
 export type PaymentSettingsRecord = Static<typeof PaymentSettings>;
 
-/** What clients need to offer payments (API.md 10, 12): read from the configuration, nothing stored. */
+/** What clients need to offer payments (docs/api.md 10, 12): read from the configuration, nothing stored. */
 export function paymentSettingsOf(payments: PaymentsConfig): PaymentSettingsRecord {
   const methods: BuyerMethod[] = payments.stripe ? ['bank_transfer', 'stripe'] : ['bank_transfer'];
   return {

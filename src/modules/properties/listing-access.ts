@@ -1,17 +1,17 @@
-import type { ListingState } from '../../db/schema.js';
+import type { ListingState } from '../../db/schema/index.js';
 import { AppError } from '../../lib/errors.js';
 import type { AuthUser } from '../../lib/signed-in-user.js';
 import type { ListingAccess } from './listing-records.service.js';
 import { LISTING_MODERATORS } from './properties.schemas.js';
 
-/** States in which a listing is public (API.md 4.2): everyone may read it. */
+/** States in which a listing is public (docs/api.md 4.2): everyone may read it. */
 export const PUBLIC_STATES: readonly ListingState[] = ['publish', 'sold'];
 
 export function isModerator(caller: AuthUser | null): boolean {
   return caller !== null && (LISTING_MODERATORS as readonly string[]).includes(caller.role);
 }
 
-/** The author, or the user of the agency whose agent is the author (API.md 0.3). */
+/** The author, or the user of the agency whose agent is the author (docs/api.md 0.3). */
 export function isOwner(caller: AuthUser | null, listing: ListingAccess): boolean {
   return caller !== null && (listing.authorId === caller.id || listing.authorAgencyUserId === caller.id);
 }

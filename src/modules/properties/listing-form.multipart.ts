@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/errors.js';
-import { multipartAppError } from '../media/media.multipart.js';
+import { multipartAppError } from '../media/index.js';
 
 export interface ListingForm {
   /** The parsed JSON of the `data` part, not yet validated. */
@@ -11,7 +11,7 @@ export interface ListingForm {
 
 /**
  * Reads POST /properties/with-media: one `data` part holding the JSON body (a text field, or a part of type
- * application/json, API.md 12) and up to the per-request file limit of `images` parts, within the limits
+ * application/json, docs/api.md 12) and up to the per-request file limit of `images` parts, within the limits
  * registered with @fastify/multipart (too many files or a file too large → 413). Any other part → 400.
  */
 export async function readListingForm(request: FastifyRequest, maxFileBytes: number): Promise<ListingForm> {

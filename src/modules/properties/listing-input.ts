@@ -1,15 +1,15 @@
 import type { Transaction } from 'kysely';
-import type { DB, ListingUpdate, Taxonomy } from '../../db/schema.js';
+import type { DB, ListingUpdate, Taxonomy } from '../../db/schema/index.js';
 import { AppError, type FieldError } from '../../lib/errors.js';
 import type { AuthUser } from '../../lib/signed-in-user.js';
 import { sortKey } from '../../lib/slug.js';
 import { excerptOf, plainText, richText } from '../../lib/text.js';
-import type { TaxonomiesService } from '../taxonomies/taxonomies.service.js';
+import type { TaxonomiesService } from '../taxonomies/index.js';
 import { isModerator } from './listing-access.js';
 import * as repository from './properties.repository.js';
 import { MODERATOR_FIELDS, type UpdatePropertyInput } from './properties.schemas.js';
 
-/** API.md 4.6: `year_built` up to five years ahead (buildings sold off-plan). */
+/** docs/api.md 4.6: `year_built` up to five years ahead (buildings sold off-plan). */
 const YEARS_AHEAD = 5;
 
 const TERM_FIELDS = {

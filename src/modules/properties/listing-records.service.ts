@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { CacheStamps } from '../../db/cache-versions.js';
-import type { DB, ListingState } from '../../db/schema.js';
+import type { DB, ListingState } from '../../db/schema/index.js';
 import { groupBy } from '../../lib/group-by.js';
 import { type ListingParts, type RecordUrls, toProperty, toPropertySummary } from './properties.mapper.js';
 import * as repository from './properties.repository.js';
@@ -12,7 +12,7 @@ export interface ListingAccess {
   id: number;
   status: ListingState;
   authorId: number | null;
-  /** The user of the agency whose agent wrote the listing: an owner too (API.md 0.3). */
+  /** The user of the agency whose agent wrote the listing: an owner too (docs/api.md 0.3). */
   authorAgencyUserId: number | null;
 }
 

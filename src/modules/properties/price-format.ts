@@ -2,7 +2,7 @@
 const formatters = new Map<string, Intl.NumberFormat>();
 
 /**
- * Display text of a price (API.md 4.1 `formatted_price`): the amount in its currency, whole units unless
+ * Display text of a price (docs/api.md 4.1 `formatted_price`): the amount in its currency, whole units unless
  * the price has cents, between the listing's prefix and postfix, e.g. "From $1,500/month". "" without a price.
  */
 export function formatPrice(price: number | null, currency: string, prefix: string, postfix: string): string {

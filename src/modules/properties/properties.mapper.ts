@@ -1,12 +1,12 @@
 import type { FileStorage } from '../../adapters/storage/storage.js';
-import type { MediaRow } from '../../db/schema.js';
+import type { MediaRow } from '../../db/schema/index.js';
 import { toApiTimestamp } from '../../lib/time.js';
-import { toMedia } from '../media/media.mapper.js';
+import { toMedia } from '../media/index.js';
 import { formatPrice } from './price-format.js';
 import type { AgencyRow, ListingAgentRow, ListingCoreRow, TermLinkRow } from './properties.repository.js';
 import type { PropertyRecord, PropertySummaryRecord } from './properties.schemas.js';
 
-/** Where the absolute URLs of records point (API.md 0.4, 12). */
+/** Where the absolute URLs of records point (docs/api.md 0.4, 12). */
 export interface RecordUrls {
   publicUrl: string;
   /** `url` of a listing, with `{slug}` and `{id}`. */
@@ -14,7 +14,7 @@ export interface RecordUrls {
   storage: FileStorage;
 }
 
-/** A listing's `url` (API.md 12): LISTING_URL_TEMPLATE with `{slug}` and `{id}` filled in. */
+/** A listing's `url` (docs/api.md 12): LISTING_URL_TEMPLATE with `{slug}` and `{id}` filled in. */
 export function listingUrl(template: string, listing: { id: number; slug: string }): string {
   return template.replaceAll('{slug}', encodeURIComponent(listing.slug)).replaceAll('{id}', String(listing.id));
 }
@@ -31,7 +31,7 @@ export interface ListingParts {
 type TermRef = { id: number; name: string; slug: string };
 type ColouredTermRef = TermRef & { color?: string };
 
-/** The full record (API.md 4.1), `is_favorite` false: the caller's favorite is added per request. */
+/** The full record (docs/api.md 4.1), `is_favorite` false: the caller's favorite is added per request. */
 export function toProperty(parts: ListingParts, urls: RecordUrls): PropertyRecord {
   const { core } = parts;
   return {

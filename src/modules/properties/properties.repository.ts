@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { ListingRow, ListingState, ListingUpdate, MediaRow, NewListing, Taxonomy } from '../../db/schema.js';
+import type { ListingRow, ListingState, ListingUpdate, MediaRow, NewListing, Taxonomy } from '../../db/schema/index.js';
 import { recordListingMoves } from '../../db/domain-events.js';
 import { searchColumnsOf } from '../../lib/search-columns.js';
 import type { Executor } from '../../db/executor.js';
@@ -131,7 +131,7 @@ export async function isSlugTaken(db: Executor, slug: string): Promise<boolean> 
 /** A listing row with what permission checks need: its author's name and the agency user over that author. */
 export type ListingCoreRow = ListingRow & {
   author_display_name: string | null;
-  /** The user of the agency whose agent is the author; that agency owns the listing too (API.md 0.3). */
+  /** The user of the agency whose agent is the author; that agency owns the listing too (docs/api.md 0.3). */
   author_agency_user_id: number | null;
 };
 

@@ -46,7 +46,7 @@ const WRITE_RULES =
   'caller’s own agency. All problems are listed together in `errors`.';
 
 const CREATION_PAYMENT_RULES =
-  'PAYMENT_MODE (API.md 10) applies to everyone but administrators and managers. `membership`: the creation ' +
+  'PAYMENT_MODE (docs/api.md 10) applies to everyone but administrators and managers. `membership`: the creation ' +
   'spends one listing credit of the caller’s own membership (an agent’s own, not its agency’s) in the same ' +
   'transaction; no active membership (none, expired, cancelled, past `expires_at`) or no listing credit left ' +
   '→ 402 `quota_exceeded` and nothing is written; of concurrent creations only as many succeed as credits ' +

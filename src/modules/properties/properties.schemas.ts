@@ -1,14 +1,14 @@
 import { type Static, type TSchema, Type } from 'typebox';
-import { AGENT_DISPLAYS, LISTING_STATES } from '../../db/schema.js';
+import { AGENT_DISPLAYS, LISTING_STATES } from '../../db/schema/index.js';
 import { PageQueryFields, Pagination, type PaginationRecord } from '../../lib/paging.js';
 
-/** Roles that may create listings (API.md 0.3). */
+/** Roles that may create listings (docs/api.md 0.3). */
 export const LISTING_CREATORS = ['administrator', 'manager', 'agency', 'agent', 'owner', 'seller'] as const;
 /** Roles that act on every listing, whoever owns it. */
 export const LISTING_MODERATORS = ['administrator', 'manager'] as const;
-/** Gallery images a listing may hold (API.md 0.6: array parameters hold at most 50 items). */
+/** Gallery images a listing may hold (docs/api.md 0.6: array parameters hold at most 50 items). */
 export const MAX_GALLERY = 50;
-/** Summaries carry at most this many gallery images (API.md 4.1). */
+/** Summaries carry at most this many gallery images (docs/api.md 4.1). */
 export const SUMMARY_GALLERY = 5;
 
 const INT4_MAX = 2_147_483_647;
@@ -67,7 +67,7 @@ const Address = Type.Object({
 
 const MediaRef = Type.Ref('Media');
 
-/** The fields a summary shares with the full record (API.md 4.1). */
+/** The fields a summary shares with the full record (docs/api.md 4.1). */
 const commonFields = {
   id: Type.Integer(),
   title: Type.String(),
@@ -129,7 +129,7 @@ export const Property = Type.Object(
     $id: 'Property',
     title: 'Property',
     description:
-      'A listing (API.md 4.1). `featured_image` is the chosen gallery image, else the first one. Without a ' +
+      'A listing (docs/api.md 4.1). `featured_image` is the chosen gallery image, else the first one. Without a ' +
       'featured image and gallery both are empty/null.',
   },
 );
@@ -164,7 +164,7 @@ export interface PropertyListRecord {
   pagination: PaginationRecord;
 }
 
-// Create and update (API.md 4.6)
+// Create and update (docs/api.md 4.6)
 
 const Money = Type.Number({ minimum: 0, maximum: 1e13 });
 const Count = Type.Integer({ minimum: 0, maximum: 10_000 });
@@ -281,7 +281,7 @@ export const PropertyDeleted = Type.Object({ id: Type.Integer(), deleted: Type.L
 
 // Lists
 
-/** `d_date`/`a_date` sort by `published_at` (API.md 12); ties by id, descending. */
+/** `d_date`/`a_date` sort by `published_at` (docs/api.md 12); ties by id, descending. */
 export const LIST_SORTS = ['d_date', 'a_date', 'a_price', 'd_price', 'a_title', 'd_title', 'a_size', 'd_size', 'featured_first'] as const;
 export type ListSort = (typeof LIST_SORTS)[number];
 

@@ -1,17 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import { isUniqueViolation } from '../../db/dialect/index.js';
-import type { DB, ListingState, ListingUpdate } from '../../db/schema.js';
+import type { DB, ListingState, ListingUpdate } from '../../db/schema/index.js';
 import { AppError } from '../../lib/errors.js';
 import { pageWindow, paginationOf } from '../../lib/paging.js';
 import type { AuthUser } from '../../lib/signed-in-user.js';
 import { firstFreeSlug, slugify } from '../../lib/slug.js';
-import type { MediaService } from '../media/media.service.js';
-import type { MediaRecord } from '../media/media.schemas.js';
-import type { TaxonomiesService } from '../taxonomies/taxonomies.service.js';
+import type { MediaService, MediaRecord } from '../media/index.js';
+import type { TaxonomiesService } from '../taxonomies/index.js';
 import { assertCanManage, assertCanView, isModerator } from './listing-access.js';
 import { type CallerDirectory, checkListingInput, type ListingChanges } from './listing-input.js';
-import type { ListingQuotas } from '../payments/quotas/listing-charges.service.js';
+import type { ListingCharges } from './listing-charges.js';
 import { accessOf, type ListingAccess, type ListingRecords, type Loaded } from './listing-records.service.js';
 import { expiryOnPublish, initialState, stateAfterEdit, targetState } from './moderation/listing-states.js';
 import * as repository from './properties.repository.js';
@@ -44,7 +43,7 @@ const CREATE_ATTEMPTS = 5;
 /** Distinct published-list pages kept; past this the cache starts over. */
 const MAX_CACHED_PAGES = 2000;
 
-/** Listings (API.md 4.1, 4.2, 4.6): read, list, create, update, delete, gallery. */
+/** Listings (docs/api.md 4.1, 4.2, 4.6): read, list, create, update, delete, gallery. */
 export class PropertiesService {
   private readonly pageCache = new Map<string, { version: string; answer: PropertyListRecord }>();
   private countCache: { version: string; total: number } | undefined;
@@ -56,7 +55,7 @@ export class PropertiesService {
     private readonly media: MediaService,
     private readonly views: ViewCounter,
     private readonly rules: ListingRules,
-    private readonly quotas: ListingQuotas,
+    private readonly quotas: ListingCharges,
   ) {}
 
   /**
@@ -219,7 +218,7 @@ export class PropertiesService {
         ? input.status
         : initialState(draft, { byModerator: moderator, requireApproval: this.rules.requireApproval });
     const isAgent = caller.role === 'agent' && directory.agentId !== null;
-    // API.md 12: an agent's listing shows its own agent record by default; others show the author.
+    // docs/api.md 12: an agent's listing shows its own agent record by default; others show the author.
     changes.agentIds ??= isAgent ? [directory.agentId!] : [];
     const title = changes.columns.title!;
     const base = slugify(title) || 'listing';

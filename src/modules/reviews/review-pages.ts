@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { FileStorage } from '../../adapters/storage/storage.js';
 import type { CacheStamps } from '../../db/cache-versions.js';
-import type { DB } from '../../db/schema.js';
+import type { DB } from '../../db/schema/index.js';
 import { AppError } from '../../lib/errors.js';
 import { type PageWindow, pageWindow, paginationOf } from '../../lib/paging.js';
 import type { AuthUser } from '../../lib/signed-in-user.js';
 import { type Language, translate } from '../../i18n/index.js';
-import type { PropertiesService } from '../properties/properties.service.js';
+import type { PropertiesService } from '../properties/index.js';
 import { canSeeTarget, findTargetAccess, type TargetAccess, targetStamp } from './review-targets.js';
 import { averageRating } from '../../lib/rating.js';
 import { toReview } from './reviews.mapper.js';

@@ -1,11 +1,16 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema.js';
+import type { DB } from '../../db/schema/index.js';
 import type { AuthUser } from '../../lib/signed-in-user.js';
-import { type AgencyAccess, type AgentAccess, canSeeAgent, managesAgency, managesAgent } from '../directory/directory-access.js';
-import { findAgencyAccess, findAgentAccess } from '../directory/directory.repository.js';
-import { canView, isOwner, PUBLIC_STATES } from '../properties/listing-access.js';
-import type { ListingAccess } from '../properties/listing-records.service.js';
-import type { PropertiesService } from '../properties/properties.service.js';
+import {
+  type AgencyAccess,
+  type AgentAccess,
+  canSeeAgent,
+  managesAgency,
+  managesAgent,
+  findAgencyAccess,
+  findAgentAccess,
+} from '../directory/index.js';
+import { canView, isOwner, PUBLIC_STATES, type ListingAccess, type PropertiesService } from '../properties/index.js';
 import type { TargetRef } from './reviews.repository.js';
 
 /** Who stands behind a reviewed record, by its kind: what the review rules are decided on. */
@@ -47,14 +52,14 @@ export function canSeeTarget(caller: AuthUser | null, access: TargetAccess): boo
 }
 
 /**
- * Only public listings take new reviews (published or sold, API.md 12): a moderator or owner who can see a
+ * Only public listings take new reviews (published or sold, docs/api.md 12): a moderator or owner who can see a
  * pending or held listing may not review it. Visible agents and agencies always can be reviewed.
  */
 export function isReviewable(access: TargetAccess): boolean {
   return access.type !== 'property' || PUBLIC_STATES.includes(access.listing.status);
 }
 
-/** Nobody reviews their own listing, agent record or agency (API.md 6.1); an agency's agents count as its own. */
+/** Nobody reviews their own listing, agent record or agency (docs/api.md 6.1); an agency's agents count as its own. */
 export function ownsTarget(caller: AuthUser, access: TargetAccess): boolean {
   switch (access.type) {
     case 'property':

@@ -1,14 +1,14 @@
 import type { FileStorage } from '../../adapters/storage/storage.js';
-import type { Reaction } from '../../db/schema.js';
+import type { Reaction } from '../../db/schema/index.js';
 import { toApiTimestamp } from '../../lib/time.js';
-import { avatarUrl } from '../media/media-urls.js';
+import { avatarUrl } from '../media/index.js';
 import type { ReactionCounts, ReviewRow } from './reviews.repository.js';
 import type { ReviewRecord } from './reviews.schemas.js';
 
 const NO_REACTIONS: ReactionCounts = { likes: 0, dislikes: 0 };
 
 /**
- * The review record (API.md 6.1). `deletedAuthorName` is shown, localized, for a review whose author's
+ * The review record (docs/api.md 6.1). `deletedAuthorName` is shown, localized, for a review whose author's
  * account is gone.
  */
 export function toReview(

@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely';
-import type { DB, Reaction, ReviewTarget } from '../../db/schema.js';
+import type { DB, Reaction, ReviewTarget } from '../../db/schema/index.js';
 import type { PageWindow } from '../../lib/paging.js';
 import type { RatingTotals } from '../../lib/rating.js';
 import type { ReviewSort } from './reviews.schemas.js';

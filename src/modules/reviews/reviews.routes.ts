@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { ReviewTarget } from '../../db/schema.js';
+import type { ReviewTarget } from '../../db/schema/index.js';
 import { sendCacheable } from '../../http/cache.js';
 import { Envelope, errorResponses } from '../../http/envelope.js';
 import { translate } from '../../i18n/index.js';
@@ -19,7 +19,7 @@ import type { ReviewsService } from './reviews.service.js';
 
 export interface ReviewRouteOptions {
   reviews: ReviewsService;
-  /** The per-IP budget of review creation (API.md 0.6), each route its own; unused when rate limiting is off. */
+  /** The per-IP budget of review creation (docs/api.md 0.6), each route its own; unused when rate limiting is off. */
   formsRateLimit: { max: number; timeWindow: number };
 }
 

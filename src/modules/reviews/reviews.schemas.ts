@@ -1,5 +1,5 @@
 import { type Static, type TSchema, Type } from 'typebox';
-import type { ReviewTarget } from '../../db/schema.js';
+import type { ReviewTarget } from '../../db/schema/index.js';
 import { PageQueryFields, Pagination, type PaginationRecord } from '../../lib/paging.js';
 
 export const REVIEW_TARGETS = ['property', 'agent', 'agency'] as const satisfies readonly ReviewTarget[];
@@ -13,7 +13,7 @@ const Id = Type.Integer({ minimum: 1, maximum: INT4_MAX });
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const MyReaction = Nullable(Type.Enum(['like', 'dislike'], { description: 'The caller’s reaction; null when none or anonymous' }));
 
-/** A review (API.md 6.1). */
+/** A review (docs/api.md 6.1). */
 export const Review = Type.Object(
   {
     id: Type.Integer(),

@@ -3,14 +3,14 @@ import type { FileStorage } from '../../adapters/storage/storage.js';
 import type { CacheStamps } from '../../db/cache-versions.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/dialect/index.js';
 import { recordEvent } from '../../db/domain-events.js';
-import type { DB, Reaction } from '../../db/schema.js';
+import type { DB, Reaction } from '../../db/schema/index.js';
 import { AppError } from '../../lib/errors.js';
 import type { AuthUser } from '../../lib/signed-in-user.js';
 import { type Language, translate } from '../../i18n/index.js';
 import { plainText } from '../../lib/text.js';
 import { nowIso } from '../../lib/time.js';
-import { isAdministrator } from '../directory/directory-access.js';
-import type { PropertiesService } from '../properties/properties.service.js';
+import { isAdministrator } from '../directory/index.js';
+import type { PropertiesService } from '../properties/index.js';
 import { ReviewPages } from './review-pages.js';
 import { canSeeTarget, findTargetAccess, isReviewable, ownsTarget, reviewRecipients, type TargetAccess } from './review-targets.js';
 import { averageRating } from '../../lib/rating.js';
@@ -35,7 +35,7 @@ const REACTION_ATTEMPTS = 5;
 
 const REACTION_OF: Record<ReviewAction, Reaction> = { likes: 'like', dislikes: 'dislike' };
 
-/** Reviews of listings, agents and agencies, and their reactions (API.md 6.1). */
+/** Reviews of listings, agents and agencies, and their reactions (docs/api.md 6.1). */
 export class ReviewsService {
   private readonly pages: ReviewPages;
 

@@ -1,10 +1,9 @@
-import type { Taxonomy } from '../../db/schema.js';
+import type { Taxonomy } from '../../db/schema/index.js';
 import { type Language, type MessageKey, translate } from '../../i18n/index.js';
-import { TAXONOMY_OF } from '../search/query/search-terms.js';
-import type { GeoPoint, NumberRange, SearchQuery, TaxonomyFilter } from '../search/query/search-types.js';
+import { TAXONOMY_OF, type GeoPoint, type NumberRange, type SearchQuery, type TaxonomyFilter } from '../search/index.js';
 
 /**
- * The `display_text` of a saved search (API.md 7): its main filters as one line in the reader's language, e.g.
+ * The `display_text` of a saved search (docs/api.md 7): its main filters as one line in the reader's language, e.g.
  * "Apartment For Sale in Miami · 2+ beds · $200,000–$500,000". Term names are the terms' own (they are not
  * translated); the glue between them comes from the message catalogues. It describes the search for people;
  * `query` is the exact search (the owner, id and reference filters, land size, garage and year built are not

@@ -1,6 +1,5 @@
 import { toApiTimestamp } from '../../lib/time.js';
-import { searchQueryParams } from '../search/query/search-canonical.js';
-import type { SearchQuery } from '../search/query/search-types.js';
+import { searchQueryParams, type SearchQuery } from '../search/index.js';
 import type { SavedSearchRow } from './saved-searches.repository.js';
 import {
   type CanonicalParam,
@@ -10,7 +9,7 @@ import {
   type SavedSearchRecord,
 } from './saved-searches.schemas.js';
 
-/** The saved search record (API.md 7) of a row, its search read back from the stored query string, and its text. */
+/** The saved search record (docs/api.md 7) of a row, its search read back from the stored query string, and its text. */
 export function toSavedSearch(row: SavedSearchRow, query: SearchQuery, displayText: string): SavedSearchRecord {
   return {
     id: row.id,

@@ -1,11 +1,11 @@
 import type { Selectable, Transaction } from 'kysely';
 import { lockTransactionKey } from '../../db/dialect/index.js';
-import type { DB, SavedSearchFrequency, SavedSearchesTable, Taxonomy } from '../../db/schema.js';
+import type { DB, SavedSearchFrequency, SavedSearchesTable, Taxonomy } from '../../db/schema/index.js';
 import type { PageWindow } from '../../lib/paging.js';
 import type { NamedTerm } from './display-text.js';
 import type { Executor } from '../../db/executor.js';
 
-/** Saved-search storage (API.md 7). Every query names the owner, so another user's record is never touched. */
+/** Saved-search storage (docs/api.md 7). Every query names the owner, so another user's record is never touched. */
 
 export type SavedSearchRow = Selectable<SavedSearchesTable>;
 

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { Envelope, errorResponses } from '../../http/envelope.js';
 import { PageQueryFields, pageWindow } from '../../lib/paging.js';
 import { translate } from '../../i18n/index.js';
-import { SearchAnswer } from '../search/search.schemas.js';
+import { SearchAnswer } from '../search/index.js';
 import {
   CreateSavedSearchBody,
   SavedSearchDeleted,
@@ -24,7 +24,7 @@ export interface SavedSearchRouteOptions {
 }
 
 /**
- * The /users/saved-searches aliases (API.md 3.2) were deprecated on this day, and may be removed from this one
+ * The /users/saved-searches aliases (docs/api.md 3.2) were deprecated on this day, and may be removed from this one
  * on: a year's notice. Sent as RFC 9745 `Deprecation: @<unix seconds>` and RFC 8594 `Sunset: <HTTP date>`.
  */
 export const ALIASES_DEPRECATED_AT = new Date('2026-11-21T00:00:00Z');
@@ -41,7 +41,7 @@ const RECORD_NOTES =
   'query string. `display_text` names the main filters in the request’s language (term names as the terms have ' +
   'them; a term deleted since shows its slug or id); `query` is the exact search.';
 
-/** Adds the deprecation headers of API.md 12 to every answer of a deprecated alias, errors included. */
+/** Adds the deprecation headers of docs/api.md 12 to every answer of a deprecated alias, errors included. */
 function deprecatedAlias(successor: (request: FastifyRequest) => string) {
   const deprecation = `@${Math.floor(ALIASES_DEPRECATED_AT.getTime() / 1000)}`;
   const sunset = ALIASES_SUNSET_AT.toUTCString();
@@ -54,7 +54,7 @@ function deprecatedAlias(successor: (request: FastifyRequest) => string) {
   };
 }
 
-/** Saved searches (API.md 7) and their deprecated aliases under /users (3.2). */
+/** Saved searches (docs/api.md 7) and their deprecated aliases under /users (3.2). */
 export async function savedSearchRoutes(app: FastifyInstance, { savedSearches, successorUrl, perUser }: SavedSearchRouteOptions) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 

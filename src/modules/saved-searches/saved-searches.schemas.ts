@@ -1,10 +1,10 @@
 import { type Static, type TSchema, Type } from 'typebox';
-import type { SavedSearchFrequency } from '../../db/schema.js';
+import type { SavedSearchFrequency } from '../../db/schema/index.js';
 import { PageQueryFields, Pagination, type PaginationRecord } from '../../lib/paging.js';
-import { SavedSearchQueryObject, type SavedSearchFields, type SEARCH_ALIASES } from '../search/query/search-query.schemas.js';
+import { SavedSearchQueryObject, type SavedSearchFields, type SEARCH_ALIASES } from '../search/index.js';
 
 const INT4_MAX = 2_147_483_647;
-/** API.md 0.6: names are at most 200 characters. */
+/** docs/api.md 0.6: names are at most 200 characters. */
 export const MAX_NAME_LENGTH = 200;
 
 export const SAVED_SEARCH_FREQUENCIES = ['instant', 'daily', 'weekly'] as const satisfies readonly SavedSearchFrequency[];
@@ -15,7 +15,7 @@ export type CanonicalParam = Exclude<keyof typeof SavedSearchFields, keyof typeo
 /** How each canonical parameter's value is typed in a saved search's `query`. */
 export type ParamKind = 'text' | 'terms' | 'ids' | 'number' | 'flag';
 
-/** Every canonical parameter, in the order of API.md 4.4 (the order of the stored query string). */
+/** Every canonical parameter, in the order of docs/api.md 4.4 (the order of the stored query string). */
 export const PARAM_KINDS: Readonly<Record<CanonicalParam, ParamKind>> = {
   keyword: 'text',
   type: 'terms',

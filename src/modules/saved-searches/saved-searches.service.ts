@@ -1,16 +1,20 @@
 import type { Kysely } from 'kysely';
-import type { DB, Taxonomy } from '../../db/schema.js';
+import type { DB, Taxonomy } from '../../db/schema/index.js';
 import { AppError } from '../../lib/errors.js';
 import { type PageWindow, pageWindow, paginationOf } from '../../lib/paging.js';
 import type { AuthUser } from '../../lib/signed-in-user.js';
 import type { Language } from '../../i18n/index.js';
 import { plainText } from '../../lib/text.js';
 import { nowIso } from '../../lib/time.js';
-import { searchQueryString } from '../search/query/search-canonical.js';
-import { normalizeSavedSearchQuery } from '../search/query/search-query.js';
-import { TAXONOMY_OF } from '../search/query/search-terms.js';
-import { TAXONOMY_FILTERS, type SearchQuery } from '../search/query/search-types.js';
-import type { SearchResult, SearchService } from '../search/search.service.js';
+import {
+  searchQueryString,
+  normalizeSavedSearchQuery,
+  TAXONOMY_OF,
+  TAXONOMY_FILTERS,
+  type SearchQuery,
+  type SearchResult,
+  type SearchService,
+} from '../search/index.js';
 import { displayTextOf, isTermId, termNameLookup } from './display-text.js';
 import { toSavedSearch } from './saved-searches.mapper.js';
 import * as repository from './saved-searches.repository.js';
@@ -24,12 +28,12 @@ import {
 } from './saved-searches.schemas.js';
 
 export interface SavedSearchesOptions {
-  /** SAVED_SEARCHES_PER_USER (API.md 0.6): the next one is a 409. */
+  /** SAVED_SEARCHES_PER_USER (docs/api.md 0.6): the next one is a 409. */
   perUser: number;
 }
 
 /**
- * Saved searches (API.md 7): a user's searches, stored as canonical query strings, listed with a text that
+ * Saved searches (docs/api.md 7): a user's searches, stored as canonical query strings, listed with a text that
  * describes each, and run again on demand (`/matches`) through the search endpoint's own service, so that the
  * matches are exactly what GET /properties/search answers for the same parameters.
  */
@@ -143,7 +147,7 @@ function oneLine(text: string): string {
   return plainText(text).replace(CONTROLS, ' ').replace(/\s+/g, ' ').trim();
 }
 
-/** A name as given (API.md 0.4, 12): plain text on one line; nothing left → 400. */
+/** A name as given (docs/api.md 0.4, 12): plain text on one line; nothing left → 400. */
 function cleanName(name: string): string {
   const cleaned = oneLine(name);
   if (cleaned === '') throw AppError.invalidField('name', 'saved_search_rule_blank_name');

@@ -1,7 +1,7 @@
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import { titleHits } from '../../db/dialect/full-text.js';
 import { statementsAreRoundTrips, unindexedSortKey } from '../../db/dialect/index.js';
-import type { DB } from '../../db/schema.js';
+import type { DB } from '../../db/schema/index.js';
 import type { PageWindow } from '../../lib/paging.js';
 import { queryTerms } from '../../lib/search-tokens.js';
 import type { RadiusCircle } from './geo/geo.js';
@@ -14,7 +14,7 @@ import type { SearchSort } from './query/search-types.js';
 type ListingsQuery<O> = SelectQueryBuilder<SearchDB, 'l', O>;
 
 /**
- * The orders of `sortby` (API.md 4.4). Every order ends with `id` descending, so that equal keys come out the
+ * The orders of `sortby` (docs/api.md 4.4). Every order ends with `id` descending, so that equal keys come out the
  * same on SQLite and PostgreSQL; listings without the sorted value (no price, size, coordinates) come last in
  * both directions, since `(x is null)` sorts false first on both. Searched listings (`publish`, `sold`) always
  * have `published_at`: it is set on entering `publish`, and `sold` is reached from there only (listing-states.ts).

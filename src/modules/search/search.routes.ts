@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendCacheable } from '../../http/cache.js';
 import { Envelope, errorResponses } from '../../http/envelope.js';
 import { pageWindow } from '../../lib/paging.js';
-import type { PropertiesService } from '../properties/properties.service.js';
+import type { PropertiesService } from '../properties/index.js';
 import { MapQuery, SearchQuery as SearchQuerySchema } from './query/search-query.schemas.js';
 import { normalizeMapQuery, normalizeSearchQuery } from './query/search-query.js';
 import { isPlainListing } from './query/search-plain.js';
@@ -19,7 +19,7 @@ const PUBLIC_REVALIDATE = 'public, no-cache';
 const PRIVATE = 'private, no-cache';
 
 const SEARCH_DESCRIPTION =
-  'Every parameter of API.md 4.4 with its Houzez aliases; lists as `a,b` or repeated `x[]=`. Term parameters take ' +
+  'Every parameter of docs/api.md 4.4 with its Houzez aliases; lists as `a,b` or repeated `x[]=`. Term parameters take ' +
   'slugs or ids (an unknown one matches nothing); `feature` needs all of its values, the others any. Ranges are ' +
   'inclusive; prices are compared as stored, `currency` restricts. `keyword`: every word must occur (stemmed, ' +
   'accents and case ignored) in the title, description, address, zipcode or reference. Geo: `radius` around ' +
@@ -29,7 +29,7 @@ const SEARCH_DESCRIPTION =
   'Default order: `relevance` with a keyword (an exact `reference` first, then listings with more of the words in ' +
   'the title, then newest), else `d_date`. Unknown parameters and values out of range → 400.';
 
-/** GET /properties and /properties/search (API.md 4.2, 4.4). */
+/** GET /properties and /properties/search (docs/api.md 4.2, 4.4). */
 export async function searchRoutes(app: FastifyInstance, { properties, search }: SearchRouteOptions) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 

@@ -1,11 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { CacheStamps } from '../../db/cache-versions.js';
-import type { DB } from '../../db/schema.js';
+import type { DB } from '../../db/schema/index.js';
 import { AnswerCache } from '../../lib/answer-cache.js';
 import { type PageWindow, paginationOf } from '../../lib/paging.js';
 import type { AuthUser } from '../../lib/signed-in-user.js';
-import type { PropertySummaryRecord } from '../properties/properties.schemas.js';
-import type { PropertiesService } from '../properties/properties.service.js';
+import type { PropertySummaryRecord, PropertiesService } from '../properties/index.js';
 import { distanceKm, KM_PER_MILE } from './geo/geo.js';
 import { clustersInBox, clustersOfMatches, type MapClusters } from './geo/geo-cells.repository.js';
 import { searchConditions, searchedStates } from './query/search-filters.repository.js';
@@ -28,7 +27,7 @@ const DISTANCE_DIGITS = 3;
 const TERM_SELECTIONS_KEPT = 10_000;
 
 /**
- * Listing search (API.md 4.4): GET /properties, /properties/search, /agents/{id}/properties and
+ * Listing search (docs/api.md 4.4): GET /properties, /properties/search, /agents/{id}/properties and
  * /agencies/{id}/properties. The SQL picks and counts ids (search.repository.ts, index-driven); the summaries
  * come from PropertiesService, built in a fixed number of queries and cached per listing.
  */
@@ -68,7 +67,7 @@ export class SearchService {
   }
 
   /**
-   * Map clusters (API.md 4.5). Without filters beyond the box (and `include_sold`) they come from the geo cell
+   * Map clusters (docs/api.md 4.5). Without filters beyond the box (and `include_sold`) they come from the geo cell
    * aggregates, at a cost that does not grow with the listings; with filters, from one grouped query over the
    * matching listings in the box.
    */

@@ -1,7 +1,7 @@
 import type { SocialIdentity } from '../../adapters/social/index.js';
 import { plainText } from '../../lib/text.js';
 
-/** API.md 0.6: names are at most 200 characters. */
+/** docs/api.md 0.6: names are at most 200 characters. */
 const NAME_LIMIT = 200;
 const USERNAME_MIN = 3;
 /** Leaves room for the numeric suffix that makes a taken username free. */

@@ -1,4 +1,5 @@
-import type { SocialProvider, UserRow } from '../../db/schema.js';
+import type { UserRow } from '../../db/schema/index.js';
+import type { SocialProvider } from '../../lib/social-providers.js';
 import type { Executor } from '../../db/executor.js';
 
 /** The account a provider identity is linked to (primary-key look-up). */

@@ -8,7 +8,7 @@ import type { SocialService } from './social.service.js';
 
 export interface SocialRouteOptions {
   social: SocialService;
-  /** The per-IP budget of the sign-in routes (API.md 0.6); unused when rate limiting is off. */
+  /** The per-IP budget of the sign-in routes (docs/api.md 0.6); unused when rate limiting is off. */
   signInRateLimit: { max: number; timeWindow: number };
 }
 

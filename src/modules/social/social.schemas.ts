@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
-import { SOCIAL_PROVIDERS } from '../../db/schema.js';
-import { LoginResult } from '../auth/auth.schemas.js';
+import { SOCIAL_PROVIDERS } from '../../lib/social-providers.js';
+import { LoginResult } from '../auth/index.js';
 
 const PROVIDER_TOKEN_LIMIT = 4096;
 
@@ -28,7 +28,7 @@ export const FacebookLoginBody = Type.Object(
 
 const SocialProviderName = Type.Enum([...SOCIAL_PROVIDERS]);
 
-/** The login result (seed 2.1) plus the provider that proved the identity. */
+/** The login result (docs/api.md 2.1) plus the provider that proved the identity. */
 export const SocialLoginResult = Type.Object(
   { ...LoginResult.properties, social_provider: SocialProviderName },
   { $id: 'SocialLoginResult', title: 'SocialLoginResult' },

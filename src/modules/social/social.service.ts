@@ -1,11 +1,12 @@
 import type { Kysely } from 'kysely';
 import { PROVIDER_NAMES, type SocialIdentity, type SocialVerifiers } from '../../adapters/social/index.js';
 import { isUniqueViolation } from '../../db/dialect/index.js';
-import { type DB, SOCIAL_PROVIDERS, type SocialProvider, type UserRow } from '../../db/schema.js';
+import { type DB, type UserRow } from '../../db/schema/index.js';
+import { SOCIAL_PROVIDERS, type SocialProvider } from '../../lib/social-providers.js';
 import { AppError } from '../../lib/errors.js';
 import { nowIso } from '../../lib/time.js';
-import type { AuthService } from '../auth/auth.service.js';
-import type { UsersService } from '../accounts/accounts.service.js';
+import type { AuthService } from '../auth/index.js';
+import type { AccountsService } from '../accounts/index.js';
 import { profileNames, wantedUsername } from './social-profile.js';
 import * as repository from './social.repository.js';
 import type { SocialConfigRecord, SocialLoginRecord } from './social.schemas.js';
@@ -16,7 +17,7 @@ const TOKEN_FIELD: Record<SocialProvider, string> = { google: 'id_token', facebo
 export class SocialService {
   constructor(
     private readonly db: Kysely<DB>,
-    private readonly users: UsersService,
+    private readonly users: AccountsService,
     private readonly auth: AuthService,
     private readonly verifiers: SocialVerifiers,
   ) {}

@@ -7,7 +7,7 @@ const LOCATION_PARENT_KEY = {
   property_area: 'parent_city',
 } as const;
 
-/** Row → API term: `parent` 0 for none; optional fields only when set (API.md 12). */
+/** Row → API term: `parent` 0 for none; optional fields only when set (docs/api.md 12). */
 export function toTerm(row: TermWithLocationParent): TermRecord {
   const term: TermRecord = {
     id: row.id,

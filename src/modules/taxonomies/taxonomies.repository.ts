@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { escapeLike } from '../../db/dialect/index.js';
-import type { NewTerm, Taxonomy, TermRow, TermUpdate } from '../../db/schema.js';
+import type { NewTerm, Taxonomy, TermRow, TermUpdate } from '../../db/schema/index.js';
 import type { TermFilter, TermOrderBy } from './term-query.js';
 import type { Executor } from '../../db/executor.js';
 

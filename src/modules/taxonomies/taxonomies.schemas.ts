@@ -1,7 +1,7 @@
 import { type Static, type TSchema, Type } from 'typebox';
-import { TAXONOMIES, type Taxonomy } from '../../db/schema.js';
+import { TAXONOMIES, type Taxonomy } from '../../db/schema/index.js';
 
-/** The ten public term listings of API.md 1.2. */
+/** The ten public term listings of docs/api.md 1.2. */
 export interface TermEndpoint {
   path: string;
   taxonomy: Taxonomy;
@@ -38,7 +38,7 @@ export const TERM_ENDPOINTS: readonly TermEndpoint[] = [
   { path: '/agents/agent-cities', taxonomy: 'agent_city', dataKey: 'agent_cities' },
 ];
 
-/** Which location parent each location taxonomy takes in a management body (API.md 1.3). */
+/** Which location parent each location taxonomy takes in a management body (docs/api.md 1.3). */
 export const LOCATION_PARENT = {
   property_state: { field: 'country_id', taxonomy: 'property_country' },
   property_city: { field: 'state_id', taxonomy: 'property_state' },

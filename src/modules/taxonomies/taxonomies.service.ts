@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { isUniqueViolation, lockTransactionKey } from '../../db/dialect/index.js';
 import type { CacheStamps } from '../../db/cache-versions.js';
-import type { DB, Taxonomy, TermUpdate } from '../../db/schema.js';
+import type { DB, Taxonomy, TermUpdate } from '../../db/schema/index.js';
 import { AppError } from '../../lib/errors.js';
 import { firstFreeSlug, slugify, sortKey } from '../../lib/slug.js';
 import { plainText, richText } from '../../lib/text.js';
@@ -36,7 +36,7 @@ export class TaxonomiesService {
   ) {}
 
   /**
-   * A term listing (API.md 1.2); an empty array is the caller's record-not-found case. Answers are cached
+   * A term listing (docs/api.md 1.2); an empty array is the caller's record-not-found case. Answers are cached
    * per query and stay valid while the database's terms stamp (renewed by triggers on any term change,
    * counts included, from any process) is unchanged; the same frozen array is returned while valid.
    * See CacheStamps for how soon another process's change is seen.

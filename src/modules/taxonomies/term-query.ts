@@ -1,4 +1,4 @@
-import type { Taxonomy } from '../../db/schema.js';
+import type { Taxonomy } from '../../db/schema/index.js';
 import { AppError } from '../../lib/errors.js';
 import { slugify, sortKey } from '../../lib/slug.js';
 import type { TermEndpoint, TermQueryInput } from './taxonomies.schemas.js';
@@ -10,7 +10,7 @@ const MAX_SLUGS = 50;
 
 export type TermOrderBy = 'name' | 'count' | 'id' | 'slug';
 
-/** A term listing query with WordPress term-query semantics (API.md 1.2), normalized and bounded. */
+/** A term listing query with WordPress term-query semantics (docs/api.md 1.2), normalized and bounded. */
 export interface TermFilter {
   taxonomy: Taxonomy;
   hideEmpty: boolean;

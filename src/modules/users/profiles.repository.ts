@@ -1,6 +1,6 @@
 import { sql, type Transaction, type Updateable } from 'kysely';
 import { asciiLower, asciiLowerCase, escapeLike } from '../../db/dialect/index.js';
-import type { DB, Role, UsersTable } from '../../db/schema.js';
+import type { DB, Role, UsersTable } from '../../db/schema/index.js';
 import type { Executor } from '../../db/executor.js';
 
 export interface ProfileCounts {
@@ -69,14 +69,14 @@ export async function updateUser(db: Executor, userId: number, changes: Updateab
 }
 
 /**
- * The database side of an account deletion (API.md 3.2); run inside one transaction. Published listings are
+ * The database side of an account deletion (docs/api.md 3.2); run inside one transaction. Published listings are
  * unpublished to `draft` and kept (the foreign key turns their author to null when the user row goes); the
  * user's other listings are deleted. Sessions and favorites go with the user row (cascade), and the user's
  * agent or agency record stays with no user (set null).
  */
 export async function deleteAccountData(trx: Transaction<DB>, userId: number, now: string): Promise<void> {
   await trx.deleteFrom('listings').where('author_id', '=', userId).where('status', '!=', 'publish').execute();
-  // The move to draft enters each listing's history (API.md 3.3), without an actor: the account is gone.
+  // The move to draft enters each listing's history (docs/api.md 3.3), without an actor: the account is gone.
   await trx
     .insertInto('listing_transitions')
     .columns(['listing_id', 'from_state', 'to_state', 'actor_id', 'reason', 'at'])

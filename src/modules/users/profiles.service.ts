@@ -1,18 +1,16 @@
 import type { Kysely, Updateable } from 'kysely';
 import type { FileStorage } from '../../adapters/storage/storage.js';
 import { isUniqueViolation } from '../../db/dialect/index.js';
-import type { DB, UsersTable } from '../../db/schema.js';
+import type { DB, UsersTable } from '../../db/schema/index.js';
 import { AppError } from '../../lib/errors.js';
 import { pageWindow, paginationOf } from '../../lib/paging.js';
 import type { AuthUser } from '../../lib/signed-in-user.js';
 import { plainText } from '../../lib/text.js';
 import { nowIso } from '../../lib/time.js';
-import type { AuthService } from '../auth/auth.service.js';
-import { LoginLocks } from '../auth/login-locks.service.js';
-import type { PasswordHasher } from '../accounts/password-hasher.service.js';
+import { type AuthService, LoginLocks } from '../auth/index.js';
+import type { PasswordHasher, AccountRow, AccountsService } from '../accounts/index.js';
 import * as repository from './profiles.repository.js';
 import { toPublicUserProfile, toUserProfile } from './users.mapper.js';
-import type { AccountRow } from '../accounts/accounts.repository.js';
 import {
   type DeleteProfileInput,
   type ListUsersInput,
@@ -22,7 +20,6 @@ import {
   type UserListRecord,
   type UserProfileRecord,
 } from './users.schemas.js';
-import type { UsersService } from '../accounts/accounts.service.js';
 
 /** Removes a user's uploads: rows first, then files (the media module). */
 export interface OwnedMediaRemover {
@@ -31,11 +28,11 @@ export interface OwnedMediaRemover {
 
 type SessionRevoker = Pick<AuthService, 'revokeUserSessions'>;
 
-/** Profiles (API.md 3.1) and the account operations of 3.2: read, update, list, delete. */
+/** Profiles (docs/api.md 3.1) and the account operations of 3.2: read, update, list, delete. */
 export class ProfilesService {
   constructor(
     private readonly db: Kysely<DB>,
-    private readonly users: UsersService,
+    private readonly users: AccountsService,
     private readonly sessions: SessionRevoker,
     private readonly passwords: PasswordHasher,
     private readonly media: OwnedMediaRemover,
@@ -121,7 +118,7 @@ export class ProfilesService {
   }
 
   /**
-   * API.md 3.2's data rules. Sessions are revoked first so that no cache keeps them alive; media go before
+   * docs/api.md 3.2's data rules. Sessions are revoked first so that no cache keeps them alive; media go before
    * the transaction because their files cannot be rolled back; the rest is one transaction.
    */
   private async deleteAccount(userId: number): Promise<void> {

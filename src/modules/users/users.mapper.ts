@@ -1,13 +1,13 @@
 import type { FileStorage } from '../../adapters/storage/storage.js';
 import { toApiTimestamp } from '../../lib/time.js';
-import { avatarUrl } from '../media/media-urls.js';
+import { avatarUrl } from '../media/index.js';
 import type { ProfileCounts } from './profiles.repository.js';
-import type { AccountRow } from '../accounts/accounts.repository.js';
+import type { AccountRow } from '../accounts/index.js';
 import type { PublicUserProfileRecord, UserProfileRecord } from './users.schemas.js';
 
 const NO_COUNTS: ProfileCounts = { publishedListings: 0, favorites: 0 };
 
-/** The full profile (API.md 3.1); seed 2.2 wants both counts as strings. */
+/** The full profile (docs/api.md 3.1); the Houzez shape has both counts as strings. */
 export function toUserProfile(account: AccountRow, counts: ProfileCounts | undefined, storage: FileStorage): UserProfileRecord {
   const { publishedListings, favorites } = counts ?? NO_COUNTS;
   return {

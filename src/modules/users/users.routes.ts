@@ -14,7 +14,7 @@ const security = [{ bearer: [] }];
 const signedIn = { auth: 'user' } as const;
 
 /**
- * Profiles and accounts (API.md 3.1, 3.2). Static paths (`/users/me`, `/users/profile`, …) win over
+ * Profiles and accounts (docs/api.md 3.1, 3.2). Static paths (`/users/me`, `/users/profile`, …) win over
  * `/users/:id` in the router, so the other modules' `/users/...` routes are not shadowed by it.
  */
 export async function userRoutes(app: FastifyInstance, { profiles }: { profiles: ProfilesService }) {

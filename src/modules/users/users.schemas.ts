@@ -1,12 +1,12 @@
 import { type Static, Type } from 'typebox';
-import { ROLES } from '../../db/schema.js';
+import { ROLES } from '../../db/schema/index.js';
 import { PageQueryFields, Pagination, type PaginationRecord } from '../../lib/paging.js';
 import { LANGUAGES } from '../../i18n/index.js';
 
 const INT4_MAX = 2_147_483_647;
 const Id = Type.Union([Type.Integer(), Type.Null()]);
 
-/** Seed 2.2, plus bio, website, language, registered_date, agent_id, agency_id. Empty text is "", never null. */
+/** The user profile of docs/api.md 3.1 (the Houzez shape), plus bio, website, language, registered_date, agent_id, agency_id. Empty text is "", never null. */
 export const UserProfile = Type.Object(
   {
     user_id: Type.Integer(),
@@ -19,8 +19,10 @@ export const UserProfile = Type.Object(
     phone: Type.String(),
     mobile: Type.String(),
     whatsapp: Type.String(),
-    properties_count: Type.String({ description: 'Published listings of the user, as a decimal string (seed 2.2)' }),
-    favorites: Type.String({ description: 'Favorite listings of the user, as a decimal string (seed 2.2)' }),
+    properties_count: Type.String({
+      description: 'Published listings of the user, as a decimal string (the Houzez shape, docs/api.md 3.1)',
+    }),
+    favorites: Type.String({ description: 'Favorite listings of the user, as a decimal string (the Houzez shape, docs/api.md 3.1)' }),
     role: Type.String(),
     bio: Type.String(),
     website: Type.String(),
@@ -29,7 +31,7 @@ export const UserProfile = Type.Object(
     agent_id: Id,
     agency_id: Id,
   },
-  { $id: 'UserProfile', title: 'UserProfile', description: 'What the user, administrators and managers see (API.md 3.1)' },
+  { $id: 'UserProfile', title: 'UserProfile', description: 'What the user, administrators and managers see (docs/api.md 3.1)' },
 );
 export type UserProfileRecord = Static<typeof UserProfile>;
 
@@ -47,7 +49,7 @@ export const PublicUserProfile = Type.Object(
   {
     $id: 'PublicUserProfile',
     title: 'PublicUserProfile',
-    description: 'What other signed-in users see: no e-mail address or phone numbers (API.md 3.1)',
+    description: 'What other signed-in users see: no e-mail address or phone numbers (docs/api.md 3.1)',
   },
 );
 export type PublicUserProfileRecord = Static<typeof PublicUserProfile>;

@@ -1,6 +1,5 @@
 import type { Insertable } from 'kysely';
-import type { Role } from '../../../db/schema.js';
-import type { BroadcastRow, BroadcastsTable } from '../../../db/schema-notifications.js';
+import type { Role, BroadcastRow, BroadcastsTable } from '../../../db/schema/index.js';
 import type { Executor } from '../../../db/executor.js';
 
 /** How many users a broadcast to `role` (or everyone) reaches now. */

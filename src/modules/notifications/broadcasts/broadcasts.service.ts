@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { DB, Role } from '../../../db/schema.js';
-import type { NotificationType } from '../../../db/schema-notifications.js';
+import type { DB, Role, NotificationType } from '../../../db/schema/index.js';
 import { nowIso } from '../../../lib/time.js';
 import * as repository from './broadcasts.repository.js';
 import type { Notifier } from '../delivery/notifier.service.js';
@@ -21,7 +20,7 @@ const BATCH_SIZE = 1000;
 const MAX_BATCHES_PER_RUN = 20;
 
 /**
- * The administrator's notifications to a role or to everyone (API.md 8). The request only queues the
+ * The administrator's notifications to a role or to everyone (docs/api.md 8). The request only queues the
  * broadcast (one row); a background job writes the notifications a batch of users at a time, each batch in
  * one transaction with the broadcast's progress, so a crash resumes after the last batch written and a batch
  * written twice adds nothing (the notifications are keyed by `broadcast:<id>`).

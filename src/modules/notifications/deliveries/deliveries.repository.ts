@@ -1,4 +1,4 @@
-import type { OutboxState } from '../../../db/schema.js';
+import type { OutboxState } from '../../../db/schema/index.js';
 import type { Executor } from '../../../db/executor.js';
 
 export interface DeliveryFilter {

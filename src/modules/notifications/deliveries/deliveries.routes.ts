@@ -15,7 +15,7 @@ const administrator = { auth: ['administrator'] } as const;
 const tags = ['notifications'];
 const NoQuery = Type.Object({}, { additionalProperties: false });
 
-/** The outbox's messages for the administrator: what failed for good, and sending it again (API.md 8, delivery). */
+/** The outbox's messages for the administrator: what failed for good, and sending it again (docs/api.md 8, delivery). */
 export async function deliveryRoutes(app: FastifyInstance, { deliveries }: DeliveryRouteOptions) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 

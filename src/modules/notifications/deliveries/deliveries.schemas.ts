@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { OUTBOX_STATES } from '../../../db/schema.js';
+import { OUTBOX_STATES } from '../../../db/schema/index.js';
 import { PageQueryFields, Pagination } from '../../../lib/paging.js';
 
 const INT4_MAX = 2_147_483_647;

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../../../db/schema.js';
+import type { DB } from '../../../db/schema/index.js';
 import { AppError } from '../../../lib/errors.js';
 import { pageWindow, paginationOf } from '../../../lib/paging.js';
 import { nowIso, toApiTimestamp } from '../../../lib/time.js';

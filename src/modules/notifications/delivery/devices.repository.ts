@@ -1,4 +1,4 @@
-import type { DevicePlatform } from '../../../db/schema-notifications.js';
+import type { DevicePlatform } from '../../../db/schema/index.js';
 import type { Executor } from '../../../db/executor.js';
 
 /**

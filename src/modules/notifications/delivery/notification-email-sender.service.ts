@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Mailer } from '../../../adapters/mail/mailer.js';
-import type { DB, OutboxRow } from '../../../db/schema.js';
-import { NOTIFICATION_TYPES } from '../../../db/schema-notifications.js';
+import { type DB, type OutboxRow, NOTIFICATION_TYPES } from '../../../db/schema/index.js';
 import { supportedLanguage } from '../../../i18n/index.js';
 import {
   type MailListing,
@@ -16,9 +15,8 @@ import { preferencesOf } from './notification-preferences.js';
 import { findMailListings, findMailRecipient, findPreferenceRows } from '../notifications.repository.js';
 import type { DeliveryPayload } from './notifier.service.js';
 import type { UnsubscribeTokens } from '../unsubscribe/unsubscribe-tokens.service.js';
-import { PUBLIC_STATES } from '../../properties/listing-access.js';
-import { listingUrl } from '../../properties/properties.mapper.js';
-import type { ChannelSender } from '../../../jobs/outbox.js';
+import { PUBLIC_STATES, listingUrl } from '../../properties/index.js';
+import type { ChannelSender } from '../../../db/outbox.js';
 
 export interface NotificationEmailOptions {
   /** `<PUBLIC_URL><API_PREFIX>/realty-api/v1`: where the unsubscribe link points. */

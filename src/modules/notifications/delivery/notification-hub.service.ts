@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
-import type { NotificationRow } from '../../../db/schema-notifications.js';
+import type { NotificationRow } from '../../../db/schema/index.js';
 import { toNotification } from '../notifications.mapper.js';
 import type { NotificationRecord } from '../notifications.schemas.js';
 import type { NotificationPublisher } from './notifier.service.js';

@@ -1,4 +1,4 @@
-import type { NotificationType } from '../../../db/schema-notifications.js';
+import type { NotificationType } from '../../../db/schema/index.js';
 import { fillPlaceholders, type Language, type MessageParams } from '../../../i18n/index.js';
 
 /**

@@ -13,7 +13,7 @@ export interface MailRecipient {
 
 export interface MailListing {
   title: string;
-  /** Absolute, as the listing's `url` in records (API.md 12). */
+  /** Absolute, as the listing's `url` in records (docs/api.md 12). */
   url: string;
 }
 

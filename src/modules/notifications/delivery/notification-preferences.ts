@@ -1,4 +1,4 @@
-import { NOTIFICATION_TYPES, type NotificationType } from '../../../db/schema-notifications.js';
+import { NOTIFICATION_TYPES, type NotificationType } from '../../../db/schema/index.js';
 
 export const CHANNELS = ['in_app', 'email', 'push'] as const;
 export type Channel = (typeof CHANNELS)[number];

@@ -1,4 +1,4 @@
-import type { NotificationRow, NotificationType } from '../../../db/schema-notifications.js';
+import type { NotificationRow, NotificationType } from '../../../db/schema/index.js';
 import { supportedLanguage } from '../../../i18n/index.js';
 import { nowIso } from '../../../lib/time.js';
 import { enqueueMany, type OutboxMessage } from '../../../db/outbox.js';

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { PushClient, PushMessage } from '../../../adapters/push/fcm.js';
-import type { DB, OutboxRow } from '../../../db/schema.js';
+import type { DB, OutboxRow } from '../../../db/schema/index.js';
 import { deleteDeviceTokensOf, findDeviceTokensOf } from './devices.repository.js';
 import type { DeliveryPayload } from './notifier.service.js';
-import type { ChannelSender } from '../../../jobs/outbox.js';
+import type { ChannelSender } from '../../../db/outbox.js';
 
 /** How many devices of one user are sent to at once. */
 const PARALLEL_SENDS = 10;
@@ -12,7 +12,7 @@ const PARALLEL_SENDS = 10;
  * Sends `notification_push` messages to every device the user has when the message is sent (not when it was
  * queued), and forgets the devices FCM calls unregistered. When any device fails in a way that may pass, the
  * whole message is retried later: the devices that did receive it get it again with the same
- * `idempotency_key`, which the app uses to drop the repeat (at least once, API.md 8).
+ * `idempotency_key`, which the app uses to drop the repeat (at least once, docs/api.md 8).
  * Once sent, the outbox row keeps who and what kind, not the tokens or the text.
  */
 export function pushSender(db: Kysely<DB>, client: PushClient): ChannelSender {

@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
-import type { DB } from '../../../db/schema.js';
-import { formatPrice } from '../../properties/price-format.js';
+import type { DB } from '../../../db/schema/index.js';
+import { formatPrice } from '../../properties/index.js';
 import * as facts from './event-facts.repository.js';
 import type { PendingEvent } from './event-facts.repository.js';
 import type { NotificationTextKey, TextParams } from '../delivery/notification-texts.js';
@@ -17,7 +17,7 @@ type Target = { type: 'property' | 'agent' | 'agency'; id: number };
 const ABOUT: Record<Exclude<Target['type'], 'property'>, NotificationTextKey> = { agent: 'an_agent', agency: 'an_agency' };
 
 /**
- * The notifications a batch of domain events makes (API.md 4.3, 6, 7, 10): the listing's owner hears of its
+ * The notifications a batch of domain events makes (docs/api.md 4.3, 6, 7, 10): the listing's owner hears of its
  * approval, disapproval and expiry; a lead's and a review's recipients of them; a buyer of their membership
  * and payments; saved searches of listings entering `publish`. The facts the texts need (titles, names) are
  * read once per batch. An event whose listing or user is gone announces nothing.
@@ -114,7 +114,7 @@ export async function announcementsOf(
         break;
       case 'new_lead': {
         const target = { type: data.target_type, id: data.target_id } as Target;
-        // The lead itself was e-mailed to its recipients (API.md 6.3): the notification adds the app and push.
+        // The lead itself was e-mailed to its recipients (docs/api.md 6.3): the notification adds the app and push.
         announce(
           event,
           data.recipient_user_ids as number[],

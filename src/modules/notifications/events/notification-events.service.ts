@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../../../db/schema.js';
+import type { DB } from '../../../db/schema/index.js';
 import { nowIso } from '../../../lib/time.js';
 import { announcementsOf, type PublishedListingAlerts } from './event-announcements.js';
 import { findPendingEvents, markEventsProcessed } from './event-facts.repository.js';
@@ -15,11 +15,21 @@ const MAX_BATCHES_PER_RUN = 20;
  * keyed by `event:<id>`). Committed notifications go to the live streams afterwards.
  */
 export class NotificationEventsJob {
+  /** Until the saved-searches module is wired in (app.ts), listings entering `publish` alert no one. */
+  private alerts: PublishedListingAlerts = { matchPublished: async () => [] };
+
   constructor(
     private readonly db: Kysely<DB>,
     private readonly notifier: Notifier,
-    private readonly alerts: PublishedListingAlerts,
   ) {}
+
+  /**
+   * Who hears of listings entering `publish`: the saved-searches module, which depends on this one and so is
+   * handed in once both exist rather than through the constructor.
+   */
+  alertPublishedListingsWith(alerts: PublishedListingAlerts): void {
+    this.alerts = alerts;
+  }
 
   /** Processes pending events; returns how many, and 0 as the delay when some are left (the scheduler runs it again at once). */
   async runOnce(now = new Date()): Promise<{ processed: number; more: boolean }> {

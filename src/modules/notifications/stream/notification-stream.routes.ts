@@ -68,7 +68,7 @@ const EventStream = {
 };
 
 /**
- * GET /notifications/stream (API.md 8): the caller's new notifications as Server-Sent Events, with the
+ * GET /notifications/stream (docs/api.md 8): the caller's new notifications as Server-Sent Events, with the
  * gap since `Last-Event-ID` replayed from the database first. The route takes the response over
  * (`reply.hijack()`), so neither the JSON serializer nor @fastify/compress touches it: a compressed
  * event stream would sit in the compressor's buffer instead of reaching the client.

@@ -1,5 +1,5 @@
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
-import { NOTIFICATION_TYPES, type NotificationType } from '../../../db/schema-notifications.js';
+import { NOTIFICATION_TYPES, type NotificationType } from '../../../db/schema/index.js';
 
 /** What an unsubscribe token stands for: e-mails of one type to one user. */
 export interface UnsubscribeClaim {

@@ -41,7 +41,7 @@ const UnsubscribeBody = Type.Object(
 );
 
 /**
- * The e-mails' unsubscribe link (API.md 8; RFC 8058 one-click). Public: the signed token is the credential.
+ * The e-mails' unsubscribe link (docs/api.md 8; RFC 8058 one-click). Public: the signed token is the credential.
  * Registered in a scope of its own: only here does a form body (what mail clients POST) get parsed, and an
  * empty JSON body count as none.
  */

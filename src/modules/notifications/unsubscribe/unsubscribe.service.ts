@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../../../db/schema.js';
-import type { NotificationType } from '../../../db/schema-notifications.js';
+import type { DB, NotificationType } from '../../../db/schema/index.js';
 import { AppError } from '../../../lib/errors.js';
 import { preferencesOf } from '../delivery/notification-preferences.js';
 import { findPreferenceRows, findUserLanguages } from '../notifications.repository.js';
@@ -14,7 +13,7 @@ export interface UnsubscribeState {
 }
 
 /**
- * The e-mails' unsubscribe links (API.md 8): the token alone says which user and which type, so they work
+ * The e-mails' unsubscribe links (docs/api.md 8): the token alone says which user and which type, so they work
  * without signing in. Reading the state changes nothing (mail scanners fetch links); only a POST turns the
  * e-mail of the type off, as RFC 8058's one-click unsubscribe does.
  */

@@ -1,8 +1,8 @@
-import type { InvoiceItemType } from '../../../db/schema.js';
+import type { InvoiceItemType } from '../../../db/schema/index.js';
 import { nowIso } from '../../../lib/time.js';
 import type { Executor } from '../../../db/executor.js';
 
-/** Checkout storage beyond what the invoice ledger writes (API.md 10). */
+/** Checkout storage beyond what the invoice ledger writes (docs/api.md 10). */
 
 /** Whether a paid, not archived invoice exists for the item (a listing fee is paid once). */
 export async function hasPaidInvoice(db: Executor, itemType: InvoiceItemType, itemId: number): Promise<boolean> {

@@ -8,7 +8,7 @@ export interface CheckoutRouteOptions {
   checkout: CheckoutService;
 }
 
-/** POST /payments/checkout (API.md 10). */
+/** POST /payments/checkout (docs/api.md 10). */
 export async function checkoutRoutes(app: FastifyInstance, { checkout }: CheckoutRouteOptions) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 

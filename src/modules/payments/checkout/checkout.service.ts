@@ -1,15 +1,13 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { PaymentGateway, RecurringInterval } from '../../../adapters/payments/payment-gateway.js';
 import type { PaymentsConfig } from '../../../config.js';
-import type { DB, PaymentMethod } from '../../../db/schema.js';
+import type { DB, PaymentMethod } from '../../../db/schema/index.js';
 import { AppError } from '../../../lib/errors.js';
 import type { AuthUser } from '../../../lib/signed-in-user.js';
 import { type Language, translate } from '../../../i18n/index.js';
 import { taxOf } from '../../../lib/money.js';
-import { canView, isOwner } from '../../properties/listing-access.js';
-import type { PropertiesService } from '../../properties/properties.service.js';
-import type { PropertySummaryRecord } from '../../properties/properties.schemas.js';
-import type { UsersService } from '../../accounts/accounts.service.js';
+import { canView, isOwner, type PropertiesService, type PropertySummaryRecord } from '../../properties/index.js';
+import type { AccountsService } from '../../accounts/index.js';
 import * as repository from './checkout.repository.js';
 import type { CheckoutInput, CheckoutResultRecord } from './checkout.schemas.js';
 import type { Fulfilment } from './fulfilment.service.js';
@@ -30,14 +28,14 @@ interface Quote {
 type Buyer = NewInvoice['buyer'];
 
 /**
- * POST /payments/checkout (API.md 10): prices the item, writes its invoice, and either settles it at once
+ * POST /payments/checkout (docs/api.md 10): prices the item, writes its invoice, and either settles it at once
  * (free items), opens a Stripe Checkout page, or returns bank-transfer instructions. Delivering what was paid
  * for is Fulfilment's job, for free items here and for paid ones when the payment arrives.
  */
 export class CheckoutService {
   constructor(
     private readonly db: Kysely<DB>,
-    private readonly users: UsersService,
+    private readonly users: AccountsService,
     private readonly properties: PropertiesService,
     private readonly fulfilment: Fulfilment,
     /** Absent when STRIPE_SECRET_KEY is not set. */
@@ -83,7 +81,7 @@ export class CheckoutService {
   }
 
   /**
-   * The listing of a `listing` or `featured` checkout, which the caller must own (API.md 0.3): hidden from
+   * The listing of a `listing` or `featured` checkout, which the caller must own (docs/api.md 0.3): hidden from
    * the caller → 404, visible but someone else's → 403 (moderators included: they publish and feature
    * directly, they do not pay for others). Its state must allow what is bought, else 409, as is any mode
    * but `per_listing`.
@@ -134,7 +132,7 @@ export class CheckoutService {
     };
   }
 
-  /** Free items need no method (API.md 12) and ignore one; others need one that this server accepts. */
+  /** Free items need no method (docs/api.md 12) and ignore one; others need one that this server accepts. */
   private methodFor(quote: Quote, requested: PaymentMethod | undefined): PaymentMethod {
     if (quote.amountMinor + taxOf(quote.amountMinor, quote.taxRateBp) === 0) return 'free';
     if (requested === undefined) throw AppError.invalidField('method', 'checkout_rule_method_required');

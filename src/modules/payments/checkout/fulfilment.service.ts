@@ -1,24 +1,16 @@
 import type { Transaction } from 'kysely';
 import { lockTransactionKey } from '../../../db/dialect/index.js';
 import { recordEvent } from '../../../db/domain-events.js';
-import type { DB } from '../../../db/schema.js';
+import type { DB } from '../../../db/schema/index.js';
 import { fromMinor, taxOf } from '../../../lib/money.js';
 import { enqueue } from '../../../db/outbox.js';
 import { nowIso } from '../../../lib/time.js';
-import { expiryOnPublish, targetState } from '../../properties/moderation/listing-states.js';
-import { findListingState, moveListingState, setFeatured } from '../../properties/moderation/moderation.repository.js';
-import { recordTransition } from '../../properties/properties.repository.js';
+import type { ListingMoves } from '../../properties/index.js';
 import { createInvoice, type InvoiceRow, markInvoicePaid, type PaymentFacts } from '../invoices/invoice-ledger.repository.js';
 import { periodEnd } from '../memberships/memberships.periods.js';
 import * as memberships from '../memberships/memberships.repository.js';
 import type { PackageRow } from '../packages/packages.mapper.js';
 import { findPackage } from '../packages/packages.repository.js';
-
-export interface FulfilmentOptions {
-  requireApproval: boolean;
-  /** LISTING_TTL_DAYS: a paid listing that is published at once gets this long (API.md 4.3); undefined: no end. */
-  ttlDays?: number | undefined;
-}
 
 /** A paid Stripe renewal of a subscription (invoice.paid, billing_reason subscription_cycle). */
 export interface RenewalFacts {
@@ -36,7 +28,7 @@ export interface RenewalFacts {
  * Every paid invoice records a `payment_received` event, and an activation `membership_activated`.
  */
 export class Fulfilment {
-  constructor(readonly options: FulfilmentOptions) {}
+  constructor(private readonly listings: Pick<ListingMoves, 'submitPaidDraft' | 'featurePaidListing'>) {}
 
   /**
    * Marks a pending invoice paid and delivers its item; undefined when it was not pending (nothing done).
@@ -51,10 +43,10 @@ export class Fulfilment {
         await this.activatePackage(trx, invoice, facts);
         break;
       case 'listing':
-        await this.submitListing(trx, invoice, facts.paidAt);
+        await this.listings.submitPaidDraft(trx, invoice.item_id, invoice.buyer_id, facts.paidAt);
         break;
       case 'featured':
-        await setFeatured(trx, invoice.item_id, true, nowIso(facts.paidAt));
+        await this.listings.featurePaidListing(trx, invoice.item_id, facts.paidAt);
         break;
     }
     await recordPayment(trx, invoice, facts.paidAt);
@@ -168,22 +160,6 @@ export class Fulfilment {
       payload: { subscription_id: previous },
     });
   }
-
-  /**
-   * The paid draft is submitted as its owner's `submit_listing` would: to `pending` with approval required,
-   * else to `publish` (with LISTING_TTL_DAYS), with a history entry by the buyer. A listing that left `draft`
-   * meanwhile (or was deleted) is left as it is: the payment is recorded all the same.
-   */
-  private async submitListing(trx: Transaction<DB>, invoice: InvoiceRow, paidAt: Date): Promise<void> {
-    const listingId = invoice.item_id;
-    if ((await findListingState(trx, listingId)) !== 'draft') return;
-    const to = targetState('submit_listing', 'draft', { byModerator: false, requireApproval: this.options.requireApproval });
-    if (to === undefined) return;
-    const at = nowIso(paidAt);
-    const expiresAt = to === 'publish' ? expiryOnPublish('draft', paidAt, this.options.ttlDays) : undefined;
-    if (!(await moveListingState(trx, { listingId, from: 'draft', to, at, expiresAt }))) return;
-    await recordTransition(trx, { listingId, from: 'draft', to, actorId: invoice.buyer_id, reason: '', at });
-  }
 }
 
 /**
@@ -198,7 +174,7 @@ export function amountBeforeTax(totalMinor: number, rateBp: number): number {
 }
 
 async function requirePackage(trx: Transaction<DB>, id: number): Promise<PackageRow> {
-  // Packages in use are hidden, never deleted (API.md 10), so an invoice's or membership's package exists.
+  // Packages in use are hidden, never deleted (docs/api.md 10), so an invoice's or membership's package exists.
   const pkg = await findPackage(trx, id);
   if (!pkg) throw new Error(`package ${id} is gone`);
   return pkg;

@@ -1,5 +1,5 @@
 import type { Selectable, Transaction } from 'kysely';
-import type { DB, InvoiceItemType, InvoicesTable, PaymentMethod } from '../../../db/schema.js';
+import type { DB, InvoiceItemType, InvoicesTable, PaymentMethod } from '../../../db/schema/index.js';
 import { taxOf } from '../../../lib/money.js';
 import { nowIso } from '../../../lib/time.js';
 import type { Executor } from '../../../db/executor.js';

@@ -3,7 +3,7 @@ import { toApiTimestamp } from '../../../lib/time.js';
 import type { InvoiceRow } from './invoice-ledger.repository.js';
 import type { InvoiceRecord } from './invoices.schemas.js';
 
-/** The invoice record (API.md 10): money in major units, the buyer and item as they were invoiced. */
+/** The invoice record (docs/api.md 10): money in major units, the buyer and item as they were invoiced. */
 export function toInvoice(row: InvoiceRow): InvoiceRecord {
   return {
     id: row.id,

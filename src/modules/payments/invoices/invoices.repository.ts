@@ -1,9 +1,9 @@
-import type { InvoiceStatus } from '../../../db/schema.js';
+import type { InvoiceStatus } from '../../../db/schema/index.js';
 import type { PageWindow } from '../../../lib/paging.js';
 import type { InvoiceRow } from './invoice-ledger.repository.js';
 import type { Executor } from '../../../db/executor.js';
 
-/** Invoice reads and archiving (API.md 3.2); invoices are written by the ledger (invoice-ledger.ts). */
+/** Invoice reads and archiving (docs/api.md 3.2); invoices are written by the ledger (invoice-ledger.ts). */
 
 export interface InvoiceFilter {
   buyerId?: number;
@@ -34,7 +34,7 @@ export async function findInvoicePage(
   return { rows, total: Number(count.n) };
 }
 
-/** An invoice that is not archived (archived invoices are 404 for everyone, API.md 12). */
+/** An invoice that is not archived (archived invoices are 404 for everyone, docs/api.md 12). */
 export async function findInvoice(db: Executor, id: number): Promise<InvoiceRow | undefined> {
   return db.selectFrom('invoices').selectAll().where('id', '=', id).where('archived_at', 'is', null).executeTakeFirst();
 }

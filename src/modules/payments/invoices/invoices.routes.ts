@@ -12,7 +12,7 @@ const security = [{ bearer: [] }];
 const administrator = { auth: ['administrator'] } as const;
 const NoBody = Type.Object({}, { additionalProperties: false, description: 'Nothing, or `{}`' });
 
-/** Invoices (API.md 3.2, 10): the buyer's and the staff's reading, archiving and bank-transfer settling. */
+/** Invoices (docs/api.md 3.2, 10): the buyer's and the staff's reading, archiving and bank-transfer settling. */
 export async function invoiceRoutes(app: FastifyInstance, { invoices }: { invoices: InvoicesService }) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -60,7 +60,7 @@ export async function invoiceRoutes(app: FastifyInstance, { invoices }: { invoic
         tags: ['users', 'payments'],
         summary: 'Delete an invoice (administrator): it is archived and the buyer’s profile answered',
         description:
-          'Seed 4.2: answers `{success: true, data: <the user profile (API.md 3.1) of the invoice’s buyer>}`. The ' +
+          'As the Houzez plugin did, answers `{success: true, data: <the user profile (docs/api.md 3.1) of the invoice’s buyer>}`. The ' +
           'invoice is archived, not erased: kept for accounting, 404 to everyone afterwards and never listed. An ' +
           'archived or unknown invoice → 404. When the buyer’s account has been deleted there is no profile to ' +
           'answer with: 409 `conflict`, and the invoice stays as it is.',

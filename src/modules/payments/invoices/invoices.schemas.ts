@@ -1,5 +1,5 @@
 import { type Static, type TSchema, Type } from 'typebox';
-import type { InvoiceItemType, InvoiceStatus, PaymentMethod } from '../../../db/schema.js';
+import type { InvoiceItemType, InvoiceStatus, PaymentMethod } from '../../../db/schema/index.js';
 import { PageQueryFields, Pagination, type PaginationRecord } from '../../../lib/paging.js';
 
 const INT4_MAX = 2_147_483_647;
@@ -9,10 +9,10 @@ export const INVOICE_STATUSES = ['pending', 'paid', 'cancelled', 'refunded'] as 
 export const INVOICE_ITEM_TYPES = ['package', 'listing', 'featured'] as const satisfies readonly InvoiceItemType[];
 export const PAYMENT_METHODS = ['stripe', 'bank_transfer', 'free'] as const satisfies readonly PaymentMethod[];
 
-/** Who reads every user's invoices (API.md 3.2); others read their own. */
+/** Who reads every user's invoices (docs/api.md 3.2); others read their own. */
 export const INVOICE_READERS = ['administrator', 'manager'] as const;
 
-/** An invoice (API.md 10): an accounting record, so buyer and item are as they were when invoiced. */
+/** An invoice (docs/api.md 10): an accounting record, so buyer and item are as they were when invoiced. */
 export const Invoice = Type.Object(
   {
     id: Type.Integer(),

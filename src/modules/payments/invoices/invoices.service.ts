@@ -1,11 +1,10 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../../../db/schema.js';
+import type { DB } from '../../../db/schema/index.js';
 import { AppError } from '../../../lib/errors.js';
 import { pageWindow, paginationOf } from '../../../lib/paging.js';
 import type { AuthUser } from '../../../lib/signed-in-user.js';
 import { nowIso } from '../../../lib/time.js';
-import type { ProfilesService } from '../../users/profiles.service.js';
-import type { UserProfileRecord } from '../../users/users.schemas.js';
+import type { ProfilesService, UserProfileRecord } from '../../users/index.js';
 import type { Fulfilment } from '../checkout/fulfilment.service.js';
 import type { InvoiceRow } from './invoice-ledger.repository.js';
 import { toInvoice } from './invoices.mapper.js';
@@ -16,7 +15,7 @@ type ProfileReader = Pick<ProfilesService, 'profileFor'>;
 type Settler = Pick<Fulfilment, 'settle'>;
 
 /**
- * Invoices as their buyers and the staff read them (API.md 3.2), the administrator's archiving, and the
+ * Invoices as their buyers and the staff read them (docs/api.md 3.2), the administrator's archiving, and the
  * manual settling of bank transfers. Invoices are written by checkout through the ledger (invoice-ledger.ts).
  */
 export class InvoicesService {
@@ -59,7 +58,7 @@ export class InvoicesService {
 
   /**
    * Archives an invoice (kept for accounting, hidden from everyone) and answers with its buyer's profile, as
-   * seed 4.2 has it. An invoice whose buyer deleted their account has no profile to answer with: it stays as
+   * the Houzez plugin did. An invoice whose buyer deleted their account has no profile to answer with: it stays as
    * it is and the answer is 409 `conflict` (the route is administrator-only; the route checks the role).
    */
   async archiveInvoice(caller: AuthUser, id: number): Promise<UserProfileRecord> {

@@ -1,5 +1,5 @@
 import { sql, type Transaction } from 'kysely';
-import type { DB } from '../../../db/schema.js';
+import type { DB } from '../../../db/schema/index.js';
 import { nowIso } from '../../../lib/time.js';
 import { lapsedBy } from './memberships.repository.js';
 

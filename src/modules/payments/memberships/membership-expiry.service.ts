@@ -1,13 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { PaymentMode } from '../../../config.js';
 import { recordEvent } from '../../../db/domain-events.js';
-import type { DB } from '../../../db/schema.js';
+import type { DB } from '../../../db/schema/index.js';
 import { nowIso } from '../../../lib/time.js';
 import * as memberships from './memberships.repository.js';
-import { EXPIRING_STATES, recordSystemTransitions } from '../../properties/moderation/moderation.repository.js';
+import type { ListingMoves } from '../../properties/index.js';
 
 export interface MembershipExpiryOptions {
-  /** PAYMENT_MODE: only in `membership` mode do a membership's listings expire with it (API.md 10). */
+  /** PAYMENT_MODE: only in `membership` mode do a membership's listings expire with it (docs/api.md 10). */
   mode: PaymentMode;
   /** Memberships handled per transaction. */
   batchSize?: number;
@@ -37,6 +37,7 @@ export class MembershipExpiryJob {
 
   constructor(
     private readonly db: Kysely<DB>,
+    private readonly listings: Pick<ListingMoves, 'expireListingsOfAuthors'>,
     options: MembershipExpiryOptions,
   ) {
     this.mode = options.mode;
@@ -90,11 +91,7 @@ export class MembershipExpiryJob {
       const due = await memberships.findDueForExpiry(trx, at, this.batchSize);
       const expired = await memberships.expireMemberships(trx, due, at);
       const ownerIds = expired.map((membership) => membership.user_id);
-      const moves: Awaited<ReturnType<typeof memberships.expireListingsOfAuthors>> = [];
-      if (this.mode === 'membership') {
-        for (const from of EXPIRING_STATES) moves.push(...(await memberships.expireListingsOfAuthors(trx, ownerIds, from, at)));
-      }
-      await recordSystemTransitions(trx, moves, 'expired', 'membership_expired', at);
+      const moves = this.mode === 'membership' ? await this.listings.expireListingsOfAuthors(trx, ownerIds, 'membership_expired', at) : [];
       for (const membership of expired) {
         await recordEvent(
           trx,

@@ -1,4 +1,4 @@
-import type { MembershipStatus } from '../../../db/schema.js';
+import type { MembershipStatus } from '../../../db/schema/index.js';
 import { nowIso, toApiTimestamp } from '../../../lib/time.js';
 import { lapsesAt } from './memberships.periods.js';
 import type { MembershipRow } from './memberships.repository.js';
@@ -31,7 +31,7 @@ export function statusAt(membership: MembershipRow, now: Date): MembershipStatus
   return end !== null && end <= nowIso(now) ? 'expired' : 'active';
 }
 
-/** The membership record (API.md 10); credits left are 0 once it is no longer active (none can be spent). */
+/** The membership record (docs/api.md 10); credits left are 0 once it is no longer active (none can be spent). */
 export function toMembership(found: MembershipWithPackage | undefined, now: Date): MembershipRecord {
   if (!found) return NO_MEMBERSHIP;
   const { membership } = found;
@@ -48,7 +48,7 @@ export function toMembership(found: MembershipWithPackage | undefined, now: Date
   };
 }
 
-/** GET /users/package (API.md 3.2): the membership flat, unlimited as -1 (API.md 12), nulls without one. */
+/** GET /users/package (docs/api.md 3.2): the membership flat, unlimited as -1 (docs/api.md 12), nulls without one. */
 export function toUserPackage(found: MembershipWithPackage | undefined, now: Date): UserPackageRecord {
   if (!found) {
     return {

@@ -1,4 +1,4 @@
-import type { BillingPeriod } from '../../../db/schema.js';
+import type { BillingPeriod } from '../../../db/schema/index.js';
 
 const DAY_MS = 86_400_000;
 
@@ -10,7 +10,7 @@ const DAY_MS = 86_400_000;
  */
 export const RENEWAL_GRACE_MS = DAY_MS;
 
-/** How long before `expires_at` the owner is told the membership is about to expire (API.md 10). */
+/** How long before `expires_at` the owner is told the membership is about to expire (docs/api.md 10). */
 export const EXPIRY_NOTICE_MS = 3 * DAY_MS;
 
 /**

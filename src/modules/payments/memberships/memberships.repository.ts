@@ -1,12 +1,11 @@
 import type { ExpressionBuilder, Selectable, Transaction } from 'kysely';
-import type { DB, ListingState, MembershipsTable } from '../../../db/schema.js';
-import type { ExpiringState } from '../../properties/moderation/moderation.repository.js';
+import type { DB, MembershipsTable } from '../../../db/schema/index.js';
 import { EXPIRY_NOTICE_MS, RENEWAL_GRACE_MS } from './memberships.periods.js';
 import type { Executor } from '../../../db/executor.js';
 
 export type MembershipRow = Selectable<MembershipsTable>;
 
-/** Membership storage (API.md 10): one row per user, replaced by each package bought. */
+/** Membership storage (docs/api.md 10): one row per user, replaced by each package bought. */
 
 export async function findMembershipOfUser(db: Executor, userId: number): Promise<MembershipRow | undefined> {
   return db.selectFrom('memberships').selectAll().where('user_id', '=', userId).executeTakeFirst();
@@ -198,28 +197,6 @@ export async function expireMemberships(db: Executor, ids: readonly number[], no
     .returning(NOTICE_COLUMNS)
     .execute();
   return rows.map(withExpiry);
-}
-
-/**
- * Moves the users' listings in state `from` to `expired`, each only while still in that state (as the
- * listing expiry job's moves); returns the moves made.
- */
-export async function expireListingsOfAuthors(
-  db: Executor,
-  authorIds: readonly number[],
-  from: ExpiringState,
-  now: string,
-): Promise<{ listingId: number; authorId: number; from: ListingState }[]> {
-  if (authorIds.length === 0) return [];
-  const rows = await db
-    .updateTable('listings')
-    .set({ status: 'expired', updated_at: now })
-    .where('author_id', 'in', authorIds)
-    .where('status', '=', from)
-    .returning(['id', 'author_id'])
-    .$narrowType<{ author_id: number }>()
-    .execute();
-  return rows.map((row) => ({ listingId: row.id, authorId: row.author_id, from }));
 }
 
 function noticeHorizon(now: string): string {

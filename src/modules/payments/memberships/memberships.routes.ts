@@ -11,7 +11,7 @@ const MembershipRef = Type.Ref('Membership');
 const security = [{ bearer: [] }];
 const signedIn = { auth: 'user' } as const;
 
-/** The caller's membership (API.md 10) and its flat houzez-api form (3.2 GET /users/package). */
+/** The caller's membership (docs/api.md 10) and its flat houzez-api form (3.2 GET /users/package). */
 export async function membershipRoutes(app: FastifyInstance, { memberships }: { memberships: MembershipsService }) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -45,7 +45,7 @@ export async function membershipRoutes(app: FastifyInstance, { memberships }: { 
         summary: 'Stop the renewal of the caller’s membership',
         description:
           'No body (or `{}`; any field → 400). Turns `auto_renew` off: the membership stays `active` with its ' +
-          'credits until `expires_at`, then expires (API.md 12). A Stripe subscription is set to end with its ' +
+          'credits until `expires_at`, then expires (docs/api.md 12). A Stripe subscription is set to end with its ' +
           'current period first; when Stripe cannot be reached (or is not configured) → 503 and nothing changes. ' +
           'Cancelling a membership that does not renew changes nothing and answers 200. No membership → 404; an ' +
           'expired or cancelled one → 409 `conflict`.',
@@ -69,7 +69,7 @@ export async function membershipRoutes(app: FastifyInstance, { memberships }: { 
         tags: ['users', 'payments'],
         summary: 'The caller’s package, flat (houzez-api form)',
         description:
-          'The membership of GET /membership/package as flat fields. Unlimited listings are -1 (API.md 12). Without ' +
+          'The membership of GET /membership/package as flat fields. Unlimited listings are -1 (docs/api.md 12). Without ' +
           'a membership every field is null. Once the membership has expired the package is still named, with ' +
           '`package_expired_date` in the past and no credits left (0).',
         security,

@@ -7,7 +7,7 @@ const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null
 export const MEMBERSHIP_STATUSES = ['active', 'expired', 'cancelled', 'none'] as const;
 export type MembershipStatusValue = (typeof MEMBERSHIP_STATUSES)[number];
 
-/** The caller's membership (API.md 10): `package` is the package bought, null with status `none`. */
+/** The caller's membership (docs/api.md 10): `package` is the package bought, null with status `none`. */
 export const Membership = Type.Object(
   {
     package: Nullable(Type.Ref('Package')),
@@ -33,7 +33,7 @@ export interface MembershipRecord extends Omit<Static<typeof Membership>, 'packa
   package: PackageRecord | null;
 }
 
-/** GET /users/package: the membership flat, as houzez-api clients read it (API.md 3.2). */
+/** GET /users/package: the membership flat, as houzez-api clients read it (docs/api.md 3.2). */
 export const UserPackage = Type.Object({
   package_id: Nullable(Type.Integer()),
   package_title: Nullable(Type.String()),

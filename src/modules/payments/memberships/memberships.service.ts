@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { PaymentGateway } from '../../../adapters/payments/payment-gateway.js';
-import type { DB } from '../../../db/schema.js';
+import type { DB } from '../../../db/schema/index.js';
 import { AppError } from '../../../lib/errors.js';
 import type { AuthUser } from '../../../lib/signed-in-user.js';
 import { nowIso } from '../../../lib/time.js';
@@ -11,7 +11,7 @@ import type { MembershipRecord, UserPackageRecord } from './memberships.schemas.
 import { findPackage } from '../packages/packages.repository.js';
 
 /**
- * The caller's membership (API.md 10, 3.2): reading it, in the nested and the flat form, and stopping its
+ * The caller's membership (docs/api.md 10, 3.2): reading it, in the nested and the flat form, and stopping its
  * renewal. Activation, renewal and expiry happen elsewhere (fulfilment.ts, jobs/membership-expiry.ts).
  */
 export class MembershipsService {
@@ -31,7 +31,7 @@ export class MembershipsService {
   }
 
   /**
-   * Stops renewal: the package stays active until `expires_at`, then expires (API.md 12). A Stripe
+   * Stops renewal: the package stays active until `expires_at`, then expires (docs/api.md 12). A Stripe
    * subscription is told first, to stop at the end of its period; if that fails nothing changes here (503),
    * so that the membership never says "no renewal" while the card is still charged. Cancelling again is a
    * no-op. No membership → 404; one that is no longer active → 409, there is nothing left to stop.

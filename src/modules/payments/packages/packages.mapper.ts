@@ -1,11 +1,11 @@
 import type { Selectable } from 'kysely';
-import type { BillingPeriod, PackagesTable } from '../../../db/schema.js';
+import type { BillingPeriod, PackagesTable } from '../../../db/schema/index.js';
 import { basisPointsToPercent, fromMinor, minorDigits, taxOf } from '../../../lib/money.js';
 import type { PackageRecord } from './packages.schemas.js';
 
 export type PackageRow = Selectable<PackagesTable>;
 
-/** The package record (API.md 10): money in major units, the tax rate as a percentage. */
+/** The package record (docs/api.md 10): money in major units, the tax rate as a percentage. */
 export function toPackage(row: PackageRow): PackageRecord {
   const totalMinor = row.price_minor + taxOf(row.price_minor, row.tax_rate_bp);
   return {

@@ -1,10 +1,10 @@
 import type { Insertable, Transaction, Updateable } from 'kysely';
 import { lockTransactionKey } from '../../../db/dialect/index.js';
-import type { DB, PackagesTable } from '../../../db/schema.js';
+import type { DB, PackagesTable } from '../../../db/schema/index.js';
 import type { PackageRow } from './packages.mapper.js';
 import type { Executor } from '../../../db/executor.js';
 
-/** Package storage (API.md 10). */
+/** Package storage (docs/api.md 10). */
 
 /** Packages in list order (`sort_order`, then id), hidden ones only when asked; walks packages_visible_order_idx. */
 export async function findPackages(db: Executor, { includeHidden }: { includeHidden: boolean }): Promise<PackageRow[]> {
@@ -25,7 +25,7 @@ export async function updatePackage(db: Executor, id: number, changes: Updateabl
   return db.updateTable('packages').set(changes).where('id', '=', id).returningAll().executeTakeFirst();
 }
 
-/** Whether a membership or an invoice refers to the package (API.md 12 "in use"). */
+/** Whether a membership or an invoice refers to the package (docs/api.md 12 "in use"). */
 export async function isPackageInUse(db: Executor, id: number): Promise<boolean> {
   const row = await db
     .selectNoFrom((eb) => [

@@ -21,7 +21,7 @@ const BODY_RULES =
   '`billing_frequency` 1–365 periods per renewal, and 1 for one_time. Unknown fields → 400. A 400 lists every ' +
   'offending field.';
 
-/** Membership packages (API.md 10): public catalogue, administrator management. */
+/** Membership packages (docs/api.md 10): public catalogue, administrator management. */
 export async function packageRoutes(app: FastifyInstance, { packages }: { packages: PackagesService }) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -106,7 +106,7 @@ export async function packageRoutes(app: FastifyInstance, { packages }: { packag
         tags: ['payments'],
         summary: 'Delete a package (administrator); a package in use is hidden instead',
         description:
-          'A package is in use when a membership or an invoice refers to it (API.md 12): it is then hidden ' +
+          'A package is in use when a membership or an invoice refers to it (docs/api.md 12): it is then hidden ' +
           '(`visible: false`; it can no longer be bought, its members and invoices keep it) and the answer is ' +
           '`{id, deleted: false, hidden: true}`. Otherwise it is deleted: `{id, deleted: true}`. Unknown ids → 404.',
         security,

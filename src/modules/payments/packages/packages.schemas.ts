@@ -1,5 +1,5 @@
 import { type Static, type TSchema, Type } from 'typebox';
-import type { BillingPeriod } from '../../../db/schema.js';
+import type { BillingPeriod } from '../../../db/schema/index.js';
 
 const INT4_MAX = 2_147_483_647;
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -10,7 +10,7 @@ export const BILLING_PERIODS = ['day', 'week', 'month', 'year', 'one_time'] as c
 export const MAX_TITLE_LENGTH = 200;
 export const MAX_DESCRIPTION_LENGTH = 5_000;
 
-/** A membership package (API.md 10). Money in major units of `currency` (19.99), `tax_rate` a percentage (20). */
+/** A membership package (docs/api.md 10). Money in major units of `currency` (19.99), `tax_rate` a percentage (20). */
 export const Package = Type.Object(
   {
     id: Type.Integer(),

@@ -1,6 +1,6 @@
 import type { Kysely, Updateable } from 'kysely';
 import { isForeignKeyViolation } from '../../../db/dialect/index.js';
-import type { DB, PackagesTable } from '../../../db/schema.js';
+import type { DB, PackagesTable } from '../../../db/schema/index.js';
 import { AppError, type FieldError } from '../../../lib/errors.js';
 import type { AuthUser } from '../../../lib/signed-in-user.js';
 import { fromMinor, minorDigits, percentToBasisPoints, taxOf, toMinor } from '../../../lib/money.js';
@@ -29,7 +29,7 @@ export interface PackagesOptions {
   defaultCurrency: string;
 }
 
-/** Membership packages (API.md 10): the public catalogue and the administrator's management. */
+/** Membership packages (docs/api.md 10): the public catalogue and the administrator's management. */
 export class PackagesService {
   constructor(
     private readonly db: Kysely<DB>,

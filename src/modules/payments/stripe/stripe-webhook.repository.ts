@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely';
-import type { DB, InvoiceStatus } from '../../../db/schema.js';
+import type { DB, InvoiceStatus } from '../../../db/schema/index.js';
 import { nowIso } from '../../../lib/time.js';
 
 /**

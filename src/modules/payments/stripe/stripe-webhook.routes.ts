@@ -11,7 +11,7 @@ export interface StripeWebhookRouteOptions {
 const WebhookReceipt = Type.Object({ received: Type.Literal(true) });
 
 /**
- * POST /payments/webhooks/stripe (API.md 10). Registered in a scope of its own: the signature covers the
+ * POST /payments/webhooks/stripe (docs/api.md 10). Registered in a scope of its own: the signature covers the
  * exact bytes Stripe sent, so JSON bodies reach this route as the raw Buffer instead of being parsed.
  */
 export async function stripeWebhookRoutes(app: FastifyInstance, { stripeWebhook }: StripeWebhookRouteOptions) {

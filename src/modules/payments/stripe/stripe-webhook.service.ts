@@ -1,17 +1,17 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import Stripe from 'stripe';
-import type { DB } from '../../../db/schema.js';
+import type { DB } from '../../../db/schema/index.js';
 import { AppError } from '../../../lib/errors.js';
 import type { Fulfilment } from '../checkout/fulfilment.service.js';
 import { cancelPendingInvoice, type PaymentFacts } from '../invoices/invoice-ledger.repository.js';
 import * as repository from './stripe-webhook.repository.js';
 
-/** How old a signature may be (API.md 10): older deliveries are refused as possible replays by a third party. */
+/** How old a signature may be (docs/api.md 10): older deliveries are refused as possible replays by a third party. */
 const SIGNATURE_TOLERANCE_SECONDS = 300;
 
 /**
- * POST /payments/webhooks/stripe (API.md 10, 12). Each event is handled in one transaction that also records
+ * POST /payments/webhooks/stripe (docs/api.md 10, 12). Each event is handled in one transaction that also records
  * its id in `stripe_events`: a replay finds the id and changes nothing, and a crash mid-way rolls both back,
  * so Stripe's retry handles it afresh. Events may arrive in any order: every handler moves state only
  * forward (settling a pending invoice, recording a renewal once per Stripe invoice), so a late or repeated

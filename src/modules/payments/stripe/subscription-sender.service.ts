@@ -1,5 +1,5 @@
 import type { PaymentGateway } from '../../../adapters/payments/payment-gateway.js';
-import type { ChannelSender } from '../../../jobs/outbox.js';
+import type { ChannelSender } from '../../../db/outbox.js';
 
 /** The outbox payload of the `stripe_subscription` channel: a subscription to end now. */
 export interface SubscriptionCancellation {

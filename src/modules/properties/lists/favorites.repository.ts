@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../../../db/schema.js';
+import type { DB } from '../../../db/schema/index.js';
 
 /**
  * Favorites storage. Each write is one statement that cannot fail on a concurrent one: an insert meeting the

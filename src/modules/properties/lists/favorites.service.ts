@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { isForeignKeyViolation } from '../../../db/dialect/index.js';
-import type { DB } from '../../../db/schema.js';
+import type { DB } from '../../../db/schema/index.js';
 import { AppError } from '../../../lib/errors.js';
 import type { AuthUser } from '../../../lib/signed-in-user.js';
 import * as repository from './favorites.repository.js';
@@ -8,7 +8,7 @@ import { assertCanView } from '../listing-access.js';
 import type { FavoriteResultRecord } from '../properties.schemas.js';
 import type { PropertiesService } from '../properties.service.js';
 
-/** Favorites (API.md 4.2 POST /favorite-property/{id}); the caller's list is in property-lists.service.ts. */
+/** Favorites (docs/api.md 4.2 POST /favorite-property/{id}); the caller's list is in property-lists.service.ts. */
 export class FavoritesService {
   constructor(
     private readonly db: Kysely<DB>,

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { asciiLower, asciiLowerCase, escapeLike } from '../../../db/dialect/index.js';
-import type { DB, ListingState } from '../../../db/schema.js';
+import type { DB, ListingState } from '../../../db/schema/index.js';
 import type { PageWindow } from '../../../lib/paging.js';
 import { PUBLIC_STATES } from '../listing-access.js';
 import type { ListSort } from '../properties.schemas.js';
@@ -13,7 +13,7 @@ export interface IdPage {
   total: number;
 }
 
-/** The users whose agent records belong to the agency of `agencyUserId`: their listings are the agency's (API.md 0.3). */
+/** The users whose agent records belong to the agency of `agencyUserId`: their listings are the agency's (docs/api.md 0.3). */
 function agentUsersOfAgency(db: Kysely<DB>, agencyUserId: number) {
   return db
     .selectFrom('agents as a')
@@ -104,11 +104,11 @@ export interface SimilarCriteria {
   limit: number;
 }
 
-/** How far from the listing's price a similar listing's may be, as a fraction of it (API.md 4.2). */
+/** How far from the listing's price a similar listing's may be, as a fraction of it (docs/api.md 4.2). */
 export const SIMILAR_PRICE_BAND = 0.25;
 
 /**
- * Published listings similar to one (API.md 4.2, 12), nearest in price first, ties by id descending. Both
+ * Published listings similar to one (docs/api.md 4.2, 12), nearest in price first, ties by id descending. Both
  * databases find the candidates of the type and of the place through listing_terms_term_idx (term_id,
  * listing_id), intersect them, and check state and price band on each through the listings primary key; the
  * few that remain are sorted. (listings_status_price_idx could drive the price band instead where it is the

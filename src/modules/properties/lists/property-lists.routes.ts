@@ -23,7 +23,7 @@ export interface PropertyListRouteOptions {
 const security = [{ bearer: [] }];
 const signedIn = { auth: 'user' } as const;
 
-/** Favorites (API.md 4.2), the caller's lists of listings (3.2) and similar listings (4.2). */
+/** Favorites (docs/api.md 4.2), the caller's lists of listings (3.2) and similar listings (4.2). */
 export async function propertyListRoutes(app: FastifyInstance, { favorites, propertyLists }: PropertyListRouteOptions) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../../../db/schema.js';
+import type { DB } from '../../../db/schema/index.js';
 import { pageWindow, paginationOf } from '../../../lib/paging.js';
 import type { AuthUser } from '../../../lib/signed-in-user.js';
 import { assertCanView, canView, isModerator } from '../listing-access.js';
@@ -13,11 +13,11 @@ import type {
 import type { PropertiesService } from '../properties.service.js';
 import * as repository from './property-lists.repository.js';
 
-/** Similar listings answered when `limit` is not given (API.md 4.2). */
+/** Similar listings answered when `limit` is not given (docs/api.md 4.2). */
 const DEFAULT_SIMILAR = 4;
 
 /**
- * The caller's lists of listings (API.md 3.2: favorites, own listings) and similar listings (4.2). The SQL
+ * The caller's lists of listings (docs/api.md 3.2: favorites, own listings) and similar listings (4.2). The SQL
  * picks and counts ids; the records come from PropertiesService, built in a fixed number of queries per page.
  */
 export class PropertyListsService {

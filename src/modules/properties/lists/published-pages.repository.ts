@@ -1,11 +1,11 @@
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
-import type { DB } from '../../../db/schema.js';
+import type { DB } from '../../../db/schema/index.js';
 import type { PageWindow } from '../../../lib/paging.js';
 import type { ListSort } from '../properties.schemas.js';
 
 /**
  * The orders of `sortby`. Every order ends with `id` descending, so that equal keys come out the same on
- * SQLite and PostgreSQL (API.md 4.4); listings without the sorted value (no price, no size) come last in
+ * SQLite and PostgreSQL (docs/api.md 4.4); listings without the sorted value (no price, no size) come last in
  * both directions, as `(x is null)` sorts false before true on both. With `mayBeUnpublished` (lists that
  * hold every state) a listing never published sorts after the published ones in the date orders too;
  * lists of published listings leave that key out, so that the (status, published_at) index serves them.

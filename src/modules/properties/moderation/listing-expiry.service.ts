@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../../../db/schema.js';
+import type { DB } from '../../../db/schema/index.js';
 import { nowIso } from '../../../lib/time.js';
 import { EXPIRING_STATES, type ExpiringState, expireListings, findDueForExpiry, recordSystemTransitions } from './moderation.repository.js';
 
@@ -9,7 +9,7 @@ export interface ListingExpiryOptions {
 }
 
 /**
- * Moves `publish` and `on_hold` listings whose `expires_at` has passed to `expired` (API.md 4.3), recording
+ * Moves `publish` and `on_hold` listings whose `expires_at` has passed to `expired` (docs/api.md 4.3), recording
  * each move in the listing's history with no actor and the reason `expired`. Several processes may run it at
  * once: every move is conditional, so a listing expires once, and one that its owner moved in the meantime
  * is left alone. Term counts follow through the database triggers.

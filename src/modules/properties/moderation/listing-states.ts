@@ -1,7 +1,7 @@
-import type { ListingState } from '../../../db/schema.js';
+import type { ListingState } from '../../../db/schema/index.js';
 
 /**
- * The listing state machine (API.md 4.3, 3.3) as pure functions: which move an action makes from which
+ * The listing state machine (docs/api.md 4.3, 3.3) as pure functions: which move an action makes from which
  * state, for whom. Permissions on the listing itself (owner or moderator) are checked by the caller.
  */
 export const STATE_ACTIONS = ['approve', 'disapprove', 'hold', 'live', 'sold', 'expire', 'submit_listing'] as const;

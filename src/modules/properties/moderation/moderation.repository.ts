@@ -1,4 +1,4 @@
-import type { ListingState } from '../../../db/schema.js';
+import type { ListingState } from '../../../db/schema/index.js';
 import { recordListingMoves } from '../../../db/domain-events.js';
 import type { Executor } from '../../../db/executor.js';
 
@@ -80,7 +80,7 @@ export async function findTransitions(db: Executor, listingId: number): Promise<
 
 // The expiry job
 
-/** States whose listings expire when `expires_at` passes (API.md 4.3). */
+/** States whose listings expire when `expires_at` passes (docs/api.md 4.3). */
 export const EXPIRING_STATES = ['publish', 'on_hold'] as const satisfies readonly ListingState[];
 export type ExpiringState = (typeof EXPIRING_STATES)[number];
 
@@ -133,4 +133,26 @@ export async function recordSystemTransitions(
     moves.map((m) => ({ listingId: m.listingId, from: m.from, to, reason })),
     at,
   );
+}
+
+/**
+ * Moves the users' listings in state `from` to `expired`, each only while still in that state (as the
+ * listing expiry job's moves); returns the moves made.
+ */
+export async function expireListingsOfAuthors(
+  db: Executor,
+  authorIds: readonly number[],
+  from: ExpiringState,
+  now: string,
+): Promise<{ listingId: number; authorId: number; from: ListingState }[]> {
+  if (authorIds.length === 0) return [];
+  const rows = await db
+    .updateTable('listings')
+    .set({ status: 'expired', updated_at: now })
+    .where('author_id', 'in', authorIds)
+    .where('status', '=', from)
+    .returning(['id', 'author_id'])
+    .$narrowType<{ author_id: number }>()
+    .execute();
+  return rows.map((row) => ({ listingId: row.id, authorId: row.author_id, from }));
 }

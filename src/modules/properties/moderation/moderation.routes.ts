@@ -10,7 +10,7 @@ import { PropertyIdParams } from '../properties.schemas.js';
 const security = [{ bearer: [] }];
 const signedIn = { auth: 'user' } as const;
 const moveResponses = { 200: Envelope(ListingStateResult), ...errorResponses(400, 401, 403, 404, 409, 413, 415, 429) };
-/** Moves that may cost a credit or a paid fee (PAYMENT_MODE, API.md 10). */
+/** Moves that may cost a credit or a paid fee (PAYMENT_MODE, docs/api.md 10). */
 const paidMoveResponses = { ...moveResponses, ...errorResponses(402) };
 
 const ACCESS_RULES =
@@ -20,13 +20,13 @@ const ACCESS_RULES =
   'for the same move, one succeeds and the other gets that 409.';
 
 const RELISTING_RULES =
-  'PAYMENT_MODE (API.md 10), for everyone but administrators and managers: in `membership` mode `live` from ' +
+  'PAYMENT_MODE (docs/api.md 10), for everyone but administrators and managers: in `membership` mode `live` from ' +
   '`expired` (re-listing) spends one listing credit of the caller’s own membership, and none left or no active ' +
   'membership → 402 `quota_exceeded` with the listing unchanged (`live` from on_hold or sold costs nothing); ' +
   'in `per_listing` mode with a LISTING_PRICE above 0, `submit_listing` needs the listing’s paid `listing` ' +
   'invoice, else 402.';
 
-/** The single-action routes of API.md 3.3 (houzez-api paths), each one action of /users/property-actions. */
+/** The single-action routes of docs/api.md 3.3 (houzez-api paths), each one action of /users/property-actions. */
 const SINGLE_ACTIONS: { path: string; action: StateAction; summary: string; paid?: boolean }[] = [
   {
     path: 'approve-property',
@@ -50,7 +50,7 @@ const SINGLE_ACTIONS: { path: string; action: StateAction; summary: string; paid
   { path: 'mark-sold-property', action: 'sold', summary: 'Mark a listing sold: publish or on_hold → sold (owner, moderators)' },
 ];
 
-/** Listing states and moderation (API.md 3.3), and the listing history (4.2). */
+/** Listing states and moderation (docs/api.md 3.3), and the listing history (4.2). */
 export async function moderationRoutes(app: FastifyInstance, { moderation }: { moderation: ModerationService }) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 

@@ -1,12 +1,12 @@
 import { type Static, type TSchema, Type } from 'typebox';
-import { LISTING_STATES } from '../../../db/schema.js';
+import { LISTING_STATES } from '../../../db/schema/index.js';
 import { STATE_ACTIONS } from './listing-states.js';
 
 /** Featured flag changes: not state moves, so they leave no history. */
 export const FEATURE_ACTIONS = ['set_featured', 'remove_featured'] as const;
 export type FeatureAction = (typeof FEATURE_ACTIONS)[number];
 
-/** Every `action` of POST /users/property-actions (API.md 3.3). */
+/** Every `action` of POST /users/property-actions (docs/api.md 3.3). */
 export const PROPERTY_ACTIONS = [...STATE_ACTIONS, ...FEATURE_ACTIONS] as const;
 export type PropertyAction = (typeof PROPERTY_ACTIONS)[number];
 

@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../../../config.js';
-import type { DB, ListingState } from '../../../db/schema.js';
+import type { DB, ListingState } from '../../../db/schema/index.js';
 import { AppError } from '../../../lib/errors.js';
 import type { AuthUser } from '../../../lib/signed-in-user.js';
 import { plainText } from '../../../lib/text.js';
 import { nowIso, toApiTimestamp } from '../../../lib/time.js';
 import { assertCanManage, isModerator } from '../listing-access.js';
-import type { ListingQuotas } from '../../payments/quotas/listing-charges.service.js';
+import type { ListingCharges } from '../listing-charges.js';
 import { accessOf } from '../listing-records.service.js';
 import { expiryOnPublish, MODERATOR_ACTIONS, type StateAction, targetState } from './listing-states.js';
 import * as moderation from './moderation.repository.js';
@@ -24,14 +24,14 @@ import type { Executor } from '../../../db/executor.js';
 export type ModerationSettings = Pick<Config['listings'], 'requireApproval' | 'ttlDays'>;
 
 /**
- * Listing states and moderation (API.md 3.3, 4.3): who may move a listing where, each move made once however
+ * Listing states and moderation (docs/api.md 3.3, 4.3): who may move a listing where, each move made once however
  * many requests race for it, and its history. The state machine itself is listing-states.ts.
  */
 export class ModerationService {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly settings: ModerationSettings,
-    private readonly quotas: ListingQuotas,
+    private readonly quotas: ListingCharges,
   ) {}
 
   /** One action of POST /users/property-actions or of the single-action routes. */

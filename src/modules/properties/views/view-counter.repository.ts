@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../../../db/schema.js';
+import type { DB } from '../../../db/schema/index.js';
 
 /** Adds counted views to their listings in one transaction. */
 export async function addListingViews(db: Kysely<DB>, views: ReadonlyMap<number, number>): Promise<void> {

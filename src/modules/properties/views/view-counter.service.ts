@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
-import type { DB } from '../../../db/schema.js';
+import type { DB } from '../../../db/schema/index.js';
 import { Repeater } from '../../../lib/repeater.js';
 import { addListingViews } from './view-counter.repository.js';
 
@@ -15,7 +15,7 @@ const HOUR_MS = 3_600_000;
 const MAX_SEEN = 500_000;
 
 /**
- * Counts listing views without a write per read (API.md 4.2): a view counts once per client (user id, else
+ * Counts listing views without a write per read (docs/api.md 4.2): a view counts once per client (user id, else
  * IP address) and listing per hour, increments are summed in memory and written in one transaction every
  * `flushIntervalMs` and at shutdown. With Redis the once-per-hour memory is shared by every process (a key
  * set only if absent, living an hour), checked after the local memory so that repeats cost no round trip;

@@ -1,8 +1,8 @@
 import { sql, type Transaction } from 'kysely';
-import type { DB, Taxonomy } from '../../../db/schema.js';
+import type { DB, Taxonomy } from '../../../db/schema/index.js';
 import type { Executor } from '../../../db/executor.js';
 
-/** All SQL of saved-search alerts (API.md 7): the index's reads, the matches, the digests. */
+/** All SQL of saved-search alerts (docs/api.md 7): the index's reads, the matches, the digests. */
 
 /** Ids per `IN (…)` list and rows per multi-row insert: well inside both drivers' parameter limits. */
 const IDS_PER_STATEMENT = 1000;
@@ -78,7 +78,7 @@ export interface NotedMatch {
  * announcement goes out in the same transaction); answers the matches that were new. One statement per 1000
  * searches, reading each search's frequency as it inserts, and skipping searches deleted meanwhile. A (saved
  * search, listing) pair noted before is left as it was, announced or not: that is what keeps a listing that
- * re-enters `publish` from being announced to the same search again (API.md 12).
+ * re-enters `publish` from being announced to the same search again (docs/api.md 12).
  */
 export async function noteMatches(db: Executor, listingId: number, searchIds: readonly number[], at: string): Promise<NotedMatch[]> {
   if (!Number.isSafeInteger(listingId)) throw new TypeError(`listing id ${listingId} is not an integer`);

@@ -1,9 +1,9 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { DB } from '../../../db/schema.js';
+import type { DB } from '../../../db/schema/index.js';
 import { groupBy } from '../../../lib/group-by.js';
 import { nowIso } from '../../../lib/time.js';
-import { loadMatchableListings } from '../../search/matcher/search-matcher.repository.js';
-import type { Announcement, Notifier } from '../../notifications/delivery/notifier.service.js';
+import { loadMatchableListings } from '../../search/index.js';
+import type { Announcement, Notifier } from '../../notifications/index.js';
 import * as repository from './saved-search-alerts.repository.js';
 import { SavedSearchIndex } from './saved-search-index.service.js';
 
@@ -19,7 +19,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export const DIGEST_PERIOD_MS = { daily: DAY_MS, weekly: 7 * DAY_MS } as const;
 
 /**
- * Saved-search alerts (API.md 7, 12). When a listing enters `publish`, every saved search it matches is noted
+ * Saved-search alerts (docs/api.md 7, 12). When a listing enters `publish`, every saved search it matches is noted
  * in `saved_search_matches`, once per (search, listing) for ever: a listing that leaves `publish` and comes
  * back is never announced to the same search again. `instant` searches are told at once, in the transaction
  * that notes the match; `daily` and `weekly` ones get one digest per period of the matches noted since their

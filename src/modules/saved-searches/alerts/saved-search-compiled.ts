@@ -1,8 +1,16 @@
 import { queryTerms } from '../../../lib/search-tokens.js';
-import { boxOfCircle, boxOfPolygon, inBox, type RadiusCircle } from '../../search/geo/geo.js';
-import type { MatchableListing } from '../../search/matcher/search-matcher.js';
-import type { ResolvedSearch } from '../../search/query/search-terms.js';
-import type { NumberRange, SearchBox, SearchQuery, TaxonomyFilter } from '../../search/query/search-types.js';
+import {
+  boxOfCircle,
+  boxOfPolygon,
+  inBox,
+  type RadiusCircle,
+  type MatchableListing,
+  type ResolvedSearch,
+  type NumberRange,
+  type SearchBox,
+  type SearchQuery,
+  type TaxonomyFilter,
+} from '../../search/index.js';
 
 /**
  * A saved search's query compiled for the in-memory index (saved-search-index.ts): the resolved search that

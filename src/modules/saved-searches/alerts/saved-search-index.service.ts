@@ -1,9 +1,13 @@
 import { kyselyCacheVersionReader } from '../../../db/cache-versions.js';
-import { type MatchableListing, matchesListing } from '../../search/matcher/search-matcher.js';
-import { normalizeSavedSearchQuery } from '../../search/query/search-query.js';
-import { TAXONOMY_OF } from '../../search/query/search-terms.js';
-import { resolveTerms } from '../../search/query/search-terms.repository.js';
-import type { SearchQuery, TaxonomyFilter } from '../../search/query/search-types.js';
+import {
+  type MatchableListing,
+  matchesListing,
+  normalizeSavedSearchQuery,
+  TAXONOMY_OF,
+  resolveTerms,
+  type SearchQuery,
+  type TaxonomyFilter,
+} from '../../search/index.js';
 import * as repository from './saved-search-alerts.repository.js';
 import {
   anchorsOf,

@@ -1,5 +1,5 @@
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
-import type { DB } from '../../../db/schema.js';
+import type { DB } from '../../../db/schema/index.js';
 import { fittedPriceRanges, type PriceRange } from '../../../lib/price-ranges.js';
 import { type SearchDB, searchConditions, searchedStates } from '../query/search-filters.repository.js';
 import { TAXONOMY_OF, type ResolvedSearch } from '../query/search-terms.js';
@@ -13,7 +13,7 @@ export interface FacetCount {
 }
 
 /**
- * The counts of the facets of a search (API.md 4.4), each as countFacet gives it. The facets whose own filter
+ * The counts of the facets of a search (docs/api.md 4.4), each as countFacet gives it. The facets whose own filter
  * the search does not use all count the same listings, so they are counted together (countSharedFacets);
  * each of the others leaves out its own filter, and is counted alone.
  */
@@ -149,7 +149,7 @@ interface SharedFacetRow {
 }
 
 /**
- * The counts of one facet (API.md 4.4): every filter of the search applies except the facet's own, so that a
+ * The counts of one facet (docs/api.md 4.4): every filter of the search applies except the facet's own, so that a
  * client can show what widening its selection gives. Zero counts are left out; the order is by count
  * descending, then by value, compared in JavaScript so that both databases give the same order.
  */

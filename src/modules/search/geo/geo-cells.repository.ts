@@ -1,7 +1,7 @@
 import { type Expression, expressionBuilder, type Kysely, type RawBuilder, type SqlBool, sql } from 'kysely';
-import { microdegrees } from '../../../db/dialect/geo-cell-triggers.js';
+import { microdegrees } from '../../../db/dialect/ddl/geo-cell-triggers.js';
 import { rowsInKeyRanges } from '../../../db/dialect/key-ranges.js';
-import type { DB, ListingState } from '../../../db/schema.js';
+import type { DB, ListingState } from '../../../db/schema/index.js';
 import { boxOfCircle, minimumDot, type RadiusCircle, radiusKmOf } from './geo.js';
 import {
   BoxCells,
@@ -50,7 +50,7 @@ const RANGE_GAP = 8;
 const RANGES_PER_STATEMENT = 2_000;
 /** A circle starts at the deepest level at which its box spans at most this many cells. */
 const START_CELLS = 64;
-/** API.md 4.5: at most this many clusters. */
+/** docs/api.md 4.5: at most this many clusters. */
 export const MAX_CLUSTERS = 500;
 /** The finest clusters (those of zoom 14 on): cells of about 300 × 550 m in Miami. */
 const FINEST_CLUSTER_LEVEL = 16;
@@ -73,7 +73,7 @@ export interface MapCluster {
   property_id?: number;
 }
 
-/** API.md 4.5: the clusters in key order, and the number of listings they hold. */
+/** docs/api.md 4.5: the clusters in key order, and the number of listings they hold. */
 export interface MapClusters {
   clusters: MapCluster[];
   total: number;
@@ -345,7 +345,7 @@ export function clusterLevel(box: SearchBox, zoom: number): number {
 }
 
 /**
- * Map clusters (API.md 4.5) of the listings in the states inside the box, from the cell aggregates: one
+ * Map clusters (docs/api.md 4.5) of the listings in the states inside the box, from the cell aggregates: one
  * cluster per cell of `clusterLevel` holding exactly its listings inside the box (cells cut by the box's
  * edge are refined down to points), placed at their centroid, in key order.
  */

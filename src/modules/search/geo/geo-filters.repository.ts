@@ -1,5 +1,5 @@
 import { type Expression, type ExpressionBuilder, type RawBuilder, type SqlBool, sql } from 'kysely';
-import type { DB, ListingsTable } from '../../../db/schema.js';
+import type { DB, ListingsTable } from '../../../db/schema/index.js';
 import {
   boxOfCircle,
   boxOfPolygon,
@@ -14,7 +14,7 @@ import { unitVector } from '../../../lib/geo-grid.js';
 import type { GeoPoint, SearchBox } from '../query/search-types.js';
 
 /**
- * Geo filters of a query over `listings as l` (API.md 4.4), the same SQL on both databases. Each is a
+ * Geo filters of a query over `listings as l` (docs/api.md 4.4), the same SQL on both databases. Each is a
  * key-range pre-selection that the `(status, geo_key)` index reads, then the exact test, written with the
  * same operations in the same order as its twin in geo.ts (`inCircle`, `inBox`, `inPolygon`): both compute
  * the same doubles, so SQL and the in-memory matcher agree on every point, edges included. Listings

@@ -2,7 +2,7 @@ import { columnOfLongitude, GRID_BITS, GRID_CELLS, interleave, rowOfLatitude, ty
 import type { GeoPoint, SearchBox, SearchCircle } from '../query/search-types.js';
 
 /**
- * The geometry of geo search (API.md 4.4), pure, over the geo columns of lib/geo-grid.ts: a region becomes a
+ * The geometry of geo search (docs/api.md 4.4), pure, over the geo columns of lib/geo-grid.ts: a region becomes a
  * few ranges of `geo_key`s that pre-select, and the exact tests decide.
  */
 

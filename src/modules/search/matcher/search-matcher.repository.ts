@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../../../db/schema.js';
+import type { DB } from '../../../db/schema/index.js';
 import { groupBy } from '../../../lib/group-by.js';
 import type { MatchableListing } from './search-matcher.js';
 

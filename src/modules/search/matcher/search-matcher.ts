@@ -1,4 +1,4 @@
-import type { ListingState } from '../../../db/schema.js';
+import type { ListingState } from '../../../db/schema/index.js';
 import { keywordMatches, queryTerms } from '../../../lib/search-tokens.js';
 import { inBox, inCircle, inPolygon } from '../geo/geo.js';
 import type { ResolvedSearch } from '../query/search-terms.js';
@@ -33,7 +33,7 @@ export interface MatchableListing {
 }
 
 /**
- * Whether a listing matches a search: the rules of search-filters.ts, in memory (API.md 7: "Matching must agree
+ * Whether a listing matches a search: the rules of search-filters.ts, in memory (docs/api.md 7: "Matching must agree
  * exactly with what the search endpoint returns"). The parity test checks the two against each other on both
  * databases. Saved-search alerts run it against each newly published listing.
  */

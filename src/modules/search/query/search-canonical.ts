@@ -1,12 +1,12 @@
 import { type NumberRange, type SearchQuery, TAXONOMY_FILTERS } from './search-types.js';
 
 /**
- * The canonical form of a search (API.md 12: "A saved search stores canonical parameter names"): what
+ * The canonical form of a search (docs/api.md 12: "A saved search stores canonical parameter names"): what
  * search-query.ts reads back into the same search.
  */
 
 /**
- * The canonical parameters of a search: canonical names only, in one fixed order (that of API.md 4.4), lists
+ * The canonical parameters of a search: canonical names only, in one fixed order (that of docs/api.md 4.4), lists
  * joined by commas, numbers in their shortest form, defaults left out. Reading them back gives the same search.
  */
 export function searchQueryParams(query: SearchQuery): Record<string, string> {

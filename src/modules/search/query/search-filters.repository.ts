@@ -1,6 +1,6 @@
 import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
 import { hasAllTerms } from '../../../db/dialect/full-text.js';
-import type { DB, ListingState } from '../../../db/schema.js';
+import type { DB, ListingState } from '../../../db/schema/index.js';
 import { inBoxSql, inCircleSql, inPolygonSql } from '../geo/geo-filters.repository.js';
 import { queryTerms } from '../../../lib/search-tokens.js';
 import type { ResolvedSearch } from './search-terms.js';
@@ -10,7 +10,7 @@ import { type FacetName, LOCATION_FILTERS, type NumberRange, type SearchQuery, T
 export type SearchDB = DB & { l: DB['listings'] };
 export type ListingsEb = ExpressionBuilder<SearchDB, 'l'>;
 
-/** The states a search returns: `publish`, and `sold` with `include_sold` (API.md 4.4). */
+/** The states a search returns: `publish`, and `sold` with `include_sold` (docs/api.md 4.4). */
 export function searchedStates(query: SearchQuery): ListingState[] {
   return query.include_sold ? ['publish', 'sold'] : ['publish'];
 }
@@ -87,12 +87,12 @@ export function searchConditions(db: Kysely<DB>, search: ResolvedSearch, except?
   };
 }
 
-/** An agent's listings (API.md 12): those naming it in `agent_ids`. */
+/** An agent's listings (docs/api.md 12): those naming it in `agent_ids`. */
 function ofAgent(db: Kysely<DB>, eb: ListingsEb, agentId: number): Expression<SqlBool> {
   return eb('l.id', 'in', db.selectFrom('listing_agents').select('listing_id').where('agent_id', '=', agentId));
 }
 
-/** An agency's listings (API.md 12): its own `agency_id`, or naming one of its agents. */
+/** An agency's listings (docs/api.md 12): its own `agency_id`, or naming one of its agents. */
 function ofAgency(db: Kysely<DB>, eb: ListingsEb, agencyId: number): Expression<SqlBool> {
   const namingItsAgents = db
     .selectFrom('listing_agents as la')

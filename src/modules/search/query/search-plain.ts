@@ -1,4 +1,4 @@
-import type { ListSort } from '../../properties/properties.schemas.js';
+import type { ListSort } from '../../properties/index.js';
 import type { SearchQuery } from './search-types.js';
 
 /** The orders the plain published list (PropertiesService.listPublished) serves from its page cache. */

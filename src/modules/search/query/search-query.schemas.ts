@@ -1,4 +1,4 @@
-// The search parameters of API.md 4.4 as query-string schemas. Every value arrives as text (http/querystring.ts
+// The search parameters of docs/api.md 4.4 as query-string schemas. Every value arrives as text (http/querystring.ts
 // joins repeated parameters with commas), so Ajv coerces the scalars (`min_price=5` → 5, `featured=true` → true)
 // and the lists stay strings, split and checked value by value in search-query.ts, which also applies the rules
 // that span several parameters.
@@ -6,7 +6,7 @@ import { type Static, type TOptional, type TSchema, type TSchemaOptions, Type } 
 import { PageQueryFields } from '../../../lib/paging.js';
 import { FACET_NAMES, SEARCH_SORTS } from './search-types.js';
 
-/** API.md 0.6. */
+/** docs/api.md 0.6. */
 export const MAX_LIST_ITEMS = 50;
 export const MAX_IDS = 100;
 export const MIN_POLYGON_VERTICES = 3;
@@ -18,7 +18,7 @@ export const MAX_RADIUS_MI = Math.floor((MAX_RADIUS_KM / 1.609344) * 100) / 100;
 /** Ids are 32-bit on PostgreSQL; a larger number is a client error, not a driver error. */
 export const MAX_ID = 2_147_483_647;
 
-/** Houzez-style aliases (API.md 4.4) → the parameter each one stands for. */
+/** Houzez-style aliases (docs/api.md 4.4) → the parameter each one stands for. */
 export const SEARCH_ALIASES = {
   paged: 'page',
   'min-price': 'min_price',
@@ -57,7 +57,7 @@ const TermList = (what: string) =>
   );
 const alias = (of: string) => `Alias of \`${of}\``;
 
-/** Every filter of API.md 4.4 and its alias (not sorting, facets or paging): spread into a querystring schema. */
+/** Every filter of docs/api.md 4.4 and its alias (not sorting, facets or paging): spread into a querystring schema. */
 export const SearchFilterFields = {
   keyword: Type.Optional(
     Type.String({
@@ -150,7 +150,7 @@ export const SearchFilterFields = {
   include_sold: Flag('`true`: sold listings match too (default: only published ones); `false` is the default'),
 };
 
-/** Every parameter of API.md 4.4 but paging: spread into a querystring schema. */
+/** Every parameter of docs/api.md 4.4 but paging: spread into a querystring schema. */
 export const SearchQueryFields = {
   ...SearchFilterFields,
   sortby: Type.Optional(
@@ -168,11 +168,11 @@ export const SearchQueryFields = {
   ),
 };
 
-/** GET /properties/search and the other listing searches (API.md 4.4). */
+/** GET /properties/search and the other listing searches (docs/api.md 4.4). */
 export const SearchQuery = Type.Object({ ...PageQueryFields, ...SearchQueryFields }, { additionalProperties: false });
 export type SearchQueryInput = Static<typeof SearchQuery>;
 
-/** GET /properties/search/map (API.md 4.5): every filter, a required box and the zoom; no sorting, facets or paging. */
+/** GET /properties/search/map (docs/api.md 4.5): every filter, a required box and the zoom; no sorting, facets or paging. */
 export const MapQuery = Type.Object(
   {
     ...SearchFilterFields,
@@ -186,13 +186,13 @@ export const MapQuery = Type.Object(
 );
 export type MapQueryInput = Static<typeof MapQuery>;
 
-/** What a saved search may hold (API.md 7): every filter and `sortby`; paging and facets belong to one request. */
+/** What a saved search may hold (docs/api.md 7): every filter and `sortby`; paging and facets belong to one request. */
 export const SavedSearchFields = { ...SearchFilterFields, sortby: SearchQueryFields.sortby };
 export const SavedSearchParams = Type.Object(SavedSearchFields, { additionalProperties: false });
 export type SavedSearchParamsInput = Static<typeof SavedSearchParams>;
 
 /**
- * A saved search's `query` as a JSON object (API.md 7): the parameter names of a query string (aliases too), and
+ * A saved search's `query` as a JSON object (docs/api.md 7): the parameter names of a query string (aliases too), and
  * values as a query string would give them, or typed: `"min_price": 100000`, `"featured": true`,
  * `"type": ["apartment", "villa"]` or `"type": "apartment,villa"`. Each value is then read as its text would be
  * (search-query.ts), so both forms follow the same rules.

@@ -1,5 +1,5 @@
 // From validated query parameters (search-query.schemas.ts) to the canonical search (search-types.ts), and back
-// to the canonical query string a saved search stores (API.md 7, 12).
+// to the canonical query string a saved search stores (docs/api.md 7, 12).
 import { Ajv } from 'ajv';
 import { Type } from 'typebox';
 import { AppError, type FieldError } from '../../../lib/errors.js';
@@ -35,7 +35,7 @@ import {
   TAXONOMY_FILTERS,
 } from './search-types.js';
 
-/** A map request (API.md 4.5): the listings `filters` selects (the box among them), clustered at `zoom` over `box`. */
+/** A map request (docs/api.md 4.5): the listings `filters` selects (the box among them), clustered at `zoom` over `box`. */
 export interface MapSearch {
   filters: SearchFilters & { box: SearchBox };
   box: SearchBox;
@@ -79,7 +79,7 @@ const validateSavedParams = textValidator.compile(
 const validateSavedObject = jsonValidator<{ query: SavedSearchQueryObjectInput }>(Type.Object({ query: SavedSearchQueryObject }));
 
 /**
- * The search a saved search's body describes (API.md 7): its `query` object, or its `query_string` (with or
+ * The search a saved search's body describes (docs/api.md 7): its `query` object, or its `query_string` (with or
  * without the leading `?`). Both are read by the rules of GET /properties/search; paging and facets are refused.
  * Throws what request validation throws for a value breaking the schema (the error handler answers the same 400),
  * and AppError 400 for a rule spanning several parameters; fields are named `query.<name>` or `query_string.<name>`.

@@ -1,7 +1,7 @@
-import type { Taxonomy } from '../../../db/schema.js';
+import type { Taxonomy } from '../../../db/schema/index.js';
 import { type SearchQuery, type TaxonomyFilter } from './search-types.js';
 
-/** The taxonomy each term parameter of API.md 4.4 names. */
+/** The taxonomy each term parameter of docs/api.md 4.4 names. */
 export const TAXONOMY_OF: Record<TaxonomyFilter, Taxonomy> = {
   type: 'property_type',
   status: 'property_status',
@@ -25,7 +25,7 @@ export interface ResolvedSearch {
   scope?: ListingScope;
 }
 
-/** Whose listings a scoped search looks at (API.md 12): an agent's are those naming it, an agency's its own and its agents'. */
+/** Whose listings a scoped search looks at (docs/api.md 12): an agent's are those naming it, an agency's its own and its agents'. */
 export interface ListingScope {
   kind: 'agent' | 'agency';
   id: number;

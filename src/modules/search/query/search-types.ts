@@ -1,5 +1,5 @@
 /**
- * The canonical search (API.md 4.4): what a query string means once aliases are resolved, lists split and
+ * The canonical search (docs/api.md 4.4): what a query string means once aliases are resolved, lists split and
  * values checked. Saved searches store it (section 7), the SQL builder and the in-memory matcher read it.
  * Absent fields do not filter.
  */
@@ -72,7 +72,7 @@ export interface NumberRange {
   max?: number;
 }
 
-/** The filters of API.md 4.4 (everything but sorting, facets and paging). Ranges are inclusive. */
+/** The filters of docs/api.md 4.4 (everything but sorting, facets and paging). Ranges are inclusive. */
 export interface SearchFilters {
   keyword?: string;
   /** Term slugs, or ids written as digits; any of them, except `feature`: all of them. */

@@ -1,6 +1,6 @@
 import { type ColumnDataType, type ColumnDefinitionBuilder, type Kysely, type RawBuilder, sql } from 'kysely';
-import { CELL_LEVELS, GRID_BITS } from '../../lib/geo-grid.js';
-import { dialectOf } from './index.js';
+import { CELL_LEVELS, GRID_BITS } from '../../../lib/geo-grid.js';
+import { dialectOf } from '../index.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyDb = Kysely<any>;

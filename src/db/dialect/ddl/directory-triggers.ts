@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { deferredStampTrigger } from './deferred-stamps.js';
-import { dialectOf } from './index.js';
+import { dialectOf } from '../index.js';
 
 /**
  * Stamps of migration 0004 and the reviews that go with their target:

@@ -1,10 +1,10 @@
 import { type Kysely, sql } from 'kysely';
 import { deferredStampTrigger } from './deferred-stamps.js';
-import { dialectOf } from './index.js';
+import { dialectOf } from '../index.js';
 
 /**
  * `cache_versions('listings')` gets a new random value whenever anything shown in a listing record or
- * summary changes (API.md 4.1): the listing row (views and state included), its term links and agents,
+ * summary changes (docs/api.md 4.1): the listing row (views and state included), its term links and agents,
  * media attached to a listing, agent and agency records, an author's display name. Term names and slugs
  * have their own stamp (`terms`); cached listings check both (modules/properties/listing-records.ts).
  */

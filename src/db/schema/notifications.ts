@@ -1,6 +1,14 @@
 import type { Generated, Selectable } from 'kysely';
 
-/** API.md 8: what a notification is about. */
+/** Notifications, their preferences and devices, and broadcasts (migration 0010). */
+export interface NotificationsTables {
+  notifications: NotificationsTable;
+  notification_preferences: NotificationPreferencesTable;
+  devices: DevicesTable;
+  broadcasts: BroadcastsTable;
+}
+
+/** docs/api.md 8: what a notification is about. */
 export const NOTIFICATION_TYPES = [
   'property_approved',
   'property_disapproved',
@@ -14,19 +22,12 @@ export const NOTIFICATION_TYPES = [
   'payment_received',
   'system',
 ] as const;
+
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 export const DEVICE_PLATFORMS = ['ios', 'android', 'web'] as const;
-export type DevicePlatform = (typeof DEVICE_PLATFORMS)[number];
 
-/** Tables of migration 0010 (notifications, their preferences and devices, broadcasts, the scheduler). */
-export interface NotificationTables {
-  notifications: NotificationsTable;
-  notification_preferences: NotificationPreferencesTable;
-  devices: DevicesTable;
-  broadcasts: BroadcastsTable;
-  scheduled_jobs: ScheduledJobsTable;
-}
+export type DevicePlatform = (typeof DEVICE_PLATFORMS)[number];
 
 export interface NotificationsTable {
   id: Generated<number>;
@@ -82,16 +83,8 @@ export interface BroadcastsTable {
   finished_at: Generated<string | null>;
 }
 
-/** One row per background job: its next run and the lease of the process running it. */
-export interface ScheduledJobsTable {
-  name: string;
-  next_run_at: string;
-  locked_until: Generated<string | null>;
-  locked_by: Generated<string | null>;
-  last_finished_at: Generated<string | null>;
-  last_error: Generated<string | null>;
-}
-
 export type NotificationRow = Selectable<NotificationsTable>;
+
 export type DeviceRow = Selectable<DevicesTable>;
+
 export type BroadcastRow = Selectable<BroadcastsTable>;

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { dialectOf } from './index.js';
+import { dialectOf } from '../index.js';
 
 /**
  * `cache_versions('sessions')` gets a new random value whenever anything that decides whether a bearer

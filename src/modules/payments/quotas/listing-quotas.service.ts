@@ -1,21 +1,17 @@
 import type { Transaction } from 'kysely';
 import type { PaymentsConfig } from '../../../config.js';
-import type { DB, ListingState } from '../../../db/schema.js';
+import type { DB, ListingState } from '../../../db/schema/index.js';
 import { AppError } from '../../../lib/errors.js';
 import type { AuthUser } from '../../../lib/signed-in-user.js';
 import { nowIso } from '../../../lib/time.js';
 import { type CreditKind, spendCredit } from '../memberships/membership-credits.repository.js';
-import { isModerator } from '../../properties/listing-access.js';
-import * as repository from './listing-charges.repository.js';
-import { FEATURE_SETTERS } from '../../properties/moderation/moderation.schemas.js';
+import { type FeaturingCost, isModerator, type ListingCharges, FEATURE_SETTERS } from '../../properties/index.js';
+import * as repository from './listing-quotas.repository.js';
 
 export type QuotaSettings = Pick<PaymentsConfig, 'mode' | 'listingPriceMinor'>;
 
-/** What setting or removing a featured flag costs the caller: nothing, or one featured credit. */
-export type FeaturingCost = 'none' | 'featured_credit';
-
 /**
- * What listing actions cost under PAYMENT_MODE (API.md 10, 3.3). Administrators and managers never pay.
+ * What listing actions cost under PAYMENT_MODE (docs/api.md 10, 3.3). Administrators and managers never pay.
  * Credits come from the acting user's own membership: the author's when they create, re-list or feature, the
  * agency's when it acts on its agent's listing. An agent's own listings are paid by the agent's membership,
  * not the agency's: credits belong to the account that bought the package.
@@ -27,7 +23,7 @@ export type FeaturingCost = 'none' | 'featured_credit';
  * - `per_listing` with a LISTING_PRICE above 0: a new listing waits as a draft until its `listing` invoice is
  *   paid, and submitting it before → 402. Owners buy featuring through checkout, not with credits.
  */
-export class ListingQuotas {
+export class ListingQuotas implements ListingCharges {
   constructor(private readonly settings: QuotaSettings) {}
 
   /** Whether the caller's new listing is created as a draft whatever the body says (it awaits its fee). */

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { dialectOf } from './index.js';
+import { dialectOf } from '../index.js';
 
 /**
  * Keeps the copies on `listing_terms` of migration 0006 right, whatever statement changes the listing or

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { dialectOf } from './index.js';
+import { dialectOf } from '../index.js';
 
 /**
  * Database-side bookkeeping of terms, in the transaction that makes the change, whatever code path makes it.

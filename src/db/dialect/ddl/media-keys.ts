@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { identity } from './columns.js';
-import { dialectOf } from './index.js';
+import { dialectOf } from '../index.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyDb = Kysely<any>;

@@ -1,0 +1,59 @@
+import type { Generated, Selectable } from 'kysely';
+
+/** Machinery under every feature: cache stamps, the outbox, domain events, the scheduler. */
+export interface PlatformTables {
+  cache_versions: CacheVersionsTable;
+  outbox: OutboxTable;
+  domain_events: DomainEventsTable;
+  scheduled_jobs: ScheduledJobsTable;
+}
+
+/** Stamps that change whenever a cached answer's data changes (e.g. `terms`), set by triggers. */
+export interface CacheVersionsTable {
+  name: string;
+  version: string;
+}
+
+export const OUTBOX_STATES = ['pending', 'sent', 'dead'] as const;
+
+export type OutboxState = (typeof OUTBOX_STATES)[number];
+
+export interface OutboxTable {
+  id: Generated<number>;
+  /** `email`, `stripe_subscription`, and the notifications' `notification_email` and `notification_push`. */
+  channel: string;
+  /** Unique: enqueuing the same message twice stores it once, and receivers can drop repeats. */
+  idempotency_key: string;
+  /** JSON of the channel's message. */
+  payload: string;
+  status: Generated<OutboxState>;
+  attempts: Generated<number>;
+  /** When the message may next be claimed: now, after a back-off, or after a claim's lease runs out. */
+  available_at: string;
+  last_error: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+
+export interface DomainEventsTable {
+  id: Generated<number>;
+  /** e.g. `new_lead`, `new_review`. */
+  type: string;
+  /** JSON object. */
+  payload: string;
+  created_at: string;
+  /** Set by the notifications module once the event has been turned into notifications. */
+  processed_at: Generated<string | null>;
+}
+
+/** One row per background job: its next run and the lease of the process running it. */
+export interface ScheduledJobsTable {
+  name: string;
+  next_run_at: string;
+  locked_until: Generated<string | null>;
+  locked_by: Generated<string | null>;
+  last_finished_at: Generated<string | null>;
+  last_error: Generated<string | null>;
+}
+
+export type OutboxRow = Selectable<OutboxTable>;

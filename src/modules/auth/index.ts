@@ -1,0 +1,51 @@
+import { authRateLimit } from '../../http/rate-limit.js';
+import type { AccountsServices } from '../accounts/index.js';
+import type { AppModule, Platform } from '../module.js';
+import { AccessTokens } from './access-tokens.service.js';
+import { authRoutes } from './auth.routes.js';
+import { LoginResult, TokenPair } from './auth.schemas.js';
+import { AuthService } from './auth.service.js';
+import { LoginLocks } from './login-locks.service.js';
+import { PasswordResetService } from './password-reset.service.js';
+import { DatabaseStampSignal, RedisRevocationChannel } from './revocations.service.js';
+import { SessionCache } from './session-cache.service.js';
+
+export interface AuthServices {
+  /** Sign-in, registration, tokens and sessions; also the HTTP layer's authenticator. */
+  auth: AuthService;
+  passwordReset: PasswordResetService;
+  /** Failed sign-ins per account, shared by every process. */
+  loginLocks: LoginLocks;
+}
+
+/** Authentication (docs/api.md 2): sessions with access and refresh tokens, revocation across processes. */
+export function createAuthModule(
+  { config, database, jwtSecret, redis, log, storage }: Platform,
+  { users, passwords }: AccountsServices,
+): AppModule<AuthServices> {
+  const { db } = database;
+  const tokens = new AccessTokens(jwtSecret, config.accessTokenTtlSeconds);
+  const revocations = redis ? new RedisRevocationChannel(redis, log) : new DatabaseStampSignal(database.readCacheVersion);
+  // Cached sessions pay off where checking the revocation signal costs no round trip (revocations.service.ts).
+  const sessionCache = redis || database.stampReadsAreLocal ? new SessionCache(revocations) : undefined;
+  const loginLocks = new LoginLocks(db);
+  const auth = new AuthService(db, users, passwords, tokens, storage, loginLocks, revocations, sessionCache, {
+    refreshTokenTtlDays: config.refreshTokenTtlDays,
+    registrationEnabled: config.registrationEnabled,
+  });
+  const passwordReset = new PasswordResetService(db, users, passwords, revocations, config.resetPasswordUrl);
+  return {
+    services: { auth, passwordReset, loginLocks },
+    schemas: [LoginResult, TokenPair],
+    routes: async (api) => {
+      await api.register(authRoutes, { auth, passwordReset, signInRateLimit: authRateLimit(config) });
+    },
+    stop: async () => {
+      if (revocations instanceof RedisRevocationChannel) revocations.close();
+    },
+  };
+}
+
+export { LoginResult } from './auth.schemas.js';
+export type { AuthService } from './auth.service.js';
+export { LoginLocks } from './login-locks.service.js';

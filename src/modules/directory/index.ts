@@ -1,0 +1,39 @@
+import type { AppModule, Platform } from '../module.js';
+import type { PropertiesServices } from '../properties/index.js';
+import type { SearchServices } from '../search/index.js';
+import { agencyRoutes } from './agencies.routes.js';
+import { AgenciesService } from './agencies.service.js';
+import { agentRoutes } from './agents.routes.js';
+import { AgentsService } from './agents.service.js';
+import { DirectoryListings } from './directory-listings.service.js';
+import { DirectoryRecords } from './directory-records.service.js';
+import { Agency, Agent } from './directory.schemas.js';
+
+export interface DirectoryServices {
+  agents: AgentsService;
+  agencies: AgenciesService;
+}
+
+/** The directory (docs/api.md 5): agents, and agencies with their agents and listings. */
+export function createDirectoryModule(
+  { config, database, stamps, storage }: Platform,
+  { properties, search }: Pick<PropertiesServices, 'properties'> & SearchServices,
+): AppModule<DirectoryServices> {
+  const { db } = database;
+  const records = new DirectoryRecords(db, stamps, { publicUrl: config.publicUrl, storage });
+  const listings = new DirectoryListings(db, properties, search);
+  const agents = new AgentsService(db, records, listings);
+  const agencies = new AgenciesService(db, records, listings, agents);
+  return {
+    services: { agents, agencies },
+    schemas: [Agent, Agency],
+    routes: async (api) => {
+      await api.register(agentRoutes, { agents });
+      await api.register(agencyRoutes, { agencies });
+    },
+  };
+}
+
+export { canSeeAgent, isAdministrator, managesAgency, managesAgent } from './directory-access.js';
+export type { AgencyAccess, AgentAccess } from './directory-access.js';
+export { findAgencyAccess, findAgentAccess } from './directory.repository.js';

@@ -1,0 +1,26 @@
+import { formsRateLimit } from '../../http/rate-limit.js';
+import type { AppModule, Platform } from '../module.js';
+import type { PropertiesServices } from '../properties/index.js';
+import { leadRoutes } from './leads.routes.js';
+import { Lead } from './leads.schemas.js';
+import { LeadsService } from './leads.service.js';
+
+export interface LeadsServices {
+  /** Contact forms and the caller's leads. */
+  leads: LeadsService;
+}
+
+/** Leads (docs/api.md 6.3): contact forms about listings, agents and agencies, mailed through the outbox. */
+export function createLeadsModule(
+  { config, database }: Platform,
+  { properties }: Pick<PropertiesServices, 'properties'>,
+): AppModule<LeadsServices> {
+  const leads = new LeadsService(database.db, properties);
+  return {
+    services: { leads },
+    schemas: [Lead],
+    routes: async (api) => {
+      await api.register(leadRoutes, { leads, contactRateLimit: formsRateLimit(config) });
+    },
+  };
+}

@@ -1,0 +1,26 @@
+import { formsRateLimit } from '../../http/rate-limit.js';
+import type { AppModule, Platform } from '../module.js';
+import type { PropertiesServices } from '../properties/index.js';
+import { reviewRoutes } from './reviews.routes.js';
+import { Review } from './reviews.schemas.js';
+import { ReviewsService } from './reviews.service.js';
+
+export interface ReviewsServices {
+  /** Reviews of listings, agents and agencies, and their reactions. */
+  reviews: ReviewsService;
+}
+
+/** Reviews (docs/api.md 6.1). */
+export function createReviewsModule(
+  { config, database, stamps, storage }: Platform,
+  { properties }: Pick<PropertiesServices, 'properties'>,
+): AppModule<ReviewsServices> {
+  const reviews = new ReviewsService(database.db, stamps, properties, storage);
+  return {
+    services: { reviews },
+    schemas: [Review],
+    routes: async (api) => {
+      await api.register(reviewRoutes, { reviews, formsRateLimit: formsRateLimit(config) });
+    },
+  };
+}

@@ -1,0 +1,30 @@
+import type { AccountsServices } from '../accounts/index.js';
+import type { AuthServices } from '../auth/index.js';
+import type { MediaServices } from '../media/index.js';
+import type { AppModule, Platform } from '../module.js';
+import { ProfilesService } from './profiles.service.js';
+import { userRoutes } from './users.routes.js';
+import { PublicUserProfile, UserProfile } from './users.schemas.js';
+
+export interface UsersServices {
+  /** Profiles and the account operations of docs/api.md 3.2: read, update, list, delete. */
+  profiles: ProfilesService;
+}
+
+/** Users (docs/api.md 3): profiles, the directory of users, account deletion. */
+export function createUsersModule(
+  { database, storage }: Platform,
+  { users, passwords, auth, loginLocks, media }: AccountsServices & AuthServices & MediaServices,
+): AppModule<UsersServices> {
+  const profiles = new ProfilesService(database.db, users, auth, passwords, media, storage, loginLocks);
+  return {
+    services: { profiles },
+    schemas: [UserProfile, PublicUserProfile],
+    routes: async (api) => {
+      await api.register(userRoutes, { profiles });
+    },
+  };
+}
+
+export type { ProfilesService } from './profiles.service.js';
+export type { UserProfileRecord } from './users.schemas.js';

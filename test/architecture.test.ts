@@ -1,0 +1,195 @@
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import {
+  cyclicComponents,
+  describeImport,
+  moduleGraph,
+  moduleOf,
+  scanSource,
+  scanTree,
+  shortestCycle,
+  type SourceFacts,
+  type Violation,
+} from './helpers/import-graph.js';
+
+/**
+ * The walls of the layout (docs/architecture.md), kept by a test over src/'s import graph so they hold
+ * without anyone remembering them. Type-only imports count too: a module's types are part of its
+ * public face (index.ts), and a type import from another module's internals couples the two all the same.
+ */
+
+/** Layers that must not reach into others; each rule is numbered as docs/architecture.md lists it. */
+const WALLS = [
+  { rule: '1 db → modules', from: 'src/db/', to: ['src/modules/'] }, // db/ sits below every module; migrations stay frozen
+  { rule: '3 modules → jobs', from: 'src/modules/', to: ['src/jobs/'] }, // jobs run the modules' durable work, not the reverse
+  { rule: '3 jobs → modules', from: 'src/jobs/', to: ['src/modules/'] }, // the modules hand their jobs and senders to app.ts
+  { rule: '4 adapters → db/modules', from: 'src/adapters/', to: ['src/db/', 'src/modules/'] }, // plain ports: no SQL, no features
+  { rule: '5 http → modules', from: 'src/http/', to: ['src/modules/'] }, // cross-cutting HTTP knows no feature
+  { rule: '5 lib → modules/http/jobs', from: 'src/lib/', to: ['src/modules/', 'src/http/', 'src/jobs/'] }, // the shared bottom layer
+];
+
+/**
+ * Files outside src/db/dialect/ allowed to know which database is underneath. Keep it this short: anything
+ * else asks a named capability of db/dialect/. An entry whose file no longer checks the dialect is reported
+ * too, so the list cannot quietly outgrow the code.
+ */
+export const DIALECT_ALLOWED: Readonly<Record<string, string>> = {
+  'src/config.ts': 'reads DATABASE_URL once and decides the database kind (sqlite: or postgres://)',
+  'src/db/database.ts': 'opens SQLite or PostgreSQL according to that decision',
+};
+
+/** Every broken wall in `files`; pure, so the tests below can feed it planted violations. */
+export function checkArchitecture(files: SourceFacts[], dialectAllowed: Readonly<Record<string, string>> = DIALECT_ALLOWED): Violation[] {
+  const violations: Violation[] = [];
+  const report = (rule: string, file: string, message: string) => violations.push({ rule, file, message });
+
+  // Rules 1, 3, 4, 5: layer walls; rule 2: another module only through its index.ts.
+  for (const edge of files.flatMap((f) => f.imports)) {
+    const walls = WALLS.filter((wall) => edge.from.startsWith(wall.from) && wall.to.some((to) => edge.to.startsWith(to)));
+    for (const wall of walls) report(wall.rule, edge.from, describeImport(edge));
+    // Outside src/modules/ too (app.ts, seed/, main.ts): a module is reached through its face only.
+    const [a, b] = [moduleOf(edge.from), moduleOf(edge.to)];
+    if (walls.length === 0 && b && a !== b && edge.to !== `src/modules/${b}/index.ts`)
+      report('2 module internals', edge.from, describeImport(edge));
+  }
+
+  // Rule 6: dialect checks only under src/db/dialect/ (and the allow-list).
+  for (const { file, dialectChecks } of files) {
+    if (dialectChecks.length === 0 || file.startsWith('src/db/dialect/') || file in dialectAllowed) continue;
+    report('6 dialect check', file, `${file}: ${dialectChecks.map((c) => `:${c.line} ${c.what}`).join(', ')}`);
+  }
+  for (const file of Object.keys(dialectAllowed))
+    if (!files.some((f) => f.file === file && f.dialectChecks.length > 0))
+      report('6 dialect check', file, `${file} is in DIALECT_ALLOWED but checks no dialect: remove the entry`);
+
+  // Rule 7: no cycle between modules. A strongly connected component holds every cycle among its members;
+  // print one shortest cycle and every module edge inside the component (the candidates for cutting).
+  const graph = moduleGraph(files);
+  for (const component of cyclicComponents(graph)) {
+    const members = new Set(component);
+    const cycle = shortestCycle(graph, component[0]!, members);
+    const edges = component.flatMap((a) =>
+      [...(graph.get(a) ?? [])]
+        .filter(([b]) => members.has(b))
+        .map(([b, imports]) => `    ${a} → ${b}: ${imports.length} import(s), e.g. ${describeImport(imports[0]!)}`),
+    );
+    report(
+      '7 module cycle',
+      `src/modules/${component[0]}/`,
+      `${cycle.join(' → ')} (component: ${component.join(', ')})\n${edges.join('\n')}`,
+    );
+  }
+
+  // Rule 8: a file under src/modules/ that issues SQL is a *.repository.ts.
+  for (const { file, sqlCalls } of files) {
+    if (!moduleOf(file) || file.endsWith('.repository.ts') || sqlCalls.length === 0) continue;
+    const shown = sqlCalls.slice(0, 8).map((c) => `:${c.line} ${c.what}`);
+    if (sqlCalls.length > shown.length) shown.push(`… ${sqlCalls.length - shown.length} more`);
+    report('8 SQL outside a repository', file, `${file}: ${shown.join(', ')}`);
+  }
+  return violations;
+}
+
+/** The violations grouped by rule, with counts: the failure message of the real-tree test. */
+export function formatReport(violations: Violation[]): string {
+  const rules = [...new Set(violations.map((v) => v.rule))].sort();
+  return rules
+    .map((rule) => {
+      const messages = violations.filter((v) => v.rule === rule).map((v) => `  - ${v.message}`);
+      return `Rule ${rule} (${messages.length}):\n${messages.join('\n')}`;
+    })
+    .join('\n\n');
+}
+
+const scanAll = (sources: Record<string, string>) => Object.entries(sources).map(([file, text]) => scanSource(file, text));
+const rulesOf = (violations: Violation[]) => violations.map((v) => `${v.rule} | ${v.file}`).sort();
+
+describe('the architecture checker', () => {
+  it('reports a planted violation of each rule', () => {
+    const files = scanAll({
+      'src/db/migrations/0001_x.ts': `import { toCell } from '../../modules/search/geo.js';\nimport { identity } from '../dialect/columns.js';`,
+      'src/db/dialect/index.ts': `import { PostgresAdapter } from 'kysely';\nexport const dialectOf = (db) => (db instanceof PostgresAdapter ? 'postgres' : 'sqlite');`,
+      'src/modules/search/geo.ts': `export const toCell = 1;`,
+      'src/modules/a/index.ts': `export { A } from './a.service.js';`,
+      'src/modules/a/a.service.ts': [
+        `import { type Row } from '../b/b.repository.js';`,
+        `import { runOutbox } from '../../jobs/outbox.js';`,
+        `export class A { run(db) { return db.transaction().execute(async (trx) => trx); } }`,
+      ].join('\n'),
+      'src/modules/b/b.repository.ts': `import type { A } from '../a/index.js';\nexport const rows = (db) => db.selectFrom('t').selectAll().execute();`,
+      'src/modules/b/b.service.ts': [
+        `import { dialectOf } from '../../db/dialect/index.js';`,
+        `export const slow = (db) => dialectOf(db) === 'sqlite';`,
+        `export function pick(dialect) { switch (dialect) { case 'postgres': return 1; } }`,
+      ].join('\n'),
+      'src/modules/b/b.helpers.ts': `import { sql, type Kysely } from 'kysely';\nexport const one = sql\`1\`;\nexport const n = (db: Kysely<DB>) => db.deleteFrom('t').executeTakeFirst();\nexport const run = (q) => q.execute();`,
+      'src/adapters/mail/mailer.ts': `import type { DB } from '../../db/schema.js';`,
+      'src/adapters/push/fcm.ts': `export const load = () => import('../../modules/b/index.js');`,
+      'src/http/auth.ts': `export { A } from '../modules/a/index.js';`,
+      'src/lib/paging.ts': `import '../http/envelope.js';`,
+      'src/jobs/scheduler.ts': `import { A } from '../modules/a/index.js';`,
+      'src/seed/demo.ts': `import { rows } from '../modules/b/b.repository.js';`,
+      'src/config.ts': `export const kind = (url: string) => (url.startsWith('sqlite:') ? { kind: 'sqlite' } : { kind: 'postgres' });`,
+    });
+    const violations = checkArchitecture(files, { ...DIALECT_ALLOWED, 'src/gone.ts': 'a stale entry' });
+    expect(rulesOf(violations)).toEqual(
+      [
+        '1 db → modules | src/db/migrations/0001_x.ts',
+        '2 module internals | src/modules/a/a.service.ts',
+        '2 module internals | src/seed/demo.ts',
+        '3 jobs → modules | src/jobs/scheduler.ts',
+        '3 modules → jobs | src/modules/a/a.service.ts',
+        '4 adapters → db/modules | src/adapters/mail/mailer.ts',
+        '4 adapters → db/modules | src/adapters/push/fcm.ts',
+        '5 http → modules | src/http/auth.ts',
+        '5 lib → modules/http/jobs | src/lib/paging.ts',
+        '6 dialect check | src/db/database.ts', // allow-listed but absent from this graph: stale
+        '6 dialect check | src/gone.ts',
+        '6 dialect check | src/modules/b/b.service.ts',
+        '7 module cycle | src/modules/a/',
+        '8 SQL outside a repository | src/modules/b/b.helpers.ts',
+      ].sort(),
+    );
+    const report = formatReport(violations);
+    expect(report).toContain(`src/db/migrations/0001_x.ts:1 import '../../modules/search/geo.js'`);
+    expect(report).toContain(`src/modules/a/a.service.ts:1 import type '../b/b.repository.js'`);
+    expect(report).toContain(`src/adapters/push/fcm.ts:1 dynamic import '../../modules/b/index.js'`);
+    expect(report).toContain('a → b → a');
+    expect(report).toContain(
+      `src/modules/b/b.service.ts: :2 dialectOf(db) === 'sqlite', :2 dialectOf(), :3 switch (dialect), :3 case 'postgres'`,
+    );
+    expect(report).toContain(`src/modules/b/b.helpers.ts: :2 sql\`\`, :3 .deleteFrom(), :4 .execute()`);
+  });
+
+  it('passes a clean graph: index imports, transactions in services, types, dialect helpers', () => {
+    const files = scanAll({
+      'src/db/dialect/index.ts': `export const dialectOf = (db) => (db.kind === 'sqlite' ? 'sqlite' : 'postgres');`,
+      'src/db/database.ts': `export const open = (c) => (c.kind === 'sqlite' ? 1 : 2);`,
+      'src/config.ts': `export const kind = (url: string) => (url.startsWith('sqlite:') ? 'sqlite' : 'postgres');`,
+      'src/db/migrations/0001_x.ts': `import { identity } from '../dialect/columns.js';\nimport type { Kysely } from 'kysely';`,
+      'src/modules/a/index.ts': `export { A } from './a.service.js';\nexport type { ARow } from './a.mapper.js';`,
+      'src/modules/a/a.service.ts': [
+        `import type { Kysely, Transaction, SelectQueryBuilder } from 'kysely';`,
+        `import * as repository from './a.repository.js';`,
+        `import { B } from '../b/index.js';`,
+        `export class A { constructor(private db: Kysely<DB>) {}`,
+        `  run() { return this.db.transaction().setIsolationLevel('serializable').execute((trx) => repository.rows(trx)); } }`,
+      ].join('\n'),
+      'src/modules/a/a.repository.ts': `import { sql } from 'kysely';\nexport const rows = (db) => db.selectFrom('t').where(sql\`1\`).execute();`,
+      'src/modules/a/a.mapper.ts': `const sql = 'not kysely';\nexport const text = \`\${sql}\`; export type ARow = { kind: 'sqlite' | 'postgres' };`,
+      'src/modules/b/index.ts': `export class B {}`,
+      'src/app.ts': `import { A } from './modules/a/index.js';\nimport type { AppModule } from './modules/module.js';`,
+      'src/jobs/outbox.ts': `import type { DB } from '../db/schema.js';`,
+      'src/lib/paging.ts': `export const page = 1;`,
+    });
+    expect(formatReport(checkArchitecture(files))).toBe('');
+  });
+});
+
+describe('src/', () => {
+  it('keeps the walls between layers and modules', () => {
+    const root = fileURLToPath(new URL('..', import.meta.url));
+    const violations = checkArchitecture(scanTree(root));
+    if (violations.length > 0) expect.fail(`${violations.length} architecture violation(s):\n\n${formatReport(violations)}`);
+  });
+});

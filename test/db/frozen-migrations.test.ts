@@ -1,0 +1,61 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * Migrations are frozen once shipped: a database migrated last year and one migrated today must have run the
+ * same DDL. So each migration file and each DDL snapshot it runs (src/db/dialect/ddl/) is recorded here by
+ * the SHA-256 of its text as it shipped (first 16 hex digits). A change to the schema is a new migration, with
+ * new snapshots where its DDL differs; a new file is recorded here in the commit that adds it.
+ */
+const SHIPPED: Readonly<Record<string, string>> = {
+  'src/db/dialect/ddl/columns.ts': '780b84553994f090',
+  'src/db/dialect/ddl/deferred-stamps.ts': '45abd620c22f4e03',
+  'src/db/dialect/ddl/directory-triggers.ts': 'c3b9b99dc077d60c',
+  'src/db/dialect/ddl/geo-cell-triggers.ts': 'c6986856908eb662',
+  'src/db/dialect/ddl/keyword-index.ts': '269c8d1662c13c22',
+  'src/db/dialect/ddl/listing-triggers.ts': '29df37fd8d68a019',
+  'src/db/dialect/ddl/media-keys.ts': '88ae9daafa4cfc82',
+  'src/db/dialect/ddl/search-triggers.ts': '5cc4f5b23d25a853',
+  'src/db/dialect/ddl/session-triggers.ts': 'abb09271e4798223',
+  'src/db/dialect/ddl/term-triggers.ts': 'de1185cce75b0b4c',
+  'src/db/migrations/0001_initial.ts': '36bcbbdf18112110',
+  'src/db/migrations/0002_accounts.ts': 'b5a69b2e1eef19a6',
+  'src/db/migrations/0003_listings.ts': '609f49b687799034',
+  'src/db/migrations/0004_directory.ts': 'bf88d98d70f546ca',
+  'src/db/migrations/0005_payments.ts': '706a73e11d251cd7',
+  'src/db/migrations/0006_search.ts': '94fe7d7056207b69',
+  'src/db/migrations/0007_saved_searches.ts': '20254f997697be25',
+  'src/db/migrations/0008_geo_cells.ts': '4d5d55123a3fc077',
+  'src/db/migrations/0009_search_by_area.ts': '65bca77751eff32a',
+  'src/db/migrations/0010_notifications.ts': 'd1cc27ccc2768d8d',
+};
+
+const FOLDERS = ['src/db/migrations', 'src/db/dialect/ddl'];
+const NOT_FROZEN = new Set(['src/db/migrations/index.ts']); // the list of migrations grows with each one
+
+function checksumsOfTree(): Record<string, string> {
+  const root = new URL('../../', import.meta.url);
+  const files = FOLDERS.flatMap((folder) => readdirSync(new URL(folder, root)).map((name) => `${folder}/${name}`));
+  return Object.fromEntries(
+    files
+      .filter((file) => !NOT_FROZEN.has(file))
+      .map((file) => [
+        file,
+        createHash('sha256')
+          .update(readFileSync(new URL(file, root)))
+          .digest('hex')
+          .slice(0, 16),
+      ]),
+  );
+}
+
+describe('migrations', () => {
+  it('are frozen: every shipped migration and DDL snapshot is as it ran, and every new one is recorded', () => {
+    const actual = checksumsOfTree();
+    const changed = Object.keys(SHIPPED).filter((file) => actual[file] !== SHIPPED[file]);
+    const unrecorded = Object.keys(actual).filter((file) => !(file in SHIPPED));
+    expect(changed, 'changed or removed after shipping: write a new migration instead').toEqual([]);
+    expect(unrecorded, 'new files: record their checksums in SHIPPED').toEqual([]);
+  });
+});
