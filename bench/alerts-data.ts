@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { DB, Taxonomy } from '../src/db/schema.js';
+import type { DB, Taxonomy } from '../src/db/schema/index.js';
 import { integerBetween, pick, type Random, seededRandom } from '../src/lib/random.js';
 import { searchQueryString } from '../src/modules/search/query/search-canonical.js';
 import { normalizeSavedSearchQuery } from '../src/modules/search/query/search-query.js';

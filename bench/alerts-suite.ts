@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Kysely, sql } from 'kysely';
 import type { DatabaseConfig } from '../src/config.js';
-import type { DB } from '../src/db/schema.js';
+import type { DB } from '../src/db/schema/index.js';
 import type { SavedSearchIndex } from '../src/modules/saved-searches/alerts/saved-search-index.service.js';
 import type { MatchableListing } from '../src/modules/search/matcher/search-matcher.js';
 import { normalizeSavedSearchQuery } from '../src/modules/search/query/search-query.js';

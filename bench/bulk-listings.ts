@@ -3,9 +3,9 @@ import { on } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import type { Kysely } from 'kysely';
 import type { FileStorage } from '../src/adapters/storage/storage.js';
-import { fillGeoCells } from '../src/db/dialect/geo-cell-triggers.js';
-import type { DB, Taxonomy } from '../src/db/schema.js';
-import type { UsersService } from '../src/modules/accounts/accounts.service.js';
+import { fillGeoCells } from '../src/db/dialect/ddl/geo-cell-triggers.js';
+import type { DB, Taxonomy } from '../src/db/schema/index.js';
+import type { AccountsService } from '../src/modules/accounts/accounts.service.js';
 import { ensureDemoDirectory } from '../src/seed/demo-directory.js';
 import { createDemoImages } from '../src/seed/demo-images.js';
 import { findDemoTerms } from '../src/seed/demo-listings.js';
@@ -34,7 +34,7 @@ const LISTINGS_PER_CHUNK = 10_000;
  * The demo directory and pictures (created where missing) and the ids of the demo terms: what drafts draw
  * from. The database must have no listings yet: the load numbers them from 1.
  */
-export async function draftContext(db: Kysely<DB>, users: UsersService, storage: FileStorage, now: Date): Promise<DraftContext> {
+export async function draftContext(db: Kysely<DB>, users: AccountsService, storage: FileStorage, now: Date): Promise<DraftContext> {
   if (await db.selectFrom('listings').select('id').limit(1).executeTakeFirst())
     throw new Error('bulk listings go into a database without listings');
   const terms = await findDemoTerms(db);

@@ -2,11 +2,11 @@ import type { Kysely } from 'kysely';
 import { DiskStorage } from '../src/adapters/storage/disk-storage.js';
 import { CacheStamps } from '../src/db/cache-versions.js';
 import { createDatabase, migrateToLatest } from '../src/db/database.js';
-import type { DB, Taxonomy } from '../src/db/schema.js';
+import type { DB, Taxonomy } from '../src/db/schema/index.js';
 import { pick, seededRandom } from '../src/lib/random.js';
 import { PasswordHasher } from '../src/modules/accounts/password-hasher.service.js';
 import { TaxonomiesService } from '../src/modules/taxonomies/taxonomies.service.js';
-import { UsersService } from '../src/modules/accounts/accounts.service.js';
+import { AccountsService } from '../src/modules/accounts/accounts.service.js';
 import { seedDemoListings } from '../src/seed/demo-listings.js';
 import { seedDemoTerms } from '../src/seed/seed-demo.js';
 
@@ -69,7 +69,7 @@ export async function prepareData(sqlitePath: string, uploadDir: string, seed = 
     for (const name of UNUSED_FEATURES) await taxonomies.createTerm('property_feature', { name });
 
     const started = performance.now();
-    const users = new UsersService(db, new PasswordHasher());
+    const users = new AccountsService(db, new PasswordHasher());
     const storage = new DiskStorage(uploadDir, 'http://127.0.0.1');
     const { published } = await seedDemoListings(db, users, storage, { count: LISTING_COUNT, seed });
     const listingSeconds = (performance.now() - started) / 1000;

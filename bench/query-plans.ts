@@ -13,7 +13,7 @@ import { buildApp, createServices } from '../src/app.js';
 import { type DatabaseConfig, loadConfig } from '../src/config.js';
 import { createDatabase } from '../src/db/database.js';
 import { dialectOf } from '../src/db/dialect/index.js';
-import type { DB } from '../src/db/schema.js';
+import type { DB } from '../src/db/schema/index.js';
 
 /**
  * The SQL behind a request and its query plans: the whole application runs in this process on the dataset

@@ -9,7 +9,7 @@ import { createDatabase, type Database, migrateToLatest } from '../src/db/databa
 import { compactGeoCells } from '../src/db/dialect/geo-cell-compaction.js';
 import { PasswordHasher } from '../src/modules/accounts/password-hasher.service.js';
 import { TaxonomiesService } from '../src/modules/taxonomies/taxonomies.service.js';
-import { UsersService } from '../src/modules/accounts/accounts.service.js';
+import { AccountsService } from '../src/modules/accounts/accounts.service.js';
 import { seedDemoListings } from '../src/seed/demo-listings.js';
 import { seedDemoTerms } from '../src/seed/seed-demo.js';
 import { openLoader } from './bulk-loaders.js';
@@ -54,7 +54,7 @@ export async function seedDataset(config: DatabaseConfig, uploadDir: string, opt
   try {
     await migrateToLatest(database.db);
     await seedDemoTerms(new TaxonomiesService(database.db, new CacheStamps(database.readCacheVersion, database.localWrites, 0)));
-    const users = new UsersService(database.db, new PasswordHasher());
+    const users = new AccountsService(database.db, new PasswordHasher());
     const storage = new DiskStorage(uploadDir, 'http://127.0.0.1');
     started = performance.now();
     if (options.method === 'app') {

@@ -14,7 +14,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { type Kysely, sql } from 'kysely';
 import type { DatabaseConfig } from '../src/config.js';
 import { dialectOf } from '../src/db/dialect/index.js';
-import type { DB } from '../src/db/schema.js';
+import type { DB } from '../src/db/schema/index.js';
 import { LOADED_TABLES } from './bulk-listings.js';
 import { createScratchDatabase, type SeedMethod, type SeedSummary, seedDataset, withDatabase } from './search-data.js';
 import { benchDatabaseUrl } from './search-settings.js';
@@ -116,7 +116,7 @@ async function snapshot(db: Kysely<DB>): Promise<Map<string, Rows>> {
 }
 
 /**
- * Stored files get random names (API.md 12), so each seed names the demo pictures differently: a name is
+ * Stored files get random names (docs/api.md 12), so each seed names the demo pictures differently: a name is
  * replaced by its number in order of first use, in `storage_key` and in the `sizes` that derive from it.
  */
 function withStableFileNames(media: Rows): Rows {
