@@ -80,9 +80,10 @@ export function checkArchitecture(files: SourceFacts[], dialectAllowed: Readonly
     );
   }
 
-  // Rule 8: a file under src/modules/ that issues SQL is a *.repository.ts.
+  // Rule 8: a file under src/modules/ or src/jobs/ that issues SQL is a *.repository.ts.
   for (const { file, sqlCalls } of files) {
-    if (!moduleOf(file) || file.endsWith('.repository.ts') || sqlCalls.length === 0) continue;
+    const roled = moduleOf(file) !== undefined || file.startsWith('src/jobs/');
+    if (!roled || file.endsWith('.repository.ts') || sqlCalls.length === 0) continue;
     const shown = sqlCalls.slice(0, 8).map((c) => `:${c.line} ${c.what}`);
     if (sqlCalls.length > shown.length) shown.push(`… ${sqlCalls.length - shown.length} more`);
     report('8 SQL outside a repository', file, `${file}: ${shown.join(', ')}`);

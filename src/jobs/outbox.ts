@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { DB, OutboxRow } from '../db/schema/index.js';
 import type { ChannelSender } from '../db/outbox.js';
 import { nowIso } from '../lib/time.js';
+import * as repository from './outbox.repository.js';
 
 export interface OutboxWorkerOptions {
   /** How long a claimed message stays invisible to other workers before it is retried (a crashed sender). */
@@ -62,27 +63,12 @@ export class OutboxWorker {
   }
 
   private async claimDue(now: Date): Promise<OutboxRow[]> {
-    const due = await this.db
-      .selectFrom('outbox')
-      .selectAll()
-      .where('status', '=', 'pending')
-      .where('available_at', '<=', nowIso(now))
-      .orderBy('available_at')
-      .orderBy('id')
-      .limit(this.batchSize)
-      .execute();
+    const due = await repository.findDueMessages(this.db, nowIso(now), this.batchSize);
     const leaseUntil = nowIso(new Date(now.getTime() + this.leaseMs));
     const claimed: OutboxRow[] = [];
     for (const row of due) {
-      // Another worker that read the same row first has already moved `available_at`: skip it.
-      const result = await this.db
-        .updateTable('outbox')
-        .set({ available_at: leaseUntil, attempts: row.attempts + 1 })
-        .where('id', '=', row.id)
-        .where('status', '=', 'pending')
-        .where('available_at', '=', row.available_at)
-        .executeTakeFirst();
-      if (result.numUpdatedRows === 1n) claimed.push({ ...row, attempts: row.attempts + 1, available_at: leaseUntil });
+      if (await repository.claimMessage(this.db, row, leaseUntil))
+        claimed.push({ ...row, attempts: row.attempts + 1, available_at: leaseUntil });
     }
     return claimed;
   }
@@ -92,25 +78,17 @@ export class OutboxWorker {
     try {
       if (!sender) throw new Error(`no sender for channel ${message.channel}`);
       const kept = await sender(JSON.parse(message.payload), message);
-      await this.db
-        .updateTable('outbox')
-        .set({ status: 'sent', sent_at: nowIso(), last_error: null, payload: JSON.stringify(kept ?? {}) })
-        .where('id', '=', message.id)
-        .execute();
+      await repository.markSent(this.db, message.id, JSON.stringify(kept ?? {}), nowIso());
       return true;
     } catch (error) {
       const dead = message.attempts >= this.maxAttempts;
       const reason = error instanceof Error ? error.message : String(error);
       this.log.warn({ outboxId: message.id, channel: message.channel, attempts: message.attempts, dead, reason }, 'outbox send failed');
-      await this.db
-        .updateTable('outbox')
-        .set({
-          status: dead ? 'dead' : 'pending',
-          available_at: nowIso(new Date(Date.now() + backoffMs(message.attempts))),
-          last_error: reason.slice(0, 1000),
-        })
-        .where('id', '=', message.id)
-        .execute();
+      await repository.markFailed(this.db, message.id, {
+        dead,
+        retryAt: nowIso(new Date(Date.now() + backoffMs(message.attempts))),
+        error: reason.slice(0, 1000),
+      });
       return false;
     }
   }

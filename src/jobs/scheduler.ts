@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema/index.js';
 import { nowIso } from '../lib/time.js';
 import { Repeater } from '../lib/repeater.js';
+import * as repository from './scheduler.repository.js';
 
 /**
  * A scheduled job's work for one period. `now` is the tick's time. It may return how many milliseconds to wait
@@ -112,11 +113,7 @@ export class Scheduler {
     const names = [...this.jobs.keys()];
     if (names.length === 0) return [];
     const at = nowIso(now);
-    const rows = await this.db
-      .selectFrom('scheduled_jobs')
-      .select(['name', 'next_run_at', 'locked_until'])
-      .where('name', 'in', names)
-      .execute();
+    const rows = await repository.findJobRows(this.db, names);
     const rowsByName = new Map(rows.map((row) => [row.name, row]));
     const runs: [string, Promise<boolean>][] = [];
     for (const job of this.jobs.values()) {
@@ -162,38 +159,18 @@ export class Scheduler {
   /** Moves the job's lease to this process when it is due and free; true when this process won it. */
   private async claim(job: Job, now: Date, missing: boolean): Promise<boolean> {
     const at = nowIso(now);
-    if (missing) {
-      await this.db
-        .insertInto('scheduled_jobs')
-        .values({ name: job.name, next_run_at: at })
-        .onConflict((oc) => oc.column('name').doNothing())
-        .execute();
-    }
-    const result = await this.db
-      .updateTable('scheduled_jobs')
-      .set({ locked_until: nowIso(new Date(now.getTime() + job.leaseMs)), locked_by: this.owner })
-      .where('name', '=', job.name)
-      .where('next_run_at', '<=', at)
-      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', at)]))
-      .executeTakeFirst();
-    return result.numUpdatedRows === 1n;
+    if (missing) await repository.insertJobRow(this.db, job.name, at);
+    return repository.claimJob(this.db, job.name, { at, leaseUntil: nowIso(new Date(now.getTime() + job.leaseMs)), owner: this.owner });
   }
 
   /** Sets the next run and frees the lease, unless the lease ran out and another process has taken the job. */
   private async release(job: Job, finished: Date, delayMs: number, failure: string | null): Promise<void> {
-    const result = await this.db
-      .updateTable('scheduled_jobs')
-      .set({
-        next_run_at: nowIso(new Date(finished.getTime() + delayMs)),
-        locked_until: null,
-        locked_by: null,
-        last_finished_at: nowIso(finished),
-        last_error: failure,
-      })
-      .where('name', '=', job.name)
-      .where('locked_by', '=', this.owner)
-      .executeTakeFirst();
-    if (result.numUpdatedRows !== 1n) {
+    const released = await repository.releaseJob(this.db, job.name, this.owner, {
+      nextRunAt: nowIso(new Date(finished.getTime() + delayMs)),
+      finishedAt: nowIso(finished),
+      error: failure,
+    });
+    if (!released) {
       this.log.warn({ job: job.name, leaseMs: job.leaseMs }, 'scheduled job outlived its lease; another process took it over');
     }
   }
