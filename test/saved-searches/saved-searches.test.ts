@@ -269,6 +269,17 @@ describe.each(DIALECTS)('saved searches: create, list, update, delete (%s)', (di
     expect((await client.list(auth)).json().data.saved_searches).toEqual([]);
   });
 
+  it('never builds the alias headers from an unvalidated path: a NUL or a header injection is a 400 in the envelope', async () => {
+    const auth = await signIn();
+    const successor = `${t.config.publicUrl}${API}/saved-searches`;
+    for (const raw of ['%00', '%E2%80%AE', 'abc%3E%3B%20rel%3D%22x%22%2C%20%3Chttps%3A%2F%2Fevil.test%2F']) {
+      const res = await client.remove(auth, raw as unknown as number, '/users/saved-searches');
+      expectError(res, 400, 'validation_failed');
+      expect(res.headers.deprecation).toBe('@1795219200');
+      expect(res.headers.link).toBe(`<${successor}>; rel="successor-version"`);
+    }
+  });
+
   it('serves the deprecated /users aliases with the same answers and the deprecation headers', async () => {
     const [auth, otherAuth] = [await signIn(), await signIn()];
     const id = await createdId(client, auth, { query: { city: miami.slug } });

@@ -41,6 +41,16 @@ const RECORD_NOTES =
   'query string. `display_text` names the main filters in the request’s language (term names as the terms have ' +
   'them; a term deleted since shows its slug or id); `query` is the exact search.';
 
+/**
+ * The successor of a deprecated alias naming one saved search: the same search under /saved-searches. The hook
+ * also runs for answers refused before validation, whose `id` is the raw path text: only an id that passed
+ * validation (a number by then) goes into the header; otherwise the successor is the collection.
+ */
+function successorOf(successorUrl: string, params: unknown): string {
+  const id = (params as { id?: unknown } | undefined)?.id;
+  return typeof id === 'number' && Number.isSafeInteger(id) ? `${successorUrl}/${id}` : successorUrl;
+}
+
 /** Adds the deprecation headers of docs/api.md 12 to every answer of a deprecated alias, errors included. */
 function deprecatedAlias(successor: (request: FastifyRequest) => string) {
   const deprecation = `@${Math.floor(ALIASES_DEPRECATED_AT.getTime() / 1000)}`;
@@ -140,7 +150,7 @@ export async function savedSearchRoutes(app: FastifyInstance, { savedSearches, s
 
   const deleteOptions = (deprecated: boolean) => ({
     config: signedIn,
-    ...(deprecated ? { onSend: deprecatedAlias((request) => `${successorUrl}/${(request.params as { id: number }).id}`) } : {}),
+    ...(deprecated ? { onSend: deprecatedAlias((request) => successorOf(successorUrl, request.params)) } : {}),
     schema: {
       tags: deprecated ? ['users', 'saved-searches'] : ['saved-searches'],
       summary: deprecated ? 'Delete a saved search (deprecated alias of DELETE /saved-searches/{id})' : 'Delete a saved search',
