@@ -121,6 +121,8 @@ function ruleOf(error: AjvError): { key: MessageKey; params?: MessageParams } {
       return { key: 'rule_pattern' };
     case 'format':
       return { key: 'rule_format', params: { format: String(params.format) } };
+    case 'noNul':
+      return { key: 'rule_no_nul' };
     default:
       return { key: 'rule_invalid' };
   }

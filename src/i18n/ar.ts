@@ -33,6 +33,7 @@ export const ar: Catalogue = {
   rule_max_items: 'يجب ألا يزيد على {limit} عنصرًا',
   rule_pattern: 'تنسيقه غير صالح',
   rule_format: 'يجب أن يكون {format} صالحًا',
+  rule_no_nul: 'يجب ألا يحتوي على الحرف NUL',
   rule_invalid: 'غير صالح',
   rule_alias_conflict: 'يعطي قيمة مختلفة عن {name}',
   rule_exact_and_range: 'لا يمكن دمجه مع {name}',

@@ -35,6 +35,7 @@ export const en = {
   rule_max_items: 'must have at most {limit} items',
   rule_pattern: 'has an invalid format',
   rule_format: 'must be a valid {format}',
+  rule_no_nul: 'must not contain a NUL character',
   rule_invalid: 'is not valid',
   rule_alias_conflict: 'gives another value than {name}',
   rule_exact_and_range: 'cannot be combined with {name}',

@@ -33,6 +33,7 @@ export const es: Catalogue = {
   rule_max_items: 'debe tener como máximo {limit} elementos',
   rule_pattern: 'tiene un formato no válido',
   rule_format: 'debe ser un {format} válido',
+  rule_no_nul: 'no debe contener el carácter NUL',
   rule_invalid: 'no es válido',
   rule_alias_conflict: 'da otro valor que {name}',
   rule_exact_and_range: 'no se puede combinar con {name}',

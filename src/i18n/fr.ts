@@ -33,6 +33,7 @@ export const fr: Catalogue = {
   rule_max_items: 'doit contenir au plus {limit} éléments',
   rule_pattern: 'a un format non valide',
   rule_format: 'doit être un(e) {format} valide',
+  rule_no_nul: 'ne doit pas contenir de caractère NUL',
   rule_invalid: 'n’est pas valide',
   rule_alias_conflict: 'donne une autre valeur que {name}',
   rule_exact_and_range: 'ne peut pas être combiné avec {name}',
