@@ -133,6 +133,7 @@ export async function insertPasswordReset(
   await db
     .insertInto('password_resets')
     .values({ token_hash: reset.tokenHash, user_id: reset.userId, created_at: reset.now, expires_at: reset.expiresAt, used_at: null })
+    .onConflict((oc) => oc.column('token_hash').doNothing())
     .execute();
 }
 

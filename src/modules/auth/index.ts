@@ -6,7 +6,7 @@ import { authRoutes } from './auth.routes.js';
 import { LoginResult, TokenPair } from './auth.schemas.js';
 import { AuthService } from './auth.service.js';
 import { LoginLocks } from './login-locks.service.js';
-import { PasswordResetService } from './password-reset.service.js';
+import { PASSWORD_RESET_CHANNEL, PasswordResetService } from './password-reset.service.js';
 import { DatabaseStampSignal, RedisRevocationChannel } from './revocations.service.js';
 import { SessionCache } from './session-cache.service.js';
 
@@ -20,7 +20,7 @@ export interface AuthServices {
 
 /** Authentication (docs/api.md 2): sessions with access and refresh tokens, revocation across processes. */
 export function createAuthModule(
-  { config, database, jwtSecret, redis, log, storage }: Platform,
+  { config, database, jwtSecret, redis, log, storage, mailer }: Platform,
   { users, passwords }: AccountsServices,
 ): AppModule<AuthServices> {
   const { db } = database;
@@ -33,13 +33,14 @@ export function createAuthModule(
     refreshTokenTtlDays: config.refreshTokenTtlDays,
     registrationEnabled: config.registrationEnabled,
   });
-  const passwordReset = new PasswordResetService(db, users, passwords, revocations, config.resetPasswordUrl);
+  const passwordReset = new PasswordResetService(db, users, passwords, revocations, config.resetPasswordUrl, mailer);
   return {
     services: { auth, passwordReset, loginLocks },
     schemas: [LoginResult, TokenPair],
     routes: async (api) => {
       await api.register(authRoutes, { auth, passwordReset, signInRateLimit: authRateLimit(config) });
     },
+    senders: { [PASSWORD_RESET_CHANNEL]: (payload) => passwordReset.deliverReset(payload) },
     stop: async () => {
       if (revocations instanceof RedisRevocationChannel) revocations.close();
     },
