@@ -91,9 +91,13 @@ async function sniffType(bytes: Buffer, accept: readonly MediaType[]): Promise<M
   return accepted;
 }
 
-/** Reads only the header: an image too large to decode safely is refused before any pixel is decoded. */
+/**
+ * Reads only the header: an image too large to decode safely is refused before any pixel is decoded. sharp's
+ * own pixel limit (about 268 megapixels) is lifted for this read, which decodes nothing: otherwise a larger
+ * image failed here as unreadable (415) instead of too large (413).
+ */
 async function checkImageHeader(bytes: Buffer, mimeType: ImageType, maxPixels: number): Promise<void> {
-  const metadata = await sharp(bytes)
+  const metadata = await sharp(bytes, { limitInputPixels: false })
     .metadata()
     .catch(() => undefined);
   if (!metadata?.width || !metadata.height || metadata.format !== SHARP_FORMAT[mimeType]) {
