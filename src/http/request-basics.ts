@@ -6,13 +6,16 @@ import { constantHeaders } from './security-headers.js';
 /**
  * What every request gets before anything else, in one hook: the constant headers (security, and CORS
  * when it does not vary), the X-Request-Id header, the message language, and a 503 while the server
- * drains. Callback-style hooks: they run on every request, and an async hook costs a promise each time.
+ * drains; and the body types every route accepts. Callback-style hooks: they run on every request, and an async hook costs a promise each time.
  */
 export function registerRequestBasics(
   app: FastifyInstance,
   { isClosing, extraHeaders }: { isClosing: () => boolean; extraHeaders: Record<string, string> },
 ): void {
   const headersFor = constantHeaders(extraHeaders);
+  // Bodies are JSON (or what a route's own parser takes): a text/plain body is a 415, not a string that then
+  // fails validation as a 400 (docs/api.md 0.2).
+  app.removeContentTypeParser('text/plain');
   app.decorateRequest('lang', 'en');
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(headersFor(request.url));

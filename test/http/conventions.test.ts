@@ -84,10 +84,15 @@ describe.each(DIALECTS)('API conventions (%s)', (dialect) => {
       expect(res.json()).toMatchObject({ success: false, code: 'payload_too_large' });
     });
 
-    it('answers an unsupported content type with 415', async () => {
-      const res = await t.app.inject({ method: 'POST', url: LOGIN, headers: { 'content-type': 'text/xml' }, payload: '<a/>' });
-      expect(res.statusCode).toBe(415);
-      expect(res.json().code).toBe('unsupported_media_type');
+    it('answers an unsupported content type with 415, text/plain included', async () => {
+      for (const [type, payload] of [
+        ['text/xml', '<a/>'],
+        ['text/plain', '{"username":"x","password":"y"}'],
+      ]) {
+        const res = await t.app.inject({ method: 'POST', url: LOGIN, headers: { 'content-type': type! }, payload });
+        expect(res.statusCode, type).toBe(415);
+        expect(res.json().code).toBe('unsupported_media_type');
+      }
     });
 
     it('refuses unknown query parameters everywhere but accepts lang', async () => {

@@ -46,8 +46,7 @@ const UnsubscribeBody = Type.Object(
  * empty JSON body count as none.
  */
 export async function unsubscribeRoutes(app: FastifyInstance, { unsubscribe }: UnsubscribeRouteOptions) {
-  // Only JSON and forms; anything else (text/plain included) → 415.
-  app.removeContentTypeParser('text/plain');
+  // Only JSON and forms; anything else → 415.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });
