@@ -24,6 +24,8 @@ export interface Config {
   readonly refreshTokenTtlDays: number;
   readonly admin: { readonly email: string; readonly password: string } | undefined;
   readonly redisUrl: string | undefined;
+  /** REDIS_KEY_PREFIX: starts every key and channel name this service uses in Redis. */
+  readonly redisKeyPrefix: string;
   readonly rateLimit: {
     readonly enabled: boolean;
     readonly perMinute: number;
@@ -175,6 +177,7 @@ export function loadConfig(env: Env = process.env): Config {
     refreshTokenTtlDays: 30,
     admin: adminEmail && adminPassword ? { email: adminEmail, password: adminPassword } : undefined,
     redisUrl: env.REDIS_URL || undefined,
+    redisKeyPrefix: read.string('REDIS_KEY_PREFIX', 'realty-api:'),
     rateLimit: {
       enabled: read.boolean('RATE_LIMIT_ENABLED', true),
       perMinute: read.integer('RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),

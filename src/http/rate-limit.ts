@@ -16,7 +16,7 @@ export async function registerRateLimit(app: FastifyInstance, config: Config, re
     global: true,
     max: config.rateLimit.perMinute,
     timeWindow: 60_000,
-    ...(redis ? { redis, nameSpace: 'realty-api:rate:' } : {}),
+    ...(redis ? { redis, nameSpace: `${config.redisKeyPrefix}rate:` } : {}),
     skipOnError: true,
     keyGenerator: (request) => request.ip,
     errorResponseBuilder: (_request, context) =>

@@ -25,7 +25,9 @@ export function createAuthModule(
 ): AppModule<AuthServices> {
   const { db } = database;
   const tokens = new AccessTokens(jwtSecret, config.accessTokenTtlSeconds);
-  const revocations = redis ? new RedisRevocationChannel(redis, log) : new DatabaseStampSignal(database.readCacheVersion);
+  const revocations = redis
+    ? new RedisRevocationChannel(redis, log, `${config.redisKeyPrefix}sessions:revoked`)
+    : new DatabaseStampSignal(database.readCacheVersion);
   // Cached sessions pay off where checking the revocation signal costs no round trip (revocations.service.ts).
   const sessionCache = redis || database.stampReadsAreLocal ? new SessionCache(revocations) : undefined;
   const loginLocks = new LoginLocks(db);

@@ -3,8 +3,6 @@ import type { Redis } from 'ioredis';
 import type { CacheVersionReader } from '../../db/cache-versions.js';
 import type { RevocationSignal } from './session-cache.service.js';
 
-const CHANNEL = 'realty-api:sessions:revoked';
-
 /** What revocation code calls after its transaction commits, so that other processes drop cached sessions. */
 export interface RevocationAnnouncer {
   announce(): Promise<void>;
@@ -39,13 +37,15 @@ export class RedisRevocationChannel implements RevocationSignal, RevocationAnnou
   constructor(
     private readonly redis: Redis,
     private readonly log: FastifyBaseLogger,
+    /** REDIS_KEY_PREFIX + `sessions:revoked`. */
+    private readonly channel: string,
   ) {
     this.subscriber = redis.duplicate();
     this.subscriber.on('message', () => {
       this.epoch++;
     });
     this.subscriber.on('ready', () => {
-      this.subscriber.subscribe(CHANNEL).then(
+      this.subscriber.subscribe(this.channel).then(
         () => {
           this.epoch++;
           this.subscribed = true;
@@ -72,7 +72,7 @@ export class RedisRevocationChannel implements RevocationSignal, RevocationAnnou
   async announce(): Promise<void> {
     this.epoch++; // this process at once, before the message comes back
     try {
-      await this.redis.publish(CHANNEL, '1');
+      await this.redis.publish(this.channel, '1');
     } catch (error) {
       // Subscribers whose connection is down bypass their cache; others keep an entry at most a minute.
       this.log.warn({ err: error }, 'could not announce a session revocation');

@@ -46,7 +46,7 @@ export function createNotificationsModule({
 }: Platform): AppModule<NotificationsServices> {
   const { db } = database;
   const notifier = new Notifier({ push: config.push.fcm !== undefined });
-  const notificationHub = new NotificationHub(log, redis ? { redis } : {});
+  const notificationHub = new NotificationHub(log, redis ? { redis, channel: `${config.redisKeyPrefix}notifications` } : {});
   notifier.setPublisher(notificationHub);
   const unsubscribeTokens = new UnsubscribeTokens(jwtSecret);
   const notificationEvents = new NotificationEventsJob(db, notifier);

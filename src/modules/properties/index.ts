@@ -39,7 +39,7 @@ export function createPropertiesModule(
   deps: { taxonomies: TaxonomiesService; media: MediaService; charges: ListingCharges },
 ): AppModule<PropertiesServices> {
   const { db } = database;
-  const views = new ViewCounter(db, log, config.listings.flushIntervalMs, redis);
+  const views = new ViewCounter(db, log, config.listings.flushIntervalMs, redis && { client: redis, keyPrefix: config.redisKeyPrefix });
   const records = new ListingRecords(db, stamps, { publicUrl: config.publicUrl, listingUrlTemplate: config.listings.urlTemplate, storage });
   const properties = new PropertiesService(db, records, deps.taxonomies, deps.media, views, config.listings, deps.charges);
   const moderation = new ModerationService(db, config.listings, deps.charges);

@@ -39,7 +39,8 @@ export class ViewCounter {
     private readonly db: Kysely<DB>,
     private readonly log: ViewLog,
     private readonly flushIntervalMs: number,
-    private readonly redis?: Redis,
+    /** Remembers recent viewers across processes; keys start with REDIS_KEY_PREFIX. */
+    private readonly redis?: { client: Redis; keyPrefix: string },
   ) {}
 
   /** Notes a view of the listing by the client (never waits: a shared check completes on its own). */
@@ -55,7 +56,7 @@ export class ViewCounter {
       this.increment(listingId);
       return;
     }
-    const check = this.redis.set(`realty:view:${key}`, '1', 'PX', HOUR_MS, 'NX').then(
+    const check = this.redis.client.set(`${this.redis.keyPrefix}view:${key}`, '1', 'PX', HOUR_MS, 'NX').then(
       (result) => {
         this.redisFailing = false;
         if (result === 'OK') this.increment(listingId);
