@@ -37,6 +37,8 @@ export interface Config {
   readonly trustProxy: boolean;
   readonly corsOrigins: '*' | readonly string[];
   readonly logLevel: LogLevel;
+  /** LOG_FORMAT: `pretty` (human-readable lines) or `json` (one object a line); `auto` picks pretty on a terminal. */
+  readonly logFormat: 'pretty' | 'json';
   readonly shutdownTimeoutMs: number;
   /** How stale another process's change may be in a cached answer (this process's own: never). */
   readonly cacheRevalidateMs: number;
@@ -113,7 +115,7 @@ const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debu
  * Reads the environment once into a validated, frozen Config. Every bad variable is reported together,
  * so that one start shows the whole list instead of one problem per attempt.
  */
-export function loadConfig(env: Env = process.env): Config {
+export function loadConfig(env: Env = process.env, stdoutIsTerminal = Boolean(process.stdout.isTTY)): Config {
   const problems: string[] = [];
   const read = new EnvReader(env, problems);
 
@@ -144,6 +146,8 @@ export function loadConfig(env: Env = process.env): Config {
   const corsRaw = read.string('CORS_ORIGINS', '*');
   const logLevel = read.string('LOG_LEVEL', 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const logFormat = read.string('LOG_FORMAT', 'auto');
+  if (!['auto', 'pretty', 'json'].includes(logFormat)) problems.push('LOG_FORMAT must be one of auto, pretty, json');
 
   const googleClientIds = read.list('GOOGLE_CLIENT_IDS');
   const facebookAppId = env.FACEBOOK_APP_ID?.trim() || undefined;
@@ -196,6 +200,7 @@ export function loadConfig(env: Env = process.env): Config {
               .filter(Boolean),
           ),
     logLevel,
+    logFormat: logFormat === 'pretty' || (logFormat === 'auto' && stdoutIsTerminal) ? 'pretty' : 'json',
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     cacheRevalidateMs: read.integer('CACHE_REVALIDATE_MS', 100, 0, 60_000),
     registrationEnabled: read.boolean('REGISTRATION_ENABLED', true),
