@@ -7,6 +7,7 @@ import { registerCors, wildcardCorsHeaders } from './http/cors.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { registerHealthRoutes } from './http/health.js';
 import { languagePrefixRewriter } from './http/language.js';
+import { registerMetrics } from './http/metrics.js';
 import { registerOpenApi, registerOpenApiRoutes } from './http/openapi.js';
 import { parseQueryString } from './http/querystring.js';
 import { registerRateLimit } from './http/rate-limit.js';
@@ -162,6 +163,7 @@ export async function buildApp(deps: AppDependencies, services: Services = creat
   });
 
   for (const module of services.modules) for (const schema of module.schemas ?? []) app.addSchema(schema);
+  if (config.metricsToken) registerMetrics(app, { token: config.metricsToken, database });
   registerHealthRoutes(app, async () => !closing && (await isDatabaseReady(database.db)));
   if (!config.s3) await registerUploadsRoute(app, config.uploads.dir);
   await app.register(

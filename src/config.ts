@@ -24,6 +24,8 @@ export interface Config {
   readonly refreshTokenTtlDays: number;
   readonly admin: { readonly email: string; readonly password: string } | undefined;
   readonly redisUrl: string | undefined;
+  /** METRICS_TOKEN: serves GET /metrics to this bearer token; unset, there is no metrics route. */
+  readonly metricsToken: string | undefined;
   /** REDIS_KEY_PREFIX: starts every key and channel name this service uses in Redis. */
   readonly redisKeyPrefix: string;
   readonly rateLimit: {
@@ -146,6 +148,8 @@ export function loadConfig(env: Env = process.env, stdoutIsTerminal = Boolean(pr
   const corsRaw = read.string('CORS_ORIGINS', '*');
   const logLevel = read.string('LOG_LEVEL', 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const metricsToken = read.string('METRICS_TOKEN', '');
+  if (metricsToken !== '' && metricsToken.length < 16) problems.push('METRICS_TOKEN must be at least 16 characters long');
   const logFormat = read.string('LOG_FORMAT', 'auto');
   if (!['auto', 'pretty', 'json'].includes(logFormat)) problems.push('LOG_FORMAT must be one of auto, pretty, json');
 
@@ -181,6 +185,7 @@ export function loadConfig(env: Env = process.env, stdoutIsTerminal = Boolean(pr
     refreshTokenTtlDays: 30,
     admin: adminEmail && adminPassword ? { email: adminEmail, password: adminPassword } : undefined,
     redisUrl: env.REDIS_URL || undefined,
+    metricsToken: read.string('METRICS_TOKEN', '') || undefined,
     redisKeyPrefix: read.string('REDIS_KEY_PREFIX', 'realty-api:'),
     rateLimit: {
       enabled: read.boolean('RATE_LIMIT_ENABLED', true),

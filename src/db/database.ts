@@ -20,6 +20,8 @@ export interface Database {
   readonly localWrites: LocalWrites;
   /** True when reading a stamp costs no network round trip (the embedded database). */
   readonly stampReadsAreLocal: boolean;
+  /** The connection pool's state, for metrics; absent for the embedded database (one connection, in process). */
+  poolStats?(): { total: number; idle: number; waiting: number };
   destroy(): Promise<void>;
 }
 
@@ -45,7 +47,15 @@ function openSqlite(file: string): Database {
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: connection }), plugins: [localWrites] });
   let reader: CacheVersionReader | undefined; // prepared lazily: the table exists only after migration
   const readCacheVersion: CacheVersionReader = (name) => (reader ??= sqliteCacheVersionReader(connection))(name);
-  return { db, dialect: 'sqlite', isNew, readCacheVersion, localWrites, stampReadsAreLocal: true, destroy: () => db.destroy() };
+  return {
+    db,
+    dialect: 'sqlite',
+    isNew,
+    readCacheVersion,
+    localWrites,
+    stampReadsAreLocal: true,
+    destroy: () => db.destroy(),
+  };
 }
 
 function openPostgres(url: string, schema: string | undefined): Database {
@@ -64,6 +74,7 @@ function openPostgres(url: string, schema: string | undefined): Database {
     readCacheVersion: kyselyCacheVersionReader(db),
     localWrites,
     stampReadsAreLocal: false,
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     destroy: () => db.destroy(),
   };
 }

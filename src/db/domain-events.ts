@@ -1,4 +1,5 @@
 import { nowIso } from '../lib/time.js';
+import { ageSeconds } from './outbox.js';
 import type { ListingState } from './schema/index.js';
 import type { Executor } from './executor.js';
 
@@ -54,4 +55,17 @@ export async function recordListingMoves(db: Executor, moves: readonly ListingMo
     }
   }
   if (events.length > 0) await db.insertInto('domain_events').values(events).execute();
+}
+
+/**
+ * Domain events not yet turned into notifications, and the age in seconds of the oldest: how far behind
+ * notifications and saved-search alerts are (metrics).
+ */
+export async function pendingEventsLag(db: Executor, now = new Date()): Promise<{ pending: number; oldestAgeSeconds: number }> {
+  const row = await db
+    .selectFrom('domain_events')
+    .select((eb) => [eb.fn.countAll<number | string>().as('pending'), eb.fn.min('created_at').as('oldest')])
+    .where('processed_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return { pending: Number(row.pending), oldestAgeSeconds: ageSeconds(row.oldest, now) };
 }

@@ -53,3 +53,18 @@ export interface EmailPayload {
 
 /** Delivers one message of a channel; throwing schedules a retry. Returns what to keep of the payload once sent. */
 export type ChannelSender = (payload: unknown, message: OutboxRow) => Promise<unknown>;
+
+/** Messages waiting to be sent (pending, due or retrying) and the age in seconds of the oldest, for metrics. */
+export async function outboxBacklog(db: Executor, now = new Date()): Promise<{ pending: number; oldestAgeSeconds: number }> {
+  const row = await db
+    .selectFrom('outbox')
+    .select((eb) => [eb.fn.countAll<number | string>().as('pending'), eb.fn.min('created_at').as('oldest')])
+    .where('status', '=', 'pending')
+    .executeTakeFirstOrThrow();
+  return { pending: Number(row.pending), oldestAgeSeconds: ageSeconds(row.oldest, now) };
+}
+
+/** Seconds from an ISO timestamp to `now`; 0 without one. */
+export function ageSeconds(iso: string | null, now: Date): number {
+  return iso === null ? 0 : Math.max(0, (now.getTime() - Date.parse(iso)) / 1000);
+}

@@ -5,9 +5,10 @@ import type { AuthUser } from '../lib/signed-in-user.js';
 /**
  * Declared on each route as `config: { auth }` and checked by one hook (http/auth.ts):
  * `public` (the default; a token, when sent, must still be valid), `user` (any signed-in caller),
- * or the roles allowed.
+ * the roles allowed, or `own` (the route checks a credential of its own kind, such as the metrics token, in
+ * the Authorization header: the sign-in hook leaves it alone).
  */
-export type AuthRequirement = 'public' | 'user' | readonly Role[];
+export type AuthRequirement = 'public' | 'user' | 'own' | readonly Role[];
 
 declare module 'fastify' {
   interface FastifyRequest {
