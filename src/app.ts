@@ -133,9 +133,15 @@ export async function buildApp(deps: AppDependencies, services: Services = creat
     trustProxy: config.trustProxy,
     return503OnClosing: false,
     forceCloseConnections: 'idle',
+    // Timeouts on purpose (docs/operations.md): no limit on a request's duration, which would cut the live
+    // notification stream and long uploads; idle keep-alive sockets close after 72 s (longer than common
+    // proxies' 60 s, so the proxy closes first); headers must arrive within 15 s (slow-header clients).
+    requestTimeout: 0,
+    keepAliveTimeout: 72_000,
     rewriteUrl: languagePrefixRewriter(config.apiPrefix),
     routerOptions: { querystringParser: parseQueryString },
   });
+  app.server.headersTimeout = 15_000;
   registerValidation(app);
 
   let closing = false;
