@@ -53,12 +53,16 @@ export class LocalWrites implements KyselyPlugin {
 /**
  * The current stamp of a cached answer, read from the database at most once per `maxAgeMs`, and at once
  * after this process has written anything. So a process sees its own changes immediately, and another
- * process's changes within `maxAgeMs` (0 reads the stamp on every call). NOTE: writes are counted when
- * their statement completes, before a transaction commits; on PostgreSQL a stamp read by another request
- * in that window is the old one, and the change then shows within `maxAgeMs` too.
+ * process's changes within `maxAgeMs` (0 reads the stamp on every call). Callers that need a read while one
+ * is on its way join it when it started late enough for them (after their own writes, within `maxAgeMs`):
+ * under load a stamp is read once at a time, not once per request. NOTE: writes are counted when their
+ * statement completes, before a transaction commits; on PostgreSQL a stamp read by another request in that
+ * window is the old one, and the change then shows within `maxAgeMs` too.
  */
 export class CacheStamps {
-  private readonly known = new Map<string, { stamp: string; writes: number; at: number }>();
+  /** Stamps as read, with the local write count and the time the read started (what they vouch for). */
+  private readonly known = new Map<string, StampRead>();
+  private readonly reading = new Map<string, StampRead & { promise: Promise<string> }>();
 
   constructor(
     private readonly read: CacheVersionReader,
@@ -69,10 +73,32 @@ export class CacheStamps {
   async current(name: string): Promise<string> {
     const writes = this.localWrites.count;
     const now = performance.now();
+    const fresh = (read: StampRead | undefined) => read !== undefined && read.writes === writes && now - read.at < this.maxAgeMs;
     const known = this.known.get(name);
-    if (known && known.writes === writes && now - known.at < this.maxAgeMs) return known.stamp;
-    const stamp = await this.read(name);
-    this.known.set(name, { stamp, writes, at: now });
-    return stamp;
+    if (fresh(known)) return known!.stamp;
+    const inFlight = this.reading.get(name);
+    if (fresh(inFlight)) return inFlight!.promise;
+    const started: StampRead = { stamp: '', writes, at: now };
+    const promise = this.read(name).then(
+      (stamp) => {
+        if (this.reading.get(name)?.promise === promise) this.reading.delete(name);
+        const latest = this.known.get(name);
+        // A read that started earlier than the one already known must not replace it.
+        if (!latest || latest.at <= started.at) this.known.set(name, { ...started, stamp });
+        return stamp;
+      },
+      (error: unknown) => {
+        if (this.reading.get(name)?.promise === promise) this.reading.delete(name);
+        throw error;
+      },
+    );
+    this.reading.set(name, { ...started, promise });
+    return promise;
   }
+}
+
+interface StampRead {
+  stamp: string;
+  writes: number;
+  at: number;
 }
