@@ -36,6 +36,14 @@ function openSqlite(file: string): Database {
   const connection = new SQLite(file);
   // WAL lets readers run beside the writer; NORMAL sync is durable across crashes of the process in WAL.
   if (!inMemory) connection.pragma('journal_mode = WAL');
+  return sqliteDatabase(connection, isNew);
+}
+
+/**
+ * A Database over an open better-sqlite3 connection: a file, `:memory:`, or an in-memory copy made from
+ * `serialize()` bytes (the tests copy one migrated database for each test file).
+ */
+export function sqliteDatabase(connection: SQLite.Database, isNew: boolean): Database {
   connection.pragma('synchronous = NORMAL');
   connection.pragma('foreign_keys = ON');
   connection.pragma('busy_timeout = 5000');

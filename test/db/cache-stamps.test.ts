@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CacheStamps, LocalWrites } from '../../src/db/cache-versions.js';
 import { createDatabase, type Database, migrateToLatest } from '../../src/db/database.js';
 import { TERM_ENDPOINTS } from '../../src/modules/taxonomies/taxonomies.schemas.js';
@@ -81,13 +81,20 @@ describe('cached term listings across processes', () => {
     const exact = new TaxonomiesService(reader.db, new CacheStamps(reader.readCacheVersion, reader.localWrites, 0));
     const lagging = new TaxonomiesService(reader.db, new CacheStamps(reader.readCacheVersion, reader.localWrites, 1000));
     const query = { search: 'shared' };
-    expect(await exact.listTerms(features, query)).toEqual([]);
-    expect(await lagging.listTerms(features, query)).toEqual([]);
+    // The stamps' clock (performance.now()) moves only when the test says so: the max age is exact.
+    vi.useFakeTimers({ toFake: ['performance'] });
+    try {
+      expect(await exact.listTerms(features, query)).toEqual([]);
+      expect(await lagging.listTerms(features, query)).toEqual([]);
 
-    await writing.createTerm('property_feature', { name: 'Shared Sauna' });
-    expect((await exact.listTerms(features, query)).map((t) => t.name)).toEqual(['Shared Sauna']);
-    expect(await lagging.listTerms(features, query)).toEqual([]);
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    expect((await lagging.listTerms(features, query)).map((t) => t.name)).toEqual(['Shared Sauna']);
+      await writing.createTerm('property_feature', { name: 'Shared Sauna' });
+      expect((await exact.listTerms(features, query)).map((t) => t.name)).toEqual(['Shared Sauna']);
+      vi.advanceTimersByTime(999);
+      expect(await lagging.listTerms(features, query)).toEqual([]);
+      vi.advanceTimersByTime(1);
+      expect((await lagging.listTerms(features, query)).map((t) => t.name)).toEqual(['Shared Sauna']);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

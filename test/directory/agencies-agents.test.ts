@@ -1,10 +1,10 @@
 import type { LightMyRequestResponse } from 'fastify';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DB, UserRow } from '../../src/db/schema/index.js';
+import type { DB } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
-import { bearer, newAgencyWithAgent, newAgent, newListing, newUser, tokenFor } from '../helpers/factories.js';
+import { newAgencyWithAgent, newAgent, newListing, newUser, signIn } from '../helpers/factories.js';
 import { errorBody } from '../helpers/expectations.js';
 
 const API = '/realty-api/v1';
@@ -13,7 +13,6 @@ type Auth = Record<string, string>;
 describe.each(DIALECTS)('attaching and detaching agents (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
-  const signIn = async (user: UserRow): Promise<Auth> => bearer(await tokenFor(t.app, user));
   const attach = (auth: Auth | undefined, agencyId: number, payload: unknown) =>
     t.app.inject({ method: 'POST', url: `${API}/agencies/${agencyId}/agents`, headers: auth ?? {}, payload: payload as object });
   const detach = (auth: Auth | undefined, agencyId: number, agentId: number) =>
@@ -28,7 +27,7 @@ describe.each(DIALECTS)('attaching and detaching agents (%s)', (dialect) => {
   /** A free agent (no agency) with its own user and token. */
   const freeAgent = async (visible = 1) => {
     const user = await newUser(db, { role: 'agent' });
-    return { user, id: await newAgent(db, { user_id: user.id, visible }), auth: await signIn(user) };
+    return { user, id: await newAgent(db, { user_id: user.id, visible }), auth: await signIn(t.app, user) };
   };
 
   beforeAll(async () => {
@@ -39,7 +38,7 @@ describe.each(DIALECTS)('attaching and detaching agents (%s)', (dialect) => {
 
   it('attaches a free agent for the agency’s user, idempotently, and the counts follow', async () => {
     const { agencyId, agencyUser } = await newAgencyWithAgent(db);
-    const auth = await signIn(agencyUser);
+    const auth = await signIn(t.app, agencyUser);
     const agent = await freeAgent();
     await db
       .insertInto('listing_agents')
@@ -69,10 +68,10 @@ describe.each(DIALECTS)('attaching and detaching agents (%s)', (dialect) => {
   it('refuses an agent of another agency with 409, and lets administrators attach', async () => {
     const first = await newAgencyWithAgent(db);
     const second = await newAgencyWithAgent(db);
-    const res = await attach(await signIn(second.agencyUser), second.agencyId, { agent_id: first.agentId });
+    const res = await attach(await signIn(t.app, second.agencyUser), second.agencyId, { agent_id: first.agentId });
     expectError(res, 409, 'conflict');
     expect(res.json().message).toBe('This agent belongs to another agency. It must be detached from that agency first.');
-    const admin = await signIn(await newUser(db, { role: 'administrator' }));
+    const admin = await signIn(t.app, await newUser(db, { role: 'administrator' }));
     expectError(await attach(admin, second.agencyId, { agent_id: first.agentId }), 409, 'conflict');
     expect(await agencyOf(first.agentId)).toBe(first.agencyId);
 
@@ -87,20 +86,20 @@ describe.each(DIALECTS)('attaching and detaching agents (%s)', (dialect) => {
     const other = await newAgencyWithAgent(db);
     const agent = await freeAgent();
     for (const user of [agentUser, other.agencyUser, await newUser(db), await newUser(db, { role: 'manager' })]) {
-      expectError(await attach(await signIn(user), agencyId, { agent_id: agent.id }), 403, 'forbidden');
+      expectError(await attach(await signIn(t.app, user), agencyId, { agent_id: agent.id }), 403, 'forbidden');
     }
     // The agent itself may not join an agency by its own hand.
     expectError(await attach(agent.auth, agencyId, { agent_id: agent.id }), 403, 'forbidden');
     expectError(await attach(undefined, agencyId, { agent_id: agent.id }), 401, 'unauthorized');
     expect(await agencyOf(agent.id)).toBeNull();
 
-    const auth = await signIn(agencyUser);
+    const auth = await signIn(t.app, agencyUser);
     expectError(await attach(auth, 999_999, { agent_id: agent.id }), 404, 'not_found');
     expectError(await attach(auth, agencyId, { agent_id: 999_999 }), 404, 'not_found');
     // A hidden agent is as unknown to the agency; administrators see it.
     const hidden = await freeAgent(0);
     expectError(await attach(auth, agencyId, { agent_id: hidden.id }), 404, 'not_found');
-    const admin = await signIn(await newUser(db, { role: 'administrator' }));
+    const admin = await signIn(t.app, await newUser(db, { role: 'administrator' }));
     expect((await attach(admin, agencyId, { agent_id: hidden.id })).statusCode).toBe(200);
 
     for (const payload of [{}, { agent_id: 'x' }, { agent_id: 0 }, { agent_id: agent.id, agency_id: agencyId }, [agent.id]]) {
@@ -113,18 +112,18 @@ describe.each(DIALECTS)('attaching and detaching agents (%s)', (dialect) => {
     const second = await newAgencyWithAgent(db);
     const agent = await freeAgent();
     const [a, b] = await Promise.all([
-      attach(await signIn(first.agencyUser), first.agencyId, { agent_id: agent.id }),
-      attach(await signIn(second.agencyUser), second.agencyId, { agent_id: agent.id }),
+      attach(await signIn(t.app, first.agencyUser), first.agencyId, { agent_id: agent.id }),
+      attach(await signIn(t.app, second.agencyUser), second.agencyId, { agent_id: agent.id }),
     ]);
     expect([a.statusCode, b.statusCode].sort()).toEqual([200, 409]);
     expect(await agencyOf(agent.id)).toBe(a.statusCode === 200 ? first.agencyId : second.agencyId);
   });
 
   it('detaches for the agency’s user, the agent’s user and administrators', async () => {
-    const admin = await signIn(await newUser(db, { role: 'administrator' }));
+    const admin = await signIn(t.app, await newUser(db, { role: 'administrator' }));
     const cases = [
-      async (d: Awaited<ReturnType<typeof newAgencyWithAgent>>) => signIn(d.agencyUser),
-      async (d: Awaited<ReturnType<typeof newAgencyWithAgent>>) => signIn(d.agentUser),
+      async (d: Awaited<ReturnType<typeof newAgencyWithAgent>>) => signIn(t.app, d.agencyUser),
+      async (d: Awaited<ReturnType<typeof newAgencyWithAgent>>) => signIn(t.app, d.agentUser),
       async () => admin,
     ];
     for (const authOf of cases) {
@@ -150,16 +149,16 @@ describe.each(DIALECTS)('attaching and detaching agents (%s)', (dialect) => {
     const other = await newAgencyWithAgent(db);
     for (const auth of [
       colleague.auth,
-      await signIn(other.agencyUser),
-      await signIn(other.agentUser),
-      await signIn(await newUser(db, { role: 'manager' })),
+      await signIn(t.app, other.agencyUser),
+      await signIn(t.app, other.agentUser),
+      await signIn(t.app, await newUser(db, { role: 'manager' })),
     ]) {
       expectError(await detach(auth, d.agencyId, d.agentId), 403, 'forbidden');
     }
     expectError(await detach(undefined, d.agencyId, d.agentId), 401, 'unauthorized');
     expect(await agencyOf(d.agentId)).toBe(d.agencyId);
 
-    const agencyAuth = await signIn(d.agencyUser);
+    const agencyAuth = await signIn(t.app, d.agencyUser);
     expectError(await detach(agencyAuth, d.agencyId, other.agentId), 404, 'not_found'); // in another agency
     expectError(await detach(agencyAuth, d.agencyId, (await freeAgent()).id), 404, 'not_found'); // in none
     expectError(await detach(agencyAuth, d.agencyId, 999_999), 404, 'not_found');
@@ -169,15 +168,15 @@ describe.each(DIALECTS)('attaching and detaching agents (%s)', (dialect) => {
     expect((await detach(agencyAuth, d.agencyId, d.agentId)).statusCode).toBe(200);
     expectError(await detach(agencyAuth, d.agencyId, d.agentId), 404, 'not_found');
     // Now free, another agency may take it.
-    expect((await attach(await signIn(other.agencyUser), other.agencyId, { agent_id: d.agentId })).statusCode).toBe(200);
+    expect((await attach(await signIn(t.app, other.agencyUser), other.agencyId, { agent_id: d.agentId })).statusCode).toBe(200);
   });
 
   it('hides a hidden agent of the agency from strangers (404) but not from its managers', async () => {
     const d = await newAgencyWithAgent(db);
     await db.updateTable('agents').set({ visible: 0 }).where('id', '=', d.agentId).execute();
-    expectError(await detach(await signIn(await newUser(db)), d.agencyId, d.agentId), 404, 'not_found');
+    expectError(await detach(await signIn(t.app, await newUser(db)), d.agencyId, d.agentId), 404, 'not_found');
     // Its agency sees it: attaching again answers 200, detaching works.
-    const agencyAuth = await signIn(d.agencyUser);
+    const agencyAuth = await signIn(t.app, d.agencyUser);
     expect((await attach(agencyAuth, d.agencyId, { agent_id: d.agentId })).statusCode).toBe(200);
     const res = await detach(agencyAuth, d.agencyId, d.agentId);
     expect(res.statusCode, res.body).toBe(200);

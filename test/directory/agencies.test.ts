@@ -1,10 +1,10 @@
 import type { LightMyRequestResponse } from 'fastify';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DB, UserRow } from '../../src/db/schema/index.js';
+import type { DB } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
-import { bearer, newAgency, newAgencyWithAgent, newAgent, newListing, newMedia, newUser, tokenFor, unique } from '../helpers/factories.js';
+import { newAgency, newAgencyWithAgent, newAgent, newListing, newMedia, newUser, signIn, unique } from '../helpers/factories.js';
 import { errorBody } from '../helpers/expectations.js';
 
 const API = '/realty-api/v1';
@@ -44,7 +44,6 @@ const NO_SOCIAL = { facebook: null, twitter: null, linkedin: null, instagram: nu
 describe.each(DIALECTS)('agencies: lists, records, agents, listings and updates (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
-  const signIn = async (user: UserRow): Promise<Auth> => bearer(await tokenFor(t.app, user));
   const get = (url: string, auth: Auth = {}) => t.app.inject({ method: 'GET', url: `${API}${url}`, headers: auth });
   const put = (auth: Auth | undefined, id: number, payload: unknown) =>
     t.app.inject({ method: 'PUT', url: `${API}/agencies/${id}`, headers: auth ?? {}, payload: payload as object });
@@ -220,7 +219,7 @@ describe.each(DIALECTS)('agencies: lists, records, agents, listings and updates 
     expect(propertyIdsOf(await get(`/agencies/${agencyId}/properties?sortby=a_price`))).toEqual([agents, both, own]);
     expect(propertyIdsOf(await get(`/agencies/${agencyId}/properties?sortby=d_price&per_page=1&page=3`))).toEqual([agents]);
 
-    const admin = await signIn(await newUser(db, { role: 'administrator' }));
+    const admin = await signIn(t.app, await newUser(db, { role: 'administrator' }));
     const approve = await t.app.inject({ method: 'POST', url: `${API}/users/approve-property/${pending}`, headers: admin });
     expect(approve.statusCode, approve.body).toBe(200);
     expect(propertyIdsOf(await get(`/agencies/${agencyId}/properties?sortby=a_price`))).toEqual([pending, agents, both, own]);
@@ -243,7 +242,7 @@ describe.each(DIALECTS)('agencies: lists, records, agents, listings and updates 
   describe('PUT /agencies/{id}', () => {
     it('updates every field the agency’s user may set, sanitizing the description', async () => {
       const { agencyId, agencyUser } = await newAgencyWithAgent(db);
-      const auth = await signIn(agencyUser);
+      const auth = await signIn(t.app, agencyUser);
       const slug = (await db.selectFrom('agencies').select('slug').where('id', '=', agencyId).executeTakeFirstOrThrow()).slug;
       const logo = await newMedia(db, agencyUser.id);
       const res = await put(auth, agencyId, {
@@ -292,9 +291,9 @@ describe.each(DIALECTS)('agencies: lists, records, agents, listings and updates 
 
     it('lets the agency’s user and administrators update; its agents and others get 403', async () => {
       const { agencyId, agencyUser, agentUser } = await newAgencyWithAgent(db);
-      const admin = await signIn(await newUser(db, { role: 'administrator' }));
+      const admin = await signIn(t.app, await newUser(db, { role: 'administrator' }));
       for (const [auth, license] of [
-        [await signIn(agencyUser), 'by-agency'],
+        [await signIn(t.app, agencyUser), 'by-agency'],
         [admin, 'by-admin'],
       ] as const) {
         const res = await put(auth, agencyId, { license });
@@ -303,7 +302,7 @@ describe.each(DIALECTS)('agencies: lists, records, agents, listings and updates 
       }
       const other = await newAgencyWithAgent(db);
       for (const user of [agentUser, other.agencyUser, other.agentUser, await newUser(db), await newUser(db, { role: 'manager' })]) {
-        expectError(await put(await signIn(user), agencyId, { license: 'hijacked' }), 403, 'forbidden');
+        expectError(await put(await signIn(t.app, user), agencyId, { license: 'hijacked' }), 403, 'forbidden');
       }
       expectError(await put(undefined, agencyId, { license: 'hijacked' }), 401, 'unauthorized');
       expectError(await put(admin, 999_999, { license: 'x' }), 404, 'not_found');
@@ -312,7 +311,7 @@ describe.each(DIALECTS)('agencies: lists, records, agents, listings and updates 
 
     it('refuses fields that are not the agency’s to set, and checks the logo and every value', async () => {
       const { agencyId, agencyUser, agentUser } = await newAgencyWithAgent(db);
-      const auth = await signIn(agencyUser);
+      const auth = await signIn(t.app, agencyUser);
       const before = await db.selectFrom('agencies').selectAll().where('id', '=', agencyId).executeTakeFirstOrThrow();
       for (const field of [
         'user_id',
@@ -345,7 +344,7 @@ describe.each(DIALECTS)('agencies: lists, records, agents, listings and updates 
       }
       // An administrator may use the agency's upload, or their own.
       const admin = await newUser(db, { role: 'administrator' });
-      expect((await put(await signIn(admin), agencyId, { logo_id: (await newMedia(db, admin.id)).id })).statusCode).toBe(200);
+      expect((await put(await signIn(t.app, admin), agencyId, { logo_id: (await newMedia(db, admin.id)).id })).statusCode).toBe(200);
 
       const bad: Record<string, unknown>[] = [
         { name: '' },

@@ -1,10 +1,10 @@
 import type { LightMyRequestResponse } from 'fastify';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DB, UserRow } from '../../src/db/schema/index.js';
+import type { DB } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
-import { bearer, newAgencyWithAgent, newAgent, newMedia, newTerm, newUser, tokenFor, unique } from '../helpers/factories.js';
+import { newAgencyWithAgent, newAgent, newMedia, newTerm, newUser, signIn, unique } from '../helpers/factories.js';
 import { errorBody } from '../helpers/expectations.js';
 
 const API = '/realty-api/v1';
@@ -15,7 +15,6 @@ const NO_SOCIAL = { facebook: null, twitter: null, linkedin: null, instagram: nu
 describe.each(DIALECTS)('PUT /agents/{id} (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
-  const signIn = async (user: UserRow): Promise<Auth> => bearer(await tokenFor(t.app, user));
   const put = (auth: Auth | undefined, id: number, payload: unknown) =>
     t.app.inject({ method: 'PUT', url: `${API}/agents/${id}`, headers: auth ?? {}, payload: payload as object });
   const get = (url: string, auth: Auth = {}) => t.app.inject({ method: 'GET', url: `${API}${url}`, headers: auth });
@@ -27,7 +26,7 @@ describe.each(DIALECTS)('PUT /agents/{id} (%s)', (dialect) => {
   /** An agency with one agent, and tokens for both users. */
   const directory = async () => {
     const created = await newAgencyWithAgent(db);
-    return { ...created, agentAuth: await signIn(created.agentUser), agencyAuth: await signIn(created.agencyUser) };
+    return { ...created, agentAuth: await signIn(t.app, created.agentUser), agencyAuth: await signIn(t.app, created.agencyUser) };
   };
 
   beforeAll(async () => {
@@ -135,7 +134,7 @@ describe.each(DIALECTS)('PUT /agents/{id} (%s)', (dialect) => {
 
   it('lets the agent’s user, its agency’s user and administrators update; others get 403, anonymous 401', async () => {
     const { agentId, agentAuth, agencyAuth } = await directory();
-    const admin = await signIn(await newUser(db, { role: 'administrator' }));
+    const admin = await signIn(t.app, await newUser(db, { role: 'administrator' }));
     for (const [auth, company] of [
       [agentAuth, 'By agent'],
       [agencyAuth, 'By agency'],
@@ -147,10 +146,10 @@ describe.each(DIALECTS)('PUT /agents/{id} (%s)', (dialect) => {
     }
     const otherDirectory = await directory();
     const strangers = [
-      await signIn(await newUser(db)),
+      await signIn(t.app, await newUser(db)),
       otherDirectory.agentAuth, // another agent
       otherDirectory.agencyAuth, // another agency
-      await signIn(await newUser(db, { role: 'manager' })),
+      await signIn(t.app, await newUser(db, { role: 'manager' })),
     ];
     for (const auth of strangers) expectError(await put(auth, agentId, { company: 'Hijacked' }), 403, 'forbidden');
     expectError(await put(undefined, agentId, { company: 'Hijacked' }), 401, 'unauthorized');
@@ -160,9 +159,9 @@ describe.each(DIALECTS)('PUT /agents/{id} (%s)', (dialect) => {
   it('answers 404 for a hidden agent the caller cannot see, and for unknown ids', async () => {
     const { agentId, agentAuth, agencyAuth } = await directory();
     expect((await put(agentAuth, agentId, { visible: false })).json().data.visible).toBe(false);
-    expectError(await put(await signIn(await newUser(db, { role: 'agent' })), agentId, { company: 'x' }), 404, 'not_found');
+    expectError(await put(await signIn(t.app, await newUser(db, { role: 'agent' })), agentId, { company: 'x' }), 404, 'not_found');
     // Managers may see it, not change it.
-    expectError(await put(await signIn(await newUser(db, { role: 'manager' })), agentId, { company: 'x' }), 403, 'forbidden');
+    expectError(await put(await signIn(t.app, await newUser(db, { role: 'manager' })), agentId, { company: 'x' }), 403, 'forbidden');
     expect((await put(agencyAuth, agentId, { visible: true })).json().data.visible).toBe(true);
     expectError(await put(agentAuth, 999_999, { company: 'x' }), 404, 'not_found');
     expectError(await put(agentAuth, 0, { company: 'x' }), 400, 'validation_failed');

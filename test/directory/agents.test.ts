@@ -1,22 +1,11 @@
 import type { LightMyRequestResponse } from 'fastify';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DB, UserRow } from '../../src/db/schema/index.js';
+import type { DB } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
 import { errorBody } from '../helpers/expectations.js';
-import {
-  bearer,
-  newAgency,
-  newAgencyWithAgent,
-  newAgent,
-  newListing,
-  newMedia,
-  newTerm,
-  newUser,
-  tokenFor,
-  unique,
-} from '../helpers/factories.js';
+import { newAgency, newAgencyWithAgent, newAgent, newListing, newMedia, newTerm, newUser, signIn, unique } from '../helpers/factories.js';
 
 const API = '/realty-api/v1';
 type Auth = Record<string, string>;
@@ -59,7 +48,6 @@ const NO_SOCIAL = { facebook: null, twitter: null, linkedin: null, instagram: nu
 describe.each(DIALECTS)('agents: lists, search, records and listings (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
-  const signIn = async (user: UserRow): Promise<Auth> => bearer(await tokenFor(t.app, user));
   const get = (url: string, auth: Auth = {}) => t.app.inject({ method: 'GET', url: `${API}${url}`, headers: auth });
   const expectError = (res: LightMyRequestResponse, status: number, code: string) => {
     expect(res.statusCode, res.body).toBe(status);
@@ -266,17 +254,17 @@ describe.each(DIALECTS)('agents: lists, search, records and listings (%s)', (dia
     expect(agentIdsOf(await get(`/agencies/${agencyId}/agents`))).toEqual([]);
 
     expectError(await get(`/agents/${agentId}`), 404, 'not_found');
-    expectError(await get(`/agents/${agentId}`, await signIn(await newUser(db, { role: 'agent' }))), 404, 'not_found');
+    expectError(await get(`/agents/${agentId}`, await signIn(t.app, await newUser(db, { role: 'agent' }))), 404, 'not_found');
     expectError(await get(`/agents/${agentId}/properties`), 404, 'not_found');
     for (const user of [agentUser, agencyUser, await newUser(db, { role: 'administrator' }), await newUser(db, { role: 'manager' })]) {
-      const res = await get(`/agents/${agentId}`, await signIn(user));
+      const res = await get(`/agents/${agentId}`, await signIn(t.app, user));
       expect(res.statusCode, user.role).toBe(200);
       expect(res.json().data.visible).toBe(false);
       expect(res.headers['cache-control']).toBe('private, no-cache');
-      expect((await get(`/agents/${agentId}/properties`, await signIn(user))).statusCode).toBe(200);
+      expect((await get(`/agents/${agentId}/properties`, await signIn(t.app, user))).statusCode).toBe(200);
     }
     // Even its managers do not see it in lists.
-    expect(agentIdsOf(await get('/agents?per_page=100', await signIn(agentUser)))).not.toContain(agentId);
+    expect(agentIdsOf(await get('/agents?per_page=100', await signIn(t.app, agentUser)))).not.toContain(agentId);
   });
 
   it('searches by keyword, ignoring case and accents, with wildcards taken literally', async () => {
@@ -384,7 +372,7 @@ describe.each(DIALECTS)('agents: lists, search, records and listings (%s)', (dia
     const agentId = await newAgent(db, { name: unique('Cached ') });
     const first = await get('/agents?per_page=100');
     expect(first.headers['cache-control']).toBe('public, no-cache');
-    const signedIn = await get('/agents?per_page=100', await signIn(await newUser(db)));
+    const signedIn = await get('/agents?per_page=100', await signIn(t.app, await newUser(db)));
     expect(signedIn.body).toBe(first.body);
     const notModified = await t.app.inject({
       method: 'GET',
@@ -433,7 +421,7 @@ describe.each(DIALECTS)('agents: lists, search, records and listings (%s)', (dia
 
       const buyer = await newUser(db);
       await db.insertInto('favorites').values({ user_id: buyer.id, listing_id: mid, created_at: new Date().toISOString() }).execute();
-      const mine = await get(`/agents/${agentId}/properties`, await signIn(buyer));
+      const mine = await get(`/agents/${agentId}/properties`, await signIn(t.app, buyer));
       expect(mine.headers['cache-control']).toBe('private, no-cache');
       expect(mine.json().data.properties.map((p: { id: number; is_favorite: boolean }) => [p.id, p.is_favorite])).toEqual([
         [dear, false],
@@ -459,7 +447,7 @@ describe.each(DIALECTS)('agents: lists, search, records and listings (%s)', (dia
       const listed = async () => (await get('/agents?per_page=100')).json().data.agents.find((a: { id: number }) => a.id === agentId);
       expect((await listed()).properties_count).toBe(0);
 
-      const admin = await signIn(await newUser(db, { role: 'administrator' }));
+      const admin = await signIn(t.app, await newUser(db, { role: 'administrator' }));
       const approve = await t.app.inject({ method: 'POST', url: `${API}/users/approve-property/${pending}`, headers: admin });
       expect(approve.statusCode, approve.body).toBe(200);
       expect((await get(`/agents/${agentId}`)).json().data.properties_count).toBe(1);

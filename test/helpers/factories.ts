@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { type Algorithm, hash } from '@node-rs/argon2';
 import type { FastifyInstance } from 'fastify';
 import { SignJWT } from 'jose';
 import type { Insertable, Kysely } from 'kysely';
@@ -15,25 +16,30 @@ import type {
   UserRow,
 } from '../../src/db/schema/index.js';
 import { sortKey } from '../../src/lib/slug.js';
-import { PasswordHasher } from '../../src/modules/accounts/password-hasher.service.js';
 import { insertListing, type TermLink } from '../../src/modules/properties/properties.repository.js';
 import type { CreateTermInput, TermRecord } from '../../src/modules/taxonomies/taxonomies.schemas.js';
 import type { TaxonomiesService } from '../../src/modules/taxonomies/taxonomies.service.js';
 import { insertUser } from '../../src/modules/accounts/accounts.repository.js';
-import { TEST_JWT_SECRET } from './app.js';
+import { TEST_JWT_SECRET, type TestApp } from './app.js';
 
 export const DEFAULT_PASSWORD = 'correct horse battery staple';
 
-// Hashing is deliberately slow; every factory user shares one hash of the default password.
+/**
+ * Every factory user shares one hash of the default password: argon2id, as the application stores them, at
+ * the smallest cost. Verification takes its cost from the stored hash, so signing a factory user in through
+ * the API skips the deliberately slow part (≈15–40 ms each, paid over a thousand times a run). Registration
+ * and unknown users still cost what they cost in production; a test about that cost makes its user's hash with
+ * the application's PasswordHasher (test/auth/hashing-event-loop.test.ts).
+ */
 let defaultHash: Promise<string> | undefined;
-const passwords = new PasswordHasher();
+const CHEAPEST_ARGON2ID = { algorithm: 2 as Algorithm, memoryCost: 1024, timeCost: 1, parallelism: 1 };
 
 export function unique(prefix: string): string {
   return `${prefix}${randomBytes(5).toString('hex')}`;
 }
 
 export async function newUser(db: Kysely<DB>, overrides: Partial<Omit<UserRow, 'id'>> & { role?: Role } = {}): Promise<UserRow> {
-  defaultHash ??= passwords.hash(DEFAULT_PASSWORD);
+  defaultHash ??= hash(DEFAULT_PASSWORD, CHEAPEST_ARGON2ID);
   const username = overrides.username ?? unique('user_');
   const now = new Date().toISOString();
   return insertUser(db, {
@@ -49,19 +55,48 @@ export async function newUser(db: Kysely<DB>, overrides: Partial<Omit<UserRow, '
   });
 }
 
-/** Logs in through the API and returns the bearer token. */
-export async function tokenFor(app: FastifyInstance, user: UserRow, password = DEFAULT_PASSWORD): Promise<string> {
+/** Logs in through the API (under `apiPrefix` when the app has API_PREFIX) and returns the bearer token. */
+export async function tokenFor(
+  app: FastifyInstance,
+  user: UserRow,
+  { password = DEFAULT_PASSWORD, apiPrefix = '' }: { password?: string; apiPrefix?: string } = {},
+): Promise<string> {
   const response = await app.inject({
     method: 'POST',
-    url: '/realty-api/v1/auth/login',
+    url: `${apiPrefix}/realty-api/v1/auth/login`,
     payload: { username: user.username, password },
   });
   if (response.statusCode !== 200) throw new Error(`login failed: ${response.body}`);
   return response.json().data.token as string;
 }
 
-export function bearer(token: string): { authorization: string } {
+/** The Authorization header of a signed-in caller. */
+export type Auth = { authorization: string };
+
+export function bearer(token: string): Auth {
   return { authorization: `Bearer ${token}` };
+}
+
+/** The Authorization header of `user`, logged in through the API. */
+export async function signIn(app: FastifyInstance, user: UserRow): Promise<Auth> {
+  return bearer(await tokenFor(app, user));
+}
+
+/** A new user (a buyer unless `overrides` say else), logged in through the API: the user and its Authorization header. */
+export async function newSignedInUser(
+  t: Pick<TestApp, 'app' | 'database'>,
+  overrides: Partial<Omit<UserRow, 'id'>> & { role?: Role } = {},
+): Promise<{ user: UserRow; auth: Auth }> {
+  const user = await newUser(t.database.db, overrides);
+  return { user, auth: await signIn(t.app, user) };
+}
+
+/**
+ * The Authorization header of a session started by the auth service itself: no login request, so no login
+ * rate limit or lock is touched (for tests that count requests against those).
+ */
+export async function sessionFor(t: Pick<TestApp, 'services'>, user: UserRow): Promise<Auth> {
+  return bearer((await t.services.auth.signIn(user)).token);
 }
 
 export async function newTerm(

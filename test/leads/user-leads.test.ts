@@ -2,10 +2,10 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, createServices, type Services } from '../../src/app.js';
-import type { DB, UserRow } from '../../src/db/schema/index.js';
+import type { DB } from '../../src/db/schema/index.js';
 import { buildTestApp, TEST_JWT_SECRET, type TestApp, testConfig } from '../helpers/app.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';
-import { bearer, newUser, tokenFor } from '../helpers/factories.js';
+import { bearer, newUser, signIn, tokenFor } from '../helpers/factories.js';
 import { SelectCounter } from '../helpers/select-counter.js';
 import { errorBody, pagination } from '../helpers/expectations.js';
 import { API, aForm, newAgent, newContactListing, postContact } from './lead-fixtures.js';
@@ -22,7 +22,6 @@ describe.each(DIALECTS)('GET /users/leads (%s)', (dialect) => {
   });
   afterAll(() => t.close());
 
-  const signIn = async (user: UserRow) => bearer(await tokenFor(t.app, user));
   const listLeads = (auth: Auth | undefined, query = '') =>
     t.app.inject({ method: 'GET', url: `${API}/users/leads${query}`, headers: auth ?? {} });
   const send = async (path: string, form = aForm()) => {
@@ -42,14 +41,14 @@ describe.each(DIALECTS)('GET /users/leads (%s)', (dialect) => {
   });
 
   it('refuses unknown query parameters and out-of-range paging with 400', async () => {
-    const auth = await signIn(await newUser(db));
+    const auth = await signIn(t.app, await newUser(db));
     expectError(await listLeads(auth, '?user_id=1'), 400, 'validation_failed');
     expectError(await listLeads(auth, '?per_page=101'), 400, 'validation_failed');
     expectError(await listLeads(auth, '?page=0'), 400, 'validation_failed');
   });
 
   it('answers an empty list to a user without leads', async () => {
-    const res = await listLeads(await signIn(await newUser(db)));
+    const res = await listLeads(await signIn(t.app, await newUser(db)));
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ success: true, data: { leads: [], pagination: pagination(0, 1, 10) } });
   });
@@ -64,7 +63,7 @@ describe.each(DIALECTS)('GET /users/leads (%s)', (dialect) => {
       myLeads.push(await send(`/agents/${myAgent}/contact`, aForm({ message: `Mine ${i}` })));
       theirLeads.push(await send(`/agents/${theirAgent}/contact`, aForm({ message: `Theirs ${i}` })));
     }
-    const [myAuth, theirAuth] = [await signIn(mine), await signIn(theirs)];
+    const [myAuth, theirAuth] = [await signIn(t.app, mine), await signIn(t.app, theirs)];
     const newestFirst = [...myLeads].reverse();
 
     const first = await listLeads(myAuth, '?per_page=2');
@@ -92,16 +91,16 @@ describe.each(DIALECTS)('GET /users/leads (%s)', (dialect) => {
       agentIds: [await newAgent(db, one), await newAgent(db, two)],
     });
     const leadId = await send(`/properties/${listing}/contact`);
-    expect(idsOf(await listLeads(await signIn(one)))).toEqual([leadId]);
-    expect(idsOf(await listLeads(await signIn(two)))).toEqual([leadId]);
-    expect(idsOf(await listLeads(await signIn(author)))).toEqual([]);
+    expect(idsOf(await listLeads(await signIn(t.app, one)))).toEqual([leadId]);
+    expect(idsOf(await listLeads(await signIn(t.app, two)))).toEqual([leadId]);
+    expect(idsOf(await listLeads(await signIn(t.app, author)))).toEqual([]);
   });
 
   it('shows the listing as the caller may see it now: null once deleted or hidden from the caller', async () => {
     const author = await newUser(db, { role: 'seller' });
     const agentUser = await newUser(db, { role: 'agent' });
     const agent = await newAgent(db, agentUser);
-    const [authorAuth, agentAuth] = [await signIn(author), await signIn(agentUser)];
+    const [authorAuth, agentAuth] = [await signIn(t.app, author), await signIn(t.app, agentUser)];
 
     // Back to pending: still the author's own listing, but no longer visible to the agent it names.
     const pendingLater = await newContactListing(db, author.id, { display: 'agent_info', agentIds: [agent], title: 'Pending later' });

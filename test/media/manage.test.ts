@@ -2,11 +2,11 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ListingState, Role } from '../../src/db/schema/index.js';
+import type { ListingState } from '../../src/db/schema/index.js';
 import type { MediaRecord } from '../../src/modules/media/media.schemas.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
-import { bearer, newListing, newUser, tokenFor } from '../helpers/factories.js';
+import { newListing, newSignedInUser } from '../helpers/factories.js';
 import { API, image, keyOf, multipart, PDF, tempUploadDir } from './media-fixtures.js';
 
 const MISSING_ID = 2_147_483_647;
@@ -26,15 +26,13 @@ describe.each(DIALECTS)('media management (%s)', (dialect) => {
   let manager: Headers;
   let jpeg: Buffer;
 
-  const signedIn = async (role: Role) => bearer(await tokenFor(t.app, await newUser(t.database.db, { role })));
-
   beforeAll(async () => {
     t = await buildTestApp(dialect, { UPLOAD_DIR: uploads.dir });
-    [owner, stranger, admin, manager] = await Promise.all([
-      signedIn('agent'),
-      signedIn('seller'),
-      signedIn('administrator'),
-      signedIn('manager'),
+    [{ auth: owner }, { auth: stranger }, { auth: admin }, { auth: manager }] = await Promise.all([
+      newSignedInUser(t, { role: 'agent' }),
+      newSignedInUser(t, { role: 'seller' }),
+      newSignedInUser(t, { role: 'administrator' }),
+      newSignedInUser(t, { role: 'manager' }),
     ]);
     jpeg = await image('jpeg', 300, 200);
   });
@@ -189,7 +187,7 @@ describe.each(DIALECTS)('media management (%s)', (dialect) => {
     let mine: MediaRecord[];
 
     beforeAll(async () => {
-      lister = await signedIn('owner');
+      ({ auth: lister } = await newSignedInUser(t, { role: 'owner' }));
       mine = [];
       for (let i = 0; i < 3; i++) mine.push(await uploadAs(lister, await image('png', 10 + i, 10)));
       await uploadAs(stranger);
@@ -239,7 +237,7 @@ describe.each(DIALECTS)('media management (%s)', (dialect) => {
     });
 
     it('shows moderators only their own uploads here', async () => {
-      const moderator = await signedIn('administrator');
+      const { auth: moderator } = await newSignedInUser(t, { role: 'administrator' });
       const res = await list('', moderator);
       expect(res.json().data).toMatchObject({ media: [], pagination: { total_records: 0, total_pages: 0 } });
     });

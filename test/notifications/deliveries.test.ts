@@ -5,7 +5,7 @@ import { OutboxWorker } from '../../src/jobs/outbox.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
 import { errorBody, pagination } from '../helpers/expectations.js';
-import { bearer, newUser, tokenFor, unique } from '../helpers/factories.js';
+import { newSignedInUser, unique } from '../helpers/factories.js';
 
 const API = '/realty-api/v1';
 const DELIVERY_FIELDS = ['attempts', 'available_at', 'channel', 'created_at', 'id', 'idempotency_key', 'last_error', 'sent_at', 'status'];
@@ -46,8 +46,11 @@ describe.each(DIALECTS)('the administrator’s outbox deliveries (%s)', (dialect
   beforeAll(async () => {
     t = await buildTestApp(dialect);
     db = t.database.db;
-    const signIn = async (role: 'administrator' | 'manager' | 'buyer') => bearer(await tokenFor(t.app, await newUser(db, { role })));
-    [admin, manager, buyer] = await Promise.all([signIn('administrator'), signIn('manager'), signIn('buyer')]);
+    [{ auth: admin }, { auth: manager }, { auth: buyer }] = await Promise.all([
+      newSignedInUser(t, { role: 'administrator' }),
+      newSignedInUser(t, { role: 'manager' }),
+      newSignedInUser(t, { role: 'buyer' }),
+    ]);
   });
   afterAll(() => t.close());
 

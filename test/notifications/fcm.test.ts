@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FcmClient, type PushMessage } from '../../src/adapters/push/fcm.js';
 import { FAKE_FCM_CLIENT_EMAIL, FCM_SCOPE, type FakeFcm, startFakeFcm } from '../helpers/fake-fcm.js';
 
@@ -54,12 +54,18 @@ describe('FcmClient', () => {
 
     fcm.reset();
     fcm.setTokenTtl(62); // usable for 2 s
-    const shortLived = client();
-    await shortLived.send('device-1', message, 'k1');
-    await shortLived.send('device-1', message, 'k2');
-    expect(fcm.tokenRequests()).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 2_100));
-    await shortLived.send('device-1', message, 'k3');
+    // The client's clock only (the token's age comes from Date.now()): two seconds pass at once.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const shortLived = client();
+      await shortLived.send('device-1', message, 'k1');
+      await shortLived.send('device-1', message, 'k2');
+      expect(fcm.tokenRequests()).toBe(1);
+      vi.setSystemTime(Date.now() + 2_100);
+      await shortLived.send('device-1', message, 'k3');
+    } finally {
+      vi.useRealTimers();
+    }
     expect(fcm.tokenRequests()).toBe(2);
     expect(fcm.messages.map((m) => m.accessToken)).toEqual([fcm.issuedTokens[0], fcm.issuedTokens[0], fcm.issuedTokens[1]]);
   });

@@ -8,7 +8,7 @@ import type { DeliveryPayload } from '../../src/modules/notifications/delivery/n
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
 import { errorBody } from '../helpers/expectations.js';
-import { bearer, DEFAULT_PASSWORD, newListing, newUser, unique } from '../helpers/factories.js';
+import { bearer, newListing, newUser, tokenFor, unique } from '../helpers/factories.js';
 
 const PUBLIC_URL = 'https://realty.test';
 const API_PREFIX = '/wp-json';
@@ -31,28 +31,17 @@ describe.each(DIALECTS)('notification e-mails and their unsubscribe links (%s)',
 
   beforeAll(async () => {
     t = await buildTestApp(dialect, { PUBLIC_URL, API_PREFIX }, { mailer });
-    admin = await tokenFor(await newUser(t.database.db, { role: 'administrator' }));
+    admin = await tokenFor(t.app, await newUser(t.database.db, { role: 'administrator' }), { apiPrefix: API_PREFIX });
   });
   afterAll(() => t.close());
   beforeEach(() => {
     mailer.sent.length = 0;
   });
 
-  /** Signs in under API_PREFIX (the factories' helper uses the bare path). */
-  async function tokenFor(user: UserRow): Promise<string> {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `${API}/auth/login`,
-      payload: { username: user.username, password: DEFAULT_PASSWORD },
-    });
-    expect(res.statusCode).toBe(200);
-    return res.json().data.token as string;
-  }
-
   /** A user who asked for `system` e-mails (off by default), with the bearer token used to ask. */
   async function subscriber(overrides: Partial<Omit<UserRow, 'id'>> = {}): Promise<{ user: UserRow; token: string }> {
     const user = await newUser(t.database.db, overrides);
-    const token = await tokenFor(user);
+    const token = await tokenFor(t.app, user, { apiPrefix: API_PREFIX });
     const res = await t.app.inject({
       method: 'PUT',
       url: `${API}/notifications/preferences`,

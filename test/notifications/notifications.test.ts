@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DB, type UserRow, NOTIFICATION_TYPES } from '../../src/db/schema/index.js';
+import { type DB, NOTIFICATION_TYPES } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
 import { errorBody, pagination } from '../helpers/expectations.js';
-import { bearer, newUser, tokenFor } from '../helpers/factories.js';
+import { bearer, newUser, signIn, tokenFor } from '../helpers/factories.js';
 
 const API = '/realty-api/v1';
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
@@ -22,7 +22,6 @@ describe.each(DIALECTS)('notifications: routes (%s)', (dialect) => {
   });
   afterAll(() => t.close());
 
-  const signIn = async (user: UserRow) => bearer(await tokenFor(t.app, user));
   const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, auth?: Auth, payload?: unknown) =>
     t.app.inject({
       method,
@@ -59,7 +58,7 @@ describe.each(DIALECTS)('notifications: routes (%s)', (dialect) => {
   it('lists the caller’s own notifications newest first with filters, paging and the total unread count', async () => {
     const user = await newUser(db);
     const other = await newUser(db);
-    const auth = await signIn(user);
+    const auth = await signIn(t.app, user);
     const empty = await call('GET', '/notifications', auth);
     expect(empty.json()).toEqual({ success: true, data: { notifications: [], pagination: pagination(0, 1, 10), unread_count: 0 } });
 
@@ -108,7 +107,7 @@ describe.each(DIALECTS)('notifications: routes (%s)', (dialect) => {
       success: true,
       data: { marked: 2, unread_count: 0 },
     });
-    expect((await call('GET', '/notifications/unread-count', await signIn(other))).json().data.unread_count).toBe(1);
+    expect((await call('GET', '/notifications/unread-count', await signIn(t.app, other))).json().data.unread_count).toBe(1);
 
     const deleted = await call('DELETE', `/notifications/${third}`, auth);
     expect(deleted.json()).toEqual({ success: true, data: { id: third, deleted: true, unread_count: 0 } });
@@ -117,9 +116,9 @@ describe.each(DIALECTS)('notifications: routes (%s)', (dialect) => {
 
   it('hides other users’ notifications: read and delete answer 404 and change nothing', async () => {
     const owner = await newUser(db);
-    const intruder = await signIn(await newUser(db));
+    const intruder = await signIn(t.app, await newUser(db));
     await send(owner.id);
-    const [id] = idsOf(await call('GET', '/notifications', await signIn(owner)));
+    const [id] = idsOf(await call('GET', '/notifications', await signIn(t.app, owner)));
     expect((await call('POST', `/notifications/${id}/read`, intruder)).json()).toEqual(errorBody('not_found'));
     expect((await call('DELETE', `/notifications/${id}`, intruder)).statusCode).toBe(404);
     expect((await call('POST', '/notifications/999999999/read', intruder)).statusCode).toBe(404);
@@ -128,7 +127,7 @@ describe.each(DIALECTS)('notifications: routes (%s)', (dialect) => {
   });
 
   it('validates parameters: unknown query fields, bad status and type, ids', async () => {
-    const auth = await signIn(await newUser(db));
+    const auth = await signIn(t.app, await newUser(db));
     for (const url of [
       '/notifications?status=new',
       '/notifications?type=nope',
@@ -146,11 +145,11 @@ describe.each(DIALECTS)('notifications: routes (%s)', (dialect) => {
 
   it('lets only administrators create, with exactly one target and bounded fields', async () => {
     const user = await newUser(db);
-    const manager = await signIn(await newUser(db, { role: 'manager' }));
+    const manager = await signIn(t.app, await newUser(db, { role: 'manager' }));
     expect((await call('POST', '/notifications', manager, { title: 'x', message: 'y', user_id: user.id })).json()).toEqual(
       errorBody('forbidden'),
     );
-    expect((await call('POST', '/notifications', await signIn(user), { title: 'x', message: 'y', all: true })).statusCode).toBe(403);
+    expect((await call('POST', '/notifications', await signIn(t.app, user), { title: 'x', message: 'y', all: true })).statusCode).toBe(403);
 
     const invalid = async (body: Record<string, unknown>, field: string) => {
       const res = await call('POST', '/notifications', admin, body);
@@ -245,7 +244,7 @@ describe.each(DIALECTS)('notifications: routes (%s)', (dialect) => {
 
   it('answers every type’s preferences with defaults, and changes only the switches named', async () => {
     const user = await newUser(db);
-    const auth = await signIn(user);
+    const auth = await signIn(t.app, user);
     const initial = (await call('GET', '/notifications/preferences', auth)).json().data.preferences;
     expect(Object.keys(initial).sort()).toEqual([...NOTIFICATION_TYPES].sort());
     expect(initial.new_review).toEqual({ in_app: true, email: true, push: true });
@@ -285,8 +284,8 @@ describe.each(DIALECTS)('notifications: routes (%s)', (dialect) => {
     const second = await newUser(db);
     const token = `fcm-${first.id}:APA91b_test-token`;
     const register = (auth: Auth, platform = 'android') => call('POST', '/notifications/register-device', auth, { platform, token });
-    const firstAuth = await signIn(first);
-    const secondAuth = await signIn(second);
+    const firstAuth = await signIn(t.app, first);
+    const secondAuth = await signIn(t.app, second);
     expect((await register(firstAuth)).json()).toEqual({ success: true, data: { platform: 'android', registered: true } });
     expect((await register(firstAuth)).statusCode).toBe(200);
     const owner = () => db.selectFrom('devices').select(['user_id', 'platform']).where('token', '=', token).execute();
@@ -319,7 +318,7 @@ describe.each(DIALECTS)('notifications: routes (%s)', (dialect) => {
 
   it('queues no push messages while FCM is not configured, even for users with devices', async () => {
     const user = await newUser(db);
-    await call('POST', '/notifications/register-device', await signIn(user), { platform: 'web', token: `web-${user.id}` });
+    await call('POST', '/notifications/register-device', await signIn(t.app, user), { platform: 'web', token: `web-${user.id}` });
     await send(user.id, { type: 'new_review' });
     const keys = await db.selectFrom('outbox').select(['channel']).where('idempotency_key', 'like', `notification:${user.id}:%`).execute();
     expect(keys).toEqual([{ channel: 'notification_email' }]);

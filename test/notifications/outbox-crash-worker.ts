@@ -3,11 +3,12 @@
  *
  *   node --import tsx test/notifications/outbox-crash-worker.ts '<CrashWorkerOptions as JSON>'
  *
- * It opens the test's database (a SQLite file, or a PostgreSQL schema of TEST_DATABASE_URL), optionally
- * commits notifications first (the administrator's path), then runs an OutboxWorker whose sender
- * appends each message's idempotency key to `keysFile` (append + fsync, so that what was "delivered"
- * survives the kill). After `stallAfter` deliveries, the next send never returns. Progress goes to stdout
- * one line at a time (`committed <n>`, `stalled <key>`) for the parent to wait on.
+ * (the test starts it compiled by test/helpers/global-setup.ts). It opens the test's database (a SQLite
+ * file, or the test's own PostgreSQL database), optionally commits notifications first (the
+ * administrator's path), then runs an OutboxWorker whose sender appends each message's idempotency key
+ * to `keysFile` (append + fsync, so that what was "delivered" survives the kill). After `stallAfter`
+ * deliveries, the next send never returns. Progress goes to stdout one line at a time (`committed <n>`,
+ * `stalled <key>`) for the parent to wait on.
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -17,8 +18,8 @@ import type { NotificationType } from '../../src/db/schema/index.js';
 import { OutboxWorker } from '../../src/jobs/outbox.js';
 
 export interface CrashWorkerOptions {
-  /** SQLite: the database file. PostgreSQL: the schema; the URL is TEST_DATABASE_URL. */
-  database: { kind: 'sqlite'; path: string } | { kind: 'postgres'; schema: string };
+  /** SQLite: the database file. PostgreSQL: the test's own database. */
+  database: { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
   /** The channels the worker has a sender for. */
   channels: string[];
   keysFile: string;
@@ -38,11 +39,7 @@ const options = JSON.parse(process.argv[2] ?? '') as CrashWorkerOptions;
 const say = (line: string) => fs.writeSync(1, `${line}\n`);
 const never = () => new Promise<never>(() => {});
 
-const database = createDatabase(
-  options.database.kind === 'sqlite'
-    ? options.database
-    : { kind: 'postgres', url: process.env.TEST_DATABASE_URL ?? '', schema: options.database.schema },
-);
+const database = createDatabase(options.database);
 const db = database.db;
 
 if (options.announce) {

@@ -1,9 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, migrateToLatest } from '../../src/db/database.js';
@@ -15,6 +14,7 @@ import { nowIso } from '../../src/lib/time.js';
 import { EMAIL_CHANNEL } from '../../src/modules/notifications/delivery/notifier.service.js';
 import { createTestDatabase, DIALECTS } from '../helpers/database.js';
 import { newUser, unique } from '../helpers/factories.js';
+import { startProgram } from '../helpers/programs.js';
 import type { CrashWorkerOptions } from './outbox-crash-worker.js';
 
 /**
@@ -23,8 +23,6 @@ import type { CrashWorkerOptions } from './outbox-crash-worker.js';
  * one's leases run out. Delivery is at least once: the only repeats are messages the killed worker had claimed.
  */
 
-const WORKER = fileURLToPath(new URL('./outbox-crash-worker.ts', import.meta.url));
-const TSX = import.meta.resolve('tsx');
 const LEASE_MS = 60_000;
 const BATCH = 8;
 const TIMEOUT = 45_000;
@@ -38,7 +36,7 @@ interface CrashDatabase {
   dispose(): Promise<void>;
 }
 
-/** A migrated database two processes can share: a SQLite file (not :memory:), or a PostgreSQL schema. */
+/** A migrated database two processes can share: a SQLite file (not :memory:), or a PostgreSQL database. */
 async function crashDatabase(dialect: DialectName): Promise<CrashDatabase> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'realty-outbox-crash-'));
   const removeDir = () => fs.rmSync(dir, { recursive: true, force: true });
@@ -49,11 +47,9 @@ async function crashDatabase(dialect: DialectName): Promise<CrashDatabase> {
     return { db: database.db, ref: { kind: 'sqlite', path: file }, dir, dispose: async () => (await database.destroy(), removeDir()) };
   }
   const database = await createTestDatabase('postgres');
-  // The test database's pool selects its schema on every connection (search_path).
-  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db);
   return {
     db: database.db,
-    ref: { kind: 'postgres', schema: rows[0]!.schema },
+    ref: { kind: 'postgres', url: database.url! },
     dir,
     dispose: async () => (await database.dispose(), removeDir()),
   };
@@ -61,10 +57,7 @@ async function crashDatabase(dialect: DialectName): Promise<CrashDatabase> {
 
 /** Starts the worker process; its stdout lines are what `waitForLine` reads. */
 function startWorker(options: CrashWorkerOptions): ChildProcess & { output: () => string } {
-  const child = spawn(process.execPath, ['--import', TSX, WORKER, JSON.stringify(options)], {
-    env: process.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = startProgram('outbox-crash-worker.mjs', [JSON.stringify(options)], { env: process.env });
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DB, ListingState, UserRow } from '../../src/db/schema/index.js';
+import type { DB, ListingState } from '../../src/db/schema/index.js';
 import type { Announcement } from '../../src/modules/notifications/delivery/notifier.service.js';
 import { SavedSearchAlerts } from '../../src/modules/saved-searches/alerts/saved-search-alerts.service.js';
 import { matchesListing } from '../../src/modules/search/matcher/search-matcher.js';
@@ -12,7 +12,7 @@ import { resolveTerms } from '../../src/modules/search/query/search-terms.reposi
 import type { TermRecord } from '../../src/modules/taxonomies/taxonomies.schemas.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
-import { bearer, links, newListing, newTerm, newUser, tokenFor, unique } from '../helpers/factories.js';
+import { links, newListing, newSignedInUser, newTerm, newUser, unique } from '../helpers/factories.js';
 import { API, type Auth, createdId, savedSearchClient, type SavedSearchClient } from '../saved-searches/saved-search-fixtures.js';
 
 const HOUR = 3_600_000;
@@ -41,10 +41,6 @@ describe.each(DIALECTS)('saved-search alerts (%s)', (dialect) => {
 
   /** A city of the test's own, so that no other test's listings or searches meet it. */
   const newCity = (name = unique('City ')) => newTerm(t.services.taxonomies, 'property_city', { name });
-  const signedIn = async (): Promise<{ user: UserRow; auth: Auth }> => {
-    const user = await newUser(db);
-    return { user, auth: bearer(await tokenFor(t.app, user)) };
-  };
   const save = (auth: Auth, query_string: string, frequency: 'instant' | 'daily' | 'weekly', extra: Record<string, unknown> = {}) =>
     createdId(client, auth, { query_string, frequency, ...extra });
   const listingIn = (city: TermRecord, extra: Parameters<typeof newListing>[1] = {}) =>
@@ -87,7 +83,7 @@ describe.each(DIALECTS)('saved-search alerts (%s)', (dialect) => {
     (await notificationsOf(userId)).filter((n) => n.source.startsWith('digest:')).map((n) => ({ ...n, data: JSON.parse(n.data) }));
 
   it('tells an instant search once per matching listing, never again when the listing comes back; notes a daily one; ignores the rest', async () => {
-    const { user, auth } = await signedIn();
+    const { user, auth } = await newSignedInUser(t);
     const city = await newCity();
     const elsewhere = await newCity();
     const instant = await save(auth, `type=${apartment.slug}&city=${city.slug}`, 'instant', { name: 'Flats' });
@@ -141,7 +137,7 @@ describe.each(DIALECTS)('saved-search alerts (%s)', (dialect) => {
   });
 
   it('with e-mail alerts off: the in-app notification, no e-mail', async () => {
-    const { user, auth } = await signedIn();
+    const { user, auth } = await newSignedInUser(t);
     const city = await newCity();
     const quiet = await save(auth, `city=${city.slug}`, 'instant', { email_alerts: false });
     const listing = await listingIn(city);
@@ -152,7 +148,7 @@ describe.each(DIALECTS)('saved-search alerts (%s)', (dialect) => {
   });
 
   it('a daily digest lists the new matches once a day; a weekly one waits seven days', async () => {
-    const { user, auth } = await signedIn();
+    const { user, auth } = await newSignedInUser(t);
     const city = await newCity();
     const daily = await save(auth, `city=${city.slug}`, 'daily', { name: 'Daily' });
     const weekly = await save(auth, `city=${city.slug}&max_price=300000`, 'weekly', { name: 'Weekly' });
@@ -207,7 +203,7 @@ describe.each(DIALECTS)('saved-search alerts (%s)', (dialect) => {
   });
 
   it('two processes sending the same digests send each once', async () => {
-    const { user, auth } = await signedIn();
+    const { user, auth } = await newSignedInUser(t);
     const city = await newCity();
     const searches = await Promise.all([1, 2, 3].map(() => save(auth, `city=${city.slug}`, 'daily')));
     await published([await listingIn(city), await listingIn(city)], at(HOUR));
@@ -219,7 +215,7 @@ describe.each(DIALECTS)('saved-search alerts (%s)', (dialect) => {
   });
 
   it('a deleted saved search, or user, leaves nothing behind and is never matched again', async () => {
-    const { user, auth } = await signedIn();
+    const { user, auth } = await newSignedInUser(t);
     const city = await newCity();
     const gone = await save(auth, `city=${city.slug}`, 'instant');
     const kept = await save(auth, `city=${city.slug}`, 'daily');
@@ -244,7 +240,7 @@ describe.each(DIALECTS)('saved-search alerts (%s)', (dialect) => {
   });
 
   it('follows searches saved and terms created or renamed after the index was built', async () => {
-    const { auth } = await signedIn();
+    const { auth } = await newSignedInUser(t);
     await alerts.warm();
     const future = unique('future-city-');
     const early = await save(auth, `city=${future}`, 'instant');
@@ -271,7 +267,7 @@ describe.each(DIALECTS)('saved-search alerts (%s)', (dialect) => {
   });
 
   it('matches exactly the listings GET /properties/search answers for the same query', async () => {
-    const { auth } = await signedIn();
+    const { auth } = await newSignedInUser(t);
     const [city, other] = [await newCity(), await newCity()];
     const miami = { latitude: 25.7617, longitude: -80.1918 };
     const specs: {

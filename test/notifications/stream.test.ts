@@ -11,7 +11,7 @@ import { NotificationHub } from '../../src/modules/notifications/delivery/notifi
 import type { NotificationRecord } from '../../src/modules/notifications/notifications.schemas.js';
 import { buildTestApp, TEST_JWT_SECRET, type TestApp, testConfig } from '../helpers/app.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';
-import { accessTokenExpiringIn, bearer, newUser, tokenFor } from '../helpers/factories.js';
+import { accessTokenExpiringIn, bearer, newSignedInUser, newUser, tokenFor } from '../helpers/factories.js';
 
 const BASE = '/realty-api/v1/notifications';
 const STREAM = `${BASE}/stream`;
@@ -139,18 +139,13 @@ describe.each(DIALECTS)('GET /notifications/stream (%s)', (dialect) => {
 
   const notifyUser = (user: UserRow, title?: string) => notify(t.app, t.database.db, adminToken, user, title);
 
-  async function signedIn(): Promise<{ user: UserRow; headers: { authorization: string } }> {
-    const user = await newUser(t.database.db);
-    return { user, headers: bearer(await tokenFor(t.app, user)) };
-  }
-
   it('answers 401 without a token, and 400 for a malformed Last-Event-ID', async () => {
     const anonymous = await SseClient.open(t.app);
     await waitFor(() => anonymous.ended);
     expect(anonymous.status).toBe(401);
     expect(JSON.parse(anonymous.body).code).toBe('unauthorized');
 
-    const { headers } = await signedIn();
+    const { auth: headers } = await newSignedInUser(t);
     const badHeader = await t.app.inject({ url: STREAM, headers: { ...headers, 'last-event-id': 'abc' } });
     expect(badHeader.statusCode).toBe(400);
     expect(badHeader.json().errors[0].field).toBe('last-event-id');
@@ -160,7 +155,7 @@ describe.each(DIALECTS)('GET /notifications/stream (%s)', (dialect) => {
   });
 
   it('sends a new notification as an event whose id is the notification id, uncompressed, with the usual headers', async () => {
-    const { user, headers } = await signedIn();
+    const { user, auth: headers } = await newSignedInUser(t);
     const stream = await (
       await SseClient.open(t.app, { ...headers, 'accept-encoding': 'gzip, br', 'x-request-id': 'stream-test-1' })
     ).live();
@@ -195,7 +190,7 @@ describe.each(DIALECTS)('GET /notifications/stream (%s)', (dialect) => {
   });
 
   it('does not send another user’s notifications', async () => {
-    const { user, headers } = await signedIn();
+    const { user, auth: headers } = await newSignedInUser(t);
     const other = await newUser(t.database.db);
     const stream = await (await SseClient.open(t.app, headers)).live();
     await notifyUser(other, 'Not yours');
@@ -207,7 +202,7 @@ describe.each(DIALECTS)('GET /notifications/stream (%s)', (dialect) => {
   });
 
   it('replays exactly the notifications after Last-Event-ID, oldest first, then the live ones', async () => {
-    const { user, headers } = await signedIn();
+    const { user, auth: headers } = await newSignedInUser(t);
     const [first, second, third] = [await notifyUser(user, 'One'), await notifyUser(user, 'Two'), await notifyUser(user, 'Three')];
     const stream = await (await SseClient.open(t.app, { ...headers, 'last-event-id': String(first) })).live();
     await waitFor(() => stream.notifications().length === 2);
@@ -233,7 +228,7 @@ describe.each(DIALECTS)('GET /notifications/stream (%s)', (dialect) => {
   });
 
   it('pages through a long replay', async () => {
-    const { user, headers } = await signedIn();
+    const { user, auth: headers } = await newSignedInUser(t);
     const now = new Date().toISOString();
     const rows = Array.from({ length: 230 }, (_, i) => ({
       user_id: user.id,
@@ -256,7 +251,7 @@ describe.each(DIALECTS)('GET /notifications/stream (%s)', (dialect) => {
   });
 
   it('loses and repeats nothing created while the replay reads the database', async () => {
-    const { user, headers } = await signedIn();
+    const { user, auth: headers } = await newSignedInUser(t);
     const start = await notifyUser(user, 'Seen');
     const created: number[] = [];
     const notifications = t.services.notifications;
@@ -281,7 +276,7 @@ describe.each(DIALECTS)('GET /notifications/stream (%s)', (dialect) => {
   });
 
   it('allows five open streams per user; the sixth is a 429 with Retry-After, and a closed one frees its place', async () => {
-    const { user, headers } = await signedIn();
+    const { user, auth: headers } = await newSignedInUser(t);
     const streams = await Promise.all(Array.from({ length: 5 }, async () => (await SseClient.open(t.app, headers)).live()));
     const sixth = await SseClient.open(t.app, headers);
     await waitFor(() => sixth.ended);
@@ -289,8 +284,8 @@ describe.each(DIALECTS)('GET /notifications/stream (%s)', (dialect) => {
     expect(sixth.response.headers['retry-after']).toBe('30');
     expect(JSON.parse(sixth.body).code).toBe('rate_limited');
     // Another user is not affected.
-    const other = await signedIn();
-    const theirs = await (await SseClient.open(t.app, other.headers)).live();
+    const other = await newSignedInUser(t);
+    const theirs = await (await SseClient.open(t.app, other.auth)).live();
     expect(theirs.status).toBe(200);
 
     streams[0]!.close();
@@ -303,7 +298,7 @@ describe.each(DIALECTS)('GET /notifications/stream (%s)', (dialect) => {
   });
 
   it('releases the place of a client that left while its token was checked', async () => {
-    const { user, headers } = await signedIn();
+    const { user, auth: headers } = await newSignedInUser(t);
     const auth = t.services.auth;
     const authenticate = auth.authenticate.bind(auth);
     let leave!: () => void;

@@ -5,15 +5,14 @@ import type { InvoiceRow } from '../../src/modules/payments/invoices/invoice-led
 import type { PackageRow } from '../../src/modules/payments/packages/packages.mapper.js';
 import type { TestApp } from '../helpers/app.js';
 import { FAKE_WEBHOOK_SECRET, signWebhook, type StripeEventPayload } from '../helpers/fake-stripe.js';
-import { bearer, newUser, tokenFor, unique } from '../helpers/factories.js';
+import { newSignedInUser, unique } from '../helpers/factories.js';
 
 export const API = '/realty-api/v1';
 export type Auth = Record<string, string>;
 
 /** A signed-in user of the given role. */
-export async function signedIn(t: TestApp, role: Role = 'seller'): Promise<{ user: UserRow; auth: Auth }> {
-  const user = await newUser(t.database.db, { role, display_name: unique('Buyer ') });
-  return { user, auth: bearer(await tokenFor(t.app, user)) };
+export function signedIn(t: TestApp, role: Role = 'seller'): Promise<{ user: UserRow; auth: Auth }> {
+  return newSignedInUser(t, { role, display_name: unique('Buyer ') });
 }
 
 /** A visible one-time package of 19.99 USD without tax unless `overrides` say else. */

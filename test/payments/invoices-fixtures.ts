@@ -5,15 +5,14 @@ import type { DB, InvoiceItemType, InvoiceStatus, PackagesTable, PaymentMethod, 
 import { createInvoice, type InvoiceRow } from '../../src/modules/payments/invoices/invoice-ledger.repository.js';
 import type { PackageRow } from '../../src/modules/payments/packages/packages.mapper.js';
 import type { TestApp } from '../helpers/app.js';
-import { bearer, newUser, tokenFor, unique } from '../helpers/factories.js';
+import { newSignedInUser, unique } from '../helpers/factories.js';
 
 export const API = '/realty-api/v1';
 export type Auth = Record<string, string>;
 
 /** A new user of the role, signed in. */
-export async function signedIn(t: TestApp, role: Role = 'buyer'): Promise<{ user: UserRow; auth: Auth }> {
-  const user = await newUser(t.database.db, { role });
-  return { user, auth: bearer(await tokenFor(t.app, user)) };
+export function signedIn(t: TestApp, role: Role = 'buyer'): Promise<{ user: UserRow; auth: Auth }> {
+  return newSignedInUser(t, { role });
 }
 
 /** A package stored directly (19.00 USD a month, 10 listings, 2 featured); `overrides` set any column. */

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DB, UserRow } from '../../src/db/schema/index.js';
+import type { DB } from '../../src/db/schema/index.js';
 import type { TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
-import { bearer, newUser, tokenFor } from '../helpers/factories.js';
+import { bearer, newSignedInUser, newUser, tokenFor } from '../helpers/factories.js';
 import { API, buildAppWithGateway, DAY_MS, FakeGateway, membershipOf, newMembership, newPackage } from './memberships-fixtures.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -42,10 +42,6 @@ describe.each(DIALECTS)('memberships (%s)', (dialect) => {
   });
   afterAll(() => t.close());
 
-  const signedIn = async (role: UserRow['role'] = 'agent') => {
-    const user = await newUser(db, { role });
-    return { user, auth: bearer(await tokenFor(t.app, user)) };
-  };
   const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url: `${API}${url}`, headers });
   const cancel = (headers: Record<string, string>, payload?: object, query = '') =>
     t.app.inject({ method: 'POST', url: `${API}/membership/cancel${query}`, headers, ...(payload ? { payload } : {}) });
@@ -53,7 +49,7 @@ describe.each(DIALECTS)('memberships (%s)', (dialect) => {
 
   describe('GET /membership/package and GET /users/package', () => {
     it('answer `none` and nulls without a membership', async () => {
-      const { auth } = await signedIn('buyer');
+      const { auth } = await newSignedInUser(t, { role: 'buyer' });
       const membership = await get('/membership/package', auth);
       expect(membership.statusCode, membership.body).toBe(200);
       expect(membership.json()).toEqual({ success: true, data: NONE });
@@ -63,7 +59,7 @@ describe.each(DIALECTS)('memberships (%s)', (dialect) => {
     });
 
     it('show an active membership with its package, credits and dates', async () => {
-      const { user, auth } = await signedIn();
+      const { user, auth } = await newSignedInUser(t, { role: 'agent' });
       const pkg = await newPackage(db, {
         price_minor: 2000,
         tax_rate_bp: 1000,
@@ -121,7 +117,7 @@ describe.each(DIALECTS)('memberships (%s)', (dialect) => {
     });
 
     it('show unlimited listings as null in the membership and -1 in the flat form', async () => {
-      const { user, auth } = await signedIn();
+      const { user, auth } = await newSignedInUser(t, { role: 'agent' });
       const pkg = await newPackage(db, { listings_included: null, featured_included: 0, billing_period: 'one_time' });
       await newMembership(db, user, pkg, { expires_at: null });
 
@@ -143,7 +139,7 @@ describe.each(DIALECTS)('memberships (%s)', (dialect) => {
     });
 
     it('show `expired` and no credits once expires_at has passed, before the job stores it', async () => {
-      const { user, auth } = await signedIn();
+      const { user, auth } = await newSignedInUser(t, { role: 'agent' });
       const pkg = await newPackage(db, { listings_included: 10 });
       const expiresAt = iso(Date.now() - 60_000);
       await newMembership(db, user, pkg, { remaining_listings: 4, expires_at: expiresAt });
@@ -168,7 +164,7 @@ describe.each(DIALECTS)('memberships (%s)', (dialect) => {
     });
 
     it('keep a membership that a subscription renews active for a day past expires_at', async () => {
-      const { user, auth } = await signedIn();
+      const { user, auth } = await newSignedInUser(t, { role: 'agent' });
       const pkg = await newPackage(db);
       await newMembership(db, user, pkg, {
         auto_renew: 1,
@@ -186,9 +182,9 @@ describe.each(DIALECTS)('memberships (%s)', (dialect) => {
     });
 
     it('show the caller’s own membership only', async () => {
-      const owner = await signedIn();
+      const owner = await newSignedInUser(t, { role: 'agent' });
       await newMembership(db, owner.user, await newPackage(db));
-      const other = await signedIn();
+      const other = await newSignedInUser(t, { role: 'agent' });
       expect((await get('/membership/package', other.auth)).json().data).toEqual(NONE);
       expect((await get('/users/package', other.auth)).json().data).toEqual(NO_PACKAGE);
     });
@@ -200,7 +196,7 @@ describe.each(DIALECTS)('memberships (%s)', (dialect) => {
         expect(anonymous.json()).toMatchObject({ success: false, code: 'unauthorized' });
         expect((await get(url, { authorization: 'Bearer not-a-token' })).statusCode).toBe(401);
       }
-      const { user, auth } = await signedIn();
+      const { user, auth } = await newSignedInUser(t, { role: 'agent' });
       const other = await newUser(db);
       const probe = await get(`/membership/package?user_id=${other.id}`, auth);
       expect(probe.statusCode).toBe(400);
@@ -211,7 +207,7 @@ describe.each(DIALECTS)('memberships (%s)', (dialect) => {
 
   describe('POST /membership/cancel', () => {
     it('cancels the Stripe subscription at period end once and stops renewal; the membership stays active', async () => {
-      const { user, auth } = await signedIn();
+      const { user, auth } = await newSignedInUser(t, { role: 'agent' });
       const subscription = `sub_${user.id}`;
       const row = await newMembership(db, user, await newPackage(db), { auto_renew: 1, stripe_subscription_id: subscription });
 
@@ -234,7 +230,7 @@ describe.each(DIALECTS)('memberships (%s)', (dialect) => {
     });
 
     it('stops the renewal of a membership without subscription without calling Stripe', async () => {
-      const { user, auth } = await signedIn();
+      const { user, auth } = await newSignedInUser(t, { role: 'agent' });
       await newMembership(db, user, await newPackage(db), { auto_renew: 1 });
       const before = gateway.cancelled.length;
 
@@ -246,7 +242,7 @@ describe.each(DIALECTS)('memberships (%s)', (dialect) => {
     });
 
     it('answers 503 and changes nothing when Stripe fails', async () => {
-      const { user, auth } = await signedIn();
+      const { user, auth } = await newSignedInUser(t, { role: 'agent' });
       const subscription = `sub_${user.id}`;
       const row = await newMembership(db, user, await newPackage(db), { auto_renew: 1, stripe_subscription_id: subscription });
       gateway.failing = true;
@@ -271,13 +267,13 @@ describe.each(DIALECTS)('memberships (%s)', (dialect) => {
     });
 
     it('answers 404 without a membership and 409 for one that has expired', async () => {
-      const none = await signedIn('buyer');
+      const none = await newSignedInUser(t, { role: 'buyer' });
       const missing = await cancel(none.auth);
       expect(missing.statusCode).toBe(404);
       expect(missing.json()).toMatchObject({ success: false, code: 'not_found', message: 'You have no membership.' });
       expect(await membershipOf(db, none.user.id)).toBeUndefined();
 
-      const lapsed = await signedIn();
+      const lapsed = await newSignedInUser(t, { role: 'agent' });
       await newMembership(db, lapsed.user, await newPackage(db), {
         auto_renew: 1,
         stripe_subscription_id: `sub_${lapsed.user.id}`,
@@ -291,7 +287,7 @@ describe.each(DIALECTS)('memberships (%s)', (dialect) => {
     });
 
     it('refuses every body field (no mass assignment, no other user’s membership) and anonymous callers', async () => {
-      const { user, auth } = await signedIn();
+      const { user, auth } = await newSignedInUser(t, { role: 'agent' });
       const victim = await newUser(db);
       await newMembership(db, victim, await newPackage(db), { auto_renew: 1, stripe_subscription_id: `sub_${victim.id}` });
       await newMembership(db, user, await newPackage(db), { auto_renew: 1 });

@@ -3,7 +3,7 @@ import type { Insertable, Kysely } from 'kysely';
 import { expect } from 'vitest';
 import type { DB, InvoicesTable, MembershipsTable, PackagesTable, Role, UserRow } from '../../src/db/schema/index.js';
 import type { TestApp } from '../helpers/app.js';
-import { bearer, newUser, tokenFor, unique } from '../helpers/factories.js';
+import { newSignedInUser, unique } from '../helpers/factories.js';
 
 // Memberships, packages and invoices are inserted as rows: the routes that sell them belong to other modules.
 
@@ -14,9 +14,8 @@ const DAY_MS = 86_400_000;
 export const inDays = (days: number) => new Date(Date.now() + days * DAY_MS).toISOString();
 
 /** A signed-in user of the given role. */
-export async function signedIn(t: TestApp, role: Role): Promise<{ user: UserRow; auth: Auth }> {
-  const user = await newUser(t.database.db, { role });
-  return { user, auth: bearer(await tokenFor(t.app, user)) };
+export function signedIn(t: TestApp, role: Role): Promise<{ user: UserRow; auth: Auth }> {
+  return newSignedInUser(t, { role });
 }
 
 export async function newPackage(db: Kysely<DB>, overrides: Partial<Insertable<PackagesTable>> = {}): Promise<number> {

@@ -14,6 +14,7 @@ import {
   newMedia,
   newTerm,
   newUser,
+  signIn,
   tokenFor,
   unique,
 } from '../helpers/factories.js';
@@ -107,16 +108,15 @@ describe.each(DIALECTS)('POST /properties (%s)', (dialect) => {
   beforeAll(async () => {
     t = await buildTestApp(dialect, { PUBLIC_URL });
     db = t.database.db;
-    const signIn = async (user: UserRow) => bearer(await tokenFor(t.app, user));
     seller = await newUser(db, { role: 'seller', display_name: 'Sam Seller' });
     admin = await newUser(db, { role: 'administrator' });
     otherSeller = await newUser(db, { role: 'seller' });
     [sellerAuth, ownerAuth, buyerAuth, adminAuth, managerAuth] = await Promise.all([
-      signIn(seller),
-      signIn(await newUser(db, { role: 'owner' })),
-      signIn(await newUser(db, { role: 'buyer' })),
-      signIn(admin),
-      signIn(await newUser(db, { role: 'manager' })),
+      signIn(t.app, seller),
+      signIn(t.app, await newUser(db, { role: 'owner' })),
+      signIn(t.app, await newUser(db, { role: 'buyer' })),
+      signIn(t.app, admin),
+      signIn(t.app, await newUser(db, { role: 'manager' })),
     ]);
     const taxonomies = t.services.taxonomies;
     type = await newTerm(taxonomies, 'property_type', { name: unique('Villa ') });

@@ -6,7 +6,18 @@ import type { DB, ListingState, UserRow } from '../../src/db/schema/index.js';
 import type { MediaRecord } from '../../src/modules/media/media.schemas.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
-import { addFavorite, bearer, links, newAgencyWithAgent, newListing, newMedia, newTerm, newUser, tokenFor } from '../helpers/factories.js';
+import {
+  addFavorite,
+  bearer,
+  links,
+  newAgencyWithAgent,
+  newListing,
+  newMedia,
+  newTerm,
+  newUser,
+  signIn,
+  tokenFor,
+} from '../helpers/factories.js';
 import { API, image, keyOf, multipart, tempUploadDir } from '../media/media-fixtures.js';
 
 type Auth = Record<string, string>;
@@ -26,14 +37,13 @@ describe.each(DIALECTS)('DELETE /properties/{id} (%s)', (dialect) => {
   beforeAll(async () => {
     t = await buildTestApp(dialect, { UPLOAD_DIR: uploads.dir });
     db = t.database.db;
-    const signIn = async (user: UserRow) => bearer(await tokenFor(t.app, user));
     seller = await newUser(db, { role: 'seller' });
     [sellerAuth, otherSellerAuth, buyerAuth, adminAuth, managerAuth] = await Promise.all([
-      signIn(seller),
-      signIn(await newUser(db, { role: 'seller' })),
-      signIn(await newUser(db, { role: 'buyer' })),
-      signIn(await newUser(db, { role: 'administrator' })),
-      signIn(await newUser(db, { role: 'manager' })),
+      signIn(t.app, seller),
+      signIn(t.app, await newUser(db, { role: 'seller' })),
+      signIn(t.app, await newUser(db, { role: 'buyer' })),
+      signIn(t.app, await newUser(db, { role: 'administrator' })),
+      signIn(t.app, await newUser(db, { role: 'manager' })),
     ]);
     jpeg = await image('jpeg', 800, 600);
   });

@@ -6,7 +6,7 @@ import { FavoritesService } from '../../src/modules/properties/lists/favorites.s
 import type { PropertiesService } from '../../src/modules/properties/properties.service.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
-import { bearer, newAgencyWithAgent, newListing, newUser, tokenFor } from '../helpers/factories.js';
+import { bearer, newAgencyWithAgent, newListing, newUser, signIn, tokenFor } from '../helpers/factories.js';
 import { errorBody, pagination } from '../helpers/expectations.js';
 
 const API = '/realty-api/v1';
@@ -25,14 +25,13 @@ describe.each(DIALECTS)('favorites (%s)', (dialect) => {
   beforeAll(async () => {
     t = await buildTestApp(dialect);
     db = t.database.db;
-    const signIn = async (user: UserRow) => bearer(await tokenFor(t.app, user));
     seller = await newUser(db, { role: 'seller' });
     buyer = await newUser(db, { role: 'buyer' });
     [sellerAuth, buyerAuth, otherBuyerAuth, managerAuth] = await Promise.all([
-      signIn(seller),
-      signIn(buyer),
-      signIn(await newUser(db, { role: 'buyer' })),
-      signIn(await newUser(db, { role: 'manager' })),
+      signIn(t.app, seller),
+      signIn(t.app, buyer),
+      signIn(t.app, await newUser(db, { role: 'buyer' })),
+      signIn(t.app, await newUser(db, { role: 'manager' })),
     ]);
   });
   afterAll(() => t.close());

@@ -8,7 +8,7 @@ import { PROPERTY_ACTIONS, type PropertyAction } from '../../src/modules/propert
 import { recordTransition } from '../../src/modules/properties/properties.repository.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
-import { bearer, links, newAgencyWithAgent, newListing, newTerm, newUser, tokenFor } from '../helpers/factories.js';
+import { bearer, links, newAgencyWithAgent, newListing, newTerm, newUser, signIn, tokenFor } from '../helpers/factories.js';
 import { errorBody } from '../helpers/expectations.js';
 
 const API = '/realty-api/v1';
@@ -60,19 +60,18 @@ describe.each(DIALECTS)('listing moderation (%s)', (dialect) => {
   beforeAll(async () => {
     t = await buildTestApp(dialect);
     db = t.database.db;
-    const signIn = async (user: UserRow) => bearer(await tokenFor(t.app, user));
     owner = await newUser(db, { role: 'seller' });
     manager = await newUser(db, { role: 'manager' });
     admin = await newUser(db, { role: 'administrator' });
     const agency = await newAgencyWithAgent(db);
     agentUser = agency.agentUser;
     [ownerAuth, otherSellerAuth, buyerAuth, managerAuth, adminAuth, agencyAuth] = await Promise.all([
-      signIn(owner),
-      signIn(await newUser(db, { role: 'seller' })),
-      signIn(await newUser(db, { role: 'buyer' })),
-      signIn(manager),
-      signIn(admin),
-      signIn(agency.agencyUser),
+      signIn(t.app, owner),
+      signIn(t.app, await newUser(db, { role: 'seller' })),
+      signIn(t.app, await newUser(db, { role: 'buyer' })),
+      signIn(t.app, manager),
+      signIn(t.app, admin),
+      signIn(t.app, agency.agencyUser),
     ]);
   });
   afterAll(() => t.close());

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DB, LISTING_STATES, type NewListing, type UserRow } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
-import { addFavorite, bearer, newAgencyWithAgent, newListing, newUser, tokenFor } from '../helpers/factories.js';
+import { addFavorite, newAgencyWithAgent, newListing, newUser, signIn } from '../helpers/factories.js';
 import { errorBody } from '../helpers/expectations.js';
 
 const API = '/realty-api/v1';
@@ -15,7 +15,6 @@ const idsOf = (res: LightMyRequestResponse): number[] => res.json().data.propert
 describe.each(DIALECTS)('GET /users/my-properties (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
-  const signIn = async (user: UserRow) => bearer(await tokenFor(t.app, user));
 
   beforeAll(async () => {
     t = await buildTestApp(dialect);
@@ -28,7 +27,7 @@ describe.each(DIALECTS)('GET /users/my-properties (%s)', (dialect) => {
   /** A fresh seller with a token: every test gets its own listings. */
   const newSeller = async () => {
     const user = await newUser(db, { role: 'seller' });
-    return { user, auth: await signIn(user) };
+    return { user, auth: await signIn(t.app, user) };
   };
   const listingOf = (author: UserRow, overrides: Partial<NewListing> = {}) => newListing(db, { author_id: author.id, ...overrides });
   const expectError = (res: LightMyRequestResponse, status: number, code: string) => {
@@ -152,16 +151,16 @@ describe.each(DIALECTS)('GET /users/my-properties (%s)', (dialect) => {
     const byAgent = await listingOf(agentUser, { status: 'pending', published_at: null });
     // An agent of another agency is not this agency's.
     await listingOf((await newAgencyWithAgent(db)).agentUser);
-    expect(idsOf(await mine(await signIn(agencyUser)))).toEqual([byAgent, byAgency]);
-    expect(idsOf(await mine(await signIn(agentUser)))).toEqual([byAgent]);
+    expect(idsOf(await mine(await signIn(t.app, agencyUser)))).toEqual([byAgent, byAgency]);
+    expect(idsOf(await mine(await signIn(t.app, agentUser)))).toEqual([byAgent]);
   });
 
   it('gives administrators and managers their own listings only', async () => {
     const admin = await newUser(db, { role: 'administrator' });
     const own = await listingOf(admin);
     await listingOf((await newSeller()).user);
-    expect(idsOf(await mine(await signIn(admin)))).toEqual([own]);
-    expect(idsOf(await mine(await signIn(await newUser(db, { role: 'manager' }))))).toEqual([]);
+    expect(idsOf(await mine(await signIn(t.app, admin)))).toEqual([own]);
+    expect(idsOf(await mine(await signIn(t.app, await newUser(db, { role: 'manager' }))))).toEqual([]);
   });
 
   it('sets is_favorite for the caller', async () => {
@@ -178,13 +177,13 @@ describe.each(DIALECTS)('GET /users/my-properties (%s)', (dialect) => {
 
   it('answers 401 without a token, 403 for buyers, 400 for unknown parameters', async () => {
     expectError(await mine(undefined), 401, 'unauthorized');
-    expectError(await mine(await signIn(await newUser(db, { role: 'buyer' }))), 403, 'forbidden');
+    expectError(await mine(await signIn(t.app, await newUser(db, { role: 'buyer' }))), 403, 'forbidden');
     expectError(await mine((await newSeller()).auth, '?author_id=1'), 400, 'validation_failed');
   });
 
   it('accepts every listing-creating role', async () => {
     for (const role of ['administrator', 'manager', 'agency', 'agent', 'owner', 'seller'] as const) {
-      const res = await mine(await signIn(await newUser(db, { role })));
+      const res = await mine(await signIn(t.app, await newUser(db, { role })));
       expect(res.statusCode, `${role}: ${res.body}`).toBe(200);
     }
   });

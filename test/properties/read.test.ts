@@ -7,7 +7,18 @@ import type { DB, ListingState, UserRow } from '../../src/db/schema/index.js';
 import { ListingRecords } from '../../src/modules/properties/listing-records.service.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
-import { addFavorite, bearer, links, newAgencyWithAgent, newListing, newMedia, newTerm, newUser, tokenFor } from '../helpers/factories.js';
+import {
+  addFavorite,
+  bearer,
+  links,
+  newAgencyWithAgent,
+  newListing,
+  newMedia,
+  newTerm,
+  newUser,
+  signIn,
+  tokenFor,
+} from '../helpers/factories.js';
 
 const API = '/realty-api/v1';
 type Auth = Record<string, string>;
@@ -76,15 +87,14 @@ describe.each(DIALECTS)('reading listings (%s)', (dialect) => {
   beforeAll(async () => {
     t = await buildTestApp(dialect);
     db = t.database.db;
-    const signIn = async (user: UserRow) => bearer(await tokenFor(t.app, user));
     seller = await newUser(db, { role: 'seller' });
     buyer = await newUser(db, { role: 'buyer' });
     [sellerAuth, otherAuth, buyerAuth, adminAuth, managerAuth] = await Promise.all([
-      signIn(seller),
-      signIn(await newUser(db, { role: 'seller' })),
-      signIn(buyer),
-      signIn(await newUser(db, { role: 'administrator' })),
-      signIn(await newUser(db, { role: 'manager' })),
+      signIn(t.app, seller),
+      signIn(t.app, await newUser(db, { role: 'seller' })),
+      signIn(t.app, buyer),
+      signIn(t.app, await newUser(db, { role: 'administrator' })),
+      signIn(t.app, await newUser(db, { role: 'manager' })),
     ]);
   });
   afterAll(() => t.close());
@@ -291,8 +301,7 @@ describe.each(DIALECTS)('reading listings (%s)', (dialect) => {
     it.runIf(dialect === 'postgres')('shows a write of another process within CACHE_REVALIDATE_MS', async () => {
       const id = await newListing(db, { author_id: seller.id, title: 'Elsewhere before' });
       expect((await record(id)).title).toBe('Elsewhere before');
-      const schema = (await db.selectNoFrom((eb) => eb.fn<string>('current_schema').as('schema')).executeTakeFirstOrThrow()).schema;
-      const other = createDatabase({ kind: 'postgres', url: process.env.TEST_DATABASE_URL!, schema });
+      const other = createDatabase({ kind: 'postgres', url: t.database.url! });
       try {
         await other.db.updateTable('listings').set({ title: 'Elsewhere after' }).where('id', '=', id).execute();
       } finally {

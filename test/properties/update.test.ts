@@ -5,7 +5,7 @@ import type { DB, ListingState, UserRow } from '../../src/db/schema/index.js';
 import type { TermRecord } from '../../src/modules/taxonomies/taxonomies.schemas.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
-import { bearer, newAgencyWithAgent, newListing, newMedia, newTerm, newUser, tokenFor } from '../helpers/factories.js';
+import { bearer, newAgencyWithAgent, newListing, newMedia, newTerm, newUser, signIn, tokenFor } from '../helpers/factories.js';
 
 const API = '/realty-api/v1';
 type Auth = Record<string, string>;
@@ -37,15 +37,14 @@ describe.each(DIALECTS)('PUT /properties/{id} (%s)', (dialect) => {
   beforeAll(async () => {
     t = await buildTestApp(dialect);
     db = t.database.db;
-    const signIn = async (user: UserRow) => bearer(await tokenFor(t.app, user));
     seller = await newUser(db, { role: 'seller' });
     admin = await newUser(db, { role: 'administrator' });
     [sellerAuth, otherSellerAuth, buyerAuth, adminAuth, managerAuth] = await Promise.all([
-      signIn(seller),
-      signIn(await newUser(db, { role: 'seller' })),
-      signIn(await newUser(db, { role: 'buyer' })),
-      signIn(admin),
-      signIn(await newUser(db, { role: 'manager' })),
+      signIn(t.app, seller),
+      signIn(t.app, await newUser(db, { role: 'seller' })),
+      signIn(t.app, await newUser(db, { role: 'buyer' })),
+      signIn(t.app, admin),
+      signIn(t.app, await newUser(db, { role: 'manager' })),
     ]);
     villa = await newTerm(t.services.taxonomies, 'property_type');
     flat = await newTerm(t.services.taxonomies, 'property_type');

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB, UserRow } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
-import { newAgencyWithAgent, newListing, newUser } from '../helpers/factories.js';
-import { API, type Auth, reviewClient, signIn } from './review-fixtures.js';
+import { newAgencyWithAgent, newListing, newUser, sessionFor } from '../helpers/factories.js';
+import { API, type Auth, reviewClient } from './review-fixtures.js';
 
 const REVIEWERS = 12;
 
@@ -22,7 +22,7 @@ describe.each(DIALECTS)('concurrent reviews (%s)', (dialect) => {
     t = await buildTestApp(dialect);
     db = t.database.db;
     seller = await newUser(db, { role: 'seller' });
-    reviewers = await Promise.all(Array.from({ length: REVIEWERS }, async () => signIn(t, await newUser(db))));
+    reviewers = await Promise.all(Array.from({ length: REVIEWERS }, async () => sessionFor(t, await newUser(db))));
   });
   afterAll(() => t.close());
 

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB, ReviewTarget, UserRow } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
-import { newAgencyWithAgent, newListing, newUser } from '../helpers/factories.js';
-import { API, type Auth, createdId, expectError, type ReviewClient, reviewClient, signIn } from './review-fixtures.js';
+import { newAgencyWithAgent, newListing, newUser, sessionFor } from '../helpers/factories.js';
+import { API, type Auth, createdId, expectError, type ReviewClient, reviewClient } from './review-fixtures.js';
 
 describe.each(DIALECTS)('POST …/{id}/reviews (%s)', (dialect) => {
   let t: TestApp;
@@ -22,7 +22,7 @@ describe.each(DIALECTS)('POST …/{id}/reviews (%s)', (dialect) => {
     api = reviewClient(t);
     seller = await newUser(db, { role: 'seller' });
     buyer = await newUser(db, { display_name: 'Bea Buyer' });
-    [sellerAuth, buyerAuth, otherAuth] = await Promise.all([signIn(t, seller), signIn(t, buyer), signIn(t, await newUser(db))]);
+    [sellerAuth, buyerAuth, otherAuth] = await Promise.all([sessionFor(t, seller), sessionFor(t, buyer), sessionFor(t, await newUser(db))]);
   });
   afterAll(() => t.close());
 
@@ -84,7 +84,7 @@ describe.each(DIALECTS)('POST …/{id}/reviews (%s)', (dialect) => {
       .returning('id')
       .executeTakeFirstOrThrow();
     await db.updateTable('users').set({ avatar_media_id: avatar.id }).where('id', '=', user.id).execute();
-    const res = await api.create(await signIn(t, user), 'property', await listing(), { rating: 5, content: 'Fine' });
+    const res = await api.create(await sessionFor(t, user), 'property', await listing(), { rating: 5, content: 'Fine' });
     expect(res.json().data.author.avatar_url).toMatch(/^http.*avatars\/a-medium\.jpg$/);
   });
 
@@ -148,20 +148,22 @@ describe.each(DIALECTS)('POST …/{id}/reviews (%s)', (dialect) => {
     it('refuses the agency of the listing’s authoring agent', async () => {
       const { agencyUser, agentUser } = await newAgencyWithAgent(db);
       const id = await listing('publish', agentUser.id);
-      expectError(await api.create(await signIn(t, agencyUser), 'property', id, { rating: 5, content: 'Ours' }), 403, 'forbidden');
-      expectError(await api.create(await signIn(t, agentUser), 'property', id, { rating: 5, content: 'Mine' }), 403, 'forbidden');
+      expectError(await api.create(await sessionFor(t, agencyUser), 'property', id, { rating: 5, content: 'Ours' }), 403, 'forbidden');
+      expectError(await api.create(await sessionFor(t, agentUser), 'property', id, { rating: 5, content: 'Mine' }), 403, 'forbidden');
     });
 
     it('refuses an agent reviewing itself, and its agency reviewing it', async () => {
       const { agencyUser, agentUser, agentId } = await newAgencyWithAgent(db);
-      expectError(await api.create(await signIn(t, agentUser), 'agent', agentId, { rating: 5, content: 'Me' }), 403, 'forbidden');
-      expectError(await api.create(await signIn(t, agencyUser), 'agent', agentId, { rating: 5, content: 'Ours' }), 403, 'forbidden');
+      expectError(await api.create(await sessionFor(t, agentUser), 'agent', agentId, { rating: 5, content: 'Me' }), 403, 'forbidden');
+      expectError(await api.create(await sessionFor(t, agencyUser), 'agent', agentId, { rating: 5, content: 'Ours' }), 403, 'forbidden');
     });
 
     it('refuses an agency reviewing itself, but not its agent reviewing it', async () => {
       const { agencyUser, agentUser, agencyId } = await newAgencyWithAgent(db);
-      expectError(await api.create(await signIn(t, agencyUser), 'agency', agencyId, { rating: 5, content: 'Us' }), 403, 'forbidden');
-      expect((await api.create(await signIn(t, agentUser), 'agency', agencyId, { rating: 4, content: 'My agency' })).statusCode).toBe(201);
+      expectError(await api.create(await sessionFor(t, agencyUser), 'agency', agencyId, { rating: 5, content: 'Us' }), 403, 'forbidden');
+      expect((await api.create(await sessionFor(t, agentUser), 'agency', agencyId, { rating: 4, content: 'My agency' })).statusCode).toBe(
+        201,
+      );
     });
   });
 
@@ -182,7 +184,7 @@ describe.each(DIALECTS)('POST …/{id}/reviews (%s)', (dialect) => {
     });
 
     it('answers 403 to a moderator reviewing a listing that is not public', async () => {
-      const manager = await signIn(t, await newUser(db, { role: 'manager' }));
+      const manager = await sessionFor(t, await newUser(db, { role: 'manager' }));
       for (const status of ['draft', 'pending'] as const) {
         expectError(await api.create(manager, 'property', await listing(status), { rating: 5, content: 'x' }), 403, 'forbidden');
       }
@@ -201,7 +203,7 @@ describe.each(DIALECTS)('POST …/{id}/reviews (%s)', (dialect) => {
       expect(await listingRecord(id)).toEqual({ rating: 5, reviews_count: 1 });
       createdId(await api.create(otherAuth, 'property', id, { rating: 4, content: 'b' }));
       expect(await listingRecord(id)).toEqual({ rating: 4.5, reviews_count: 2 });
-      const third = createdId(await api.create(await signIn(t, await newUser(db)), 'property', id, { rating: 4, content: 'c' }));
+      const third = createdId(await api.create(await sessionFor(t, await newUser(db)), 'property', id, { rating: 4, content: 'c' }));
       expect(await listingRecord(id)).toEqual({ rating: 4.3, reviews_count: 3 }); // 13 / 3
       expect(await totalsOf('listings', id)).toEqual({ rating_sum: 13, reviews_count: 3 });
       expect((await api.remove(buyerAuth, five)).statusCode).toBe(200);
@@ -210,7 +212,7 @@ describe.each(DIALECTS)('POST …/{id}/reviews (%s)', (dialect) => {
       expect(list).toMatchObject({ rating: 4, reviews_count: 2 });
       expect(list.pagination.total_records).toBe(2);
       expect((await api.remove(otherAuth, list.reviews.find((r: { id: number }) => r.id !== third).id)).statusCode).toBe(200);
-      const admin = await signIn(t, await newUser(db, { role: 'administrator' }));
+      const admin = await sessionFor(t, await newUser(db, { role: 'administrator' }));
       expect((await api.remove(admin, third)).statusCode).toBe(200);
       expect(await listingRecord(id)).toEqual({ rating: null, reviews_count: 0 });
       expect(await totalsOf('listings', id)).toEqual({ rating_sum: 0, reviews_count: 0 });
@@ -271,7 +273,7 @@ describe.each(DIALECTS)('POST …/{id}/reviews (%s)', (dialect) => {
         recipient_user_ids: [agentUser.id],
       });
       // The agent reviewing its own agency is not told of its own review.
-      const agencyReview = createdId(await api.create(await signIn(t, agentUser), 'agency', agencyId, { rating: 3, content: 'ok' }));
+      const agencyReview = createdId(await api.create(await sessionFor(t, agentUser), 'agency', agencyId, { rating: 3, content: 'ok' }));
       expect((await eventsOf(agencyReview))[0]!.payload).toMatchObject({ author_id: agentUser.id, recipient_user_ids: [agencyUser.id] });
     });
 

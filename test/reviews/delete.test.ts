@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB, UserRow } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
-import { DEFAULT_PASSWORD, newListing, newUser } from '../helpers/factories.js';
-import { API, type Auth, createdId, expectError, type ReviewClient, reviewClient, signIn } from './review-fixtures.js';
+import { DEFAULT_PASSWORD, newListing, newUser, sessionFor } from '../helpers/factories.js';
+import { API, type Auth, createdId, expectError, type ReviewClient, reviewClient } from './review-fixtures.js';
 
 describe.each(DIALECTS)('DELETE /reviews/{id} and deleted authors (%s)', (dialect) => {
   let t: TestApp;
@@ -25,11 +25,11 @@ describe.each(DIALECTS)('DELETE /reviews/{id} and deleted authors (%s)', (dialec
     seller = await newUser(db, { role: 'seller' });
     author = await newUser(db);
     [sellerAuth, authorAuth, otherAuth, managerAuth, adminAuth] = await Promise.all([
-      signIn(t, seller),
-      signIn(t, author),
-      signIn(t, await newUser(db)),
-      signIn(t, await newUser(db, { role: 'manager' })),
-      signIn(t, await newUser(db, { role: 'administrator' })),
+      sessionFor(t, seller),
+      sessionFor(t, author),
+      sessionFor(t, await newUser(db)),
+      sessionFor(t, await newUser(db, { role: 'manager' })),
+      sessionFor(t, await newUser(db, { role: 'administrator' })),
     ]);
   });
   afterAll(() => t.close());
@@ -85,7 +85,7 @@ describe.each(DIALECTS)('DELETE /reviews/{id} and deleted authors (%s)', (dialec
 
   it('keeps the reviews of a deleted account, shown as by "Deleted user" (localized)', async () => {
     const leaving = await newUser(db, { display_name: 'Leaving Soon' });
-    const { reviewId, listingId } = await newReview(await signIn(t, leaving));
+    const { reviewId, listingId } = await newReview(await sessionFor(t, leaving));
     expect((await api.list('property', listingId)).json().data.reviews[0].author).toEqual({
       id: leaving.id,
       display_name: 'Leaving Soon',
@@ -94,7 +94,7 @@ describe.each(DIALECTS)('DELETE /reviews/{id} and deleted authors (%s)', (dialec
     const deleted = await t.app.inject({
       method: 'DELETE',
       url: `${API}/users/delete-profile`,
-      headers: await signIn(t, leaving),
+      headers: await sessionFor(t, leaving),
       payload: { password: DEFAULT_PASSWORD },
     });
     expect(deleted.statusCode, deleted.body).toBe(200);

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
-import { newAgencyWithAgent, newListing, newUser } from '../helpers/factories.js';
-import { type Auth, expectError, reviewClient, signIn } from './review-fixtures.js';
+import { newAgencyWithAgent, newListing, newUser, sessionFor } from '../helpers/factories.js';
+import { type Auth, expectError, reviewClient } from './review-fixtures.js';
 
 /** Review creation has a budget of its own per client IP and route (docs/api.md 0.6: 5 a minute). */
 describe.each(DIALECTS)('review creation rate limit (%s)', (dialect) => {
@@ -15,7 +15,7 @@ describe.each(DIALECTS)('review creation rate limit (%s)', (dialect) => {
   beforeAll(async () => {
     t = await buildTestApp(dialect, { RATE_LIMIT_ENABLED: 'true' });
     db = t.database.db;
-    auth = await signIn(t, await newUser(db));
+    auth = await sessionFor(t, await newUser(db));
   });
   afterAll(() => t.close());
 
@@ -36,7 +36,7 @@ describe.each(DIALECTS)('review creation rate limit (%s)', (dialect) => {
     const { agentId } = await newAgencyWithAgent(db);
     expect((await api.create(auth, 'agent', agentId, { rating: 5, content: 'x' }, remoteAddress)).statusCode).toBe(201);
     expect(
-      (await api.create(await signIn(t, await newUser(db)), 'property', listings[5]!, { rating: 5, content: 'x' }, '198.18.7.2'))
+      (await api.create(await sessionFor(t, await newUser(db)), 'property', listings[5]!, { rating: 5, content: 'x' }, '198.18.7.2'))
         .statusCode,
     ).toBe(201);
     expect((await t.app.inject({ method: 'GET', url: `/realty-api/v1/properties/${listings[5]}/reviews`, remoteAddress })).statusCode).toBe(

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB, UserRow } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
-import { newAgencyWithAgent, newListing, newUser } from '../helpers/factories.js';
-import { API, type Auth, createdId, expectError, type ReviewClient, reviewClient, signIn } from './review-fixtures.js';
+import { newAgencyWithAgent, newListing, newUser, sessionFor } from '../helpers/factories.js';
+import { API, type Auth, createdId, expectError, type ReviewClient, reviewClient } from './review-fixtures.js';
 
 describe.each(DIALECTS)('POST /reviews/{id}/action (%s)', (dialect) => {
   let t: TestApp;
@@ -24,10 +24,10 @@ describe.each(DIALECTS)('POST /reviews/{id}/action (%s)', (dialect) => {
     seller = await newUser(db, { role: 'seller' });
     buyer = await newUser(db);
     [sellerAuth, authorAuth, buyerAuth, otherAuth] = await Promise.all([
-      signIn(t, seller),
-      signIn(t, await newUser(db)),
-      signIn(t, buyer),
-      signIn(t, await newUser(db)),
+      sessionFor(t, seller),
+      sessionFor(t, await newUser(db)),
+      sessionFor(t, buyer),
+      sessionFor(t, await newUser(db)),
     ]);
   });
   afterAll(() => t.close());
@@ -68,7 +68,7 @@ describe.each(DIALECTS)('POST /reviews/{id}/action (%s)', (dialect) => {
 
   it('counts N users liking the same review at once', async () => {
     const { reviewId } = await newReview();
-    const users = await Promise.all(Array.from({ length: 8 }, async () => signIn(t, await newUser(db))));
+    const users = await Promise.all(Array.from({ length: 8 }, async () => sessionFor(t, await newUser(db))));
     const results = await Promise.all(users.map((auth) => api.react(auth, reviewId, 'likes')));
     expect(results.map((r) => r.statusCode)).toEqual(users.map(() => 200));
     expect((await reactionRows(reviewId)).length).toBe(8);

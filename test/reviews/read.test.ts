@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB, UserRow } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
-import { newAgencyWithAgent, newListing, newUser } from '../helpers/factories.js';
+import { newAgencyWithAgent, newListing, newUser, sessionFor } from '../helpers/factories.js';
 import { pagination } from '../helpers/expectations.js';
-import { type Auth, createdId, expectError, type ReviewClient, reviewClient, signIn } from './review-fixtures.js';
+import { type Auth, createdId, expectError, type ReviewClient, reviewClient } from './review-fixtures.js';
 
 describe.each(DIALECTS)('GET …/{id}/reviews (%s)', (dialect) => {
   let t: TestApp;
@@ -21,11 +21,11 @@ describe.each(DIALECTS)('GET …/{id}/reviews (%s)', (dialect) => {
     db = t.database.db;
     api = reviewClient(t);
     seller = await newUser(db, { role: 'seller' });
-    sellerAuth = await signIn(t, seller);
-    managerAuth = await signIn(t, await newUser(db, { role: 'manager' }));
+    sellerAuth = await sessionFor(t, seller);
+    managerAuth = await sessionFor(t, await newUser(db, { role: 'manager' }));
     for (let i = 0; i < 4; i++) {
       const user = await newUser(db, { display_name: `Reviewer ${i}` });
-      reviewers.push({ user, auth: await signIn(t, user) });
+      reviewers.push({ user, auth: await sessionFor(t, user) });
     }
   });
   afterAll(() => t.close());
@@ -190,8 +190,8 @@ describe.each(DIALECTS)('GET …/{id}/reviews (%s)', (dialect) => {
       await db.updateTable('agents').set({ visible: 0 }).where('id', '=', agentId).execute();
       expectError(await api.list('agent', agentId), 404, 'not_found');
       expectError(await api.list('agent', agentId, '', reviewers[0]!.auth), 404, 'not_found');
-      expect((await api.list('agent', agentId, '', await signIn(t, agentUser))).statusCode).toBe(200);
-      expect((await api.list('agent', agentId, '', await signIn(t, agencyUser))).statusCode).toBe(200);
+      expect((await api.list('agent', agentId, '', await sessionFor(t, agentUser))).statusCode).toBe(200);
+      expect((await api.list('agent', agentId, '', await sessionFor(t, agencyUser))).statusCode).toBe(200);
       expect((await api.list('agent', agentId, '', managerAuth)).statusCode).toBe(200);
     });
 

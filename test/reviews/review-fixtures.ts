@@ -1,8 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import type { ReviewTarget, UserRow } from '../../src/db/schema/index.js';
+import type { ReviewTarget } from '../../src/db/schema/index.js';
 import type { TestApp } from '../helpers/app.js';
-import { bearer } from '../helpers/factories.js';
 
 export const API = '/realty-api/v1';
 export type Auth = Record<string, string>;
@@ -12,11 +11,6 @@ const SEGMENT: Record<ReviewTarget, string> = { property: 'properties', agent: '
 /** The reviews path of a target, e.g. `/realty-api/v1/agents/7/reviews`. */
 export function reviewsPath(type: ReviewTarget, id: number): string {
   return `${API}/${SEGMENT[type]}/${id}/reviews`;
-}
-
-/** A bearer header for the user, from a session started without the (deliberately slow) password check. */
-export async function signIn(t: TestApp, user: UserRow): Promise<Auth> {
-  return bearer((await t.services.auth.signIn(user)).token);
 }
 
 export interface ReviewClient {

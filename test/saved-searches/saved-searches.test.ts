@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DB, UserRow } from '../../src/db/schema/index.js';
+import type { DB } from '../../src/db/schema/index.js';
 import type { TermRecord } from '../../src/modules/taxonomies/taxonomies.schemas.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
 import { errorBody, pagination } from '../helpers/expectations.js';
-import { bearer, newTerm, newUser, tokenFor, unique } from '../helpers/factories.js';
+import { bearer, newSignedInUser, newTerm, newUser, signIn, unique } from '../helpers/factories.js';
 import { API, type Auth, createdId, expectError, fieldsOf, type SavedSearchClient, savedSearchClient } from './saved-search-fixtures.js';
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
@@ -28,8 +28,6 @@ describe.each(DIALECTS)('saved searches: create, list, update, delete (%s)', (di
   });
   afterAll(() => t.close());
 
-  const signIn = async (user?: UserRow) => bearer(await tokenFor(t.app, user ?? (await newUser(db))));
-
   it('answers 401 to every route without a token', async () => {
     expectError(await client.create(undefined, { query: {} }), 401, 'unauthorized');
     expectError(await client.list(undefined), 401, 'unauthorized');
@@ -42,7 +40,7 @@ describe.each(DIALECTS)('saved searches: create, list, update, delete (%s)', (di
   });
 
   it('creates from a query object: 201 with the record itself, named by its display text, stored canonical', async () => {
-    const auth = await signIn();
+    const { auth } = await newSignedInUser(t);
     const res = await client.create(auth, {
       query: {
         type: [apartment.slug],
@@ -87,7 +85,7 @@ describe.each(DIALECTS)('saved searches: create, list, update, delete (%s)', (di
   });
 
   it('creates from a query string with aliases and `type[]` arrays, converting them to canonical names', async () => {
-    const auth = await signIn();
+    const { auth } = await newSignedInUser(t);
     const res = await client.create(auth, {
       query_string:
         '?type[]=Villa&type[]=loft&location=miami&min-price=100000&max-area=250&lat=25.5&lng=-80.25&radius=5&radius_unit=mi&featured=true&sortby=d_date',
@@ -119,7 +117,7 @@ describe.each(DIALECTS)('saved searches: create, list, update, delete (%s)', (di
   });
 
   it('keeps a non-default `sortby`, sorts `ids`, and reads its own record’s `query` back as the same search', async () => {
-    const auth = await signIn();
+    const { auth } = await newSignedInUser(t);
     const first = await client.create(auth, {
       query: { 'max-price': 500000, states: ['florida'], ids: [5, 3, 3], include_sold: 'true', sortby: 'a_price' },
     });
@@ -135,13 +133,13 @@ describe.each(DIALECTS)('saved searches: create, list, update, delete (%s)', (di
   });
 
   it('refuses a body with both or neither of query and query_string', async () => {
-    const auth = await signIn();
+    const { auth } = await newSignedInUser(t);
     expect(fieldsOf(await client.create(auth, { name: 'x' }))).toEqual(['query']);
     expect(fieldsOf(await client.create(auth, { query: { city: 'miami' }, query_string: 'city=miami' }))).toEqual(['query_string']);
   });
 
   it('refuses unknown fields, the owner and the alert bookkeeping among them (mass assignment)', async () => {
-    const auth = await signIn();
+    const { auth } = await newSignedInUser(t);
     expect(fieldsOf(await client.create(auth, { query: {}, user_id: 1 }))).toEqual(['user_id']);
     expect(fieldsOf(await client.create(auth, { query: {}, last_notified_at: '2026-01-01T00:00:00Z' }))).toEqual(['last_notified_at']);
     expect(fieldsOf(await client.create(auth, { query: {}, id: 7 }))).toEqual(['id']);
@@ -149,7 +147,7 @@ describe.each(DIALECTS)('saved searches: create, list, update, delete (%s)', (di
   });
 
   it('refuses facets and paging inside the search, and unknown parameters, naming them under the body field', async () => {
-    const auth = await signIn();
+    const { auth } = await newSignedInUser(t);
     expect(fieldsOf(await client.create(auth, { query: { facets: 'type' } }))).toEqual(['query.facets']);
     expect(fieldsOf(await client.create(auth, { query: { page: 2 } }))).toEqual(['query.page']);
     expect(fieldsOf(await client.create(auth, { query: { bogus: 1 } }))).toEqual(['query.bogus']);
@@ -159,7 +157,7 @@ describe.each(DIALECTS)('saved searches: create, list, update, delete (%s)', (di
   });
 
   it('refuses invalid search values with the rules of the search endpoint', async () => {
-    const auth = await signIn();
+    const { auth } = await newSignedInUser(t);
     expect(fieldsOf(await client.create(auth, { query: { min_price: -1 } }))).toEqual(['query.min_price']);
     expect(fieldsOf(await client.create(auth, { query_string: 'min_price=abc' }))).toEqual(['query_string.min_price']);
     expect(fieldsOf(await client.create(auth, { query: { min_price: 10, max_price: 5 } }))).toEqual(['query.min_price']);
@@ -171,7 +169,7 @@ describe.each(DIALECTS)('saved searches: create, list, update, delete (%s)', (di
   });
 
   it('cleans the name, refuses a blank or too long one, and checks the alert settings', async () => {
-    const auth = await signIn();
+    const { auth } = await newSignedInUser(t);
     const res = await client.create(auth, { query: {}, name: '  <b>Beach</b>\n  flats  ' });
     expect(res.json().data.name).toBe('Beach flats');
     expect(fieldsOf(await client.create(auth, { query: {}, name: '<i></i> ' }))).toEqual(['name']);
@@ -182,7 +180,7 @@ describe.each(DIALECTS)('saved searches: create, list, update, delete (%s)', (di
   });
 
   it('names a search by its display text cut to 200 characters when none is given, in the request’s language', async () => {
-    const auth = await signIn();
+    const { auth } = await newSignedInUser(t);
     const keyword = 'k'.repeat(200);
     const long = await client.create(auth, { query: { keyword } });
     const { name, display_text: displayText } = long.json().data;
@@ -203,7 +201,7 @@ describe.each(DIALECTS)('saved searches: create, list, update, delete (%s)', (di
 
   it('lists only the caller’s own, newest first, paged with true figures', async () => {
     const owner = await newUser(db);
-    const [auth, otherAuth] = [await signIn(owner), await signIn()];
+    const [auth, otherAuth] = [await signIn(t.app, owner), (await newSignedInUser(t)).auth];
     const ids: number[] = [];
     for (let i = 1; i <= 3; i++) ids.push(await createdId(client, auth, { query: { min_price: i * 1000 }, name: `Mine ${i}` }));
     await createdId(client, otherAuth, { query: {}, name: 'Theirs' });
@@ -228,7 +226,7 @@ describe.each(DIALECTS)('saved searches: create, list, update, delete (%s)', (di
   });
 
   it('updates the name and alert settings of the caller’s own only', async () => {
-    const [auth, otherAuth] = [await signIn(), await signIn()];
+    const [auth, otherAuth] = [(await newSignedInUser(t)).auth, (await newSignedInUser(t)).auth];
     const id = await createdId(client, auth, { query: { city: miami.slug }, name: 'Before' });
 
     const res = await client.update(auth, id, { name: ' <em>After</em> ', frequency: 'instant' });
@@ -255,7 +253,7 @@ describe.each(DIALECTS)('saved searches: create, list, update, delete (%s)', (di
   });
 
   it('deletes the caller’s own; another user’s, and one deleted already, are 404', async () => {
-    const [auth, otherAuth] = [await signIn(), await signIn()];
+    const [auth, otherAuth] = [(await newSignedInUser(t)).auth, (await newSignedInUser(t)).auth];
     const id = await createdId(client, auth, { query: {} });
     expectError(await client.remove(otherAuth, id), 404, 'not_found');
 
@@ -270,7 +268,7 @@ describe.each(DIALECTS)('saved searches: create, list, update, delete (%s)', (di
   });
 
   it('never builds the alias headers from an unvalidated path: a NUL or a header injection is a 400 in the envelope', async () => {
-    const auth = await signIn();
+    const { auth } = await newSignedInUser(t);
     const successor = `${t.config.publicUrl}${API}/saved-searches`;
     for (const raw of ['%00', '%E2%80%AE', 'abc%3E%3B%20rel%3D%22x%22%2C%20%3Chttps%3A%2F%2Fevil.test%2F']) {
       const res = await client.remove(auth, raw as unknown as number, '/users/saved-searches');
@@ -281,7 +279,7 @@ describe.each(DIALECTS)('saved searches: create, list, update, delete (%s)', (di
   });
 
   it('serves the deprecated /users aliases with the same answers and the deprecation headers', async () => {
-    const [auth, otherAuth] = [await signIn(), await signIn()];
+    const [auth, otherAuth] = [(await newSignedInUser(t)).auth, (await newSignedInUser(t)).auth];
     const id = await createdId(client, auth, { query: { city: miami.slug } });
     const successor = `${t.config.publicUrl}${API}/saved-searches`;
 
@@ -323,7 +321,7 @@ describe.each(DIALECTS)('saved searches: create, list, update, delete (%s)', (di
 
   it('goes with the account that owns it', async () => {
     const owner = await newUser(db);
-    const auth: Auth = await signIn(owner);
+    const auth: Auth = await signIn(t.app, owner);
     await createdId(client, auth, { query: {} });
     await db.deleteFrom('users').where('id', '=', owner.id).execute();
     expect(await db.selectFrom('saved_searches').select('id').where('user_id', '=', owner.id).execute()).toEqual([]);

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hasAllTerms } from '../../src/db/dialect/full-text.js';
 import type { DB } from '../../src/db/schema/index.js';
@@ -210,7 +210,18 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('link copies under concurrency (
       await expect.poll(() => arrived, { timeout: 5000 }).toBe(count);
     };
   }
-  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  /**
+   * Resolves once another statement waits for a lock (a session of this test's own database waits on one:
+   * the statement a transaction means to hold up), or `done()` says it finished without waiting.
+   */
+  async function blockedOrDone(done: () => boolean): Promise<void> {
+    const waiting = async () => {
+      const { rows } = await sql<{ n: string | number }>`
+        select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(db);
+      return Number(rows[0]?.n) > 0;
+    };
+    await expect.poll(async () => done() || (await waiting()), { timeout: 10_000, interval: 10 }).toBe(true);
+  }
 
   it('lets two transactions change two listings that share terms, interleaved, without waiting for each other', async () => {
     const type = await insertTerm(db, 'property_type');
@@ -245,14 +256,16 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('link copies under concurrency (
     const feature = await insertTerm(db, 'property_feature');
     const id = await newListing(db, { price: 7, terms: [{ termId: type, taxonomy: 'property_type' }] });
     const changed = barrier(2);
+    let linked = false;
     const stateChange = db.transaction().execute(async (trx) => {
       await setListingState(trx, id, 'expired', new Date().toISOString());
       await changed();
-      await pause(300); // the link insert below is now waiting for this transaction
+      await blockedOrDone(() => linked); // the link insert below is now waiting for this transaction
     });
     const link = (async () => {
       await changed();
       await linkTerms(db, id, [{ termId: feature, taxonomy: 'property_feature' }]);
+      linked = true;
     })();
     await Promise.all([stateChange, link]);
     expect(await copiesOf(db, id)).toEqual(
@@ -268,14 +281,16 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('link copies under concurrency (
     const [late, early] = [await insertTerm(db, 'property_city'), await insertTerm(db, 'property_city')];
     const id = await newListing(db, { price: 3, terms: [{ termId: type, taxonomy: 'property_type' }] });
     const firstLinked = barrier(2);
+    let earlyAdded = false;
     const addLate = db.transaction().execute(async (trx) => {
       await trx.insertInto('listing_terms').values({ listing_id: id, term_id: late, taxonomy: 'property_city', position: 1 }).execute();
       await firstLinked();
-      await pause(300);
+      await blockedOrDone(() => earlyAdded);
     });
     const addEarly = (async () => {
       await firstLinked();
       await db.insertInto('listing_terms').values({ listing_id: id, term_id: early, taxonomy: 'property_city', position: 0 }).execute();
+      earlyAdded = true;
     })();
     await Promise.all([addLate, addEarly]);
     expect((await copiesOf(db, id)).map((copy) => copy[3])).toEqual([early, early, early]);

@@ -1,8 +1,6 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiskStorage } from '../../src/adapters/storage/disk-storage.js';
@@ -15,6 +13,7 @@ import { PROPERTY_FEATURES } from '../../src/seed/demo-terms.js';
 import { seedDemoTerms } from '../../src/seed/seed-demo.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
+import { startProgram } from '../helpers/programs.js';
 
 const API = '/realty-api/v1';
 const COUNT = 200;
@@ -366,8 +365,6 @@ describe.each(DIALECTS)('demo listings (%s)', (dialect) => {
 });
 
 describe('seed --properties on the command line', () => {
-  const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
-  const TSX = import.meta.resolve('tsx');
   let cwd: string;
   beforeAll(() => {
     cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'realty-seed-cli-'));
@@ -376,10 +373,9 @@ describe('seed --properties on the command line', () => {
 
   const run = (args: string[]) =>
     new Promise<{ code: number | null; out: string }>((resolve) => {
-      const child = spawn(process.execPath, ['--import', TSX, MAIN, ...args], {
+      const child = startProgram('main.mjs', args, {
         cwd,
         env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', DATABASE_URL: 'sqlite:./cli.db' },
-        stdio: ['ignore', 'pipe', 'pipe'],
       });
       let out = '';
       child.stdout.on('data', (chunk) => (out += chunk));
@@ -388,12 +384,18 @@ describe('seed --properties on the command line', () => {
     });
 
   it('refuses a count outside 1..1,000,000 before touching the database', async () => {
-    for (const bad of ['0', '1000001', 'ten']) {
-      const { code, out } = await run(['seed', `--properties=${bad}`]);
+    // The refusals change nothing, so they run side by side.
+    const bads = ['0', '1000001', 'ten'];
+    const [misplaced, ...refused] = await Promise.all([
+      run(['migrate', '--properties', '5']),
+      ...bads.map((bad) => run(['seed', `--properties=${bad}`])),
+    ]);
+    for (const [n, bad] of bads.entries()) {
+      const { code, out } = refused[n]!;
       expect(code, out).toBe(1);
       expect(out).toContain(`--properties must be a whole number from 1 to 1,000,000 (got "${bad}")`);
     }
-    expect(await run(['migrate', '--properties', '5'])).toMatchObject({
+    expect(misplaced).toMatchObject({
       code: 1,
       out: expect.stringContaining('--properties goes with the seed command'),
     });

@@ -1,20 +1,16 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startProgram } from '../helpers/programs.js';
 
-const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
-const TSX = import.meta.resolve('tsx');
-
-/** Runs the real CLI (`realty-api <args>`) in `cwd`, with nothing but the given environment. */
+/** Runs the real CLI (`realty-api <args>`, compiled, as `npm start` runs it) in `cwd`, with nothing but the given environment. */
 function cli(args: string[], cwd: string, env: Record<string, string> = {}): ChildProcess {
-  return spawn(process.execPath, ['--import', TSX, MAIN, ...args], {
+  return startProgram('main.mjs', args, {
     cwd,
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
 }
 
@@ -86,20 +82,30 @@ describe('npm start on a machine with nothing but Node.js', () => {
     const { port } = new URL(base);
     const socket = net.connect(Number(port), '127.0.0.1');
     await new Promise((resolve) => socket.once('connect', resolve));
+    let answer = '';
+    socket.on('data', (chunk) => (answer += chunk));
     const body = JSON.stringify({ username: 'nobody', password: 'wrong-password' });
+    // `Expect: 100-continue`: the server says "continue" once it has read the request's head, so the
+    // request is known to be in flight before the signal.
     socket.write(
-      `POST /realty-api/v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+      `POST /realty-api/v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\n\r\n`,
     );
+    await expect.poll(() => answer, { timeout: 10_000, interval: 10 }).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\n$/);
     socket.write(body.slice(0, 10));
-    await new Promise((resolve) => setTimeout(resolve, 100));
 
     const exited = new Promise<number | null>((resolve) => server.on('exit', resolve));
     server.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    let answer = '';
-    socket.on('data', (chunk) => (answer += chunk));
+    // Shutting down: new connections are refused, while the request above still waits for its body.
+    const accepts = () =>
+      new Promise<boolean>((resolve) => {
+        const probe = net.connect(Number(port), '127.0.0.1');
+        probe.once('connect', () => (probe.destroy(), resolve(true)));
+        probe.once('error', () => resolve(false));
+      });
+    await expect.poll(accepts, { timeout: 10_000, interval: 10 }).toBe(false);
     socket.write(body.slice(10));
     await new Promise((resolve) => socket.once('close', resolve));
+    answer = answer.replace(/^HTTP\/1\.1 100 Continue\r\n\r\n/, '');
     expect(answer).toMatch(/^HTTP\/1\.1 401/);
     expect(answer).toContain('invalid_credentials');
     expect(await exited).toBe(0);
@@ -114,8 +120,8 @@ describe('the command-line tool', () => {
   });
   afterAll(() => fs.rmSync(cwd, { recursive: true, force: true }));
 
-  // Eight processes, each compiling the application with tsx at start (2–3 s apiece on a loaded 2-core
-  // machine): the default 20 s was seen running out in CI.
+  // Eight processes, each loading the whole application (1–3 s apiece on a loaded 2-core machine): more
+  // than the default 20 s.
   it('migrates, seeds, creates an administrator, and explains its mistakes', { timeout: 60_000 }, async () => {
     const env = { DATABASE_URL: 'sqlite:./cli.db' };
     expect(await run(['migrate'], cwd, env)).toMatchObject({ code: 0, out: expect.stringContaining('applied: 0001_initial') });

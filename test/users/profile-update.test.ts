@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UserRow } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
-import { bearer, DEFAULT_PASSWORD, newUser, tokenFor, unique } from '../helpers/factories.js';
+import { bearer, DEFAULT_PASSWORD, newSignedInUser, newUser, tokenFor, unique } from '../helpers/factories.js';
 
 const API = '/realty-api/v1';
 const LOGIN = `${API}/auth/login`;
@@ -17,11 +16,6 @@ describe.each(DIALECTS)('updating the profile (%s)', (dialect) => {
   });
   afterAll(() => t.close());
 
-  /** A fresh user and a token of theirs, so that no test sees another's changes. */
-  const signedIn = async (overrides: Partial<UserRow> = {}) => {
-    const user = await newUser(t.database.db, overrides);
-    return { user, auth: bearer(await tokenFor(t.app, user)) };
-  };
   const put = (auth: Record<string, string>, payload: Json) =>
     t.app.inject({ method: 'PUT', url: `${API}/users/profile`, headers: auth, payload });
   const me = async (auth: Record<string, string>) =>
@@ -30,7 +24,7 @@ describe.each(DIALECTS)('updating the profile (%s)', (dialect) => {
   const login = (username: string, password: string) => t.app.inject({ method: 'POST', url: LOGIN, payload: { username, password } });
 
   it('changes only the fields sent, answers the full profile and bumps updated_at', async () => {
-    const { user, auth } = await signedIn({
+    const { user, auth } = await newSignedInUser(t, {
       first_name: 'Ana',
       last_name: 'Diaz',
       phone: '+34 600',
@@ -72,7 +66,7 @@ describe.each(DIALECTS)('updating the profile (%s)', (dialect) => {
   });
 
   it('answers an empty body with the unchanged profile', async () => {
-    const { user, auth } = await signedIn();
+    const { user, auth } = await newSignedInUser(t);
     const before = await me(auth);
     const res = await put(auth, {});
     expect(res.statusCode).toBe(200);
@@ -81,7 +75,7 @@ describe.each(DIALECTS)('updating the profile (%s)', (dialect) => {
   });
 
   it('strips HTML from names and the bio', async () => {
-    const { auth } = await signedIn();
+    const { auth } = await newSignedInUser(t);
     const res = await put(auth, {
       first_name: '<b>Ana</b>',
       last_name: '<script>alert(1)</script>Diaz',
@@ -98,7 +92,7 @@ describe.each(DIALECTS)('updating the profile (%s)', (dialect) => {
   });
 
   it('refuses a display name that is empty once tags are removed', async () => {
-    const { auth } = await signedIn();
+    const { auth } = await newSignedInUser(t);
     for (const display_name of ['', '<b></b>']) {
       const res = await put(auth, { display_name });
       expect(res.statusCode).toBe(400);
@@ -107,7 +101,7 @@ describe.each(DIALECTS)('updating the profile (%s)', (dialect) => {
   });
 
   it('refuses every field a user may not set (mass assignment), changing nothing', async () => {
-    const { user, auth } = await signedIn();
+    const { user, auth } = await newSignedInUser(t);
     for (const [field, value] of [
       ['role', 'administrator'],
       ['status', 'active'],
@@ -129,7 +123,7 @@ describe.each(DIALECTS)('updating the profile (%s)', (dialect) => {
   });
 
   it('validates website, language, phones, e-mail and lengths', async () => {
-    const { auth } = await signedIn();
+    const { auth } = await newSignedInUser(t);
     const invalid: [string, unknown][] = [
       ['website', 'example.com'],
       ['website', 'ftp://example.com'],
@@ -165,7 +159,7 @@ describe.each(DIALECTS)('updating the profile (%s)', (dialect) => {
 
   describe('e-mail address', () => {
     it('needs the right current_password to change', async () => {
-      const { user, auth } = await signedIn();
+      const { user, auth } = await newSignedInUser(t);
       const wanted = `${unique('new_')}@example.test`;
       for (const extra of [{}, { current_password: '' }, { current_password: 'wrong password' }]) {
         const res = await put(auth, { email: wanted, ...extra });
@@ -181,7 +175,7 @@ describe.each(DIALECTS)('updating the profile (%s)', (dialect) => {
     });
 
     it('does not ask for the password when the address stays the same (in any case)', async () => {
-      const { user, auth } = await signedIn();
+      const { user, auth } = await newSignedInUser(t);
       const res = await put(auth, { email: user.email.toUpperCase(), first_name: 'Same' });
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json().data).toMatchObject({ email: user.email, first_name: 'Same' });
@@ -189,7 +183,7 @@ describe.each(DIALECTS)('updating the profile (%s)', (dialect) => {
 
     it('answers 409 email_taken for another account’s address, in any case', async () => {
       const other = await newUser(t.database.db);
-      const { user, auth } = await signedIn();
+      const { user, auth } = await newSignedInUser(t);
       for (const email of [other.email, other.email.toUpperCase()]) {
         const res = await put(auth, { email, current_password: DEFAULT_PASSWORD });
         expect(res.statusCode).toBe(409);
@@ -201,7 +195,7 @@ describe.each(DIALECTS)('updating the profile (%s)', (dialect) => {
 
   describe('password', () => {
     it('needs current_password, then signs out every other session but the caller’s', async () => {
-      const { user } = await signedIn();
+      const { user } = await newSignedInUser(t);
       const caller = bearer(await tokenFor(t.app, user));
       const other = bearer(await tokenFor(t.app, user));
       for (const extra of [{}, { current_password: 'wrong password' }]) {
@@ -220,7 +214,7 @@ describe.each(DIALECTS)('updating the profile (%s)', (dialect) => {
     });
 
     it('counts wrong current_password guesses towards the account lock', async () => {
-      const { user, auth } = await signedIn();
+      const { user, auth } = await newSignedInUser(t);
       for (let i = 0; i < 5; i++) {
         expect((await put(auth, { password: 'a brand new password', current_password: `guess ${i} wrong` })).statusCode).toBe(400);
       }
