@@ -1,15 +1,13 @@
 import { parseArgs } from 'node:util';
 import fs from 'node:fs';
-import { createStorage } from './adapters/storage/index.js';
-import { createServices, type Services } from './app.js';
+import type { Services } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
-import { createDatabase, type Database, migrateToLatest } from './db/database.js';
+import type { Database } from './db/database.js';
 import { AppError } from './lib/errors.js';
 import { ProgressBar } from './lib/progress-bar.js';
-import { resolveJwtSecret } from './secrets.js';
-import { DemoTermsMissingError } from './seed/demo-listings.js';
-import { seedDemoData, seedDemoTerms } from './seed/seed-demo.js';
-import { serve } from './server.js';
+
+// The application is imported once the command line is read and found valid (below): a mistake is answered
+// without loading it, and each command loads only what it runs.
 
 const USAGE = `Usage: realty-api <command> [options]
 
@@ -21,7 +19,7 @@ Commands:
   create-admin --email E --password P [--username U]
                                 create an administrator account
 
-Every setting is an environment variable (see README.md); a .env file is read when present.`;
+Every setting is an environment variable (see docs/configuration.md); a .env file is read when present.`;
 
 async function main(argv: string[]): Promise<void> {
   if (fs.existsSync('.env')) process.loadEnvFile('.env');
@@ -46,8 +44,14 @@ async function main(argv: string[]): Promise<void> {
   const propertyCount = values.properties === undefined ? undefined : parsePropertyCount(values.properties);
 
   const config = loadConfig();
-  if (command === 'serve') return serve(config);
+  if (command === 'serve') return (await import('./server.js')).serve(config);
 
+  const [{ createServices }, { createDatabase, migrateToLatest }, { resolveJwtSecret }, { seedDemoTerms }] = await Promise.all([
+    import('./app.js'),
+    import('./db/database.js'),
+    import('./secrets.js'),
+    import('./seed/seed-demo.js'),
+  ]);
   const database = createDatabase(config.database);
   try {
     const applied = await migrateToLatest(database.db);
@@ -91,6 +95,11 @@ function parsePropertyCount(raw: string): number {
 
 /** `seed --properties N`: the demo taxonomy if there is none, then N listings, with a progress bar on stderr. */
 async function seedListings(config: Config, database: Database, services: Services, count: number): Promise<void> {
+  const [{ createStorage }, { seedDemoData }, { DemoTermsMissingError }] = await Promise.all([
+    import('./adapters/storage/index.js'),
+    import('./seed/seed-demo.js'),
+    import('./seed/demo-listings.js'),
+  ]);
   const started = performance.now();
   const bar = new ProgressBar('listings', count);
   const targets = {
@@ -100,7 +109,11 @@ async function seedListings(config: Config, database: Database, services: Servic
     storage: createStorage(config),
     currency: config.payments.currency,
   };
-  const { terms, listings } = await seedDemoData(targets, { count, onProgress: (written) => bar.advance(written) });
+  const { terms, listings } = await seedDemoData(targets, { count, onProgress: (written) => bar.advance(written) }).catch(
+    (error: unknown) => {
+      throw error instanceof DemoTermsMissingError ? new PlainError(error.message) : error;
+    },
+  );
   bar.finish();
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const termsNote = terms > 0 ? `${terms} demo terms, ` : '';
@@ -109,10 +122,13 @@ async function seedListings(config: Config, database: Database, services: Servic
   );
 }
 
-class UsageError extends Error {}
+/** A failure told as its message alone. */
+class PlainError extends Error {}
+/** A mistake on the command line. */
+class UsageError extends PlainError {}
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof UsageError || error instanceof DemoTermsMissingError) {
+  if (error instanceof ConfigError || error instanceof PlainError) {
     console.error(error.message);
     if (error instanceof UsageError) console.error('Run `realty-api --help` for usage.');
   } else if (error instanceof AppError) {
