@@ -4,14 +4,14 @@ import { Type } from 'typebox';
 import { isDatabaseReady } from './db/database.js';
 import { registerAuth } from './http/auth.js';
 import { registerCors, wildcardCorsHeaders } from './http/cors.js';
-import { registerErrorHandling } from './http/error-handler.js';
+import { frameworkErrorHandler, registerErrorHandling } from './http/error-handler.js';
 import { registerHealthRoutes } from './http/health.js';
 import { languagePrefixRewriter } from './http/language.js';
 import { registerMetrics } from './http/metrics.js';
 import { registerOpenApi, registerOpenApiRoutes } from './http/openapi.js';
 import { parseQueryString } from './http/querystring.js';
 import { registerRateLimit } from './http/rate-limit.js';
-import { registerRequestBasics } from './http/request-basics.js';
+import { registerRequestBasics, requestBasics } from './http/request-basics.js';
 import './http/request-context.js';
 import { requestIdFor } from './http/request-id.js';
 import { registerUploadsRoute } from './http/uploads.js';
@@ -135,13 +135,16 @@ export async function buildApp(deps: AppDependencies, services: Services = creat
     forceCloseConnections: 'idle',
     // Timeouts on purpose (docs/operations.md): no limit on a request's duration, which would cut the live
     // notification stream and long uploads; idle keep-alive sockets close after 72 s (longer than common
-    // proxies' 60 s, so the proxy closes first); headers must arrive within 15 s (slow-header clients).
+    // proxies' 60 s, so the proxy closes first); headers must arrive within 15 s (slow-header clients), checked
+    // every 2 s (Node's default sweep, every 30 s, let them stay up to 45 s).
     requestTimeout: 0,
     keepAliveTimeout: 72_000,
+    http: { headersTimeout: 15_000, connectionsCheckingInterval: 2_000 },
     rewriteUrl: languagePrefixRewriter(config.apiPrefix),
     routerOptions: { querystringParser: parseQueryString },
+    // URLs the router cannot read (a bad percent-encoding, an over-long parameter) are answered in the error body too.
+    frameworkErrors: frameworkErrorHandler(requestBasics(wildcardCorsHeaders(config.corsOrigins))),
   });
-  app.server.headersTimeout = 15_000;
   registerValidation(app);
 
   let closing = false;

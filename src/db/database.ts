@@ -73,6 +73,10 @@ function openPostgres(url: string, schema: string | undefined): Database {
     // A dedicated schema (tests: one per test file) is selected for every connection of the pool.
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
+  // An idle connection that the server drops (a restart, a failover, an administrator's kill) is reported as an
+  // 'error' event of the pool, which would otherwise end the process: the pool has already discarded that
+  // connection, and the next query opens a new one.
+  pool.on('error', () => undefined);
   const localWrites = new LocalWrites();
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [localWrites] });
   return {

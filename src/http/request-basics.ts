@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/errors.js';
 import { resolveLanguage } from './language.js';
 import { constantHeaders } from './security-headers.js';
@@ -12,15 +12,13 @@ export function registerRequestBasics(
   app: FastifyInstance,
   { isClosing, extraHeaders }: { isClosing: () => boolean; extraHeaders: Record<string, string> },
 ): void {
-  const headersFor = constantHeaders(extraHeaders);
+  const basics = requestBasics(extraHeaders);
   // Bodies are JSON (or what a route's own parser takes): a text/plain body is a 415, not a string that then
   // fails validation as a 400 (docs/api.md 0.2).
   app.removeContentTypeParser('text/plain');
   app.decorateRequest('lang', 'en');
   app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(headersFor(request.url));
-    reply.header('x-request-id', request.id);
-    request.lang = resolveLanguage(request);
+    basics(request, reply);
     done(isClosing() ? new AppError('service_unavailable') : undefined);
   });
   // While draining, answers close their connection: a keep-alive socket would otherwise hold shutdown open.
@@ -28,4 +26,17 @@ export function registerRequestBasics(
     if (isClosing()) reply.header('connection', 'close');
     done(null, payload);
   });
+}
+
+/**
+ * What every answer gets: the constant headers, the X-Request-Id header and the message language. Also applied
+ * to the answers Fastify's router gives before any hook runs (error-handler.ts `frameworkErrorHandler`).
+ */
+export function requestBasics(extraHeaders: Record<string, string>): (request: FastifyRequest, reply: FastifyReply) => void {
+  const headersFor = constantHeaders(extraHeaders);
+  return (request, reply) => {
+    reply.headers(headersFor(request.url));
+    reply.header('x-request-id', request.id);
+    request.lang = resolveLanguage(request);
+  };
 }

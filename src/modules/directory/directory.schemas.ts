@@ -165,7 +165,8 @@ const Website = Type.String({
 const Email = Type.Union([Type.String({ format: 'email', maxLength: 254 }), Type.Literal('')], {
   description: 'Public contact address, stored lower-cased; "" clears it',
 });
-const SocialInput = socialObject(Type.Optional(Nullable(Type.String({ maxLength: 500, pattern: HTTP_URL }))), {
+// `format: 'uri'` as in the records (`Social`), whose serializer checks it: a link it refuses would break every answer.
+const SocialInput = socialObject(Type.Optional(Nullable(Type.String({ maxLength: 500, format: 'uri', pattern: HTTP_URL }))), {
   additionalProperties: false,
   description: 'Only the given networks change: an http(s) URL sets one, null clears it',
 });

@@ -28,6 +28,8 @@ export async function readMultipartForm<F extends string>(request: FastifyReques
   let file: Buffer | undefined;
   try {
     for await (const part of request.parts({ limits: { files: 1 } })) {
+      // busboy leaves `fieldname` undefined for a part without a name (its type says string): a malformed form.
+      if (typeof part.fieldname !== 'string') throw new AppError('validation_failed', 'media_malformed_multipart');
       if (part.type === 'file') {
         if (part.fieldname !== spec.fileField) throw AppError.invalidField(part.fieldname, 'rule_unknown_field');
         file = await part.toBuffer();

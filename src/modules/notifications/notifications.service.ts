@@ -122,7 +122,7 @@ export class NotificationsService {
     const targets = [input.user_id !== undefined, input.role !== undefined, input.all === true].filter(Boolean).length;
     if (targets !== 1) throw AppError.invalidField('user_id', 'notification_rule_one_target');
     const data = input.data ?? {};
-    if (Buffer.byteLength(JSON.stringify(data)) > MAX_DATA_BYTES) {
+    if (jsonBytes(data) > MAX_DATA_BYTES) {
       throw AppError.invalidField('data', 'notification_rule_data_size', { max: MAX_DATA_BYTES });
     }
     const title = plainText(input.title);
@@ -150,6 +150,19 @@ async function userMustExist(write: Promise<void>): Promise<void> {
     await write;
   } catch (error) {
     if (isForeignKeyViolation(error)) throw AppError.notFound();
+    throw error;
+  }
+}
+
+/**
+ * The size of `value` as JSON. JSON.stringify throws a RangeError on a value nested too deep for the stack (some
+ * thousands of levels, from any request): such a value is far over any size limit here, so it counts as endless.
+ */
+function jsonBytes(value: unknown): number {
+  try {
+    return Buffer.byteLength(JSON.stringify(value));
+  } catch (error) {
+    if (error instanceof RangeError) return Infinity;
     throw error;
   }
 }

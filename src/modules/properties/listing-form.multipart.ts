@@ -15,10 +15,13 @@ export interface ListingForm {
  * registered with @fastify/multipart (too many files or a file too large → 413). Any other part → 400.
  */
 export async function readListingForm(request: FastifyRequest, maxFileBytes: number): Promise<ListingForm> {
-  let json: string | undefined;
+  /** The `data` part: its text, or its value when @fastify/multipart parsed it (a text part of type application/json). */
+  let json: { text: string } | { value: unknown } | undefined;
   const images: Buffer[] = [];
   try {
     for await (const part of request.parts()) {
+      // busboy leaves `fieldname` undefined for a part without a name (its type says string): a malformed form.
+      if (typeof part.fieldname !== 'string') throw new AppError('validation_failed', 'media_malformed_multipart');
       if (part.fieldname === 'images' && part.type === 'file') {
         images.push(await part.toBuffer());
         continue;
@@ -27,10 +30,10 @@ export async function readListingForm(request: FastifyRequest, maxFileBytes: num
       if (json !== undefined) throw AppError.invalidField('data', 'media_rule_repeated');
       if (part.type === 'file') {
         if (part.mimetype !== 'application/json') throw AppError.invalidField('data', 'listing_data_part_invalid');
-        json = (await part.toBuffer()).toString('utf8');
+        json = { text: (await part.toBuffer()).toString('utf8') };
       } else {
         if (part.valueTruncated) throw new AppError('payload_too_large', 'media_too_many_parts');
-        json = String(part.value);
+        json = part.mimetype === 'application/json' ? { value: part.value } : { text: String(part.value) };
       }
     }
   } catch (error) {
@@ -39,7 +42,7 @@ export async function readListingForm(request: FastifyRequest, maxFileBytes: num
   if (json === undefined) throw AppError.invalidField('data', 'rule_required');
   let data: unknown;
   try {
-    data = JSON.parse(json);
+    data = 'text' in json ? JSON.parse(json.text) : json.value;
   } catch {
     throw AppError.invalidField('data', 'listing_data_part_invalid');
   }

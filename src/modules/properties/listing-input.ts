@@ -81,6 +81,10 @@ export async function checkListingInput(
   if (moderator && input.author_id !== undefined && !(await repository.userExists(trx, input.author_id))) {
     errors.push({ field: 'author_id', key: 'listing_rule_unknown_user' });
   }
+  // RFC 3339 (the schema's date-time) allows a leap second, which a JavaScript Date cannot hold.
+  if (moderator && typeof input.expires_at === 'string' && Number.isNaN(Date.parse(input.expires_at))) {
+    errors.push({ field: 'expires_at', key: 'rule_format', params: { format: 'date-time' } });
+  }
   if (errors.length > 0) throw new AppError('validation_failed', 'validation_failed', errors);
   if (input.agency_id !== undefined) columns.agency_id = input.agency_id;
   if (moderator) {
