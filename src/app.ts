@@ -14,6 +14,7 @@ import { registerRateLimit } from './http/rate-limit.js';
 import { registerRequestBasics, requestBasics } from './http/request-basics.js';
 import './http/request-context.js';
 import { requestIdFor } from './http/request-id.js';
+import { sharedSerializers } from './http/serialization.js';
 import { registerUploadsRoute } from './http/uploads.js';
 import { registerValidation } from './http/validation.js';
 import { scheduleBackgroundJobs } from './jobs/background-jobs.js';
@@ -142,6 +143,7 @@ export async function buildApp(deps: AppDependencies, services: Services = creat
     http: { headersTimeout: 15_000, connectionsCheckingInterval: 2_000 },
     rewriteUrl: languagePrefixRewriter(config.apiPrefix),
     routerOptions: { querystringParser: parseQueryString },
+    schemaController: { compilersFactory: { buildSerializer: sharedSerializers() } },
     // URLs the router cannot read (a bad percent-encoding, an over-long parameter) are answered in the error body too.
     frameworkErrors: frameworkErrorHandler(requestBasics(wildcardCorsHeaders(config.corsOrigins))),
   });

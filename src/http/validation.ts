@@ -9,10 +9,28 @@ import type { FastifyInstance } from 'fastify';
  */
 const BASE: Options = { removeAdditional: false, allErrors: true, useDefaults: true, strict: false };
 
+const validators = {
+  text: withFormats(new Ajv({ ...BASE, coerceTypes: 'array' })),
+  body: withFormats(new Ajv({ ...BASE, coerceTypes: false })),
+};
+type Validator = ReturnType<typeof refusingNul>;
+
+/**
+ * Compiled validators of this process, by kind and schema: routes share identical ones (path parameters, the
+ * HEAD copies of GET routes), and so do the applications a process builds. Compiling was a fifth of the time
+ * from start to ready.
+ */
+const compiled = new Map<string, Validator>();
+
+function validatorFor(kind: keyof typeof validators, schema: object): Validator {
+  const key = `${kind}:${JSON.stringify(schema)}`;
+  let validator = compiled.get(key);
+  if (!validator) compiled.set(key, (validator = refusingNul(validators[kind].compile(schema))));
+  return validator;
+}
+
 export function registerValidation(app: FastifyInstance): void {
-  const textual = withFormats(new Ajv({ ...BASE, coerceTypes: 'array' }));
-  const json = withFormats(new Ajv({ ...BASE, coerceTypes: false }));
-  app.setValidatorCompiler(({ schema, httpPart }) => refusingNul((httpPart === 'body' ? json : textual).compile(schema)));
+  app.setValidatorCompiler(({ schema, httpPart }) => validatorFor(httpPart === 'body' ? 'body' : 'text', schema));
 }
 
 /**
@@ -69,9 +87,10 @@ function nulError(instancePath: string): ErrorObject {
  * It throws what Fastify's own body validation throws, so the error handler answers the same 400.
  */
 export function jsonValidator<T>(schema: object): (value: unknown) => T {
-  const validate = refusingNul(withFormats(new Ajv({ ...BASE, coerceTypes: false })).compile(schema));
+  // Compiled at the first use, not when the module that declares it is loaded (start-up time).
+  let validate: Validator | undefined;
   return (value) => {
-    const result = validate(value);
+    const result = (validate ??= validatorFor('body', schema))(value);
     if (result === true) return value as T;
     throw Object.assign(new Error('body validation failed'), {
       validation: result === false ? [] : result.error,

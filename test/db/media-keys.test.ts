@@ -1,42 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { type Kysely, Migrator, sql } from 'kysely';
-import pg from 'pg';
+import { type Kysely, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDatabase, type Database } from '../../src/db/database.js';
-import type { DialectName } from '../../src/db/dialect/index.js';
-import { migrationProvider } from '../../src/db/migrations/index.js';
 import type { DB } from '../../src/db/schema/index.js';
-import { DIALECTS } from '../helpers/database.js';
+import { DIALECTS, emptyDatabase } from '../helpers/database.js';
 import { newMedia, newUser } from '../helpers/factories.js';
-
-/** A database of the dialect with no migration applied, and a Migrator for it. */
-async function emptyDatabase(dialect: DialectName): Promise<{ database: Database; migrator: Migrator; dispose(): Promise<void> }> {
-  if (dialect === 'sqlite') {
-    const database = createDatabase({ kind: 'sqlite', path: ':memory:' });
-    return { database, migrator: new Migrator({ db: database.db, provider: migrationProvider }), dispose: () => database.destroy() };
-  }
-  const url = process.env.TEST_DATABASE_URL!;
-  const schema = `test_media_keys_${randomBytes(4).toString('hex')}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`create schema ${schema}`);
-  const database = createDatabase({ kind: 'postgres', url, schema });
-  return {
-    database,
-    migrator: new Migrator({ db: database.db, provider: migrationProvider, migrationTableSchema: schema }),
-    dispose: async () => {
-      await database.destroy();
-      await admin(`drop schema ${schema} cascade`);
-    },
-  };
-}
 
 async function migrate(run: Promise<{ error?: unknown; results?: readonly { migrationName: string; status: string }[] }>) {
   const { error, results } = await run;

@@ -5,7 +5,6 @@ import { buildApp, createServices, type Services } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import type { DialectName } from '../../src/db/dialect/index.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
-import { shareCompiledSerializers } from './serializer-cache.js';
 
 export const TEST_JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-0123456789';
 
@@ -49,7 +48,6 @@ export async function buildTestApp(dialect: DialectName, env: Record<string, str
   };
   const services = createServices(deps);
   const app = await buildApp(deps, services);
-  shareCompiledSerializers(app);
   options.extraRoutes?.(app);
   await app.ready();
   return {
@@ -78,7 +76,6 @@ export async function buildPeerApp(
   };
   const services = createServices(deps);
   const app = await buildApp(deps, services);
-  shareCompiledSerializers(app);
   await app.ready();
   return {
     app,

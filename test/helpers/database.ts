@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import SQLite from 'better-sqlite3';
-import { sql } from 'kysely';
+import { Migrator, sql } from 'kysely';
 import { inject } from 'vitest';
 import { createDatabase, type Database, migrateToLatest, sqliteDatabase } from '../../src/db/database.js';
 import type { DialectName } from '../../src/db/dialect/index.js';
+import { migrationProvider } from '../../src/db/migrations/index.js';
 import { postgresAdmin, postgresUrlFor } from './postgres.js';
 
 /** Every integration test runs on SQLite, and on PostgreSQL too when TEST_DATABASE_URL is set. */
@@ -85,6 +86,30 @@ async function clonePostgresTemplate(): Promise<TestDatabase> {
   return {
     ...database,
     url: cloneUrl,
+    dispose: async () => {
+      await database.destroy();
+      await postgresAdmin(url, (client) => client.query(`drop database if exists "${name}" with (force)`));
+    },
+  };
+}
+
+/**
+ * A database with no migration applied, and a Migrator for it, for tests of the migrations themselves: SQLite
+ * in memory, or a new, empty PostgreSQL database of its own (dropped at dispose).
+ */
+export async function emptyDatabase(dialect: DialectName): Promise<{ database: Database; migrator: Migrator; dispose(): Promise<void> }> {
+  if (dialect === 'sqlite') {
+    const database = createDatabase({ kind: 'sqlite', path: ':memory:' });
+    return { database, migrator: new Migrator({ db: database.db, provider: migrationProvider }), dispose: () => database.destroy() };
+  }
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('TEST_DATABASE_URL is not set');
+  const name = `realty_empty_${process.pid}_${randomBytes(4).toString('hex')}`;
+  await postgresAdmin(url, (client) => client.query(`create database "${name}" template template0`));
+  const database = createDatabase({ kind: 'postgres', url: postgresUrlFor(url, name) });
+  return {
+    database,
+    migrator: new Migrator({ db: database.db, provider: migrationProvider }),
     dispose: async () => {
       await database.destroy();
       await postgresAdmin(url, (client) => client.query(`drop database if exists "${name}" with (force)`));

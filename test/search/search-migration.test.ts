@@ -11,9 +11,9 @@ import {
   updateListingInState,
 } from '../../src/modules/properties/properties.repository.js';
 import { searchColumnsOf } from '../../src/lib/search-columns.js';
-import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';
+import { createTestDatabase, DIALECTS, type TestDatabase, emptyDatabase } from '../helpers/database.js';
 import { newListing } from '../helpers/factories.js';
-import { emptyDatabase, insertTerm } from './search-storage-fixtures.js';
+import { insertTerm } from './search-storage-fixtures.js';
 
 /** The copies on a listing's links, by term id: `[term_id, status, price, city_id]`. */
 async function copiesOf(db: Kysely<DB>, listingId: number) {

@@ -1,9 +1,6 @@
-import { randomBytes, randomInt } from 'node:crypto';
-import { type Compilable, CompiledQuery, type Kysely, Migrator, sql } from 'kysely';
-import pg from 'pg';
-import { createDatabase, type Database } from '../../src/db/database.js';
-import { type DialectName, dialectOf } from '../../src/db/dialect/index.js';
-import { migrationProvider } from '../../src/db/migrations/index.js';
+import { randomInt } from 'node:crypto';
+import { type Compilable, CompiledQuery, type Kysely, sql } from 'kysely';
+import { dialectOf } from '../../src/db/dialect/index.js';
 import type { DB, Taxonomy } from '../../src/db/schema/index.js';
 
 /**
@@ -38,33 +35,4 @@ export async function insertTerm(db: Kysely<DB>, taxonomy: Taxonomy, name = newW
     .returning('id')
     .executeTakeFirstOrThrow();
   return id;
-}
-
-/** A database with no migration applied, and a Migrator for it (as test/db/media-keys.test.ts). */
-export async function emptyDatabase(dialect: DialectName): Promise<{ database: Database; migrator: Migrator; dispose(): Promise<void> }> {
-  if (dialect === 'sqlite') {
-    const database = createDatabase({ kind: 'sqlite', path: ':memory:' });
-    return { database, migrator: new Migrator({ db: database.db, provider: migrationProvider }), dispose: () => database.destroy() };
-  }
-  const url = process.env.TEST_DATABASE_URL!;
-  const schema = `test_search_${randomBytes(4).toString('hex')}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`create schema ${schema}`);
-  const database = createDatabase({ kind: 'postgres', url, schema });
-  return {
-    database,
-    migrator: new Migrator({ db: database.db, provider: migrationProvider, migrationTableSchema: schema }),
-    dispose: async () => {
-      await database.destroy();
-      await admin(`drop schema ${schema} cascade`);
-    },
-  };
 }
