@@ -13,7 +13,7 @@ import pg from 'pg';
 
 /** What every chaos check shares: targets, scratch databases, server children, plain HTTP, statistics. */
 
-/** The project's root: children run there, as `node --import tsx src/main.ts serve`. */
+/** The project's root: children run there, as `node dist/main.js serve` (the compiled server, as `npm start` runs it). */
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** The API's base path (API_PREFIX is never set by the checks). */
@@ -155,7 +155,7 @@ export interface ServerOptions {
   dir: string;
   /** Extra environment, e.g. RATE_LIMIT_ENABLED=false or REDIS_URL. */
   env?: Record<string, string>;
-  /** Node options placed before `--import tsx`, e.g. --cpu-prof. */
+  /** Node options placed before the script, e.g. --cpu-prof. */
   nodeArgs?: readonly string[];
   /** Names the log file: <dir>/<name>.log. */
   name?: string;
@@ -163,7 +163,7 @@ export interface ServerOptions {
 }
 
 /**
- * `node --import tsx src/main.ts serve` on a free port, with only PATH and the variables below in its
+ * `node dist/main.js serve` on a free port, with only PATH and the variables below in its
  * environment (a .env file in the project would still be read: keep none there). Its stdout and stderr
  * go to a log file; `logTail` shows the end of it when something fails.
  */
@@ -197,7 +197,7 @@ export class ServerProcess {
       ...options.env,
     };
     this.startedAt = performance.now();
-    this.child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', 'src/main.ts', 'serve'], {
+    this.child = spawn(process.execPath, [...(options.nodeArgs ?? []), 'dist/main.js', 'serve'], {
       cwd: ROOT,
       env,
       stdio: ['ignore', log, log],

@@ -1,6 +1,8 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { connections } from './connections.js';
 import { killWrites } from './kill-writes.js';
-import { Cleanups, type Check, findTargets, message, tempDir, type Verdict } from './lib.js';
+import { Cleanups, type Check, findTargets, message, ROOT, tempDir, type Verdict } from './lib.js';
 import { resetTiming } from './reset-timing.js';
 import { sharedRedis } from './shared-redis.js';
 import { slowClients } from './slow-clients.js';
@@ -35,6 +37,8 @@ async function main(): Promise<number> {
   process.once('SIGINT', interrupt);
   process.once('SIGTERM', interrupt);
 
+  // The checks run the compiled server, as `npm start` does: build it from the sources as they are now.
+  await promisify(execFile)('npm', ['run', 'build', '--silent'], { cwd: ROOT });
   const { targets, notes } = await findTargets();
   for (const note of notes) console.log(`chaos: ${note}`);
   console.log(

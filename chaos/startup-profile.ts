@@ -24,7 +24,7 @@ interface Profile {
 export interface StartupBreakdown {
   /** Milliseconds of profile covered (process start to the stop that followed ready). */
   profiledMs: number;
-  /** From the profile's start to the first sample in src/server.ts serve(): loading modules. */
+  /** From the profile's start to the first sample in dist/server.js serve(): loading modules. */
   serveAtMs: number | undefined;
   /** First sample inside Fastify's boot (avvio), i.e. app.ready()/listen compiling the routes. */
   bootAtMs: number | undefined;
@@ -41,7 +41,7 @@ const BUCKETS: [string, RegExp][] = [
   ['request validators (Ajv compile)', /node_modules\/ajv\//],
   ['database (better-sqlite3, pg, kysely, src/db)', /better-sqlite3|node_modules\/pg\/|node_modules\/kysely\/|\/src\/db\//],
   ['Fastify boot (avvio, plugins, routes)', /node_modules\/(avvio|fastify|@fastify|find-my-way)\//],
-  ['loading modules (import, tsx transform)', /node:internal\/modules|node_modules\/tsx\//],
+  ['loading modules', /node:internal\/modules/],
 ];
 
 /** The main thread's profile among the files `--cpu-prof-dir` received (thread id 0 in the name). */
@@ -75,7 +75,7 @@ export function analyseStartup(file: string, untilMs: number): StartupBreakdown 
     for (let id: number | undefined = leaf.id; id !== undefined; id = parents.get(id)) {
       const frame = nodes.get(id)!.callFrame;
       urls.push(frame.url);
-      if (frame.functionName === 'serve' && frame.url.endsWith('/src/server.ts')) inServe = true;
+      if (frame.functionName === 'serve' && frame.url.endsWith('/dist/server.js')) inServe = true;
       if (frame.url.includes('node_modules/avvio/')) inBoot = true;
     }
     if (inServe) serveAtMs ??= at;
@@ -86,7 +86,7 @@ export function analyseStartup(file: string, untilMs: number): StartupBreakdown 
     }
     const name = leaf.callFrame.functionName;
     let bucket: string;
-    if (name === '(idle)') bucket = 'idle (waiting: tsx loader thread, I/O, timers)';
+    if (name === '(idle)') bucket = 'idle (waiting: I/O, timers)';
     else if (name === '(garbage collector)') bucket = 'garbage collection';
     else bucket = BUCKETS.find(([, pattern]) => urls.some((url) => pattern.test(url)))?.[0] ?? 'other';
     buckets.set(bucket, (buckets.get(bucket) ?? 0) + deltaMs);

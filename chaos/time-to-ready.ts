@@ -107,7 +107,7 @@ async function profileOneStart(context: CheckContext, databaseUrl: string): Prom
   const profile = analyseStartup(file, readyMs);
   figure(`startup profile (one more start with --cpu-prof, ready after ${ms(readyMs)}; main thread):`);
   const at = (value: number | undefined) => (value === undefined ? '?' : ms(value));
-  figure(`  0 → ${at(profile.serveAtMs)}: node starts and imports src/main.ts and everything it imports (through tsx)`);
+  figure(`  0 → ${at(profile.serveAtMs)}: node starts and imports dist/main.js and everything it imports`);
   figure(`  ${at(profile.serveAtMs)} → ${at(profile.bootAtMs)}: serve(): migrate, services, bootstrap, buildApp() registering routes`);
   figure(`  ${at(profile.bootAtMs)} → ${at(profile.bootEndMs)}: app.listen() → Fastify ready: every route's schemas compiled`);
   figure(`  ${at(profile.bootEndMs)} → ${ms(readyMs)}: listening, first /ready answered`);
