@@ -8,9 +8,9 @@ import { Repeater } from '../lib/repeater.js';
 import * as repository from './scheduler.repository.js';
 
 /**
- * A scheduled job's work for one period. `now` is the tick's time. It may return how many milliseconds to wait
- * before its next run (0: it has more to do at once); nothing means its interval. Throwing records the error
- * and retries it an interval later.
+ * A scheduled job's work for one period. `now` is the tick's time. It may return how many milliseconds after
+ * this run's start its next run is due (0: it has more to do at once); nothing means its interval. Throwing
+ * records the error and retries it an interval after this run's start.
  */
 export type ScheduledTask = (now: Date) => Promise<number | void>;
 
@@ -43,7 +43,15 @@ const MAX_DELAY_MS = 100 * 365 * 24 * 60 * MINUTE_MS;
  * row in `scheduled_jobs` (migration 0010): a process runs a job only after a conditional update moved the
  * job's lease to it, so exactly one process wins each period; after the run it sets the next run and
  * releases the lease. A process that dies mid-run keeps the job until the lease runs out, then another
- * process takes over. Within a process a job never overlaps itself; different jobs run concurrently.
+ * process takes over; but a process on the same host sees at once that the holder is gone (its pid is not
+ * running, or is its own: a restarted container's process has the pid its predecessor had) and takes the job
+ * over without waiting, so that a restart after a crash does not hold up notifications and mail for a lease.
+ * That relies on processes of different machines having different host names (they do under Docker and
+ * Kubernetes unless `hostname` is set to one value for several replicas). Within a process a job never
+ * overlaps itself; different jobs run concurrently.
+ *
+ * Periods count from the start of a run, so that a job whose interval is the tick runs at every tick rather
+ * than every other one (counted from its end, a 1 s job ticked every 1 s ran every 2 s).
  */
 export class Scheduler {
   private readonly tickMs: number;
@@ -119,9 +127,15 @@ export class Scheduler {
     for (const job of this.jobs.values()) {
       if (this.running.has(job.name)) continue;
       const row = rowsByName.get(job.name);
-      if (row && !isClaimable(row, at)) continue;
+      let deadHolder: string | undefined;
+      if (row && !isClaimable(row, at)) {
+        const fromDeadProcess = row.next_run_at <= at && row.locked_by !== null && isDeadProcessOfThisHost(row.locked_by, this.owner);
+        if (!fromDeadProcess) continue;
+        deadHolder = row.locked_by!;
+        this.log.warn({ job: job.name, holder: deadHolder }, 'scheduled job taken over from a process of this host that is gone');
+      }
       // Registered before any await, so that an overlapping tick of this process skips the job.
-      const run = this.claimAndRun(job, now, !row).finally(() => this.running.delete(job.name));
+      const run = this.claimAndRun(job, now, !row, deadHolder).finally(() => this.running.delete(job.name));
       this.running.set(job.name, run);
       runs.push([job.name, run]);
     }
@@ -129,9 +143,9 @@ export class Scheduler {
   }
 
   /** Never rejects: resolves true when this process won the job and ran it. */
-  private async claimAndRun(job: Job, now: Date, missing: boolean): Promise<boolean> {
+  private async claimAndRun(job: Job, now: Date, missing: boolean, deadHolder: string | undefined): Promise<boolean> {
     try {
-      if (!(await this.claim(job, now, missing))) return false;
+      if (!(await this.claim(job, now, missing, deadHolder))) return false;
     } catch (error) {
       this.log.error({ job: job.name, reason: errorText(error) }, 'scheduled job claim failed');
       return false;
@@ -148,7 +162,7 @@ export class Scheduler {
     // The run's end on the caller's clock: the wall clock when ticking, a test's fake time plus the real duration.
     const finished = new Date(now.getTime() + (Date.now() - startedMs));
     try {
-      await this.release(job, finished, delayMs, failure);
+      await this.release(job, { nextRunAt: new Date(now.getTime() + delayMs), finished }, failure);
     } catch (error) {
       // The lease stays: another process (or this one) runs the job again once it runs out.
       this.log.error({ job: job.name, reason: errorText(error) }, 'scheduled job release failed');
@@ -156,23 +170,48 @@ export class Scheduler {
     return true;
   }
 
-  /** Moves the job's lease to this process when it is due and free; true when this process won it. */
-  private async claim(job: Job, now: Date, missing: boolean): Promise<boolean> {
+  /**
+   * Moves the job's lease to this process when it is due and free, or still held by `deadHolder` (a process of
+   * this host that is gone); true when this process won it.
+   */
+  private async claim(job: Job, now: Date, missing: boolean, deadHolder: string | undefined): Promise<boolean> {
     const at = nowIso(now);
     if (missing) await repository.insertJobRow(this.db, job.name, at);
-    return repository.claimJob(this.db, job.name, { at, leaseUntil: nowIso(new Date(now.getTime() + job.leaseMs)), owner: this.owner });
+    const claim = { at, leaseUntil: nowIso(new Date(now.getTime() + job.leaseMs)), owner: this.owner };
+    return deadHolder === undefined
+      ? repository.claimJob(this.db, job.name, claim)
+      : repository.takeOverJob(this.db, job.name, deadHolder, claim);
   }
 
   /** Sets the next run and frees the lease, unless the lease ran out and another process has taken the job. */
-  private async release(job: Job, finished: Date, delayMs: number, failure: string | null): Promise<void> {
+  private async release(job: Job, run: { nextRunAt: Date; finished: Date }, failure: string | null): Promise<void> {
     const released = await repository.releaseJob(this.db, job.name, this.owner, {
-      nextRunAt: nowIso(new Date(finished.getTime() + delayMs)),
-      finishedAt: nowIso(finished),
+      nextRunAt: nowIso(run.nextRunAt),
+      finishedAt: nowIso(run.finished),
       error: failure,
     });
     if (!released) {
       this.log.warn({ job: job.name, leaseMs: job.leaseMs }, 'scheduled job outlived its lease; another process took it over');
     }
+  }
+}
+
+/**
+ * Whether `lockedBy` names a process of this host that no longer runs: an owner written as `host:pid:random`
+ * (the default) whose pid is this process's own under another name (a restarted process reusing the pid, as
+ * pid 1 in a container does), or no running process at all. Owners in any other form are never judged dead.
+ */
+function isDeadProcessOfThisHost(lockedBy: string, self: string): boolean {
+  const match = /^(.*):(\d+):[0-9a-f]+$/.exec(lockedBy);
+  if (!match || match[1] !== hostname() || lockedBy === self) return false;
+  const pid = Number(match[2]);
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    // EPERM: the pid runs, under another user.
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
   }
 }
 

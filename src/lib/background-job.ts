@@ -16,5 +16,8 @@ export interface BackgroundJob {
   run(now: Date): Promise<number | void>;
 }
 
-/** The lease of the frequent jobs that bound their own runs to seconds: a process that dies holding one delays it this long. */
+/**
+ * The lease of the frequent jobs that bound their own runs to seconds: a process of another host that dies
+ * holding one delays it this long (one of the same host is replaced at once, jobs/scheduler.ts).
+ */
 export const SHORT_LEASE_MS = 60_000;

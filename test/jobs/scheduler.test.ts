@@ -1,3 +1,6 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,7 +37,6 @@ describe.each(DIALECTS)('scheduler (%s)', (dialect) => {
 
   const scheduler = (owner = unique('process-'), tickMs?: number) => new Scheduler(db, log, { owner, tickMs });
   const rowOf = (name: string) => db.selectFrom('scheduled_jobs').selectAll().where('name', '=', name).executeTakeFirstOrThrow();
-  const plus = (stored: string, ms: number) => new Date(Date.parse(stored) + ms).toISOString();
 
   it('runs a job once per period however many processes tick at the same time', async () => {
     const name = unique('job-');
@@ -47,7 +49,7 @@ describe.each(DIALECTS)('scheduler (%s)', (dialect) => {
     let row = await rowOf(name);
     expect(row).toMatchObject({ locked_until: null, locked_by: null, last_error: null });
     expect(row.last_finished_at! >= iso(0)).toBe(true);
-    expect(row.next_run_at).toBe(plus(row.last_finished_at!, MINUTE));
+    expect(row.next_run_at).toBe(iso(MINUTE)); // a period after the run's start
 
     // Not due again within the period, in either process.
     expect(await b.runDue(at(MINUTE - 1))).toEqual([]);
@@ -58,7 +60,7 @@ describe.each(DIALECTS)('scheduler (%s)', (dialect) => {
     expect(await a.runDue(at(MINUTE + 1000))).toEqual([]);
     expect(seen).toEqual([iso(0), iso(MINUTE + 1000)]);
     row = await rowOf(name);
-    expect(row.next_run_at).toBe(plus(row.last_finished_at!, MINUTE));
+    expect(row.next_run_at).toBe(iso(2 * MINUTE + 1000));
   });
 
   it('holds the lease while the task runs: the holder, and the default or given lease length', async () => {
@@ -113,7 +115,7 @@ describe.each(DIALECTS)('scheduler (%s)', (dialect) => {
     let row = await rowOf(name);
     expect(row.last_error).toBe('x'.repeat(1000));
     expect(row).toMatchObject({ locked_by: null, locked_until: null });
-    expect(row.next_run_at).toBe(plus(row.last_finished_at!, MINUTE));
+    expect(row.next_run_at).toBe(iso(MINUTE));
     expect(logs).toContainEqual(expect.objectContaining({ level: 50, job: name, msg: 'scheduled job failed', reason: 'x'.repeat(1000) }));
 
     expect(await s.runDue(at(1000))).toEqual([]); // no retry before the interval
@@ -124,7 +126,7 @@ describe.each(DIALECTS)('scheduler (%s)', (dialect) => {
     expect(row.last_error).toBeNull();
   });
 
-  it('runs a task again at once when it returns 0, after the delay it returns, else after its interval', async () => {
+  it('runs a task again at once when it returns 0, the delay it returns after its start, else its interval after', async () => {
     const name = unique('job-');
     const delays: (number | undefined)[] = [0, 5000, undefined];
     let calls = 0;
@@ -132,17 +134,91 @@ describe.each(DIALECTS)('scheduler (%s)', (dialect) => {
 
     expect(await s.runDue(at(0))).toEqual([name]);
     let row = await rowOf(name);
-    expect(row.next_run_at).toBe(row.last_finished_at); // due again at once
-    expect(await s.runDue(new Date(row.next_run_at))).toEqual([name]);
+    expect(row.next_run_at).toBe(iso(0)); // due again at once
+    expect(await s.runDue(at(10))).toEqual([name]);
 
     row = await rowOf(name);
-    expect(row.next_run_at).toBe(plus(row.last_finished_at!, 5000));
-    expect(await s.runDue(new Date(Date.parse(row.next_run_at) - 1))).toEqual([]);
-    expect(await s.runDue(new Date(row.next_run_at))).toEqual([name]);
+    expect(row.next_run_at).toBe(iso(5010));
+    expect(await s.runDue(at(5009))).toEqual([]);
+    expect(await s.runDue(at(5010))).toEqual([name]);
 
     row = await rowOf(name);
-    expect(row.next_run_at).toBe(plus(row.last_finished_at!, MINUTE));
+    expect(row.next_run_at).toBe(iso(5010 + MINUTE));
     expect(calls).toBe(3);
+  });
+
+  it('runs a job whose interval is the tick at every tick, however long the run took', async () => {
+    const name = unique('job-');
+    let calls = 0;
+    const s = scheduler().every(name, 1000, async () => {
+      calls++;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    });
+    for (let tick = 0; tick < 3; tick++) expect(await s.runDue(at(tick * 1000))).toEqual([name]);
+    expect(calls).toBe(3);
+  });
+
+  describe('a job held by a process that is gone', () => {
+    const host = hostname();
+    /** Leaves `name` leased to `owner` for a minute from T0, due now: what a process killed mid-run leaves. */
+    const leaseTo = async (name: string, owner: string) => {
+      await db
+        .insertInto('scheduled_jobs')
+        .values({ name, next_run_at: iso(0), locked_until: iso(MINUTE), locked_by: owner })
+        .execute();
+    };
+    /** The pid of a process that has exited. */
+    const exitedPid = async () => {
+      const child = spawn(process.execPath, ['-e', '']);
+      await once(child, 'exit');
+      return child.pid!;
+    };
+
+    it('is taken over at once when its holder ran on this host and its pid no longer runs', async () => {
+      const name = unique('job-');
+      await leaseTo(name, `${host}:${await exitedPid()}:0a1b2c3d4e5f`);
+      let runs = 0;
+      const s = new Scheduler(db, log).every(name, MINUTE, async () => void runs++);
+      expect(await s.runDue(at(1000))).toEqual([name]);
+      expect(runs).toBe(1);
+      expect(await rowOf(name)).toMatchObject({ locked_by: null, locked_until: null, next_run_at: iso(MINUTE + 1000) });
+      expect(logs).toContainEqual(expect.objectContaining({ level: 40, job: name, msg: expect.stringContaining('taken over') }));
+    });
+
+    it('is taken over at once when its holder had the pid of this process (pid 1 of a restarted container)', async () => {
+      const name = unique('job-');
+      await leaseTo(name, `${host}:${process.pid}:0a1b2c3d4e5f`);
+      const s = new Scheduler(db, log).every(name, MINUTE, async () => undefined);
+      expect(await s.runDue(at(1000))).toEqual([name]);
+    });
+
+    it('waits for the lease when the holder still runs, ran on another host, or names itself otherwise', async () => {
+      const sleeper = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+      try {
+        const dead = await exitedPid();
+        const holders = [`${host}:${sleeper.pid}:0a1b2c3d4e5f`, `other-${host}:${dead}:0a1b2c3d4e5f`, `worker-${dead}`];
+        for (const holder of holders) {
+          const name = unique('job-');
+          await leaseTo(name, holder);
+          const s = new Scheduler(db, log).every(name, MINUTE, async () => undefined);
+          expect(await s.runDue(at(1000)), holder).toEqual([]);
+          expect(await s.runDue(at(MINUTE + 1)), holder).toEqual([name]);
+        }
+      } finally {
+        sleeper.kill();
+      }
+    });
+
+    it('is not taken over before it is due, even from a dead holder', async () => {
+      const name = unique('job-');
+      await db
+        .insertInto('scheduled_jobs')
+        .values({ name, next_run_at: iso(MINUTE), locked_until: iso(2 * MINUTE), locked_by: `${host}:${await exitedPid()}:0a1b2c3d4e5f` })
+        .execute();
+      const s = new Scheduler(db, log).every(name, MINUTE, async () => undefined);
+      expect(await s.runDue(at(1000))).toEqual([]);
+      expect(await s.runDue(at(MINUTE))).toEqual([name]);
+    });
   });
 
   it('never runs a job twice when processes tick concurrently', async () => {
