@@ -9,6 +9,9 @@ import { median } from './stats.js';
 export class Cleanups {
   private readonly undos: (() => unknown)[] = [];
 
+  /** `label` starts the line that reports a failed clean-up (`bench`, `chaos`). */
+  constructor(private readonly label = 'bench') {}
+
   add(undo: () => unknown): void {
     this.undos.push(undo);
   }
@@ -18,7 +21,7 @@ export class Cleanups {
       try {
         await undo();
       } catch (error) {
-        console.error('bench: cleanup failed:', error);
+        console.error(`${this.label}: clean-up failed:`, error);
       }
     }
   }

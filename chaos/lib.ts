@@ -3,13 +3,14 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { freePort } from '../bench/children.js';
+import { Cleanups as BenchCleanups } from '../bench/harness.js';
 
 /** What every chaos check shares: targets, scratch databases, server children, plain HTTP, statistics. */
 
@@ -24,22 +25,10 @@ export const JWT_SECRET = 'chaos-check-secret-0123456789-abcdefghijklmnop';
 // ---------------------------------------------------------------------------------------------------------
 // Clean-ups
 
-/** Undone last-in first-out, on success, failure and Ctrl-C alike. */
-export class Cleanups {
-  private readonly undos: (() => unknown)[] = [];
-
-  add(undo: () => unknown): void {
-    this.undos.push(undo);
-  }
-
-  async run(): Promise<void> {
-    for (let undo = this.undos.pop(); undo; undo = this.undos.pop()) {
-      try {
-        await undo();
-      } catch (error) {
-        console.error('chaos: clean-up failed:', error);
-      }
-    }
+/** The bench's clean-ups (undone last-in first-out, on success, failure and Ctrl-C alike), reporting as chaos. */
+export class Cleanups extends BenchCleanups {
+  constructor() {
+    super('chaos');
   }
 }
 
@@ -274,17 +263,6 @@ export class ServerProcess {
       return '';
     }
   }
-}
-
-/** A TCP port free at the time of asking. */
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as net.AddressInfo;
-  server.close();
-  await once(server, 'close');
-  return port;
 }
 
 // ---------------------------------------------------------------------------------------------------------
