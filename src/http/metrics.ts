@@ -3,12 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Database } from '../db/database.js';
 import { pendingEventsLag } from '../db/domain-events.js';
+import { changeLogHead } from '../db/change-log.js';
 import { outboxBacklog } from '../db/outbox.js';
 import { AppError } from '../lib/errors.js';
 
 /**
  * `GET /metrics` in Prometheus' text format, for an operator's scraper: request rate and duration by route and
- * status, the process (memory, event-loop lag), the database pool, the outbox backlog and the lag of the domain
+ * status, the process (memory, event-loop lag), the database pool, the change log's head, the outbox backlog and the lag of the domain
  * events that become notifications and saved-search alerts. Served only when METRICS_TOKEN is set, and then only
  * to `Authorization: Bearer <METRICS_TOKEN>` (anything else is a 401, as on the API).
  */
@@ -58,6 +59,14 @@ export function registerMetrics(app: FastifyInstance, { token, database }: { tok
   backlogGauge('realty_domain_events', 'Domain events not yet turned into notifications and saved-search alerts', (now) =>
     pendingEventsLag(database.db, now),
   );
+  new Gauge({
+    name: 'realty_change_log_head',
+    help: 'Number of the last committed change in the change log (listings, terms, agents, agencies)',
+    registers: [registry],
+    async collect() {
+      this.set(await changeLogHead(database.db));
+    },
+  });
   const pool = new Gauge({
     name: 'realty_db_pool_connections',
     help: 'PostgreSQL pool connections by state (absent on SQLite)',

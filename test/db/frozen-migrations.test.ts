@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
  * new snapshots where its DDL differs; a new file is recorded here in the commit that adds it.
  */
 const SHIPPED: Readonly<Record<string, string>> = {
+  'src/db/dialect/ddl/change-log.ts': '962c46bc054cbfa4',
   'src/db/dialect/ddl/columns.ts': '780b84553994f090',
   'src/db/dialect/ddl/deferred-stamps.ts': '45abd620c22f4e03',
   'src/db/dialect/ddl/directory-triggers.ts': 'c3b9b99dc077d60c',
@@ -29,6 +30,7 @@ const SHIPPED: Readonly<Record<string, string>> = {
   'src/db/migrations/0008_geo_cells.ts': '4d5d55123a3fc077',
   'src/db/migrations/0009_search_by_area.ts': '65bca77751eff32a',
   'src/db/migrations/0010_notifications.ts': 'd1cc27ccc2768d8d',
+  'src/db/migrations/0011_change_log.ts': '7dfc44e9d2a6d8ab',
 };
 
 const FOLDERS = ['src/db/migrations', 'src/db/dialect/ddl'];

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
+import { newListing } from '../helpers/factories.js';
 
 const TOKEN = 'a-metrics-token-of-32-characters';
 
@@ -47,6 +48,19 @@ describe.each(DIALECTS)('GET /metrics (%s)', (dialect) => {
     expect(text).toMatch(/^realty_outbox_pending [1-9]/m);
     expect(Number(/^realty_outbox_oldest_age_seconds (\S+)/m.exec(text)?.[1])).toBeGreaterThanOrEqual(59);
     expect(text).toMatch(/^realty_domain_events_pending \d+/m);
+    const listingId = await newListing(t.database.db);
+    expect(Number(/^realty_change_log_head (\S+)/m.exec((await scrape(`Bearer ${TOKEN}`)).body)?.[1])).toBe(
+      Number(
+        (
+          await t.database.db
+            .selectFrom('change_log')
+            .select((eb) => eb.fn.max('seq').as('seq'))
+            .where('entity', '=', 'listing')
+            .where('entity_id', '=', listingId)
+            .executeTakeFirstOrThrow()
+        ).seq,
+      ),
+    );
     expect(text).toContain('realty_process_resident_memory_bytes');
   });
 });

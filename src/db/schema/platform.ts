@@ -1,8 +1,9 @@
-import type { Generated, Selectable } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
 
-/** Machinery under every feature: cache stamps, the outbox, domain events, the scheduler. */
+/** Machinery under every feature: cache stamps, the outbox, domain events, the scheduler, the change log. */
 export interface PlatformTables {
   cache_versions: CacheVersionsTable;
+  change_log: ChangeLogTable;
   outbox: OutboxTable;
   domain_events: DomainEventsTable;
   scheduled_jobs: ScheduledJobsTable;
@@ -12,6 +13,23 @@ export interface PlatformTables {
 export interface CacheVersionsTable {
   name: string;
   version: string;
+}
+
+export const CHANGE_ENTITIES = ['listing', 'term', 'agent', 'agency'] as const;
+
+export type ChangeEntity = (typeof CHANGE_ENTITIES)[number];
+
+/**
+ * One change to what a search reads, written by triggers (db/dialect/ddl/change-log.ts) and numbered in
+ * commit order. Read it through db/change-log.ts: on PostgreSQL a row is unnumbered (`seq` null) until its
+ * transaction commits, and the table has bookkeeping columns of its own there.
+ */
+export interface ChangeLogTable {
+  /** A bigint: PostgreSQL returns it as a string, so readers convert it with Number(). */
+  seq: ColumnType<number | string | null, never, never>;
+  entity: ChangeEntity;
+  entity_id: number;
+  changed_at: ColumnType<string, string | undefined, never>;
 }
 
 export const OUTBOX_STATES = ['pending', 'sent', 'dead'] as const;
