@@ -125,13 +125,13 @@ async function measureDataset(app: Compiled, config: DatabaseConfig, uploadDir: 
   const { loadMatchableListings } = app.matcherRepository;
   const label = `${config.kind}, ${settings.searches.toLocaleString('en-US')} saved searches`;
   progress(`${label}: seeding ${settings.listings.toLocaleString('en-US')} listings`);
-  const seeding = await seedDataset(config, uploadDir, { count: settings.listings, method: 'bulk' });
+  const seeding = await seedDataset(config, uploadDir, { count: settings.listings });
   const database = app.database.createDatabase(config);
   const { db } = database;
   try {
     progress(`${label}: seeding the saved searches`);
     const searches = await seedSavedSearches(db, settings.searches);
-    // What autovacuum would have done a minute after such a load (as bulk-loaders.ts does for the listings):
+    // What autovacuum would have done a minute after such a load (as the bulk writer does for the listings):
     // planner statistics, and on PostgreSQL the visibility map that lets counts read an index alone.
     await sql.raw(config.kind === 'postgres' ? 'vacuum analyze saved_searches' : 'analyze saved_searches').execute(db);
     // Listings that will enter `publish` one at a time, as a publishing transaction would move them.

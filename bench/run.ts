@@ -5,26 +5,35 @@
  * published listing against 100,000 saved searches, beside in-process baselines; BENCH_ALERTS_SEARCHES,
  * BENCH_ALERTS_LISTINGS, BENCH_ALERTS_SAMPLES, BENCH_ALERTS_JSON), and the broadcast suite (broadcast-suite.ts: an
  * administrator's notification to 100,000 users, queued and fanned out; BENCH_BROADCAST_USERS,
- * BENCH_BROADCAST_ROUNDS, BENCH_BROADCAST_JSON). `BENCH_SUITE=api`, `search`, `alerts` or `broadcast` runs one of
- * them; by default (`all`) all four run, in that order.
+ * BENCH_BROADCAST_ROUNDS, BENCH_BROADCAST_JSON), and the bulk suite (bulk-suite.ts: the rate of the bulk write
+ * path of `seed --properties`, fresh and live; BENCH_BULK_LISTINGS, BENCH_BULK_ROUNDS, BENCH_BULK_JSON).
+ * `BENCH_SUITE=api`, `search`, `alerts`, `broadcast` or `bulk` runs one of them; by default (`all`) all five
+ * run, in that order.
  */
 import os from 'node:os';
 import { runAlertsSuite } from './alerts-suite.js';
 import { runApiSuite } from './api-suite.js';
 import { runBroadcastSuite } from './broadcast-suite.js';
+import { runBulkSuite } from './bulk-suite.js';
 import { Cleanups, progress } from './harness.js';
 import { runSearchSuite } from './search-suite.js';
 
-const SUITES = { api: runApiSuite, search: runSearchSuite, alerts: runAlertsSuite, broadcast: runBroadcastSuite } as const;
+const SUITES = {
+  api: runApiSuite,
+  search: runSearchSuite,
+  alerts: runAlertsSuite,
+  broadcast: runBroadcastSuite,
+  bulk: runBulkSuite,
+} as const;
 type SuiteName = keyof typeof SUITES;
 
 const cleanups = new Cleanups();
 
 function suitesToRun(): SuiteName[] {
   const raw = process.env.BENCH_SUITE || 'all';
-  if (raw === 'all') return ['api', 'search', 'alerts', 'broadcast'];
+  if (raw === 'all') return ['api', 'search', 'alerts', 'broadcast', 'bulk'];
   if (raw in SUITES) return [raw as SuiteName];
-  throw new Error(`BENCH_SUITE must be api, search, alerts, broadcast or all (got "${raw}")`);
+  throw new Error(`BENCH_SUITE must be api, search, alerts, broadcast, bulk or all (got "${raw}")`);
 }
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

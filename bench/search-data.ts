@@ -10,31 +10,28 @@ import { compactGeoCells } from '../src/db/dialect/geo-cell-compaction.js';
 import { PasswordHasher } from '../src/modules/accounts/password-hasher.service.js';
 import { TaxonomiesService } from '../src/modules/taxonomies/taxonomies.service.js';
 import { AccountsService } from '../src/modules/accounts/accounts.service.js';
-import { seedDemoListings } from '../src/seed/demo-listings.js';
+import type { BulkWriteMode } from '../src/modules/properties/index.js';
+import { type DemoListingsSummary, seedDemoListings } from '../src/seed/demo-listings.js';
 import { seedDemoTerms } from '../src/seed/seed-demo.js';
-import { openLoader } from './bulk-loaders.js';
-import { draftContext, loadListings, redoTriggerWork } from './bulk-listings.js';
 import type { Cleanups } from './harness.js';
-
-export type SeedMethod = 'bulk' | 'app';
 
 export interface SeedOptions {
   count: number;
-  /** `bulk`: bench/bulk-listings.ts; `app`: seedDemoListings itself. */
-  method: SeedMethod;
   seed?: number;
   /** The moment the listings' dates count back from (default now): fixed, two seeds give the same rows. */
   now?: Date;
+  /** The running total of listings written. */
   onProgress?: (written: number) => void;
 }
 
 export interface SeedSummary {
   listings: number;
   published: number;
-  method: SeedMethod;
+  /** How the bulk writer wrote them (fresh: a new database). */
+  mode: BulkWriteMode;
   /** Writing the listings and everything that follows from them (indexes, counts, geo cells). */
   seconds: number;
-  /** Of `seconds`, until the last listing was written (bulk: then come indexes, full text, counts, geo cells). */
+  /** Of `seconds`, until the last listing was written (fresh: then come indexes, full text, counts, geo cells). */
   writeSeconds: number;
   listingsPerSecond: number;
 }
@@ -46,41 +43,27 @@ export interface SeedSummary {
  */
 export async function seedDataset(config: DatabaseConfig, uploadDir: string, options: SeedOptions): Promise<SeedSummary> {
   const now = options.now ?? new Date();
-  const seed = options.seed ?? 1;
-  let database = createDatabase(config);
+  const database = createDatabase(config);
   let started: number;
   let written: number | undefined;
-  let published: number;
+  let seeded: DemoListingsSummary;
   try {
     await migrateToLatest(database.db);
     await seedDemoTerms(new TaxonomiesService(database.db, new CacheStamps(database.readCacheVersion, database.localWrites, 0)));
     const users = new AccountsService(database.db, new PasswordHasher());
     const storage = new DiskStorage(uploadDir, 'http://127.0.0.1');
     started = performance.now();
-    if (options.method === 'app') {
-      ({ published } = await seedDemoListings(database.db, users, storage, {
-        count: options.count,
-        seed,
-        now,
-        onProgress: progressOf(options),
-      }));
-    } else {
-      const context = await draftContext(database.db, users, storage, now);
-      // The loading connection wants the SQLite file to itself.
-      await database.destroy();
-      const loader = await openLoader(config);
-      try {
-        const onProgress = (count: number) => {
-          if (count === options.count) written = performance.now();
-          options.onProgress?.(count);
-        };
-        ({ published } = await loadListings(loader, context, { count: options.count, seed, onProgress }));
-      } finally {
-        await loader.close();
-      }
-      database = createDatabase(config);
-      await redoTriggerWork(database.db);
-    }
+    let total = 0;
+    seeded = await seedDemoListings(database.db, users, storage, {
+      count: options.count,
+      seed: options.seed ?? 1,
+      now,
+      onProgress: (count) => {
+        total += count;
+        if (total === options.count) written = performance.now();
+        options.onProgress?.(total);
+      },
+    });
     await compactGeoCells(database.db);
   } finally {
     await database.destroy();
@@ -88,15 +71,14 @@ export async function seedDataset(config: DatabaseConfig, uploadDir: string, opt
   const ended = performance.now();
   const seconds = (ended - started) / 1000;
   const writeSeconds = ((written ?? ended) - started) / 1000;
-  return { listings: options.count, published, method: options.method, seconds, writeSeconds, listingsPerSecond: options.count / seconds };
-}
-
-/** seedDemoListings reports each transaction's count; the callers here want the running total. */
-function progressOf(options: SeedOptions): ((written: number) => void) | undefined {
-  if (!options.onProgress) return undefined;
-  let total = 0;
-  const report = options.onProgress;
-  return (written) => report((total += written));
+  return {
+    listings: seeded.listings,
+    published: seeded.published,
+    mode: seeded.mode,
+    seconds,
+    writeSeconds,
+    listingsPerSecond: options.count / seconds,
+  };
 }
 
 /** Runs `use` on a database opened on `config`, closed afterwards. */

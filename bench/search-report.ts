@@ -140,7 +140,7 @@ export function printSearchReport(report: SearchReport, jsonPath: string): void 
     lines.push(
       '',
       `${datasetName(dataset)} (${count(seeding.published)} published): seeded in ${seeding.seconds.toFixed(1)} s ` +
-        `(${count(seeding.listingsPerSecond)} listings/s, ${seeding.method}; rows written in ${seeding.writeSeconds.toFixed(1)} s); ` +
+        `(${count(seeding.listingsPerSecond)} listings/s, ${seeding.mode} mode; rows written in ${seeding.writeSeconds.toFixed(1)} s); ` +
         `API server RSS ${dataset.rssMb.toFixed(1)} MB afterwards`,
       '',
       formatTable(

@@ -27,8 +27,9 @@ const TIMEOUT_SECONDS = 30;
 
 /**
  * The search suite: for each dataset (SQLite of each BENCH_SEARCH_SIZES size, then PostgreSQL of the
- * smallest), seeds it once (bench/bulk-listings.ts), explains the SQL of the explained scenarios, starts the
- * built API server on it and a bare twin serving the same bodies, and measures every search scenario
+ * smallest), seeds it once (search-data.ts, through the bulk write path of `seed --properties`), explains
+ * the SQL of the explained scenarios, starts the built API server on it and a bare twin serving the same
+ * bodies, and measures every search scenario
  * against both; then checks the growth and ratio targets (search-scenarios.ts). Each dataset's servers,
  * file or database are gone before the next is seeded. Settings: search-settings.ts.
  */
@@ -90,7 +91,6 @@ async function measureDataset(
   progress(`${label}: seeding`);
   const seeding = await seedDataset(config, uploadDir, {
     count: listings,
-    method: 'bulk',
     onProgress: (written) => {
       if (written % PROGRESS_EVERY === 0 && written < listings) progress(`${label}: ${written.toLocaleString('en-US')} written`);
     },

@@ -1,9 +1,7 @@
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import {
   API,
   type Check,
@@ -12,7 +10,6 @@ import {
   expectData,
   figure,
   median,
-  message,
   ms,
   positiveInteger,
   register,
@@ -31,9 +28,9 @@ import { analyseStartup, mainThreadProfile } from './startup-profile.js';
  *
  * The SQLite dataset is built once and kept in CHAOS_CACHE_DIR (default <tmp>/realty-chaos-cache), named by
  * a hash of the migrations, DDL and seed sources, so that a schema or seed change builds it again; each run
- * measures a copy. It is built by the bench's bulk loader (bench/bulk-listings.ts, the same rows as
- * `seed --properties`, checked by bench/verify-bulk.ts), else by `seed --properties N`. PostgreSQL gets a
- * database of its own, filled the same way and dropped afterwards.
+ * measures a copy. It is built by the bulk write path of `seed --properties N` (modules/properties/bulk/,
+ * through bench/search-data.ts). PostgreSQL gets a database of its own, filled the same way and dropped
+ * afterwards.
  */
 
 const TARGET_MS = 5_000;
@@ -147,41 +144,14 @@ async function dataset(context: CheckContext, listings: number): Promise<string>
 }
 
 /**
- * Fills an empty database: the bench's bulk loader when it works, else `seed --properties N` (slower, same
- * rows). Returns how long it took, as text.
+ * Fills an empty database with the demo taxonomy and `listings` demo listings, through the bulk write path of
+ * `seed --properties N` (fresh mode: a new database). Returns how long it took, as text.
  */
 async function fill(config: { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string }, uploadDir: string, listings: number) {
   const started = performance.now();
-  const seconds = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
-  try {
-    const { seedDataset } = await import('../bench/search-data.js');
-    await seedDataset(config, uploadDir, { count: listings, method: 'bulk' });
-    return `${seconds()} (bench bulk loader)`;
-  } catch (error) {
-    figure(`the bench's bulk loader failed (${message(error)}); seeding with \`seed --properties ${listings}\` instead`);
-    if (config.kind === 'sqlite') for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${config.path}${suffix}`, { force: true });
-  }
-  const databaseUrl = config.kind === 'sqlite' ? `sqlite:${config.path}` : config.url;
-  if (config.kind === 'postgres') {
-    // Start again from an empty schema: the failed load may have left tables behind.
-    const pg = (await import('pg')).default;
-    const client = new pg.Client({ connectionString: config.url });
-    await client.connect();
-    await client.query('drop schema public cascade; create schema public');
-    await client.end();
-  }
-  await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/main.ts', 'seed', '--properties', String(listings)], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      DATABASE_URL: databaseUrl,
-      UPLOAD_DIR: uploadDir,
-      DATA_DIR: path.dirname(uploadDir),
-      LOG_LEVEL: 'warn',
-    },
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  return `${seconds()} (seed --properties)`;
+  const { seedDataset } = await import('../bench/search-data.js');
+  const { mode } = await seedDataset(config, uploadDir, { count: listings });
+  return `${((performance.now() - started) / 1000).toFixed(1)} s (bulk write path, ${mode} mode)`;
 }
 
 /** A short hash of what decides the dataset's rows and schema: migrations, DDL snapshots, the seed. */

@@ -36,8 +36,8 @@ export interface DraftContext {
   now: Date;
 }
 
-/** One generated listing: its row, its term links, the agents it names and its gallery pictures in order. */
-export interface ListingDraft {
+/** One generated listing: its row (with its search columns), its term links, the agents it names and its gallery pictures in order. */
+export interface DemoListingDraft {
   row: NewListing;
   terms: TermLink[];
   agentIds: number[];
@@ -87,7 +87,7 @@ const SURROUNDINGS = [
 ];
 
 /** Generates listing number `n` of a demo seed: every value drawn from `random`, in a fixed order. */
-export function draftListing(random: Random, context: DraftContext, n: number): ListingDraft {
+export function draftListing(random: Random, context: DraftContext, n: number): DemoListingDraft {
   const { terms, directory, now } = context;
   const place = pickWeighted(terms.places, (p) => p.city.weight, random);
   const { area, termId: areaId } = pick(place.areas, random);
@@ -188,7 +188,7 @@ export function draftListing(random: Random, context: DraftContext, n: number): 
     { termId: place.cityId, taxonomy: 'property_city' },
     { termId: areaId, taxonomy: 'property_area' },
   ];
-  // The bulk insert bypasses the listing repository: the search columns are written with the row here.
+  // Computed here, on the drafting thread (demo-draft-batches.ts), rather than by the bulk writer.
   return {
     row: { ...row, ...searchColumnsOf(row) },
     terms: links,

@@ -1,3 +1,4 @@
+import type { NewListing } from '../db/schema/index.js';
 import { pick, type Random } from '../lib/random.js';
 
 /**
@@ -110,4 +111,16 @@ function ratingOf(random: Random): number {
     if (draw < 0) return index + 1;
   }
   return 5;
+}
+
+/** Share of public listings with reviews, and how many each gets at most. */
+const REVIEWED_SHARE = 0.15;
+const MOST_REVIEWS = 4;
+
+/** Reviews for some public listings (the bulk writer puts their aggregate on the row: docs/api.md 6.1). */
+export function listingReviews(random: Random, row: NewListing, reviewers: readonly number[], now: Date): DemoReview[] {
+  const reviewed = (row.status === 'publish' || row.status === 'sold') && random() < REVIEWED_SHARE;
+  return reviewed
+    ? draftReviews(random, 'property', 1 + Math.floor(random() * MOST_REVIEWS), reviewers, reviewWindow(now, row.published_at ?? null), now)
+    : [];
 }

@@ -75,7 +75,7 @@ describe.each(DIALECTS)('demo listings (%s)', (dialect) => {
   it('writes the requested number of listings, mostly published, with unique slugs from their titles', () => {
     expect(listings).toHaveLength(COUNT);
     const published = listings.filter((l) => l.status === 'publish').length;
-    expect(summary).toEqual({ listings: COUNT, published, images: 7 });
+    expect(summary).toEqual({ listings: COUNT, published, images: 7, mode: 'fresh' });
     expect(published / COUNT).toBeGreaterThan(0.7);
     expect(new Set(listings.map((l) => l.status))).toEqual(new Set(['publish', 'pending', 'draft', 'sold']));
     expect(new Set(listings.map((l) => l.slug)).size).toBe(COUNT);

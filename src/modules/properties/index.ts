@@ -89,3 +89,13 @@ export { formatPrice } from './price-format.js';
 export { listingUrl } from './properties.mapper.js';
 export type { ListSort, PropertyListRecord, PropertySummaryRecord } from './properties.schemas.js';
 export type { PropertiesService } from './properties.service.js';
+export { ListingBulkWriter } from './bulk/listing-bulk-writer.service.js';
+export {
+  BulkDraftError,
+  type BulkWriteMode,
+  type BulkWriteOptions,
+  type BulkWriteSummary,
+  type ListingDraft,
+  type MediaDraft,
+  type ReviewDraft,
+} from './bulk/listing-drafts.js';

@@ -1,0 +1,250 @@
+import { CompiledQuery, type Kysely, sql, type Transaction } from 'kysely';
+import { dialectOf } from './index.js';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyKysely = Kysely<any> | Transaction<any>;
+
+/**
+ * What a bulk write (modules/properties/bulk/) needs to know of the database underneath: how to insert many
+ * rows with few statements, how to set a table's triggers and secondary indexes aside for a load into empty
+ * tables and put them back, how to reserve ids, and how to rebuild the keyword index afterwards.
+ *
+ * Statements are sent as compiled queries, without Kysely's query builder: building a 30,000-value insert
+ * node by node costs more than running it.
+ */
+
+/** Values one SQLite statement binds: its limit is 32,766. */
+const SQLITE_VALUES_PER_STATEMENT = 32_000;
+/** Rows per PostgreSQL statement: a JSON text of a few megabytes. */
+const POSTGRES_ROWS_PER_STATEMENT = 5_000;
+
+const quote = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
+
+/**
+ * Inserts `rows` (arrays of values in the order of `columns`) into `table`, in as few statements as the
+ * database allows. SQLite: multi-row VALUES of up to 32,000 bound values. PostgreSQL: thousands of rows
+ * per statement as one JSON array of arrays, `SELECT (r->>0)::type, … FROM jsonb_array_elements($1)`, so that
+ * neither the statement's text nor its planning grows with the number of rows (a VALUES list of thousands
+ * of rows takes PostgreSQL longer to plan than to run), and the values are serialized by native
+ * JSON.stringify (half the time of pg's arrays or bound values, measured). Row triggers in force fire for
+ * every row either way.
+ */
+export async function insertRows(db: AnyKysely, table: string, columns: readonly string[], rows: readonly unknown[][]): Promise<void> {
+  if (rows.length === 0) return;
+  if (dialectOf(db) === 'postgres') {
+    const types = await columnTypes(db, table);
+    const fields = columns.map((column, n) => {
+      const type = types.get(column);
+      if (!type) throw new Error(`${table} has no column ${column}`);
+      return `(r->>${n})::${type}`;
+    });
+    // One JSON text per statement of up to POSTGRES_ROWS_PER_STATEMENT rows: JSON.stringify is native code.
+    for (let start = 0; start < rows.length; start += POSTGRES_ROWS_PER_STATEMENT) {
+      const slice = rows.slice(start, start + POSTGRES_ROWS_PER_STATEMENT);
+      await db.executeQuery(
+        CompiledQuery.raw(
+          `insert into ${quote(table)} (${columns.map(quote).join(', ')}) select ${fields.join(', ')} from jsonb_array_elements($1::jsonb) r`,
+          [JSON.stringify(slice)],
+        ),
+      );
+    }
+    return;
+  }
+  const perStatement = Math.max(1, Math.floor(SQLITE_VALUES_PER_STATEMENT / columns.length));
+  for (let start = 0; start < rows.length; start += perStatement) {
+    const end = Math.min(rows.length, start + perStatement);
+    const values = new Array<unknown>((end - start) * columns.length);
+    let n = 0;
+    for (let row = start; row < end; row++) for (const value of rows[row]!) values[n++] = value;
+    await db.executeQuery(CompiledQuery.raw(sqliteInsertSql(table, columns, end - start), values));
+  }
+}
+
+/** The text of the last SQLite inserts by table, columns and row count: full statements repeat it. */
+const sqliteInsertTexts = new Map<string, string>();
+
+function sqliteInsertSql(table: string, columns: readonly string[], rowCount: number): string {
+  const key = `${table}(${columns.join(',')})${rowCount}`;
+  let text = sqliteInsertTexts.get(key);
+  if (text === undefined) {
+    const tuple = `(${columns.map(() => '?').join(', ')})`;
+    text = `insert into ${quote(table)} (${columns.map(quote).join(', ')}) values ${Array.from({ length: rowCount }, () => tuple).join(', ')}`;
+    // Only a few shapes are full-sized; the last statement of each batch is not worth keeping.
+    if (sqliteInsertTexts.size > 64) sqliteInsertTexts.clear();
+    sqliteInsertTexts.set(key, text);
+  }
+  return text;
+}
+
+/** PostgreSQL column types of `table` (in the current schema), cached per executor's driver. */
+const typeCache = new WeakMap<object, Map<string, Map<string, string>>>();
+
+async function columnTypes(db: AnyKysely, table: string): Promise<Map<string, string>> {
+  const key = db.getExecutor().adapter;
+  let tables = typeCache.get(key);
+  if (!tables) typeCache.set(key, (tables = new Map()));
+  let types = tables.get(table);
+  if (!types) {
+    const { rows } = await sql<{ name: string; type: string }>`
+      select a.attname as name, format_type(a.atttypid, a.atttypmod) as type
+      from pg_attribute a where a.attrelid = to_regclass(${quote(table)}) and a.attnum > 0 and not a.attisdropped`.execute(db);
+    types = new Map(rows.map((row) => [row.name, row.type]));
+    tables.set(table, types);
+  }
+  return types;
+}
+
+/**
+ * `count` new ids for rows of `table` (an identity or AUTOINCREMENT key) that no other writer will take:
+ * PostgreSQL draws them from the identity's sequence (unique, ascending, not necessarily consecutive with
+ * other writers about); SQLite moves `sqlite_sequence` past them in the caller's write transaction (one
+ * writer at a time), so they follow every id ever given, deleted ones included. Run inside a transaction.
+ */
+export async function reserveIds(trx: AnyKysely, table: string, count: number): Promise<number[]> {
+  if (count === 0) return [];
+  if (dialectOf(trx) === 'postgres') {
+    const { rows } = await sql<{ id: number }>`
+      select nextval(pg_get_serial_sequence(${table}, 'id'))::integer as id from generate_series(1, ${count})`.execute(trx);
+    return rows.map((row) => row.id).sort((a, b) => a - b);
+  }
+  // A write first: it takes the write lock, so the highest id read next stays the highest until commit.
+  await sql`insert into sqlite_sequence (name, seq) select ${table}, 0 where not exists (select 1 from sqlite_sequence where name = ${table})`.execute(
+    trx,
+  );
+  const { rows } = await sql<{ last: number }>`
+    update sqlite_sequence set seq = max(seq, (select coalesce(max(id), 0) from ${sql.table(table)})) + ${count}
+    where name = ${table} returning seq as last`.execute(trx);
+  const last = Number(rows[0]!.last);
+  return Array.from({ length: count }, (_, n) => last - count + 1 + n);
+}
+
+/**
+ * Listings per transaction of a live bulk write. PostgreSQL: a hundred, because every link of a published
+ * listing updates its term's count row (term-triggers.ts) and a row updated many times in one transaction
+ * grows a chain of versions that each further update walks (measured at 10,000 listings: 1,000 per
+ * transaction wrote about 300 listings/s, 100 about 430/s, and 550/s with `tidyBetweenTransactions` every
+ * ten). SQLite has no such chains and gains from larger statements (1,000: about twice the rate of 100; 4,000
+ * no better).
+ */
+export function liveBatchSize(db: AnyKysely): number {
+  return dialectOf(db) === 'postgres' ? 100 : 1_000;
+}
+
+/**
+ * Between live transactions, every `every`-th time: PostgreSQL vacuums `tables` (small, updated once per
+ * written row by triggers, as `terms` by the term counts), whose pages otherwise fill with dead versions
+ * until updates can no longer stay on their page (HOT) and each also writes every index of the table; the
+ * autovacuum, waking once a minute, falls behind a bulk write. SQLite rewrites rows in place: nothing to do.
+ */
+export async function tidyBetweenTransactions(db: AnyKysely, tables: readonly string[]): Promise<void> {
+  if (dialectOf(db) === 'postgres') await sql.raw(`vacuum ${tables.map(quote).join(', ')}`).execute(db);
+}
+
+/** Page cache of SQLite's connection during a bulk write (KiB): the default 2 MiB makes every index insert a read. */
+const SQLITE_BULK_CACHE_KIB = 262_144;
+
+/**
+ * Runs `write` with the connection set for large writes: SQLite's page cache widened to 256 MiB (random
+ * inserts into the indexes of a large table then find their pages in memory), and set back afterwards.
+ * PostgreSQL's buffers are the server's: nothing to do.
+ */
+export async function withBulkSettings<T>(db: AnyKysely, write: () => Promise<T>): Promise<T> {
+  if (dialectOf(db) === 'postgres') return write();
+  const { rows } = await sql<{ cache_size: number }>`pragma cache_size`.execute(db);
+  const before = Number(rows[0]?.cache_size ?? -2000);
+  await sql.raw(`pragma cache_size = -${SQLITE_BULK_CACHE_KIB}`).execute(db);
+  try {
+    return await write();
+  } finally {
+    await sql.raw(`pragma cache_size = ${before}`).execute(db);
+  }
+}
+
+/** Triggers, indexes and keys set aside by `setAsideForLoad`, to be put back by `restore`. */
+export interface SetAside {
+  /** Puts everything back from its own definition, then rebuilds what reads the loaded rows (full-text index, statistics). */
+  restore(): Promise<void>;
+}
+
+/**
+ * For a load into empty tables, inside the caller's transaction (so that a failed load leaves the tables
+ * as they were, triggers and indexes included): sets aside the user triggers of `tables`, their secondary
+ * indexes (rebuilt afterwards with one sorted pass instead of a random insert per row) and, on PostgreSQL,
+ * their foreign keys (added back, each checks all rows with one join instead of a query per row). Indexes
+ * behind primary keys and unique constraints stay. Definitions come back from the catalogue's own text,
+ * exactly as the migrations made them. Other writers of these tables wait until the transaction ends.
+ */
+export async function setAsideForLoad(trx: AnyKysely, tables: readonly string[]): Promise<SetAside> {
+  return dialectOf(trx) === 'postgres' ? setAsidePostgres(trx, tables) : setAsideSqlite(trx, tables);
+}
+
+async function setAsideSqlite(trx: AnyKysely, tables: readonly string[]): Promise<SetAside> {
+  const { rows: objects } = await sql<{ type: string; name: string; sql: string }>`
+    select type, name, sql from sqlite_master
+    where type in ('index', 'trigger') and sql is not null and tbl_name in (${sql.join(tables)})`.execute(trx);
+  for (const { type, name } of objects) await sql.raw(`drop ${type} ${quote(name)}`).execute(trx);
+  return {
+    async restore() {
+      // Indexes before triggers, as the migrations made them.
+      for (const { sql: definition } of [...objects].sort((a, b) => (a.type === b.type ? 0 : a.type === 'index' ? -1 : 1))) {
+        await sql.raw(definition).execute(trx);
+      }
+      // External-content full-text tables over the loaded tables read their rows again.
+      const { rows: fullText } = await sql<{ name: string }>`
+        select name from sqlite_master where type = 'table' and sql like 'CREATE VIRTUAL TABLE % USING fts5(%content=%'`.execute(trx);
+      for (const { name } of fullText) await sql.raw(`insert into ${quote(name)}(${quote(name)}) values ('rebuild')`).execute(trx);
+      for (const table of tables) await sql.raw(`analyze ${quote(table)}`).execute(trx);
+    },
+  };
+}
+
+async function setAsidePostgres(trx: AnyKysely, tables: readonly string[]): Promise<SetAside> {
+  for (const table of tables) await sql.raw(`alter table ${quote(table)} disable trigger user`).execute(trx);
+  const { rows: indexes } = await sql<{ name: string; definition: string }>`
+    select index.relname as name, pg_get_indexdef(i.indexrelid) as definition
+    from pg_index i join pg_class index on index.oid = i.indexrelid join pg_class t on t.oid = i.indrelid
+    where t.relname = any(${[...tables]}) and t.relnamespace = current_schema()::regnamespace
+      and not exists (select 1 from pg_constraint c where c.conindid = i.indexrelid)`.execute(trx);
+  for (const { name } of indexes) await sql.raw(`drop index ${quote(name)}`).execute(trx);
+  const { rows: keys } = await sql<{ table: string; name: string; definition: string }>`
+    select t.relname as table, c.conname as name, pg_get_constraintdef(c.oid) as definition
+    from pg_constraint c join pg_class t on t.oid = c.conrelid
+    where c.contype = 'f' and t.relname = any(${[...tables]}) and t.relnamespace = current_schema()::regnamespace`.execute(trx);
+  for (const { table, name } of keys) await sql.raw(`alter table ${quote(table)} drop constraint ${quote(name)}`).execute(trx);
+  return {
+    async restore() {
+      await sql`set local maintenance_work_mem = '256MB'`.execute(trx);
+      for (const { definition } of indexes) await sql.raw(definition).execute(trx);
+      for (const { table, name, definition } of keys) {
+        await sql.raw(`alter table ${quote(table)} add constraint ${quote(name)} ${definition}`).execute(trx);
+      }
+      for (const table of tables) await sql.raw(`alter table ${quote(table)} enable trigger user`).execute(trx);
+      // Statistics come with the vacuum after commit (settleAfterLoad).
+    },
+  };
+}
+
+/**
+ * Fresh load: the change log (ddl/change-log.ts) gets one `listing` change for every listing, in id order, in
+ * the load's transaction: what a follower needs to index them (the row triggers, set aside, would have
+ * recorded the same listings once per row: the listing, each term link and each agent). PostgreSQL numbers
+ * them at commit, as it numbers the triggers' rows.
+ */
+export async function recordNewListings(trx: AnyKysely): Promise<void> {
+  if (dialectOf(trx) === 'postgres') {
+    await sql`insert into change_log (entity, entity_id) select 'listing', id from listings order by id`.execute(trx);
+    await sql`insert into change_log_pending (txid) values (txid_current()) on conflict do nothing`.execute(trx);
+  } else {
+    await sql`insert into change_log (entity, entity_id, changed_at)
+      select 'listing', id, strftime('%Y-%m-%dT%H:%M:%fZ', 'now') from listings order by id`.execute(trx);
+  }
+}
+
+/**
+ * After a load committed: PostgreSQL vacuums the loaded tables (the visibility map that index-only scans
+ * need, which autovacuum would otherwise make a minute or so later, in the middle of the first requests).
+ * SQLite needs nothing more.
+ */
+export async function settleAfterLoad(db: AnyKysely, tables: readonly string[]): Promise<void> {
+  if (dialectOf(db) === 'postgres') await sql.raw(`vacuum (analyze) ${tables.map(quote).join(', ')}`).execute(db);
+}

@@ -1,0 +1,292 @@
+import type { Kysely } from 'kysely';
+import type { Executor } from '../../../db/executor.js';
+import type { DB, Taxonomy } from '../../../db/schema/index.js';
+import { averageRating } from '../../../lib/rating.js';
+import { searchColumnsOf } from '../../../lib/search-columns.js';
+import { firstFreeSlug } from '../../../lib/slug.js';
+import { BulkDraftError, type BulkWriteMode, type BulkWriteOptions, type BulkWriteSummary, type ListingDraft } from './listing-drafts.js';
+import * as repository from './listing-bulk.repository.js';
+
+/**
+ * The one way to write many listings (`seed --properties`, the benchmarks, feed imports): drafts in, rows of
+ * every listing table out, with term counts, the copies on term links, the keyword index, geo cells and
+ * cache stamps exactly as the row-by-row path leaves them.
+ *
+ * - **Fresh** (the database has no listings): one transaction for the whole write. The loaded tables'
+ *   triggers, secondary indexes (and on PostgreSQL foreign keys) are set aside, rows go in with few large
+ *   statements, then the indexes and triggers come back and what the triggers would have done is done
+ *   set-wise (listing-bulk.repository.ts `redoTriggerWork`). Ids are numbered from the identity (1 up in a
+ *   new database). All or nothing: a failure leaves the tables as they were. Other writers of listings wait.
+ * - **Live** (listings exist): transactions of `batchSize` listings (default: 100 on PostgreSQL, 1,000 on
+ *   SQLite, db/dialect/bulk-load.ts `liveBatchSize`) with every trigger in force, each table
+ *   written with large multi-row statements; ids come from the database's own numbering. A failure keeps the
+ *   transactions before it.
+ */
+export class ListingBulkWriter {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  async write(
+    batches: Iterable<readonly ListingDraft[]> | AsyncIterable<readonly ListingDraft[]>,
+    options: BulkWriteOptions = {},
+  ): Promise<BulkWriteSummary> {
+    const requested = options.mode ?? 'auto';
+    const mode: BulkWriteMode = requested === 'auto' ? ((await repository.hasListings(this.db)) ? 'live' : 'fresh') : requested;
+    const run = new WriteRun(mode, await repository.termTaxonomies(this.db), options);
+    await repository.withBulkConnection(this.db, async () => {
+      if (mode === 'fresh') {
+        await this.db.transaction().execute(async (trx) => {
+          const setAside = await repository.setAsideLoadedTables(trx);
+          // Checked with the tables locked: nothing can have come in since.
+          if (await repository.hasListings(trx)) throw new Error('a fresh bulk write needs a database without listings');
+          for await (const batch of batches) await run.writeBatch(trx, batch);
+          await setAside.restore();
+          await repository.redoTriggerWork(trx, run.stampsToRenew());
+        });
+        await repository.settleLoadedTables(this.db);
+      } else {
+        const size = options.batchSize ?? repository.liveTransactionSize(this.db);
+        let transactions = 0;
+        for await (const batch of batches) {
+          for (let start = 0; start < batch.length; start += size) {
+            const slice = batch.slice(start, start + size);
+            await this.db.transaction().execute((trx) => run.writeBatch(trx, slice));
+            if (++transactions % TIDY_EVERY === 0) await repository.tidyHotRows(this.db);
+          }
+        }
+      }
+    });
+    return run.summary();
+  }
+}
+
+/** Live transactions between two tidyings of the rows the triggers keep updating (repository `tidyHotRows`). */
+const TIDY_EVERY = 10;
+
+const TERM_COLUMNS = ['listing_id', 'term_id', 'taxonomy', 'position'];
+/** Fresh mode writes the copies that listing_terms_search_insert (db/dialect/ddl/search-triggers.ts) puts on each link. */
+const TERM_COPY_COLUMNS = [...TERM_COLUMNS, 'status', 'price', 'city_id'];
+const AGENT_COLUMNS = ['listing_id', 'agent_id', 'position'];
+const MEDIA_COLUMNS = [
+  'owner_id',
+  'listing_id',
+  'position',
+  'storage_key',
+  'mime_type',
+  'width',
+  'height',
+  'size_bytes',
+  'title',
+  'caption',
+  'alt',
+  'description',
+  'sizes',
+  'created_at',
+];
+const REVIEW_COLUMNS = ['target_type', 'target_id', 'author_id', 'rating', 'title', 'content', 'created_at', 'updated_at'];
+const TRANSITION_COLUMNS = ['listing_id', 'from_state', 'to_state', 'actor_id', 'reason', 'at'];
+const SEARCH_COLUMNS = ['search_text', 'title_tokens', 'geo_key', 'geo_x', 'geo_y', 'geo_z'];
+const AGGREGATE_COLUMNS = ['rating_sum', 'reviews_count', 'rating'];
+
+/** The state of one `write`: counts, the column list of its listing rows, and what it checks drafts against. */
+class WriteRun {
+  private written = 0;
+  private published = 0;
+  private reviews = 0;
+  private firstId: number | null = null;
+  private lastId: number | null = null;
+  /** The columns of the first draft's row, in its order: every other draft must name the same. */
+  private draftColumns: string[] | undefined;
+  private computeSearch = false;
+
+  constructor(
+    private readonly mode: BulkWriteMode,
+    private readonly taxonomies: ReadonlyMap<number, Taxonomy>,
+    private readonly options: BulkWriteOptions,
+  ) {}
+
+  async writeBatch(trx: Executor, drafts: readonly ListingDraft[]): Promise<void> {
+    if (drafts.length === 0) return;
+    const offset = this.written;
+    const rows = this.listingRows(drafts, offset);
+    await this.checkReferences(trx, drafts, offset);
+    if (this.mode === 'live') await avoidTakenSlugs(trx, rows);
+
+    const ids = await repository.reserveListingIds(trx, drafts.length);
+    const columns = ['id', ...this.draftColumns!, ...(this.computeSearch ? SEARCH_COLUMNS : []), ...AGGREGATE_COLUMNS];
+    await repository.insertLoadedRows(
+      trx,
+      'listings',
+      columns,
+      rows.map((row, n) => columns.map((column) => (column === 'id' ? ids[n] : row[column]))),
+    );
+    const fresh = this.mode === 'fresh';
+    await repository.insertLoadedRows(
+      trx,
+      'listing_terms',
+      fresh ? TERM_COPY_COLUMNS : TERM_COLUMNS,
+      drafts.flatMap((draft, n) => termRows(draft, ids[n]!, fresh)),
+    );
+    await repository.insertLoadedRows(
+      trx,
+      'listing_agents',
+      AGENT_COLUMNS,
+      drafts.flatMap((draft, n) => draft.agentIds.map((agentId, position) => [ids[n], agentId, position])),
+    );
+    await repository.insertLoadedRows(
+      trx,
+      'media',
+      MEDIA_COLUMNS,
+      drafts.flatMap((draft, n) =>
+        draft.gallery.map((image, position) => [
+          draft.row.author_id,
+          ids[n],
+          position,
+          image.storageKey,
+          image.mimeType,
+          image.width,
+          image.height,
+          image.sizeBytes,
+          image.title,
+          image.caption,
+          image.alt,
+          image.description,
+          image.sizes,
+          draft.row.created_at,
+        ]),
+      ),
+    );
+    await repository.insertLoadedRows(
+      trx,
+      'reviews',
+      REVIEW_COLUMNS,
+      drafts.flatMap((draft, n) =>
+        draft.reviews.map((review) => [
+          'property',
+          ids[n],
+          review.authorId,
+          review.rating,
+          review.title,
+          review.content,
+          review.createdAt,
+          review.createdAt,
+        ]),
+      ),
+    );
+    await repository.insertLoadedRows(
+      trx,
+      'listing_transitions',
+      TRANSITION_COLUMNS,
+      drafts.map((draft, n) => [ids[n], null, draft.row.status, draft.row.author_id ?? null, '', draft.row.created_at]),
+    );
+
+    this.written += drafts.length;
+    this.published += drafts.filter((draft) => draft.row.status === 'publish').length;
+    this.reviews += drafts.reduce((sum, draft) => sum + draft.reviews.length, 0);
+    this.firstId ??= ids[0]!;
+    this.lastId = ids[ids.length - 1]!;
+    this.options.onProgress?.(drafts.length);
+  }
+
+  /** Each draft's row with its search columns (when not given) and review aggregate, checked for its columns and links. */
+  private listingRows(drafts: readonly ListingDraft[], offset: number): Record<string, unknown>[] {
+    if (!this.draftColumns) {
+      const first = drafts[0]!.row;
+      this.draftColumns = Object.keys(first).filter((column) => column !== 'id' && !AGGREGATE_COLUMNS.includes(column));
+      this.computeSearch = !('search_text' in first);
+      if (this.computeSearch) this.draftColumns = this.draftColumns.filter((column) => !SEARCH_COLUMNS.includes(column));
+    }
+    const expected = this.draftColumns;
+    const slugs = new Set<string>();
+    return drafts.map((draft, n) => {
+      const row = draft.row as Record<string, unknown>;
+      const given = Object.keys(row).filter(
+        (column) => column !== 'id' && !AGGREGATE_COLUMNS.includes(column) && !(this.computeSearch && SEARCH_COLUMNS.includes(column)),
+      );
+      if (given.length !== expected.length || !expected.every((column) => column in row)) {
+        throw new BulkDraftError(offset + n, 'its row names other columns than the first draft of the write');
+      }
+      if (slugs.has(draft.row.slug)) throw new BulkDraftError(offset + n, `slug "${draft.row.slug}" is given twice`);
+      slugs.add(draft.row.slug);
+      if (draft.gallery.length > 0 && (draft.row.author_id ?? null) === null) {
+        throw new BulkDraftError(offset + n, 'a gallery needs an author to own its pictures');
+      }
+      for (const link of draft.terms) {
+        const taxonomy = this.taxonomies.get(link.termId);
+        if (taxonomy === undefined) throw new BulkDraftError(offset + n, `term ${link.termId} does not exist`);
+        if (taxonomy !== link.taxonomy)
+          throw new BulkDraftError(offset + n, `term ${link.termId} is a ${taxonomy}, not a ${link.taxonomy}`);
+      }
+      const ratingSum = draft.reviews.reduce((sum, review) => sum + review.rating, 0);
+      const aggregate = { rating_sum: ratingSum, reviews_count: draft.reviews.length };
+      return Object.assign({ ...row }, this.computeSearch ? searchColumnsOf(draft.row) : undefined, aggregate, {
+        rating: averageRating(aggregate),
+      });
+    });
+  }
+
+  /** Authors, agents, agencies and reviewers must exist: a draft naming one that does not is refused by its index. */
+  private async checkReferences(trx: Executor, drafts: readonly ListingDraft[], offset: number): Promise<void> {
+    const checks: {
+      table: 'users' | 'agents' | 'agencies';
+      what: string;
+      idsOf: (draft: ListingDraft) => readonly (number | null | undefined)[];
+    }[] = [
+      { table: 'users', what: 'user', idsOf: (draft) => [draft.row.author_id, ...draft.reviews.map((review) => review.authorId)] },
+      { table: 'agents', what: 'agent', idsOf: (draft) => draft.agentIds },
+      { table: 'agencies', what: 'agency', idsOf: (draft) => [draft.row.agency_id] },
+    ];
+    for (const { table, what, idsOf } of checks) {
+      const wanted = [...new Set(drafts.flatMap((draft) => idsOf(draft).filter((id): id is number => id !== null && id !== undefined)))];
+      const found = await repository.existingIds(trx, table, wanted);
+      if (found.size === wanted.length) continue;
+      const n = drafts.findIndex((draft) => idsOf(draft).some((id) => id !== null && id !== undefined && !found.has(id)));
+      const missing = idsOf(drafts[n]!).find((id) => id !== null && id !== undefined && !found.has(id));
+      throw new BulkDraftError(offset + n, `${what} ${missing} does not exist`);
+    }
+  }
+
+  stampsToRenew(): string[] {
+    return this.reviews > 0 ? ['listings', 'reviews'] : this.written > 0 ? ['listings'] : [];
+  }
+
+  summary(): BulkWriteSummary {
+    return { mode: this.mode, listings: this.written, published: this.published, firstId: this.firstId, lastId: this.lastId };
+  }
+}
+
+/** The term links of a listing, numbered per taxonomy; in fresh mode with the copies the search triggers would write. */
+function termRows(draft: ListingDraft, id: number, withCopies: boolean): unknown[][] {
+  const positions = new Map<Taxonomy, number>();
+  // The listing's city as the search triggers choose it: the first `property_city` link by position, then term id.
+  const city = withCopies ? firstCity(draft) : null;
+  const rows = draft.terms.map(({ termId, taxonomy }) => {
+    const position = positions.get(taxonomy) ?? 0;
+    positions.set(taxonomy, position + 1);
+    return withCopies
+      ? [id, termId, taxonomy, position, draft.row.status, draft.row.price ?? null, city]
+      : [id, termId, taxonomy, position];
+  });
+  // The first city link goes in first (its position stays): with the search triggers in force, the links
+  // after it then get the city as they are inserted, instead of the city link updating every link before it.
+  const first = rows.findIndex((row) => row[2] === 'property_city');
+  if (first > 0) rows.unshift(...rows.splice(first, 1));
+  return rows;
+}
+
+function firstCity(draft: ListingDraft): number | null {
+  // Positions count up in list order within a taxonomy: the first city link is the first by position.
+  return draft.terms.find((link) => link.taxonomy === 'property_city')?.termId ?? null;
+}
+
+/** Live mode: a slug some listing holds already gets the first free one after it (the row path's rule). */
+async function avoidTakenSlugs(trx: Executor, rows: Record<string, unknown>[]): Promise<void> {
+  const taken = await repository.takenSlugs(
+    trx,
+    rows.map((row) => row.slug as string),
+  );
+  if (taken.size === 0) return;
+  for (const row of rows) {
+    if (!taken.has(row.slug as string)) continue;
+    row.slug = await firstFreeSlug(row.slug as string, (slug) => repository.slugTaken(trx, slug));
+  }
+}

@@ -1,0 +1,123 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import {
+  insertRows,
+  liveBatchSize,
+  recordNewListings,
+  reserveIds,
+  type SetAside,
+  setAsideForLoad,
+  settleAfterLoad,
+  tidyBetweenTransactions,
+  withBulkSettings,
+} from '../../../db/dialect/bulk-load.js';
+import { fillGeoCells } from '../../../db/dialect/ddl/geo-cell-triggers.js';
+import type { Executor } from '../../../db/executor.js';
+import type { DB, Taxonomy } from '../../../db/schema/index.js';
+
+/** The SQL of the bulk write path (listing-bulk-writer.service.ts). */
+
+/** Every table a bulk write fills: what fresh mode sets aside. */
+export const LOADED_TABLES = ['listings', 'listing_terms', 'listing_agents', 'media', 'reviews', 'listing_transitions'] as const;
+export type LoadedTable = (typeof LOADED_TABLES)[number];
+
+export async function hasListings(db: Executor): Promise<boolean> {
+  return (await db.selectFrom('listings').select('id').limit(1).executeTakeFirst()) !== undefined;
+}
+
+/** Every term's taxonomy, by id: what links are checked against. */
+export async function termTaxonomies(db: Executor): Promise<Map<number, Taxonomy>> {
+  const rows = await db.selectFrom('terms').select(['id', 'taxonomy']).execute();
+  return new Map(rows.map((row) => [row.id, row.taxonomy]));
+}
+
+/** Which of `ids` are rows of `table`. */
+export async function existingIds(db: Executor, table: 'users' | 'agents' | 'agencies', ids: readonly number[]): Promise<Set<number>> {
+  const found = new Set<number>();
+  for (let start = 0; start < ids.length; start += 10_000) {
+    const slice = ids.slice(start, start + 10_000);
+    for (const row of await db.selectFrom(table).select('id').where('id', 'in', slice).execute()) found.add(row.id);
+  }
+  return found;
+}
+
+/** Which of `slugs` listings hold already. */
+export async function takenSlugs(db: Executor, slugs: readonly string[]): Promise<Set<string>> {
+  const taken = new Set<string>();
+  for (let start = 0; start < slugs.length; start += 10_000) {
+    const slice = slugs.slice(start, start + 10_000);
+    for (const row of await db.selectFrom('listings').select('slug').where('slug', 'in', slice).execute()) taken.add(row.slug);
+  }
+  return taken;
+}
+
+export async function slugTaken(db: Executor, slug: string): Promise<boolean> {
+  return (await db.selectFrom('listings').select('id').where('slug', '=', slug).executeTakeFirst()) !== undefined;
+}
+
+/** Runs a bulk write with the connection set for it (SQLite: a wide page cache), set back afterwards. */
+export function withBulkConnection<T>(db: Kysely<DB>, write: () => Promise<T>): Promise<T> {
+  return withBulkSettings(db, write);
+}
+
+/** Listings per live transaction on this database. */
+export function liveTransactionSize(db: Kysely<DB>): number {
+  return liveBatchSize(db);
+}
+
+/** Between live transactions: the rows the triggers update once per written row (term counts, stamps) tidied. */
+export function tidyHotRows(db: Kysely<DB>): Promise<void> {
+  return tidyBetweenTransactions(db, ['terms', 'cache_versions']);
+}
+
+export function reserveListingIds(trx: Executor, count: number): Promise<number[]> {
+  return reserveIds(trx, 'listings', count);
+}
+
+export function insertLoadedRows(trx: Executor, table: LoadedTable, columns: readonly string[], rows: readonly unknown[][]): Promise<void> {
+  return insertRows(trx, table, columns, rows);
+}
+
+/** Fresh mode: the loaded tables' triggers, secondary indexes and keys set aside until `restore`, in `trx`. */
+export function setAsideLoadedTables(trx: Executor): Promise<SetAside> {
+  return setAsideForLoad(trx, LOADED_TABLES);
+}
+
+/**
+ * What the set-aside triggers do row by row for new listings (db/dialect/ddl/), done set-wise over every
+ * listing present (fresh mode: all of them are new). The copies on term links are written with the links.
+ * - term-triggers.ts: a term's count moves by one for each link of a published listing;
+ * - geo-cell-triggers.ts: `fillGeoCells` counts every listing's cells anew;
+ * - listing-triggers.ts, directory-triggers.ts: the `listings` stamp (listings, links, agents, gallery) and
+ *   the `reviews` stamp (reviews) are renewed. The `terms` stamp follows the counts by its own trigger.
+ * - change-log.ts: each listing is recorded once as changed (`recordNewListings`).
+ */
+export async function redoTriggerWork(trx: Executor, stamps: readonly string[]): Promise<void> {
+  const added = trx
+    .selectFrom('listing_terms as lt')
+    .innerJoin('listings as l', 'l.id', 'lt.listing_id')
+    .select((eb) => ['lt.term_id', eb.fn.countAll<number>().as('n')])
+    .where('l.status', '=', 'publish')
+    .groupBy('lt.term_id')
+    .as('added');
+  await trx
+    .updateTable('terms')
+    .from(added)
+    .set((eb) => ({ count: eb('terms.count', '+', eb.ref('added.n')) }))
+    .whereRef('terms.id', '=', 'added.term_id')
+    .execute();
+  await fillGeoCells(trx as Kysely<DB>);
+  await recordNewListings(trx);
+  for (const name of stamps) {
+    await trx
+      .updateTable('cache_versions')
+      .set({ version: randomBytes(8).toString('hex').toUpperCase() })
+      .where('name', '=', name)
+      .execute();
+  }
+}
+
+/** After a fresh load committed (PostgreSQL: vacuum and statistics of the loaded tables). */
+export function settleLoadedTables(db: Kysely<DB>): Promise<void> {
+  return settleAfterLoad(db, LOADED_TABLES);
+}

@@ -1,0 +1,83 @@
+import type { NewListing } from '../../../db/schema/index.js';
+import type { TermLink } from '../properties.repository.js';
+
+/**
+ * The input of the bulk write path (listing-bulk-writer.service.ts): a listing as a producer has it before it
+ * has an id. The demo seed is one producer (seed/demo-listing-drafts.ts); a feed import is another.
+ */
+export interface ListingDraft {
+  /**
+   * The `listings` row without its id. Every draft of one write names the same columns (a multi-row insert
+   * needs them; SQLite would fill a missing one with null). The search columns (lib/search-columns.ts) may
+   * come with the row, computed by `searchColumnsOf` where the producer has time to spare (a drafting
+   * thread); otherwise the writer computes them. The review aggregate (`rating_sum`, `reviews_count`,
+   * `rating`) is always computed by the writer from `reviews`.
+   */
+  row: NewListing;
+  /** Term links in order; positions are numbered per taxonomy in this order. */
+  terms: readonly TermLink[];
+  /** The agents the listing names, in order. */
+  agentIds: readonly number[];
+  /** Gallery pictures in order, owned by the listing's author (who must then be set). */
+  gallery: readonly MediaDraft[];
+  reviews: readonly ReviewDraft[];
+}
+
+/** A stored picture (its files exist already: adapters/storage) as a `media` row of the listing's gallery. */
+export interface MediaDraft {
+  storageKey: string;
+  mimeType: string;
+  width: number | null;
+  height: number | null;
+  sizeBytes: number;
+  title: string;
+  caption: string;
+  alt: string;
+  description: string;
+  /** JSON, as `media.sizes`. */
+  sizes: string;
+}
+
+export interface ReviewDraft {
+  authorId: number;
+  rating: number;
+  title: string;
+  content: string;
+  createdAt: string;
+}
+
+/** `fresh`: the listing tables were empty, triggers set aside and their work done set-wise; `live`: triggers in force. */
+export type BulkWriteMode = 'fresh' | 'live';
+
+export interface BulkWriteOptions {
+  /** `auto` (default): `fresh` when the database has no listings, else `live`. `fresh` refuses a database with listings. */
+  mode?: BulkWriteMode | 'auto';
+  /** Live mode: listings per transaction (default: 100 on PostgreSQL, 1,000 on SQLite). */
+  batchSize?: number;
+  /** Called as listings are written, with how many were written since the last call. */
+  onProgress?: (written: number) => void;
+}
+
+export interface BulkWriteSummary {
+  mode: BulkWriteMode;
+  listings: number;
+  published: number;
+  /** The ids given, ascending. */
+  firstId: number | null;
+  lastId: number | null;
+}
+
+/**
+ * A draft the writer refuses (an unknown term, agent or user; a term of another taxonomy than its link says;
+ * columns other than the first draft's; a duplicate slug): `index` counts drafts from 0 in the order given.
+ * Nothing of the draft's transaction is written: in live mode the listings of earlier transactions stay, in
+ * fresh mode nothing does.
+ */
+export class BulkDraftError extends Error {
+  constructor(
+    readonly index: number,
+    readonly reason: string,
+  ) {
+    super(`listing draft ${index}: ${reason}`);
+  }
+}
