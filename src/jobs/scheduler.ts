@@ -35,6 +35,8 @@ interface Job {
 
 const MINUTE_MS = 60_000;
 const MAX_ERROR_LENGTH = 1000;
+/** The owners of the schedulers of this process not stopped yet: a lease of this pid under another owner is a dead one's. */
+const liveOwnersOfThisProcess = new Set<string>();
 /** About 100 years: keeps an absurd delay (Infinity) inside what a Date can hold. */
 const MAX_DELAY_MS = 100 * 365 * 24 * 60 * MINUTE_MS;
 
@@ -69,6 +71,7 @@ export class Scheduler {
   ) {
     this.tickMs = options.tickMs ?? 1000;
     this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomBytes(6).toString('hex')}`;
+    liveOwnersOfThisProcess.add(this.owner);
   }
 
   /** Registers a job to run every `intervalMs`; its first run is as soon as it has no row or its row is due. */
@@ -91,6 +94,7 @@ export class Scheduler {
   async stop(): Promise<void> {
     await this.repeater.stop();
     await Promise.all(this.running.values());
+    liveOwnersOfThisProcess.delete(this.owner);
   }
 
   /**
@@ -129,7 +133,7 @@ export class Scheduler {
       const row = rowsByName.get(job.name);
       let deadHolder: string | undefined;
       if (row && !isClaimable(row, at)) {
-        const fromDeadProcess = row.next_run_at <= at && row.locked_by !== null && isDeadProcessOfThisHost(row.locked_by, this.owner);
+        const fromDeadProcess = row.next_run_at <= at && row.locked_by !== null && isDeadProcessOfThisHost(row.locked_by);
         if (!fromDeadProcess) continue;
         deadHolder = row.locked_by!;
         this.log.warn({ job: job.name, holder: deadHolder }, 'scheduled job taken over from a process of this host that is gone');
@@ -198,14 +202,15 @@ export class Scheduler {
 
 /**
  * Whether `lockedBy` names a process of this host that no longer runs: an owner written as `host:pid:random`
- * (the default) whose pid is this process's own under another name (a restarted process reusing the pid, as
- * pid 1 in a container does), or no running process at all. Owners in any other form are never judged dead.
+ * (the default) whose pid is this process's own but that is none of this process's schedulers (a restarted
+ * process reusing the pid, as pid 1 in a container does), or whose pid runs no process at all. Owners in any
+ * other form are never judged dead.
  */
-function isDeadProcessOfThisHost(lockedBy: string, self: string): boolean {
+function isDeadProcessOfThisHost(lockedBy: string): boolean {
   const match = /^(.*):(\d+):[0-9a-f]+$/.exec(lockedBy);
-  if (!match || match[1] !== hostname() || lockedBy === self) return false;
+  if (!match || match[1] !== hostname()) return false;
   const pid = Number(match[2]);
-  if (pid === process.pid) return true;
+  if (pid === process.pid) return !liveOwnersOfThisProcess.has(lockedBy);
   try {
     process.kill(pid, 0);
     return false;

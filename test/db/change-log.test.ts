@@ -5,13 +5,7 @@ import { createDatabase } from '../../src/db/database.js';
 import type { DB } from '../../src/db/schema/index.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';
 import { newAgency, newAgent, newListing, unique } from '../helpers/factories.js';
-
-/** A promise to hold a step in flight, and its release. */
-function gate(): { wait: Promise<void>; release: () => void } {
-  let release!: () => void;
-  const wait = new Promise<void>((resolve) => (release = resolve));
-  return { wait, release };
-}
+import { gate } from '../helpers/gate.js';
 
 describe.each(DIALECTS)('change log (%s)', (dialect) => {
   let database: TestDatabase;

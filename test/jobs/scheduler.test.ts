@@ -8,19 +8,13 @@ import type { DB } from '../../src/db/schema/index.js';
 import { defaultLeaseMs, Scheduler } from '../../src/jobs/scheduler.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';
 import { unique } from '../helpers/factories.js';
+import { gate } from '../helpers/gate.js';
 
 const MINUTE = 60_000;
 /** Fake clock: every tick gets an explicit `now`, so that periods and leases pass without sleeping. */
 const T0 = Date.parse('2030-01-01T00:00:00.000Z');
 const at = (ms: number) => new Date(T0 + ms);
 const iso = (ms: number) => at(ms).toISOString();
-
-/** A promise to hold a task in flight, and its release. */
-function gate(): { wait: Promise<void>; release: () => void } {
-  let release!: () => void;
-  const wait = new Promise<void>((resolve) => (release = resolve));
-  return { wait, release };
-}
 
 // One database per dialect: every test registers jobs of its own names, and a scheduler only reads its own jobs.
 describe.each(DIALECTS)('scheduler (%s)', (dialect) => {
@@ -183,6 +177,23 @@ describe.each(DIALECTS)('scheduler (%s)', (dialect) => {
       expect(runs).toBe(1);
       expect(await rowOf(name)).toMatchObject({ locked_by: null, locked_until: null, next_run_at: iso(MINUTE + 1000) });
       expect(logs).toContainEqual(expect.objectContaining({ level: 40, job: name, msg: expect.stringContaining('taken over') }));
+    });
+
+    it('is not taken from another scheduler of this process, and is once that one has stopped', async () => {
+      const name = unique('job-');
+      const started = gate();
+      const hang = gate();
+      const first = new Scheduler(db, log).every(name, MINUTE, async () => (started.release(), hang.wait));
+      const firstRun = first.runDue(at(0));
+      await started.wait;
+      const second = new Scheduler(db, log).every(name, MINUTE, async () => undefined);
+      expect(await second.runDue(at(1000))).toEqual([]);
+      hang.release();
+      await firstRun;
+      await first.stop();
+      await leaseTo(name + '-stopped', first.owner);
+      const third = new Scheduler(db, log).every(name + '-stopped', MINUTE, async () => undefined);
+      expect(await third.runDue(at(1000))).toEqual([name + '-stopped']);
     });
 
     it('is taken over at once when its holder had the pid of this process (pid 1 of a restarted container)', async () => {
