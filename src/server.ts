@@ -8,6 +8,13 @@ import { seedDemoListings } from './seed/demo-listings.js';
 import { seedDemoPackages } from './seed/demo-packages.js';
 import { seedDemoTerms } from './seed/seed-demo.js';
 
+/**
+ * Connections the kernel may hold for us before we accept them. Node's default, 511, overflowed when a
+ * thousand clients connected at once (the chaos check counted SYNs dropped and retried for up to 10 s);
+ * the kernel caps it at net.core.somaxconn (4,096 on current Linux).
+ */
+const LISTEN_BACKLOG = 4096;
+
 /** Listings a new demo database starts with: a few hundred, seeded in well under a second. */
 const FIRST_START_LISTINGS = 300;
 
@@ -35,7 +42,7 @@ export async function serve(config: Config): Promise<void> {
 
   const app = await buildApp(deps, services);
   if (seeded > 0) app.log.info({ terms: seeded, listings: listings?.listings, published: listings?.published }, 'demo data created');
-  const address = await app.listen({ port: config.port, host: config.host });
+  const address = await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
   const base = config.publicUrl === `http://${config.host}:${config.port}` ? address : config.publicUrl;
   services.startBackgroundWork();
   console.log(`realty-api is listening on ${address}\n  API:  ${base}${config.apiPrefix}/realty-api/v1\n  Docs: ${base}/docs`);
