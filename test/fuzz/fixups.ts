@@ -1,4 +1,5 @@
 import { pick, type Random } from '../../src/lib/random.js';
+import { SEARCH_ALIASES } from '../../src/modules/search/query/search-query.schemas.js';
 import type { Taxonomy } from '../../src/db/schema/index.js';
 import { chance, validValue } from './values.js';
 import type { JsonSchema } from './operations.js';
@@ -10,22 +11,8 @@ import type { World } from './world.js';
  * hostile requests built on them.
  */
 
-const ALIASES: Record<string, string> = {
-  paged: 'page',
-  'min-price': 'min_price',
-  'max-price': 'max_price',
-  'min-area': 'min_size',
-  'max-area': 'max_size',
-  'min-beds': 'min_beds',
-  'max-beds': 'max_beds',
-  'min-baths': 'min_baths',
-  'max-baths': 'max_baths',
-  lat: 'latitude',
-  lng: 'longitude',
-  location: 'city',
-  areas: 'area',
-  states: 'state',
-};
+/** Houzez-style aliases → the parameter each stands for (docs/api.md 4.4). */
+const ALIASES: Readonly<Record<string, string>> = SEARCH_ALIASES;
 
 const RANGES: [string, string][] = [
   ['min_price', 'max_price'],

@@ -113,3 +113,16 @@ export function keyOf(url: string, marker: string): string {
   if (at < 0) throw new Error(`${url} does not contain ${marker}`);
   return url.slice(at + marker.length);
 }
+
+/** A multipart body written by hand, boundary `b0undary`: each part's header lines, then its content. */
+export function handWrittenForm(parts: { headers: string[]; content: string | Buffer }[]): {
+  payload: Buffer;
+  headers: Record<string, string>;
+} {
+  const chunks: Buffer[] = [];
+  for (const part of parts) {
+    chunks.push(Buffer.from(`--b0undary\r\n${part.headers.join('\r\n')}\r\n\r\n`), Buffer.from(part.content), Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from('--b0undary--\r\n'));
+  return { payload: Buffer.concat(chunks), headers: { 'content-type': 'multipart/form-data; boundary=b0undary' } };
+}

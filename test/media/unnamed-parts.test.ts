@@ -2,17 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
 import { newSignedInUser } from '../helpers/factories.js';
-import { API, image, tempUploadDir } from './media-fixtures.js';
-
-/** A multipart body written by hand: each part's header lines, then its content. */
-function form(parts: { headers: string[]; content: string | Buffer }[]): { payload: Buffer; headers: Record<string, string> } {
-  const chunks: Buffer[] = [];
-  for (const part of parts) {
-    chunks.push(Buffer.from(`--b0undary\r\n${part.headers.join('\r\n')}\r\n\r\n`), Buffer.from(part.content), Buffer.from('\r\n'));
-  }
-  chunks.push(Buffer.from('--b0undary--\r\n'));
-  return { payload: Buffer.concat(chunks), headers: { 'content-type': 'multipart/form-data; boundary=b0undary' } };
-}
+import { API, handWrittenForm, image, tempUploadDir } from './media-fixtures.js';
 
 /**
  * A part whose Content-Disposition has no `name` reaches the readers with `fieldname` undefined (busboy's type
@@ -56,7 +46,7 @@ describe.each(DIALECTS)('multipart parts without a name (%s)', (dialect) => {
     const unnamedText = { headers: ['Content-Disposition: form-data'], content: 'text' };
     const unnamedFile = { headers: ['Content-Disposition: form-data; filename="b.png"', 'Content-Type: image/png'], content: png };
     for (const parts of [[file, unnamedText], [unnamedFile]]) {
-      const body = form(parts);
+      const body = handWrittenForm(parts);
       expectMalformed(
         await t.app.inject({ method: 'POST', url: `${API}${path}`, headers: { ...agent, ...body.headers }, payload: body.payload }),
       );

@@ -2,19 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
 import { newSignedInUser } from '../helpers/factories.js';
-import { API, image, tempUploadDir } from '../media/media-fixtures.js';
+import { API, handWrittenForm, image, tempUploadDir } from '../media/media-fixtures.js';
 
 const WITH_MEDIA = `${API}/properties/with-media`;
-
-/** A multipart body written by hand: each part's header lines, then its content. */
-function form(parts: { headers: string[]; content: string | Buffer }[]): { payload: Buffer; headers: Record<string, string> } {
-  const chunks: Buffer[] = [];
-  for (const part of parts) {
-    chunks.push(Buffer.from(`--b0undary\r\n${part.headers.join('\r\n')}\r\n\r\n`), Buffer.from(part.content), Buffer.from('\r\n'));
-  }
-  chunks.push(Buffer.from('--b0undary--\r\n'));
-  return { payload: Buffer.concat(chunks), headers: { 'content-type': 'multipart/form-data; boundary=b0undary' } };
-}
 
 /**
  * Parts of POST /properties/with-media that the fuzz test (test/fuzz) found mishandled:
@@ -40,7 +30,7 @@ describe.each(DIALECTS)('POST /properties/with-media parts (%s)', (dialect) => {
   });
 
   const send = (parts: { headers: string[]; content: string | Buffer }[]) => {
-    const body = form(parts);
+    const body = handWrittenForm(parts);
     return t.app.inject({ method: 'POST', url: WITH_MEDIA, headers: { ...seller, ...body.headers }, payload: body.payload });
   };
   const data = (type?: string) => ({
