@@ -157,17 +157,28 @@ const POSTGRES = [
   `CREATE TABLE change_log_head (id integer PRIMARY KEY CHECK (id = 1), seq bigint NOT NULL)`,
   `INSERT INTO change_log_head (id, seq) VALUES (1, 0)`,
   `CREATE TABLE change_log_pending (txid bigint PRIMARY KEY)`,
-  // The row triggers: record the change, and mark the transaction for numbering at commit (the marker's
-  // insert fires the deferred trigger once; later ones conflict and fire nothing).
-  ...(['id', 'listing_id'] as const).map(
-    (column) => `CREATE FUNCTION change_log_record_by_${column}() RETURNS trigger LANGUAGE plpgsql AS $$
+  // The recording triggers: record the change, and mark the transaction for numbering at commit (the marker's
+  // insert fires the deferred trigger once; later ones conflict and fire nothing). Inserts and deletes are
+  // recorded once per statement from its transition table (a bulk write inserts thousands of links in one
+  // statement); updates once per row, as PostgreSQL allows no transition table beside a column list.
+  ...(['id', 'listing_id'] as const).flatMap((column) => [
+    `CREATE FUNCTION change_log_record_by_${column}() RETURNS trigger LANGUAGE plpgsql AS $$
      BEGIN
-       INSERT INTO change_log (entity, entity_id)
-         VALUES (TG_ARGV[0], CASE WHEN TG_OP = 'DELETE' THEN OLD.${column} ELSE NEW.${column} END);
+       INSERT INTO change_log (entity, entity_id) VALUES (TG_ARGV[0], NEW.${column});
        INSERT INTO change_log_pending (txid) VALUES (txid_current()) ON CONFLICT DO NOTHING;
        RETURN NULL;
      END $$`,
-  ),
+    ...(['inserted', 'deleted'] as const).map(
+      (rows) => `CREATE FUNCTION change_log_record_${rows}_by_${column}() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN
+         INSERT INTO change_log (entity, entity_id) SELECT TG_ARGV[0], ${column} FROM ${rows}_rows;
+         IF FOUND THEN
+           INSERT INTO change_log_pending (txid) VALUES (txid_current()) ON CONFLICT DO NOTHING;
+         END IF;
+         RETURN NULL;
+       END $$`,
+    ),
+  ]),
   // At commit: take the numbering lock (see above), number this transaction's rows in the order written.
   `CREATE FUNCTION change_log_number() RETURNS trigger LANGUAGE plpgsql AS $$
    DECLARE
@@ -185,9 +196,12 @@ const POSTGRES = [
    END $$`,
   `CREATE CONSTRAINT TRIGGER change_log_pending_number AFTER INSERT ON change_log_pending DEFERRABLE INITIALLY DEFERRED
    FOR EACH ROW EXECUTE FUNCTION change_log_number()`,
-  ...RECORDED.map(
-    ([name, event, table, entity, id]) =>
-      `CREATE TRIGGER ${name} AFTER ${event} ON ${table}
-       FOR EACH ROW EXECUTE FUNCTION change_log_record_by_${id}('${entity}')`,
+  ...RECORDED.map(([name, event, table, entity, id]) =>
+    event === 'INSERT' || event === 'DELETE'
+      ? `CREATE TRIGGER ${name} AFTER ${event} ON ${table}
+         REFERENCING ${event === 'INSERT' ? 'NEW TABLE AS inserted_rows' : 'OLD TABLE AS deleted_rows'}
+         FOR EACH STATEMENT EXECUTE FUNCTION change_log_record_${event === 'INSERT' ? 'inserted' : 'deleted'}_by_${id}('${entity}')`
+      : `CREATE TRIGGER ${name} AFTER ${event} ON ${table}
+         FOR EACH ROW EXECUTE FUNCTION change_log_record_by_${id}('${entity}')`,
   ),
 ];
