@@ -30,9 +30,9 @@ export function startNode(args: readonly string[], cwd: string, env: Record<stri
   });
 }
 
-/** Polls `url` until it answers 2xx; fails when the child exits first or after 30 s. */
-export async function waitForOk(child: ChildProcess, url: string): Promise<void> {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
+/** Polls `url` every 100 ms until it answers 2xx; fails when the child exits first or after `timeoutMs` (30 s). */
+export async function waitForOk(child: ChildProcess, url: string, timeoutMs = READY_TIMEOUT_MS): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new Error(`the process serving ${url} exited (${child.exitCode ?? child.signalCode}) before it was ready`);
@@ -44,7 +44,7 @@ export async function waitForOk(child: ChildProcess, url: string): Promise<void>
     if (ok) return;
     await sleep(100);
   }
-  throw new Error(`${url} did not answer within ${READY_TIMEOUT_MS / 1000} s`);
+  throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`);
 }
 
 /** SIGTERM, then SIGKILL if the child has not exited within 5 s. */

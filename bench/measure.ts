@@ -24,6 +24,43 @@ export interface MeasureOptions {
    * each start once it answers fast (waitUntilIdle).
    */
   idleUrl?: string;
+  /** Concurrent connections (default CONNECTIONS). */
+  connections?: number;
+  /**
+   * Distinct requests to rotate over instead of repeating `url`'s path: each run goes on where the last one
+   * left off, its connections spread evenly over the list.
+   */
+  rotation?: Rotation;
+}
+
+/**
+ * Paths (query strings included) that runs of autocannon go through in turn. Connection k of a run of C starts
+ * k/C of the way round from `next`, so that each path comes back only after about the whole list has been sent
+ * (all connections starting at the first path would send each one C times within a moment); `next` moves on
+ * by what each connection sent, so that the measurement does not repeat what its warm-up just asked.
+ */
+export class Rotation {
+  next = 0;
+
+  constructor(readonly paths: readonly string[]) {
+    if (paths.length === 0) throw new Error('a rotation of no paths');
+  }
+
+  /** The sequence of connection `index` of `connections`, starting where the list goes on. */
+  requestsFor(index: number, connections: number, shape: RequestShape): autocannon.Request[] {
+    const count = this.paths.length;
+    const start = (this.next + Math.floor((index * count) / connections)) % count;
+    return Array.from({ length: count }, (_, k) => ({
+      path: this.paths[(start + k) % count]!,
+      method: shape.method,
+      headers: shape.headers,
+    }));
+  }
+
+  /** After a run of `connections` that got `responses` answers. */
+  advance(responses: number, connections: number): void {
+    this.next = (this.next + Math.ceil(responses / connections)) % this.paths.length;
+  }
 }
 
 const DEFAULT_TIMEOUT_SECONDS = 10;
@@ -36,20 +73,45 @@ const DEFAULT_TIMEOUT_SECONDS = 10;
  */
 export async function measure(url: string, durationSeconds: number, shape: RequestShape, options: MeasureOptions = {}): Promise<Sample> {
   const timeout = options.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
+  const run = { connections: options.connections ?? CONNECTIONS, rotation: options.rotation };
   if (options.idleUrl) await waitUntilIdle(options.idleUrl);
-  await load(url, WARMUP_SECONDS, shape, timeout);
+  await load(url, WARMUP_SECONDS, shape, timeout, run);
   if (options.idleUrl) await waitUntilIdle(options.idleUrl);
   const latencies: number[] = [];
-  const result = await load(url, durationSeconds, shape, timeout, latencies);
+  const result = await load(url, durationSeconds, shape, timeout, run, latencies);
   if (latencies.length === 0) throw new Error(`${url}: no answer within the ${durationSeconds} s of measurement`);
   const sorted = Float64Array.from(latencies).sort();
   return { requestsPerSecond: result.requests.average, p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99) };
 }
 
-async function load(url: string, duration: number, shape: RequestShape, timeout: number, latencies?: number[]): Promise<autocannon.Result> {
-  const run = autocannon({ url, connections: CONNECTIONS, duration, timeout, method: shape.method, headers: shape.headers });
-  if (latencies) run.on('response', (_client, _status, _bytes, ms) => latencies.push(ms));
+async function load(
+  url: string,
+  duration: number,
+  shape: RequestShape,
+  timeout: number,
+  { connections, rotation }: { connections: number; rotation: Rotation | undefined },
+  latencies?: number[],
+): Promise<autocannon.Result> {
+  let clients = 0;
+  let responses = 0;
+  const run = autocannon({
+    url,
+    connections,
+    duration,
+    timeout,
+    method: shape.method,
+    headers: shape.headers,
+    ...(rotation && {
+      requests: rotation.requestsFor(0, connections, shape),
+      setupClient: (client: autocannon.Client) => client.setRequests(rotation.requestsFor(clients++, connections, shape)),
+    }),
+  });
+  run.on('response', (_client, _status, _bytes, ms) => {
+    responses++;
+    latencies?.push(ms);
+  });
   const result = await run;
+  rotation?.advance(responses, connections);
   if (result.errors + result.timeouts + result.non2xx > 0) {
     throw new Error(`${url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx answers`);
   }

@@ -2,24 +2,30 @@ import { positiveInteger } from './harness.js';
 
 /**
  * The search suite's environment:
- * - BENCH_SEARCH_SIZES: listing counts of the SQLite datasets, comma-separated (default 100000,1000000);
- *   PostgreSQL gets one dataset, of the smallest of them;
+ * - BENCH_SEARCH_SIZES: listing counts of the datasets, comma-separated (default 100000,1000000); each size is
+ *   measured on SQLite and on PostgreSQL;
  * - BENCH_DATABASE_URL: a PostgreSQL server where the bench may create and drop a database of its own
  *   (default postgres://postgres@127.0.0.1:5432/postgres); `none` skips PostgreSQL;
- * - BENCH_DURATION, BENCH_ROUNDS: as in the API suite, but 5 s by default (three datasets of six scenarios);
+ * - BENCH_DURATION, BENCH_ROUNDS: as in the API suite, but 5 s by default (many datasets and scenarios);
+ * - BENCH_SEARCH_REQUESTS: distinct requests each scenario rotates over (default and least 1000);
+ * - BENCH_SEARCH_WRITES: writes of the cross-process freshness check (default 20);
  * - BENCH_SEARCH_JSON: the results file (default bench/results/search-latest.json).
  */
 
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 const DEFAULT_SIZES = [100_000, 1_000_000];
 const DEFAULT_SEARCH_DURATION_SECONDS = 5;
+/** The issue asks for at least this many distinct requests per scenario, so that no cache of whole answers carries it. */
+const LEAST_REQUESTS = 1_000;
 
 export interface SearchSettings {
-  sqliteSizes: number[];
+  sizes: number[];
   /** Undefined: PostgreSQL skipped on purpose. */
-  postgres: { adminUrl: string; size: number } | undefined;
+  postgresAdminUrl: string | undefined;
   durationSeconds: number;
   rounds: number;
+  requestsPerScenario: number;
+  freshnessWrites: number;
   jsonPath: string | undefined;
 }
 
@@ -28,13 +34,18 @@ export function benchDatabaseUrl(): string {
 }
 
 export function searchSettings(): SearchSettings {
-  const sqliteSizes = listingSizes();
   const adminUrl = benchDatabaseUrl();
+  const requestsPerScenario = positiveInteger('BENCH_SEARCH_REQUESTS', LEAST_REQUESTS);
+  if (requestsPerScenario < LEAST_REQUESTS) {
+    throw new Error(`BENCH_SEARCH_REQUESTS must be at least ${LEAST_REQUESTS} (got ${requestsPerScenario})`);
+  }
   return {
-    sqliteSizes,
-    postgres: adminUrl === 'none' ? undefined : { adminUrl, size: Math.min(...sqliteSizes) },
+    sizes: listingSizes(),
+    postgresAdminUrl: adminUrl === 'none' ? undefined : adminUrl,
     durationSeconds: positiveInteger('BENCH_DURATION', DEFAULT_SEARCH_DURATION_SECONDS),
     rounds: positiveInteger('BENCH_ROUNDS', 3),
+    requestsPerScenario,
+    freshnessWrites: positiveInteger('BENCH_SEARCH_WRITES', 20),
     jsonPath: process.env.BENCH_SEARCH_JSON || undefined,
   };
 }

@@ -1,12 +1,16 @@
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { DatabaseConfig } from '../src/config.js';
-import { freePort, residentMemoryMb, waitForOk } from './children.js';
-import { type Cleanups, measureRounds, medianSample, progress, realBody, startChild, withCleanups } from './harness.js';
-import { CONNECTIONS, type RequestShape, WARMUP_SECONDS, waitUntilIdle } from './measure.js';
+import { freePort, residentMemoryMb, startNode, waitForOk } from './children.js';
+import { type Cleanups, progress, realBody, startChild, withCleanups } from './harness.js';
+import { CONNECTIONS, type RequestShape, WARMUP_SECONDS } from './measure.js';
 import { explainRequest } from './query-plans.js';
 import { createScratchDatabase, seedDataset } from './search-data.js';
+import { measureFreshness, readEngineFigures, signIn } from './search-engine-figures.js';
+import { measureScenario } from './search-measure.js';
 import {
   type DatasetResult,
   type Dialect,
@@ -15,23 +19,31 @@ import {
   ratioResults,
   type SearchReport,
   type SearchScenarioResult,
+  type ServerStart,
 } from './search-report.js';
-import { matchesOf, SEARCH_SCENARIOS } from './search-scenarios.js';
+import { matchesOf, scenarioPaths, SEARCH_SCENARIOS } from './search-scenarios.js';
 import { type SearchSettings, searchSettings } from './search-settings.js';
+import { median } from './stats.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const GET: RequestShape = { method: 'GET', headers: {} };
 const PROGRESS_EVERY = 100_000;
-/** A search may take this long under load before it counts as failed (autocannon's default is 10 s). */
-const TIMEOUT_SECONDS = 30;
+/** The engine builds before /ready answers: 20 s allowed at 1,000,000 listings, and room beyond it to say by how much it missed. */
+const READY_TIMEOUT_MS = 300_000;
+/** Requests of each rotation answered before the measurements, spread over it: their sizes give the bare twin's body. */
+const SAMPLED_REQUESTS = 15;
+const METRICS_TOKEN = 'search-bench-metrics-token-0123456789';
+const ADMIN = { email: 'search-bench-admin@example.test', username: 'search-bench-admin', password: 'search-bench-admin-password' };
 
 /**
- * The search suite: for each dataset (SQLite of each BENCH_SEARCH_SIZES size, then PostgreSQL of the
- * smallest), seeds it once (search-data.ts, through the bulk write path of `seed --properties`), explains
- * the SQL of the explained scenarios, starts the built API server on it and a bare twin serving the same
- * bodies, and measures every search scenario
- * against both; then checks the growth and ratio targets (search-scenarios.ts). Each dataset's servers,
- * file or database are gone before the next is seeded. Settings: search-settings.ts.
+ * The search suite: for each dataset (SQLite, then PostgreSQL, of each BENCH_SEARCH_SIZES size), seeds it once
+ * (search-data.ts, through the bulk write path of `seed --properties`), explains the SQL of the explained
+ * scenarios, starts the built API server on it (timing spawn to /ready and reading its engine gauges), answers
+ * a sample of each scenario's rotating requests to size its bare twin, measures every scenario against its
+ * twin at 10 and 1 connections (search-measure.ts), then starts a second server on the same database and
+ * times how soon writes through the first are found by searches on the second. Checks the targets of
+ * search-scenarios.ts and search-report.ts. Each dataset's servers, file or database are gone before the next
+ * is seeded. Settings: search-settings.ts.
  */
 export async function runSearchSuite(cleanups: Cleanups): Promise<void> {
   const settings = searchSettings();
@@ -40,17 +52,16 @@ export async function runSearchSuite(cleanups: Cleanups): Promise<void> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'realty-search-bench-'));
   cleanups.add(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-  const runs: { dialect: Dialect; listings: number }[] = [
-    ...settings.sqliteSizes.map((listings) => ({ dialect: 'sqlite' as const, listings })),
-    ...(settings.postgres ? [{ dialect: 'postgres' as const, listings: settings.postgres.size }] : []),
-  ];
+  const dialects: Dialect[] = settings.postgresAdminUrl ? ['sqlite', 'postgres'] : ['sqlite'];
+  const runs = dialects.flatMap((dialect) => settings.sizes.map((listings) => ({ dialect, listings })));
   const datasets: DatasetResult[] = [];
-  const skipped: string[] = settings.postgres ? [] : ['PostgreSQL: not measured (BENCH_DATABASE_URL=none)'];
+  const skipped: string[] = settings.postgresAdminUrl ? [] : ['PostgreSQL: not measured (BENCH_DATABASE_URL=none)'];
   for (const run of runs) {
     const result = await withCleanups(cleanups, (scope) => measureDataset(scope, settings, tmp, run.dialect, run.listings));
     if ('skipped' in result) {
       progress(result.skipped);
       skipped.push(result.skipped);
+      if (run.dialect === 'postgres') break; // unreachable: the next size would be too
     } else {
       datasets.push(result);
     }
@@ -65,6 +76,7 @@ export async function runSearchSuite(cleanups: Cleanups): Promise<void> {
     warmupSeconds: WARMUP_SECONDS,
     durationSeconds: settings.durationSeconds,
     rounds: settings.rounds,
+    requestsPerScenario: settings.requestsPerScenario,
     datasets,
     skipped,
     growth: growthResults(datasets, SEARCH_SCENARIOS),
@@ -104,9 +116,7 @@ async function measureDataset(
   for (const scenario of SEARCH_SCENARIOS.filter((s) => s.explain)) plans[scenario.key] = await explainRequest(config, scenario.path);
 
   // Children run in the temporary directory: main.ts reads ./.env, which must not change what is measured.
-  const apiPort = await freePort();
-  const api = startChild(cleanups, [path.join(ROOT, 'dist/main.js'), 'serve'], tmp, {
-    PORT: String(apiPort),
+  const env = {
     HOST: '127.0.0.1',
     DATABASE_URL: config.kind === 'sqlite' ? `sqlite:${config.path}` : config.url,
     UPLOAD_DIR: uploadDir,
@@ -114,14 +124,40 @@ async function measureDataset(
     SEED_DEMO: 'false',
     RATE_LIMIT_ENABLED: 'false',
     LOG_LEVEL: 'warn',
-  });
-  const apiBase = `http://127.0.0.1:${apiPort}`;
-  await waitForOk(api, `${apiBase}/ready`);
+    METRICS_TOKEN,
+  };
+  await runToEnd(
+    startNode(
+      [path.join(ROOT, 'dist/main.js'), 'create-admin', '--email', ADMIN.email, '--password', ADMIN.password, '--username', ADMIN.username],
+      tmp,
+      env,
+    ),
+  );
 
-  const bodies: string[] = [];
-  for (const scenario of SEARCH_SCENARIOS) bodies.push(await realBody(`${apiBase}${scenario.path}`, GET));
+  progress(`${label}: starting the API server`);
+  const api = await startServer(cleanups, tmp, env);
+  const engineAtStart = await readEngineFigures(api.base, METRICS_TOKEN);
+  progress(
+    `${label}: /ready after ${(api.start.readyMs / 1000).toFixed(2)} s` +
+      (engineAtStart.available ? `, engine built in ${engineAtStart.buildSeconds ?? 'n/a'} s` : ` (${engineAtStart.reason})`),
+  );
+
+  // A sample of each rotation, answered once: the bare twin serves the body of median size.
+  const rotations = SEARCH_SCENARIOS.map((scenario) => scenarioPaths(scenario, settings.requestsPerScenario));
+  const samples: { bodies: string[]; matches: number[] }[] = [];
+  for (const [index, scenario] of SEARCH_SCENARIOS.entries()) {
+    const paths = rotations[index]!;
+    const bodies: string[] = [];
+    for (let k = 0; k < SAMPLED_REQUESTS; k++)
+      bodies.push(await realBody(`${api.base}${paths[Math.floor((k * paths.length) / SAMPLED_REQUESTS)]}`, GET));
+    samples.push({ bodies, matches: bodies.map(matchesOf) });
+    progress(`${label}, ${scenario.name}: sampled, ${median(samples.at(-1)!.matches).toLocaleString('en-US')} matches (median)`);
+  }
+  const bareBodies = samples.map(
+    (sample) => [...sample.bodies].sort((a, b) => Buffer.byteLength(a) - Buffer.byteLength(b))[sample.bodies.length >> 1]!,
+  );
   const bodiesFile = path.join(tmp, `bare-bodies-${dialect}-${listings}.json`);
-  fs.writeFileSync(bodiesFile, JSON.stringify(bodies));
+  fs.writeFileSync(bodiesFile, JSON.stringify(bareBodies));
   const barePort = await freePort();
   const tsx = import.meta.resolve('tsx');
   const bare = startChild(cleanups, ['--import', tsx, path.join(ROOT, 'bench/bare-server.ts'), bodiesFile], tmp, {
@@ -131,40 +167,72 @@ async function measureDataset(
   await waitForOk(bare, `${bareBase}/bare/0`);
 
   const scenarios: SearchScenarioResult[] = [];
-  const roundSettings = { ...settings, timeoutSeconds: TIMEOUT_SECONDS, idleUrl: `${apiBase}/ready` };
   for (const [index, scenario] of SEARCH_SCENARIOS.entries()) {
-    const body = bodies[index]!;
-    const result: SearchScenarioResult = {
+    const sample = samples[index]!;
+    const measured = await measureScenario(
+      { ...settings, idleUrl: `${api.base}/ready` },
+      `${label}, ${scenario.name}`,
+      `${bareBase}/bare/${index}`,
+      api.base,
+      rotations[index]!,
+    );
+    scenarios.push({
       key: scenario.key,
       name: scenario.name,
       path: scenario.path,
-      matches: matchesOf(body),
-      bodyBytes: Buffer.byteLength(body),
-    };
-    try {
-      const rounds = await measureRounds(
-        roundSettings,
-        `${label}, ${scenario.name}`,
-        `${bareBase}/bare/${index}`,
-        `${apiBase}${scenario.path}`,
-        GET,
-      );
-      const bareSample = medianSample(rounds.bare);
-      const real = medianSample(rounds.real);
-      Object.assign(result, { bare: bareSample, real, ratio: real.requestsPerSecond / bareSample.requestsPerSecond, rounds });
-    } catch (error) {
-      // A search too slow to answer within the measurement says so in the report, with the time one request
-      // takes alone; the others still count.
-      const reason = error instanceof Error ? error.message : String(error);
-      await waitUntilIdle(roundSettings.idleUrl);
-      const started = performance.now();
-      await realBody(`${apiBase}${scenario.path}`, GET);
-      result.failure = `${reason}; one request alone took ${((performance.now() - started) / 1000).toFixed(2)} s`;
-      progress(`${label}, ${scenario.name}: not measured, ${result.failure}`);
-    }
-    scenarios.push(result);
+      distinctRequests: rotations[index]!.length,
+      matches: sample.matches[0]!,
+      sampledMatches: { median: median(sample.matches), none: sample.matches.filter((m) => m === 0).length, of: sample.matches.length },
+      bodyBytes: Buffer.byteLength(sample.bodies[0]!),
+      bareBodyBytes: Buffer.byteLength(bareBodies[index]!),
+      ...measured,
+    });
   }
-  return { dialect, listings, seeding, scenarios, plans, rssMb: residentMemoryMb(api.pid as number) };
+  const rssMb = residentMemoryMb(api.child.pid as number);
+  const engineAfterLoad = await readEngineFigures(api.base, METRICS_TOKEN);
+
+  // A second process on the same database: its own start, then writes through the first found on it.
+  progress(`${label}: starting a second API server on the same database`);
+  const second = await startServer(cleanups, tmp, env);
+  const token = await signIn(api.base, ADMIN.username, ADMIN.password);
+  const freshness = await measureFreshness(api.base, second.base, token, settings.freshnessWrites);
+  progress(
+    `${label}: ${freshness.found}/${freshness.writes} writes found on the second process, median ` +
+      `${freshness.medianMs === null ? 'n/a' : `${freshness.medianMs.toFixed(0)} ms`}`,
+  );
+  const engineOfSecond = await readEngineFigures(second.base, METRICS_TOKEN);
+
+  return {
+    dialect,
+    listings,
+    seeding,
+    scenarios,
+    plans,
+    rssMb,
+    starts: [api.start, second.start],
+    engine: { atStart: engineAtStart, afterLoad: engineAfterLoad, secondProcess: engineOfSecond },
+    freshness,
+  };
+}
+
+/** The built API server on a free port, timed from spawn until /ready answers 200. */
+async function startServer(
+  cleanups: Cleanups,
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; base: string; start: ServerStart }> {
+  const port = await freePort();
+  const started = performance.now();
+  const child = startChild(cleanups, [path.join(ROOT, 'dist/main.js'), 'serve'], cwd, { ...env, PORT: String(port) });
+  const base = `http://127.0.0.1:${port}`;
+  await waitForOk(child, `${base}/ready`, READY_TIMEOUT_MS);
+  return { child, base, start: { readyMs: performance.now() - started } };
+}
+
+/** Waits for a one-off command (the CLI's create-admin) and fails unless it exits 0. */
+async function runToEnd(child: ChildProcess): Promise<void> {
+  const [code] = (await once(child, 'exit')) as [number | null];
+  if (code !== 0) throw new Error(`${child.spawnargs.slice(1, 3).join(' ')} exited ${code}`);
 }
 
 /** A SQLite file in `tmp`, or a PostgreSQL database of its own; removed by `cleanups`. */
@@ -182,7 +250,7 @@ async function datasetDatabase(
     });
     return { kind: 'sqlite', path: file };
   }
-  const { adminUrl } = settings.postgres!;
+  const adminUrl = settings.postgresAdminUrl!;
   const scratch = await createScratchDatabase(adminUrl);
   if ('unreachable' in scratch) {
     return {
