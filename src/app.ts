@@ -174,8 +174,14 @@ export async function buildApp(deps: AppDependencies, services: Services = creat
   });
 
   for (const module of services.modules) for (const schema of module.schemas ?? []) app.addSchema(schema);
-  if (config.metricsToken) registerMetrics(app, { token: config.metricsToken, database });
-  registerHealthRoutes(app, async () => !closing && (await isDatabaseReady(database.db)));
+  if (config.metricsToken) {
+    registerMetrics(app, { token: config.metricsToken, database, gauges: services.modules.flatMap((module) => module.gauges ?? []) });
+  }
+  registerHealthRoutes(app, async () => {
+    if (closing || !(await isDatabaseReady(database.db))) return false;
+    for (const module of services.modules) if (module.isReady && !(await module.isReady())) return false;
+    return true;
+  });
   if (!config.s3) await registerUploadsRoute(app, config.uploads.dir);
   await app.register(
     async (api) => {

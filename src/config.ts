@@ -58,6 +58,18 @@ export interface Config {
   readonly push: { readonly fcm: FcmConfig | undefined };
   /** How often the deltas of the geo cell aggregates are folded into the cells (GEO_CELLS_COMPACT_SECONDS). */
   readonly geoCellsCompactMs: number;
+  readonly search: {
+    /**
+     * SEARCH_ENGINE: `memory` answers searches from an in-process index built at start and kept fresh from the
+     * change log (modules/search/engine/); `sql` answers them from the database alone (tiny deployments).
+     */
+    readonly engine: 'memory' | 'sql';
+    /**
+     * SEARCH_ENGINE_POLL_MS: how often each process looks for other processes' changes to what a search reads.
+     * Without Redis it reads the change log's head this often; with Redis it is told, and reads it 20 times less often.
+     */
+    readonly enginePollMs: number;
+  };
   readonly social: {
     /** Enabled when at least one client id is set. */
     readonly google: { readonly clientIds: readonly string[]; readonly jwksUrl: string };
@@ -168,6 +180,9 @@ export function loadConfig(env: Env = process.env, stdoutIsTerminal = Boolean(pr
     problems.push('LISTING_URL_TEMPLATE must be an http(s) URL containing {slug} or {id}');
   }
 
+  const searchEngine = read.string('SEARCH_ENGINE', 'memory');
+  if (searchEngine !== 'memory' && searchEngine !== 'sql') problems.push(`SEARCH_ENGINE must be memory or sql (got "${searchEngine}")`);
+
   const seedRaw = env.SEED_DEMO;
   const seedDemo = seedRaw === undefined || seedRaw === '' ? 'auto' : read.boolean('SEED_DEMO', false);
 
@@ -218,6 +233,10 @@ export function loadConfig(env: Env = process.env, stdoutIsTerminal = Boolean(pr
     outboxPollMs: read.integer('OUTBOX_POLL_MS', 1000, 10, 600_000),
     notificationStreamHeartbeatMs: read.integer('NOTIFICATION_STREAM_HEARTBEAT_SECONDS', 25, 1, 300) * 1000,
     geoCellsCompactMs: read.integer('GEO_CELLS_COMPACT_SECONDS', 30, 1, 86_400) * 1000,
+    search: {
+      engine: searchEngine === 'sql' ? 'sql' : 'memory',
+      enginePollMs: read.integer('SEARCH_ENGINE_POLL_MS', 250, 10, 60_000),
+    },
     push: {
       fcm: readFcmConfig(env, problems, {
         tokenUrl: read.url('FCM_TOKEN_URL', 'https://oauth2.googleapis.com/token'),

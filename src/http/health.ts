@@ -5,7 +5,10 @@ import { Envelope, errorResponses } from './envelope.js';
 
 const Status = Envelope(Type.Object({ status: Type.String() }));
 
-/** `/health` (the process answers) and `/ready` (database reachable, migrations applied), at the root. */
+/**
+ * `/health` (the process answers) and `/ready` (database reachable, migrations applied, every module ready: the
+ * search index built), at the root.
+ */
 export function registerHealthRoutes(app: FastifyInstance, isReady: () => Promise<boolean>): void {
   const config = { rateLimit: false } as const;
   app.get('/health', { config, schema: { tags: ['health'], response: { 200: Status } } }, async () => ({

@@ -6,6 +6,7 @@ import { pendingEventsLag } from '../db/domain-events.js';
 import { changeLogHead } from '../db/change-log.js';
 import { outboxBacklog } from '../db/outbox.js';
 import { AppError } from '../lib/errors.js';
+import type { MetricGauge } from '../lib/metric-gauge.js';
 
 /**
  * `GET /metrics` in Prometheus' text format, for an operator's scraper: request rate and duration by route and
@@ -13,7 +14,10 @@ import { AppError } from '../lib/errors.js';
  * events that become notifications and saved-search alerts. Served only when METRICS_TOKEN is set, and then only
  * to `Authorization: Bearer <METRICS_TOKEN>` (anything else is a 401, as on the API).
  */
-export function registerMetrics(app: FastifyInstance, { token, database }: { token: string; database: Database }): void {
+export function registerMetrics(
+  app: FastifyInstance,
+  { token, database, gauges = [] }: { token: string; database: Database; gauges?: readonly MetricGauge[] },
+): void {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'realty_' });
   const duration = new Histogram({
@@ -80,6 +84,21 @@ export function registerMetrics(app: FastifyInstance, { token, database }: { tok
       pool.set({ state: 'waiting' }, stats.waiting);
     },
   });
+  // The modules' own (the search index's size and lag, …).
+  for (const gauge of gauges) {
+    new Gauge({
+      name: gauge.name,
+      help: gauge.help,
+      labelNames: gauge.labelNames ?? [],
+      registers: [registry],
+      async collect() {
+        const value = await gauge.read();
+        this.reset();
+        if (typeof value === 'number') this.set(value);
+        else for (const { labels, value: labelled } of value ?? []) this.set(labels, labelled);
+      },
+    });
+  }
 
   const expected = Buffer.from(`Bearer ${token}`);
   app.get('/metrics', { config: { auth: 'own', rateLimit: false }, schema: { hide: true } }, async (request, reply) => {

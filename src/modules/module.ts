@@ -9,6 +9,7 @@ import type { CacheStamps } from '../db/cache-versions.js';
 import type { Database } from '../db/database.js';
 import type { ChannelSender } from '../db/outbox.js';
 import type { BackgroundJob } from '../lib/background-job.js';
+import type { MetricGauge } from '../lib/metric-gauge.js';
 
 /**
  * The contract between app.ts and the modules. app.ts builds the platform once and calls each module's
@@ -47,6 +48,13 @@ export interface AppModule<S extends object = object> {
   readonly senders?: Readonly<Record<string, ChannelSender>>;
   /** The module's background jobs, run by the scheduler in `serve`. */
   readonly jobs?: readonly BackgroundJob[];
+  /** Gauges the module adds to GET /metrics, read at each scrape. */
+  readonly gauges?: readonly MetricGauge[];
+  /**
+   * Whether the module can answer yet (the search index built): `/ready` answers 503 until every module's is
+   * true. May do the work it waits for when nothing else started it (the tests' applications are not started).
+   */
+  isReady?(): Promise<boolean>;
   /** Starts work that runs beside the requests (`serve` only): warming caches, flushing counters. */
   start?(): void;
   /** Stops what `start` began and closes what the module opened. */

@@ -154,6 +154,14 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads the search engine settings: the in-memory engine by default, `sql` to turn it off', () => {
+    expect(loadConfig({}).search).toEqual({ engine: 'memory', enginePollMs: 250 });
+    expect(loadConfig({ SEARCH_ENGINE: 'sql', SEARCH_ENGINE_POLL_MS: '500' }).search).toEqual({ engine: 'sql', enginePollMs: 500 });
+    expect(() => loadConfig({ SEARCH_ENGINE: 'elastic', SEARCH_ENGINE_POLL_MS: '5' })).toThrow(
+      /SEARCH_ENGINE must be memory or sql \(got "elastic"\)[\s\S]*SEARCH_ENGINE_POLL_MS must be an integer from 10 to 60000/,
+    );
+  });
+
   it('reads the payment settings as integer minor units and basis points', () => {
     const { payments } = loadConfig({
       PAYMENT_MODE: 'membership',
