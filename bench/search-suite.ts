@@ -53,21 +53,11 @@ export async function runSearchSuite(cleanups: Cleanups): Promise<void> {
   cleanups.add(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
   const dialects: Dialect[] = settings.postgresAdminUrl ? ['sqlite', 'postgres'] : ['sqlite'];
-  const runs = dialects.flatMap((dialect) => settings.sizes.map((listings) => ({ dialect, listings })));
+  // Size by size, so that a run cut short has both databases at the smaller sizes.
+  const runs = settings.sizes.flatMap((listings) => dialects.map((dialect) => ({ dialect, listings })));
   const datasets: DatasetResult[] = [];
   const skipped: string[] = settings.postgresAdminUrl ? [] : ['PostgreSQL: not measured (BENCH_DATABASE_URL=none)'];
-  for (const run of runs) {
-    const result = await withCleanups(cleanups, (scope) => measureDataset(scope, settings, tmp, run.dialect, run.listings));
-    if ('skipped' in result) {
-      progress(result.skipped);
-      skipped.push(result.skipped);
-      if (run.dialect === 'postgres') break; // unreachable: the next size would be too
-    } else {
-      datasets.push(result);
-    }
-  }
-
-  const report: SearchReport = {
+  const reportSoFar = (): SearchReport => ({
     date: new Date().toISOString(),
     node: process.version,
     cpus: os.availableParallelism(),
@@ -81,8 +71,23 @@ export async function runSearchSuite(cleanups: Cleanups): Promise<void> {
     skipped,
     growth: growthResults(datasets, SEARCH_SCENARIOS),
     ratios: ratioResults(datasets, SEARCH_SCENARIOS),
-  };
+  });
   fs.mkdirSync(path.dirname(jsonPath), { recursive: true });
+  let postgresUnreachable = false;
+  for (const run of runs) {
+    if (run.dialect === 'postgres' && postgresUnreachable) continue;
+    const result = await withCleanups(cleanups, (scope) => measureDataset(scope, settings, tmp, run.dialect, run.listings));
+    if ('skipped' in result) {
+      progress(result.skipped);
+      skipped.push(result.skipped);
+      postgresUnreachable = true;
+    } else {
+      datasets.push(result);
+      // Written after each dataset: a long run cut short keeps what it measured.
+      fs.writeFileSync(jsonPath, `${JSON.stringify(reportSoFar(), null, 2)}\n`);
+    }
+  }
+  const report = reportSoFar();
   fs.writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
   printSearchReport(report, jsonPath);
 }
