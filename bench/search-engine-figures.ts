@@ -71,7 +71,8 @@ export async function readEngineFigures(baseUrl: string, token: string): Promise
 
   const memoryBytes: Record<string, number> = {};
   for (const sample of engine.filter((s) => suffix(s).includes('memory'))) {
-    const part = sample.labels.part ?? Object.values(sample.labels)[0] ?? suffix(sample);
+    // A gauge of its own for the total (no label) must not be added to the parts.
+    const part = sample.labels.part ?? Object.values(sample.labels)[0] ?? (suffix(sample).includes('total') ? 'total' : suffix(sample));
     memoryBytes[part] = sample.value;
   }
   const parts = Object.entries(memoryBytes).filter(([part]) => part !== 'total');
