@@ -89,6 +89,8 @@ export interface SearchReport {
   durationSeconds: number;
   rounds: number;
   requestsPerScenario: number;
+  /** SEARCH_ENGINE given to the servers (BENCH_SEARCH_ENGINE), or `default`. */
+  searchEngine: string;
   datasets: DatasetResult[];
   /** Datasets not measured, with the reason (PostgreSQL unreachable). */
   skipped: string[];
@@ -252,7 +254,7 @@ export function printSearchReport(report: SearchReport, jsonPath: string): void 
     '',
     `realty-api search bench: node ${report.node}, ${report.cpus} CPUs, ${report.connections} connections (and 1), ` +
       `median of ${report.rounds} round(s) of ${report.durationSeconds} s (after ${report.warmupSeconds} s warm-up), ` +
-      `${count(report.requestsPerScenario)} distinct requests per scenario; ` +
+      `${count(report.requestsPerScenario)} distinct requests per scenario, SEARCH_ENGINE ${report.searchEngine}; ` +
       `load average ${report.loadAverage.start.toFixed(2)} at the start, ${report.loadAverage.end.toFixed(2)} at the end`,
   ];
   for (const dataset of report.datasets) {

@@ -9,6 +9,8 @@ import { positiveInteger } from './harness.js';
  * - BENCH_DURATION, BENCH_ROUNDS: as in the API suite, but 5 s by default (many datasets and scenarios);
  * - BENCH_SEARCH_REQUESTS: distinct requests each scenario rotates over (default and least 1000);
  * - BENCH_SEARCH_WRITES: writes of the cross-process freshness check (default 20);
+ * - BENCH_SEARCH_ENGINE: `memory` or `sql`, passed to the servers as SEARCH_ENGINE (unset: the server's default),
+ *   to measure the engine and the SQL search of one build;
  * - BENCH_SEARCH_JSON: the results file (default bench/results/search-latest.json).
  */
 
@@ -26,6 +28,8 @@ export interface SearchSettings {
   rounds: number;
   requestsPerScenario: number;
   freshnessWrites: number;
+  /** SEARCH_ENGINE of the servers; undefined: their default. */
+  searchEngine: 'memory' | 'sql' | undefined;
   jsonPath: string | undefined;
 }
 
@@ -46,6 +50,7 @@ export function searchSettings(): SearchSettings {
     rounds: positiveInteger('BENCH_ROUNDS', 3),
     requestsPerScenario,
     freshnessWrites: positiveInteger('BENCH_SEARCH_WRITES', 20),
+    searchEngine: searchEngine(),
     jsonPath: process.env.BENCH_SEARCH_JSON || undefined,
   };
 }
@@ -58,4 +63,11 @@ function listingSizes(): number[] {
     throw new Error(`BENCH_SEARCH_SIZES must list whole numbers from 1 to 1,000,000, e.g. 100000,1000000 (got "${raw}")`);
   }
   return [...new Set(sizes)].sort((a, b) => a - b);
+}
+
+function searchEngine(): SearchSettings['searchEngine'] {
+  const raw = process.env.BENCH_SEARCH_ENGINE;
+  if (raw === undefined || raw === '') return undefined;
+  if (raw !== 'memory' && raw !== 'sql') throw new Error(`BENCH_SEARCH_ENGINE must be memory or sql (got "${raw}")`);
+  return raw;
 }

@@ -67,6 +67,7 @@ export async function runSearchSuite(cleanups: Cleanups): Promise<void> {
     durationSeconds: settings.durationSeconds,
     rounds: settings.rounds,
     requestsPerScenario: settings.requestsPerScenario,
+    searchEngine: settings.searchEngine ?? 'default',
     datasets,
     skipped,
     growth: growthResults(datasets, SEARCH_SCENARIOS),
@@ -130,6 +131,7 @@ async function measureDataset(
     RATE_LIMIT_ENABLED: 'false',
     LOG_LEVEL: 'warn',
     METRICS_TOKEN,
+    ...(settings.searchEngine && { SEARCH_ENGINE: settings.searchEngine }),
   };
   await runToEnd(
     startNode(
