@@ -157,6 +157,8 @@ const MB = 1024 * 1024;
 /** Columns and postings per 1,000,000 listings, the whole engine at 1,000,000 listings. */
 const COLUMNS_POSTINGS_MB_PER_MILLION = 150;
 const ENGINE_MB_AT_MILLION = 400;
+/** Memory scaled to 1,000,000 listings is judged from this size up. */
+const LEAST_LISTINGS_FOR_MEMORY = 100_000;
 /** Build at start: 2 s at 100,000 listings, 20 s at 1,000,000 (20 µs a listing), never less than 2 s. */
 const BUILD_SECONDS_PER_LISTING = 20e-6;
 const LEAST_BUILD_TARGET_SECONDS = 2;
@@ -185,13 +187,16 @@ export function engineTargets(datasets: readonly DatasetResult[]): EngineTarget[
     const perMillion = memoryPerMillion(engine);
     const build = engine.buildSeconds;
     const buildTarget = buildTargetSeconds(dataset.listings);
+    // Below 100,000 listings the index's fixed part (arrays grown ahead, the word list) outweighs the listings' own.
+    const judgedMemory = dataset.listings >= LEAST_LISTINGS_FOR_MEMORY;
     const targets: EngineTarget[] = [
       {
         name: 'engine columns + postings per 1,000,000 listings',
         dataset: name,
-        measured: mb(perMillion.columnsPostingsMb),
+        measured: mb(perMillion.columnsPostingsMb) + (judgedMemory ? '' : ' (not judged below 100,000)'),
         target: `≤ ${COLUMNS_POSTINGS_MB_PER_MILLION} MB`,
-        met: perMillion.columnsPostingsMb === null ? null : perMillion.columnsPostingsMb <= COLUMNS_POSTINGS_MB_PER_MILLION,
+        met:
+          perMillion.columnsPostingsMb === null || !judgedMemory ? null : perMillion.columnsPostingsMb <= COLUMNS_POSTINGS_MB_PER_MILLION,
       },
       {
         name: 'engine build at start',
