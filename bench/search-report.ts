@@ -338,7 +338,7 @@ export function printSearchReport(report: SearchReport, jsonPath: string): void 
   lines.push(
     '',
     `${missed === 0 ? `all ${judged.length} targets met` : `FAILED ${missed} of ${judged.length} targets`}` +
-      (notJudged > 0 ? ` (${notJudged} n/a: no engine gauges)` : ''),
+      (notJudged > 0 ? ` (${notJudged} n/a: no engine gauges, or a dataset too small)` : ''),
     `results: ${jsonPath}`,
   );
   console.log(lines.join('\n'));
