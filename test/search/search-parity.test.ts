@@ -1,6 +1,11 @@
+import type { FastifyBaseLogger } from 'fastify';
 import fc from 'fast-check';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IndexFeed } from '../../src/modules/search/engine/index-feed.service.js';
+import { SearchEngine } from '../../src/modules/search/engine/search-engine.service.js';
+import { clustersInBox, clustersOfMatches } from '../../src/modules/search/geo/geo-cells.repository.js';
+import { searchConditions, searchedStates } from '../../src/modules/search/query/search-filters.repository.js';
 import type { DB, ListingState, Taxonomy } from '../../src/db/schema/index.js';
 import { insertListing } from '../../src/modules/properties/properties.repository.js';
 import { countFacet, countFacets } from '../../src/modules/search/facets/search-facets.repository.js';
@@ -16,7 +21,9 @@ import { newAgency, newAgent, newUser } from '../helpers/factories.js';
  * docs/api.md 4.4: "Results are identical on SQLite and PostgreSQL for the same data", and docs/api.md 7: the in-memory
  * matcher that saved-search alerts use "must agree exactly with what the search endpoint returns". Random
  * listings, random searches: every database gives the same listings in the same order and the same facet
- * counts, and the matcher picks exactly the listings the databases return.
+ * counts, the matcher picks exactly the listings the databases return, and the search engine (kept by its
+ * feed from the change log, each dataset replacing the last) gives what the SQL gives: the same page of any
+ * window, the same total, facets and map clusters.
  */
 
 const TERMS: Record<string, { taxonomy: Taxonomy; slugs: string[] }> = {
@@ -105,6 +112,10 @@ const centre = small(CENTRES).map(([latitude, longitude]) => ({ latitude, longit
 /** A search over indexes of the dataset's people (turned into each database's ids by `withIds`). */
 interface SearchSpec {
   query: SearchQuery;
+  /** A page of the results the engine and the SQL must agree on. */
+  window?: { page: number; perPage: number };
+  /** The zoom of the map clusters compared, for a search with a box. */
+  zoom?: number;
   agent?: number;
   agency?: number;
   user?: number;
@@ -167,12 +178,49 @@ const searchSpec: fc.Arbitrary<SearchSpec> = fc
     if (sort) query.sortby = sort;
     if (facets) query.facets = facets;
     return { query, agent, agency, user };
-  });
+  })
+  .chain((spec) =>
+    // Every search also names a window of its results and a map zoom (used when it has a box).
+    fc
+      .record({
+        window: fc.record({ page: fc.integer({ min: 1, max: 4 }), perPage: fc.integer({ min: 1, max: 7 }) }),
+        zoom: small([2, 6, 9, 12, 14, 17]),
+      })
+      .map((extra) => ({ ...spec, ...extra })),
+  );
 
 /** Searches asking for many facets, most of which their few filters leave to be counted together (countSharedFacets). */
 const manyFacetsSpec: fc.Arbitrary<SearchSpec> = searchSpec.chain((spec) =>
   fc.subarray([...FACET_NAMES], { minLength: 4 }).map((facets) => ({ ...spec, query: { ...spec.query, facets } })),
 );
+
+/**
+ * A map: a box cutting through the listings around a centre (across the antimeridian near Suva), maybe with
+ * sold listings or a filter, at a zoom whose clusters are coarser or finer than the engine's index cells.
+ */
+const mapSpec: fc.Arbitrary<SearchSpec> = fc
+  .record({
+    centre,
+    // In 1/10,000 of a degree: doubles would crowd at their bounds and at zero.
+    half: fc.tuple(fc.integer({ min: 50, max: 3_000 }), fc.integer({ min: 50, max: 3_000 })).map(([a, b]) => [a / 1e4, b / 1e4] as const),
+    shift: fc
+      .tuple(fc.integer({ min: -1_500, max: 1_500 }), fc.integer({ min: -1_500, max: 1_500 }))
+      .map(([a, b]) => [a / 1e4, b / 1e4] as const),
+    include_sold: fc.option(fc.constant(true as const), { nil: undefined }),
+    bedrooms: fc.option(range([0, 2, 4]), { nil: undefined }),
+    zoom: small([2, 6, 9, 10, 12, 13, 14, 15, 17]),
+  })
+  .map(({ centre: { latitude, longitude }, half, shift, include_sold, bedrooms, zoom }) => {
+    const middle = { latitude: latitude + shift[0], longitude: wrap(longitude + shift[1]) };
+    const box = {
+      north: Math.min(90, middle.latitude + half[0]),
+      south: Math.max(-90, middle.latitude - half[0]),
+      east: wrap(middle.longitude + half[1]),
+      west: wrap(middle.longitude - half[1]),
+    };
+    const query: SearchQuery = { box, ...(include_sold ? { include_sold } : {}), ...(bedrooms ? { bedrooms } : {}) };
+    return { query, zoom };
+  });
 
 /** The shape search.repository.ts answers from term rows alone: one term, maybe a city and a price range, by price. */
 const termByPriceSpec: fc.Arbitrary<SearchSpec> = fc
@@ -195,6 +243,7 @@ const termByPriceSpec: fc.Arbitrary<SearchSpec> = fc
 interface World {
   dialect: string;
   database: TestDatabase;
+  engine: SearchEngine;
   users: number[];
   agencies: number[];
   agents: number[];
@@ -237,7 +286,9 @@ beforeAll(async () => {
     const users = [(await newUser(db, { role: 'agent' })).id, (await newUser(db, { role: 'owner' })).id];
     const agencies = [await newAgency(db), await newAgency(db)];
     const agents = [await newAgent(db, { agency_id: agencies[0]! }), await newAgent(db, { agency_id: agencies[1]! }), await newAgent(db)];
-    worlds.push({ dialect, database, users, agencies, agents, termIds });
+    const silent = { info: () => {}, warn: () => {}, error: () => {}, debug: () => {} } as unknown as FastifyBaseLogger;
+    const engine = new SearchEngine(db, new IndexFeed(db, database.localWrites, silent));
+    worlds.push({ dialect, database, engine, users, agencies, agents, termIds });
   }
 });
 
@@ -321,6 +372,9 @@ interface Outcome {
   facets: Record<string, unknown>;
   /** Dataset indexes the matcher accepts, ascending. */
   matched: number[];
+  /** The spec's window of the results, as dataset indexes. */
+  window: number[];
+  clusters: unknown;
 }
 
 async function run(world: World, ids: readonly number[], spec: SearchSpec): Promise<Outcome> {
@@ -335,6 +389,24 @@ async function run(world: World, ids: readonly number[], spec: SearchSpec): Prom
   expect(names.map((name) => facets[name])).toEqual(alone);
   const listings = await loadMatchableListings(db, ids);
   const indexOf = new Map(ids.map((id, index) => [id, index]));
+  const everything = { page: 1, perPage: 100, offset: 0 };
+  const window = spec.window ? { ...spec.window, offset: (spec.window.page - 1) * spec.window.perPage } : everything;
+  const sqlWindow = await findSearchPage(db, search, sort, window);
+  // The engine: every match, a window of them, the facets and the clusters, as the SQL gives them.
+  const engineAll = await world.engine.search(search, sort, everything);
+  expect({ ids: engineAll.ids, total: engineAll.total }).toEqual(page);
+  expect(engineAll.facets ?? {}).toEqual(facets);
+  expect((await world.engine.search(search, sort, window)).ids).toEqual(sqlWindow.ids);
+  let clusters: unknown = null;
+  if (search.query.box && spec.zoom !== undefined) {
+    const { box: _box, include_sold: _sold, ...others } = search.query;
+    const boxOnly = Object.keys(others).length === 0;
+    const sqlClusters = boxOnly
+      ? await clustersInBox(db, searchedStates(search.query), search.query.box, spec.zoom)
+      : await clustersOfMatches(db, searchConditions(db, search), search.query.box, spec.zoom);
+    expect(await world.engine.map(search, search.query.box, spec.zoom)).toEqual(sqlClusters);
+    clusters = sqlClusters;
+  }
   const matches = listings.filter((listing) => matchesListing(listing, search));
   const direction = sort === 'a_price' ? 1 : sort === 'd_price' ? -1 : 0;
   const priceOrder = direction
@@ -344,6 +416,8 @@ async function run(world: World, ids: readonly number[], spec: SearchSpec): Prom
     : null;
   return {
     priceOrder,
+    window: sqlWindow.ids.map((id) => indexOf.get(id)!),
+    clusters,
     order: page.ids.map((id) => indexOf.get(id)!),
     total: page.total,
     facets,
@@ -354,8 +428,8 @@ async function run(world: World, ids: readonly number[], spec: SearchSpec): Prom
   };
 }
 
-describe('search parity: SQLite, PostgreSQL and the in-memory matcher', () => {
-  it('give the same listings in the same order, the same facet counts, and the matcher agrees', async () => {
+describe('search parity: SQLite, PostgreSQL, the search engine and the in-memory matcher', () => {
+  it('give the same listings in the same order, the same facet counts and clusters, and the matcher agrees', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(listingSpec, { minLength: 5, maxLength: 30 }),
@@ -364,6 +438,7 @@ describe('search parity: SQLite, PostgreSQL and the in-memory matcher', () => {
             { arbitrary: searchSpec, weight: 4 },
             { arbitrary: termByPriceSpec, weight: 1 },
             { arbitrary: manyFacetsSpec, weight: 1 },
+            { arbitrary: mapSpec, weight: 2 },
           ),
           { minLength: 4, maxLength: 8 },
         ),
@@ -380,6 +455,31 @@ describe('search parity: SQLite, PostgreSQL and the in-memory matcher', () => {
         },
       ),
       { seed: 20261121, numRuns: 30 },
+    );
+  }, 300_000);
+});
+
+describe('map parity: the search engine and SQL', () => {
+  it('give the same clusters for boxes cutting through dense listings', async () => {
+    // Listings within about 10 km of the centres, so that box edges cut through the engine's index cells.
+    const spread = fc.integer({ min: -1_000, max: 1_000 }).map((n) => n / 1e4);
+    const dense = fc
+      .tuple(listingSpec, spread, spread)
+      .map(([spec, lat, lng]) => ({ ...spec, centre: spec.centre ?? 0, offset: [lat, lng] as [number, number] }));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(dense, { minLength: 40, maxLength: 120 }),
+        fc.array(mapSpec, { minLength: 4, maxLength: 8 }),
+        async (specs, maps) => {
+          const loaded = await Promise.all(worlds.map((world) => load(world, specs)));
+          for (const spec of maps) {
+            const outcomes = await Promise.all(worlds.map((world, i) => run(world, loaded[i]!, spec)));
+            const [first, ...others] = outcomes;
+            for (const other of others) expect(other).toEqual(first);
+          }
+        },
+      ),
+      { seed: 20261126, numRuns: 10 },
     );
   }, 300_000);
 });

@@ -9,7 +9,9 @@ import { distanceKm, KM_PER_MILE } from './geo/geo.js';
 import { clustersInBox, clustersOfMatches, type MapClusters } from './geo/geo-cells.repository.js';
 import { searchConditions, searchedStates } from './query/search-filters.repository.js';
 import type { MapSearch } from './query/search-query.js';
-import { countFacets, type FacetCount } from './facets/search-facets.repository.js';
+import type { SearchEngine } from './engine/search-engine.service.js';
+import type { FacetCount } from './facets/facet-counts.js';
+import { countFacets } from './facets/search-facets.repository.js';
 import { type ListingScope, type ResolvedSearch } from './query/search-terms.js';
 import { resolveTerms } from './query/search-terms.repository.js';
 import type { SearchCircle, SearchQuery, SearchSort } from './query/search-types.js';
@@ -28,8 +30,10 @@ const TERM_SELECTIONS_KEPT = 10_000;
 
 /**
  * Listing search (docs/api.md 4.4): GET /properties, /properties/search, /agents/{id}/properties and
- * /agencies/{id}/properties. The SQL picks and counts ids (search.repository.ts, index-driven); the summaries
- * come from PropertiesService, built in a fixed number of queries and cached per listing.
+ * /agencies/{id}/properties, and the saved searches' matches. The in-process engine picks, counts and facets
+ * the ids (engine/search-engine.service.ts); with SEARCH_ENGINE=sql, the SQL does (search.repository.ts,
+ * index-driven), and it stays the reference the engine is tested against. The summaries come from
+ * PropertiesService, built in a fixed number of queries and cached per listing.
  */
 export class SearchService {
   /** The term ids of a search's term parameters, while the terms stamp holds: most searches name the same few terms. */
@@ -39,6 +43,8 @@ export class SearchService {
     private readonly db: Kysely<DB>,
     private readonly stamps: CacheStamps,
     private readonly properties: PropertiesService,
+    /** Absent with SEARCH_ENGINE=sql. */
+    private readonly engine?: SearchEngine,
   ) {}
 
   /** Resolves the term slugs of a normalized search (search-query.ts) once; `scope` limits it to one owner's listings. */
@@ -57,13 +63,22 @@ export class SearchService {
   async search(caller: AuthUser | null, search: ResolvedSearch, window: PageWindow): Promise<SearchResult> {
     const { query } = search;
     const sort: SearchSort = query.sortby ?? (query.keyword !== undefined ? 'relevance' : 'd_date');
+    const { ids, total, facets } = this.engine
+      ? await this.engine.search(search, sort, window)
+      : await this.sqlSearch(search, sort, window);
+    let properties = await this.properties.summaries(caller, ids);
+    if (query.circle) properties = properties.map((summary) => withDistance(summary, query.circle!));
+    return { properties, pagination: paginationOf(total, window), ...(facets ? { facets } : {}) };
+  }
+
+  /** The page, total and facets from SQL: the reference search. */
+  private async sqlSearch(search: ResolvedSearch, sort: SearchSort, window: PageWindow) {
+    const { query } = search;
     const [page, facets] = await Promise.all([
       findSearchPage(this.db, search, sort, window),
       query.facets ? countFacets(this.db, search, query.facets) : undefined,
     ]);
-    let properties = await this.properties.summaries(caller, page.ids);
-    if (query.circle) properties = properties.map((summary) => withDistance(summary, query.circle!));
-    return { properties, pagination: paginationOf(page.total, window), ...(facets ? { facets } : {}) };
+    return { ...page, ...(facets ? { facets } : {}) };
   }
 
   /**
@@ -73,6 +88,7 @@ export class SearchService {
    */
   async map({ filters, box, zoom }: MapSearch): Promise<MapClusters> {
     const search = await this.resolve(filters);
+    if (this.engine) return this.engine.map(search, box, zoom);
     const { box: _box, include_sold: _states, ...others } = search.query;
     if (Object.keys(others).length === 0) return clustersInBox(this.db, searchedStates(search.query), box, zoom);
     return clustersOfMatches(this.db, searchConditions(this.db, search), box, zoom);

@@ -1,16 +1,10 @@
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { DB } from '../../../db/schema/index.js';
 import { fittedPriceRanges, type PriceRange } from '../../../lib/price-ranges.js';
+import { byCount, type FacetCount } from './facet-counts.js';
 import { type SearchDB, searchConditions, searchedStates } from '../query/search-filters.repository.js';
 import { TAXONOMY_OF, type ResolvedSearch } from '../query/search-terms.js';
 import type { FacetName, TaxonomyFilter } from '../query/search-types.js';
-
-export interface FacetCount {
-  /** The term's slug, the number of rooms, or a price range. */
-  value: string | number | PriceRange;
-  name: string;
-  count: number;
-}
 
 /**
  * The counts of the facets of a search (docs/api.md 4.4), each as countFacet gives it. The facets whose own filter
@@ -218,14 +212,4 @@ function roomCount(row: { value: unknown; n: unknown }): FacetCount {
 /** A facet count of a term, by its slug. */
 function termCount(row: { slug: string; name: string; n: unknown }): FacetCount {
   return { value: row.slug, name: row.name, count: Number(row.n) };
-}
-
-function byCount(counts: FacetCount[], tie: (a: FacetCount, b: FacetCount) => number = byValue): FacetCount[] {
-  return counts.sort((a, b) => b.count - a.count || tie(a, b));
-}
-
-function byValue(a: FacetCount, b: FacetCount): number {
-  if (typeof a.value === 'number' && typeof b.value === 'number') return a.value - b.value;
-  const [x, y] = [String(a.value), String(b.value)];
-  return x < y ? -1 : x > y ? 1 : 0;
 }

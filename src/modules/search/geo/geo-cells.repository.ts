@@ -381,7 +381,7 @@ export async function clustersOfMatches(db: Kysely<DB>, conditions: ListingCondi
 }
 
 /** Clusters in key order: centroids rounded to 6 decimals; a cluster of one names its listing. */
-function clustersOf(groups: Map<number, CellTotals>): MapClusters {
+export function clustersOf(groups: Map<number, CellTotals>): MapClusters {
   const clusters: MapCluster[] = [];
   let total = 0;
   for (const key of [...groups.keys()].sort((a, b) => a - b)) {

@@ -1,0 +1,99 @@
+import { fittedPriceRanges, type PriceRange, rangeIndexOf } from '../../../lib/price-ranges.js';
+import { byCount, type FacetCount } from '../facets/facet-counts.js';
+import { TAXONOMY_OF } from '../query/search-terms.js';
+import type { FacetName, TaxonomyFilter } from '../query/search-types.js';
+import { type EngineSearch, matchSlots } from './engine-match.js';
+import { type ListingIndex, NULL_INT } from './listing-index.js';
+
+/**
+ * The facet counts of a search (docs/api.md 4.4; facets/search-facets.repository.ts is the reference): each facet
+ * counts the listings matching every filter but its own, zero counts left out, by count descending then value.
+ * The facets without a filter of their own share the search's matches.
+ */
+export function facetCounts(
+  index: ListingIndex,
+  engineSearch: EngineSearch,
+  names: readonly FacetName[],
+  matches: Int32Array,
+): Record<string, FacetCount[]> {
+  const counts: Record<string, FacetCount[]> = {};
+  for (const name of names) {
+    const set = filtersBy(engineSearch, name) ? matchSlots(index, engineSearch, name) : matches;
+    counts[name] = countFacet(index, name, set);
+  }
+  return counts;
+}
+
+function isTermFacet(name: FacetName): name is TaxonomyFilter {
+  return name in TAXONOMY_OF;
+}
+
+/** Whether the search has a filter of the facet's own, which its counts leave out. */
+function filtersBy({ search }: EngineSearch, facet: FacetName): boolean {
+  return isTermFacet(facet) ? search.termIds[facet] !== undefined : search.query[facet] !== undefined;
+}
+
+function countFacet(index: ListingIndex, name: FacetName, slots: Int32Array): FacetCount[] {
+  if (name === 'price') return priceCounts(index.price, slots);
+  if (name === 'bedrooms' || name === 'bathrooms') return roomCounts(index[name], slots);
+  return termCounts(index, TAXONOMY_OF[name], slots);
+}
+
+/**
+ * Per term of the taxonomy, its listings among `slots`: by walking whichever is shorter, the term's list
+ * (testing membership in a bitmap of the slots) or the slots (testing the term's bitmap).
+ */
+function termCounts(index: ListingIndex, taxonomy: Parameters<ListingIndex['termsOf']>[0], slots: Int32Array): FacetCount[] {
+  if (slots.length === 0) return [];
+  const marks = new Uint8Array(index.slotCount);
+  for (let i = 0; i < slots.length; i++) marks[slots[i]!] = 1;
+  const counts: FacetCount[] = [];
+  for (const termId of index.termsOf(taxonomy)) {
+    const posting = index.termPostings.get(termId);
+    if (!posting) continue;
+    let count = 0;
+    if (posting.isBitmap && slots.length < posting.length) {
+      for (let i = 0; i < slots.length; i++) if (posting.has(slots[i]!)) count++;
+    } else {
+      posting.each((slot) => (count += marks[slot]!));
+    }
+    if (count > 0) {
+      const term = index.terms.get(termId)!;
+      counts.push({ value: term.slug, name: term.name, count });
+    }
+  }
+  return byCount(counts);
+}
+
+function roomCounts(column: Int32Array, slots: Int32Array): FacetCount[] {
+  const counts = new Map<number, number>();
+  for (let i = 0; i < slots.length; i++) {
+    const value = column[slots[i]!]!;
+    if (value !== NULL_INT) counts.set(value, (counts.get(value) ?? 0) + 1);
+  }
+  return byCount([...counts].map(([value, count]) => ({ value, name: String(value), count })));
+}
+
+/** Counts per range of the 10 fitted to the prices of `slots`, lowest to highest (search-facets.repository.ts). */
+function priceCounts(price: Float64Array, slots: Int32Array): FacetCount[] {
+  let lowest = Infinity;
+  let highest = -Infinity;
+  for (let i = 0; i < slots.length; i++) {
+    const value = price[slots[i]!]!;
+    if (value < lowest) lowest = value;
+    if (value > highest) highest = value;
+  }
+  if (lowest === Infinity) return [];
+  const ranges = fittedPriceRanges(lowest, highest);
+  const counts = new Array<number>(ranges.length).fill(0);
+  for (let i = 0; i < slots.length; i++) {
+    const value = price[slots[i]!]!;
+    if (Number.isNaN(value)) continue;
+    const at = rangeIndexOf(ranges, value);
+    if (at >= 0) counts[at]!++;
+  }
+  return byCount(
+    ranges.flatMap((range, i) => (counts[i]! > 0 ? [{ value: range, name: `${range.min}–${range.max}`, count: counts[i]! }] : [])),
+    (a, b) => (a.value as PriceRange).min - (b.value as PriceRange).min,
+  );
+}

@@ -1,0 +1,375 @@
+import { columnOfLongitude, deinterleave, interleave, rowOfLatitude, unitVector } from '../../../lib/geo-grid.js';
+import { queryTerms } from '../../../lib/search-tokens.js';
+import { boxOfCircle, boxOfPolygon, crossesEdge, minimumDot, polygonEdges, radiusKmOf } from '../geo/geo.js';
+import type { ResolvedSearch } from '../query/search-terms.js';
+import {
+  type FacetName,
+  LOCATION_FILTERS,
+  type NumberRange,
+  type SearchBox,
+  TERM_FILTERS,
+  type TaxonomyFilter,
+} from '../query/search-types.js';
+import { INDEX_CELL_LEVEL, type ListingIndex, NULL_INT, PUBLISH, SOLD } from './listing-index.js';
+import { orderOf } from './engine-orders.js';
+import type { Posting } from './postings.js';
+
+/**
+ * Which listings of the index a search matches: the rules of query/search-filters.repository.ts (the reference),
+ * over the columns and postings of engine/listing-index.ts. The smallest source of candidates drives (a term,
+ * a word, an agent, the grid cells of a region, a price range of the price order, the ids), every other rule
+ * is tested on each candidate.
+ */
+
+/** A search as the engine runs it: the references it names already confirmed against the database. */
+export interface EngineSearch {
+  search: ResolvedSearch;
+  /** The ids of listings whose reference equals the `reference` filter (present when the search has one). */
+  referenceIds?: ReadonlySet<number>;
+  /** The ids of listings whose reference equals the keyword (relevance puts them first). */
+  keywordReferenceIds?: ReadonlySet<number>;
+}
+
+/** Where candidates may come from, and how to test one that came from elsewhere. */
+interface Source {
+  /** About how many slots `each` visits. */
+  estimate: number;
+  each(visit: (slot: number) => void): void;
+  /** Whether `each` may visit a slot twice (a union of lists). */
+  repeats: boolean;
+  /** Whether a slot belongs to the source (undefined: an exact test in `tests` decides). */
+  contains?: (slot: number) => boolean;
+}
+
+type Test = (slot: number) => boolean;
+
+interface Plan {
+  sources: Source[];
+  tests: Test[];
+}
+
+/** The slots of the listings the search matches, ascending or not; `except` leaves out the filter of one facet. */
+export function matchSlots(index: ListingIndex, engineSearch: EngineSearch, except?: FacetName): Int32Array {
+  const plan = planOf(index, engineSearch, except);
+  if (plan === undefined) return new Int32Array(0);
+  let driver: Source | undefined;
+  for (const source of plan.sources) if (driver === undefined || source.estimate < driver.estimate) driver = source;
+  const tests: Test[] = [...plan.tests];
+  for (const source of plan.sources) if (source !== driver && source.contains) tests.push(source.contains);
+  const alive = index.alive;
+  const found = new SlotList(Math.min(driver?.estimate ?? index.slotCount, index.slotCount));
+  const seen = driver?.repeats ? new Uint8Array(index.slotCount) : undefined;
+  const visit = (slot: number) => {
+    if (alive[slot] !== 1) return;
+    if (seen) {
+      if (seen[slot] === 1) return;
+      seen[slot] = 1;
+    }
+    for (let i = 0; i < tests.length; i++) if (!tests[i]!(slot)) return;
+    found.push(slot);
+  };
+  if (driver) driver.each(visit);
+  else for (let slot = 0; slot < index.slotCount; slot++) visit(slot);
+  return found.values();
+}
+
+/** A growable list of slots. */
+export class SlotList {
+  private slots: Int32Array;
+  length = 0;
+
+  constructor(capacity: number) {
+    this.slots = new Int32Array(Math.max(16, Math.min(capacity, 1 << 16)));
+  }
+
+  push(slot: number): void {
+    if (this.length === this.slots.length) {
+      const grown = new Int32Array(this.slots.length * 2);
+      grown.set(this.slots);
+      this.slots = grown;
+    }
+    this.slots[this.length++] = slot;
+  }
+
+  values(): Int32Array {
+    return this.slots.subarray(0, this.length);
+  }
+}
+
+/** The sources and tests of a search; undefined when a rule can match nothing (an unknown term or word). */
+function planOf(index: ListingIndex, { search, referenceIds }: EngineSearch, except?: FacetName): Plan | undefined {
+  const { query, termIds } = search;
+  const sources: Source[] = [];
+  const tests: Test[] = [];
+  const { status } = index;
+  tests.push(query.include_sold ? (slot) => status[slot] === PUBLISH || status[slot] === SOLD : (slot) => status[slot] === PUBLISH);
+
+  for (const name of [...TERM_FILTERS, ...LOCATION_FILTERS] as TaxonomyFilter[]) {
+    const ids = termIds[name];
+    if (ids === undefined || except === name) continue;
+    if (ids.length === 0) return undefined;
+    if (name === 'feature') {
+      for (const id of ids) {
+        const posting = index.termPostings.get(id);
+        if (!posting) return undefined;
+        sources.push(postingSource([posting]));
+      }
+    } else {
+      const postings = ids.flatMap((id) => index.termPostings.get(id) ?? []);
+      if (postings.length === 0) return undefined;
+      sources.push(postingSource(postings));
+    }
+  }
+
+  if (query.keyword !== undefined) {
+    for (const word of queryTerms(query.keyword)) {
+      const posting = index.wordPostings.get(word);
+      if (!posting) return undefined;
+      sources.push(postingSource([posting]));
+    }
+  }
+  if (query.agent_id !== undefined && !addPostings(sources, agentPostings(index, query.agent_id))) return undefined;
+  if (query.agency_id !== undefined && !addPostings(sources, agencyPostings(index, query.agency_id))) return undefined;
+  if (search.scope) {
+    const postings = search.scope.kind === 'agent' ? agentPostings(index, search.scope.id) : agencyPostings(index, search.scope.id);
+    if (!addPostings(sources, postings)) return undefined;
+  }
+  if (query.user_id !== undefined && !addPostings(sources, [index.authorPostings.get(query.user_id)])) return undefined;
+  if (query.ids !== undefined) sources.push(idsSource(index, query.ids));
+  if (query.reference !== undefined)
+    sources.push(
+      idsSource(
+        index,
+        [...(referenceIds ?? [])].sort((a, b) => a - b),
+      ),
+    );
+
+  const price = except === 'price' ? undefined : query.price;
+  const priceSource = price ? priceRangeSource(index, price) : undefined;
+  if (priceSource) sources.push(priceSource);
+  addRange(tests, index.price, price);
+  addRange(tests, index.floorSize, query.size);
+  addRange(tests, index.landSize, query.land_size);
+  if (except !== 'bedrooms') addIntRange(tests, index.bedrooms, query.bedrooms);
+  if (except !== 'bathrooms') addIntRange(tests, index.bathrooms, query.bathrooms);
+  addIntRange(tests, index.yearBuilt, query.year_built);
+  if (query.currency !== undefined) {
+    const code = index.currencyOf(query.currency);
+    if (code < 0) return undefined;
+    const { currency } = index;
+    tests.push((slot) => currency[slot] === code);
+  }
+  if (query.garage !== undefined) addIntRange(tests, index.garage, { min: query.garage });
+  if (query.featured) {
+    const { featured } = index;
+    tests.push((slot) => featured[slot] === 1);
+  }
+
+  if (query.circle?.radius !== undefined) {
+    const circle = { ...query.circle, radius: query.circle.radius };
+    sources.push(cellsSource(index, boxOfCircle(circle)));
+    const [x, y, z] = unitVector(circle.latitude, circle.longitude);
+    const least = minimumDot(radiusKmOf(circle));
+    const { geoX, geoY, geoZ } = index;
+    // `>=` is false for a listing without coordinates (NaN), as SQL's comparison with null is.
+    tests.push((slot) => geoX[slot]! * x + geoY[slot]! * y + geoZ[slot]! * z >= least);
+  }
+  if (query.box !== undefined) {
+    sources.push(cellsSource(index, [query.box]));
+    tests.push(boxTest(index, query.box));
+  }
+  if (query.polygon !== undefined) {
+    const bounds = boxOfPolygon(query.polygon);
+    sources.push(cellsSource(index, [bounds]));
+    tests.push(boxTest(index, bounds));
+    const edges = polygonEdges(query.polygon);
+    const { latitude, longitude } = index;
+    tests.push((slot) => {
+      const point = { latitude: latitude[slot]!, longitude: longitude[slot]! };
+      let crossings = 0;
+      for (const edge of edges) if (crossesEdge(point, edge)) crossings++;
+      return crossings % 2 === 1;
+    });
+  }
+  return { sources, tests };
+}
+
+/** Adds the union of the postings as a source; false when there is none (nothing matches). */
+function addPostings(sources: Source[], postings: readonly (Posting | undefined)[]): boolean {
+  const known = postings.filter((posting): posting is Posting => posting !== undefined);
+  if (known.length === 0) return false;
+  sources.push(postingSource(known));
+  return true;
+}
+
+function agentPostings(index: ListingIndex, agentId: number): (Posting | undefined)[] {
+  return [index.agentPostings.get(agentId)];
+}
+
+/** An agency's listings (docs/api.md 12): its own, and those naming one of its agents. */
+function agencyPostings(index: ListingIndex, agencyId: number): (Posting | undefined)[] {
+  return [index.agencyPostings.get(agencyId), ...[...index.agentsOf(agencyId)].map((agentId) => index.agentPostings.get(agentId))];
+}
+
+function postingSource(postings: readonly Posting[]): Source {
+  const estimate = postings.reduce((sum, posting) => sum + posting.length, 0);
+  return {
+    estimate,
+    repeats: postings.length > 1,
+    each(visit) {
+      for (const posting of postings) posting.each(visit);
+    },
+    contains:
+      postings.length === 1
+        ? (slot) => postings[0]!.has(slot)
+        : (slot) => {
+            for (const posting of postings) if (posting.has(slot)) return true;
+            return false;
+          },
+  };
+}
+
+/** The listings of the ids (ascending, unique). */
+function idsSource(index: ListingIndex, ids: readonly number[]): Source {
+  const slots = ids.map((id) => index.slotOf(id)).filter((slot) => slot >= 0);
+  const wanted = new Set(slots);
+  return {
+    estimate: slots.length,
+    repeats: false,
+    each(visit) {
+      for (const slot of slots) visit(slot);
+    },
+    contains: (slot) => wanted.has(slot),
+  };
+}
+
+/** The slots whose price lies in the range: one stretch of the price order, found by binary search. */
+function priceRangeSource(index: ListingIndex, range: NumberRange): Source | undefined {
+  if (range.min === undefined && range.max === undefined) return undefined;
+  const order = orderOf(index, 'a_price');
+  const { price } = index;
+  const { min = -Infinity, max = Infinity } = range;
+  // The order is by price ascending with listings without a price (NaN) last.
+  const firstAtLeast = (bound: number, inclusive: boolean) => {
+    let lo = 0;
+    let hi = order.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const value = price[order[mid]!]!;
+      const before = !Number.isNaN(value) && (inclusive ? value < bound : value <= bound);
+      if (before) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  const from = firstAtLeast(min, true);
+  const to = firstAtLeast(max, false);
+  return {
+    estimate: Math.max(0, to - from),
+    repeats: false,
+    each(visit) {
+      for (let i = from; i < to; i++) visit(order[i]!);
+    },
+  };
+}
+
+/** Inclusive bounds on a float column (NaN, a null, never passes). */
+function addRange(tests: Test[], column: Float64Array, range?: NumberRange): void {
+  if (range === undefined) return;
+  const { min, max } = range;
+  if (min !== undefined && max !== undefined) tests.push((slot) => column[slot]! >= min && column[slot]! <= max);
+  else if (min !== undefined) tests.push((slot) => column[slot]! >= min);
+  else if (max !== undefined) tests.push((slot) => column[slot]! <= max);
+}
+
+/** Inclusive bounds on an integer column (NULL_INT, a null, never passes). */
+function addIntRange(tests: Test[], column: Int32Array, range?: NumberRange): void {
+  if (range === undefined || (range.min === undefined && range.max === undefined)) return;
+  const min = range.min ?? -Infinity;
+  const max = range.max ?? Infinity;
+  tests.push((slot) => {
+    const value = column[slot]!;
+    return value !== NULL_INT && value >= min && value <= max;
+  });
+}
+
+/** geo.ts `inBox`, where a listing without coordinates (NaN) is outside. */
+export function boxTest(index: ListingIndex, box: SearchBox): Test {
+  const { latitude, longitude } = index;
+  const { south, north, west, east } = box;
+  if (west <= east) {
+    return (slot) => {
+      const lat = latitude[slot]!;
+      const lng = longitude[slot]!;
+      return lat >= south && lat <= north && lng >= west && lng <= east;
+    };
+  }
+  return (slot) => {
+    const lat = latitude[slot]!;
+    const lng = longitude[slot]!;
+    return lat >= south && lat <= north && (lng >= west || lng <= east);
+  };
+}
+
+/** Index cells (INDEX_CELL_LEVEL) touching the boxes: a superset of the slots inside, each cell once. */
+function cellsSource(index: ListingIndex, boxes: readonly SearchBox[]): Source {
+  const postings: Posting[] = [];
+  forEachCell(index, boxes, (cell) => {
+    const posting = index.cellPostings.get(cell);
+    if (posting) postings.push(posting);
+  });
+  const source = postingSource(postings);
+  return { ...source, repeats: false, contains: undefined };
+}
+
+const SHIFT = 20 - INDEX_CELL_LEVEL;
+
+/** A box side of the antimeridian as a range of index-cell rows and columns, with the finest-grid edges. */
+export interface CellSpan {
+  rowLo: number;
+  rowHi: number;
+  colLo: number;
+  colHi: number;
+}
+
+/** The index-cell spans of a box: one, or two when it crosses the antimeridian. */
+export function spansOf(box: SearchBox): CellSpan[] {
+  const rowLo = rowOfLatitude(box.south) >> SHIFT;
+  const rowHi = rowOfLatitude(box.north) >> SHIFT;
+  const side = (west: number, east: number): CellSpan => ({
+    rowLo,
+    rowHi,
+    colLo: columnOfLongitude(west) >> SHIFT,
+    colHi: columnOfLongitude(east) >> SHIFT,
+  });
+  return box.west <= box.east ? [side(box.west, box.east)] : [side(box.west, 180), side(-180, box.east)];
+}
+
+/**
+ * Calls `visit` with every non-empty index cell that touches one of the boxes, once: by walking the boxes'
+ * cells when they are fewer than the non-empty cells, else by testing each non-empty cell.
+ */
+export function forEachCell(index: ListingIndex, boxes: readonly SearchBox[], visit: (cell: number) => void): void {
+  const spans = boxes.flatMap(spansOf);
+  const spanned = spans.reduce((sum, span) => sum + (span.rowHi - span.rowLo + 1) * (span.colHi - span.colLo + 1), 0);
+  const inSpan = (row: number, column: number) =>
+    spans.some((span) => row >= span.rowLo && row <= span.rowHi && column >= span.colLo && column <= span.colHi);
+  if (spanned > index.cellAggregates.size) {
+    for (const cell of index.cellAggregates.keys()) {
+      const { row, column } = deinterleave(cell);
+      if (inSpan(row, column)) visit(cell);
+    }
+    return;
+  }
+  const done = new Set<number>();
+  for (const span of spans) {
+    for (let row = span.rowLo; row <= span.rowHi; row++) {
+      for (let column = span.colLo; column <= span.colHi; column++) {
+        const cell = interleave(row, column);
+        if (done.has(cell) || !index.cellAggregates.has(cell)) continue;
+        done.add(cell);
+        visit(cell);
+      }
+    }
+  }
+}

@@ -1,0 +1,139 @@
+import type { PageWindow } from '../../../lib/paging.js';
+import { queryTerms } from '../../../lib/search-tokens.js';
+import { unitVector } from '../../../lib/geo-grid.js';
+import type { SearchSort } from '../query/search-types.js';
+import type { EngineSearch } from './engine-match.js';
+import { comparatorOf, orderOf, type PresortedSort, type SlotComparator } from './engine-orders.js';
+import type { ListingIndex } from './listing-index.js';
+
+/**
+ * One page of a search's matches in the order of `sort` (search.repository.ts `inSearchOrder` is the reference).
+ * A page of many matches is read off the presorted order, skipping what does not match: about
+ * (page end × listings ÷ matches) steps. A page of few matches, and the orders that depend on the query
+ * (distance, relevance), take the best `page end` matches with a bounded heap instead.
+ */
+export function pageOfMatches(
+  index: ListingIndex,
+  matches: Int32Array,
+  engineSearch: EngineSearch,
+  sort: SearchSort,
+  window: PageWindow,
+): number[] {
+  const end = window.offset + window.perPage;
+  if (window.offset >= matches.length) return [];
+  let best: Int32Array;
+  if (sort === 'distance' || sort === 'relevance') {
+    // Ranked by position in `matches`, so that the per-query keys sit in an array beside them.
+    const positions = new Int32Array(matches.length);
+    for (let i = 0; i < positions.length; i++) positions[i] = i;
+    best = smallest(positions, end, queryComparator(index, matches, engineSearch, sort)).map((position) => matches[position]!);
+  } else if (walkIsCheaper(matches.length, end, index.slotCount)) {
+    best = walkOrder(index, orderOf(index, sort), matches, end);
+  } else {
+    best = smallest(matches, end, comparatorOf(index, sort as PresortedSort));
+  }
+  const ids: number[] = [];
+  for (let i = window.offset; i < best.length; i++) ids.push(index.ids[best[i]!]!);
+  return ids;
+}
+
+/** Walking the order visits about end × slots ÷ matches slots; the heap about matches × log2(end). */
+function walkIsCheaper(matches: number, end: number, slots: number): boolean {
+  return (end * slots) / matches < matches * Math.log2(end + 1);
+}
+
+/** The first `end` matches in the order (which may hold removed slots: they are not in `matches`). */
+function walkOrder(index: ListingIndex, order: Int32Array, matches: Int32Array, end: number): Int32Array {
+  const marks = new Uint8Array(index.slotCount);
+  for (let i = 0; i < matches.length; i++) marks[matches[i]!] = 1;
+  const best = new Int32Array(Math.min(end, matches.length));
+  let found = 0;
+  for (let i = 0; i < order.length && found < best.length; i++) {
+    const slot = order[i]!;
+    if (marks[slot] === 1) best[found++] = slot;
+  }
+  return best;
+}
+
+/** The `count` first of `slots` by `compare`, in order: a max-heap of the best so far. */
+export function smallest(slots: Int32Array, count: number, compare: SlotComparator): Int32Array {
+  if (slots.length <= count * 2) return Int32Array.from(slots).sort(compare).subarray(0, Math.min(count, slots.length));
+  const heap = new Int32Array(count);
+  let size = 0;
+  const siftUp = (at: number) => {
+    const slot = heap[at]!;
+    while (at > 0) {
+      const parent = (at - 1) >> 1;
+      if (compare(heap[parent]!, slot) >= 0) break;
+      heap[at] = heap[parent]!;
+      at = parent;
+    }
+    heap[at] = slot;
+  };
+  const siftDown = (slot: number) => {
+    let at = 0;
+    for (;;) {
+      const left = 2 * at + 1;
+      if (left >= size) break;
+      const right = left + 1;
+      const worse = right < size && compare(heap[right]!, heap[left]!) > 0 ? right : left;
+      if (compare(heap[worse]!, slot) <= 0) break;
+      heap[at] = heap[worse]!;
+      at = worse;
+    }
+    heap[at] = slot;
+  };
+  for (let i = 0; i < slots.length; i++) {
+    const slot = slots[i]!;
+    if (size < count) {
+      heap[size++] = slot;
+      siftUp(size - 1);
+    } else if (compare(slot, heap[0]!) < 0) {
+      siftDown(slot);
+    }
+  }
+  return heap.sort(compare);
+}
+
+/**
+ * The comparators that depend on the query, over positions in `matches` and keys computed once per match:
+ * distance (listings without coordinates last, the dot product with the centre descending, as SQL orders it)
+ * and relevance (the listings whose reference is the keyword first, then by the keyword's words found in the
+ * title, then the newest).
+ */
+function queryComparator(
+  index: ListingIndex,
+  matches: Int32Array,
+  { search, keywordReferenceIds }: EngineSearch,
+  sort: 'distance' | 'relevance',
+): SlotComparator {
+  const { ids, publishedAt } = index;
+  const keys = new Float64Array(matches.length);
+  const idOf = (position: number) => ids[matches[position]!]!;
+  if (sort === 'distance') {
+    const [x, y, z] = unitVector(search.query.circle!.latitude, search.query.circle!.longitude);
+    const { geoX, geoY, geoZ } = index;
+    for (let i = 0; i < matches.length; i++) {
+      const slot = matches[i]!;
+      keys[i] = geoX[slot]! * x + geoY[slot]! * y + geoZ[slot]! * z;
+    }
+    return (a, b) => {
+      const ka = keys[a]!;
+      const kb = keys[b]!;
+      const aNull = Number.isNaN(ka);
+      const bNull = Number.isNaN(kb);
+      if (aNull || bNull) return aNull === bNull ? idOf(b) - idOf(a) : aNull ? 1 : -1;
+      return kb - ka || idOf(b) - idOf(a);
+    };
+  }
+  const words = queryTerms(search.query.keyword!);
+  const titles = words.flatMap((word) => index.titleWordPostings.get(word) ?? []);
+  for (let i = 0; i < matches.length; i++) {
+    const slot = matches[i]!;
+    let hits = 0;
+    for (const posting of titles) if (posting.has(slot)) hits++;
+    // A reference equal to the keyword outranks any number of title hits; title hits still order such listings.
+    keys[i] = keywordReferenceIds?.has(ids[slot]!) ? hits + words.length + 1 : hits;
+  }
+  return (a, b) => keys[b]! - keys[a]! || publishedAt[matches[b]!]! - publishedAt[matches[a]!]! || idOf(b) - idOf(a);
+}

@@ -1,0 +1,175 @@
+/**
+ * A posting list: the slots (engine/listing-index.ts) holding one term, word, agent or grid cell, ascending.
+ * Slots are only ever appended with a number above every slot before (a changed listing gets a new slot), so a
+ * list stays sorted by appending, and a lookup is a binary search. Slots of removed listings stay until the
+ * index is compacted; readers skip them by the index's `alive` column.
+ *
+ * A list that holds one slot in 32 or more (the words of template sentences, a city's listings) becomes a
+ * bitmap instead: smaller than the list, and membership in O(1), which the filters and facets test for every
+ * candidate. Readers go through `has`, `each` and `length`, whichever form the list has.
+ */
+export class Posting {
+  /** The slots, while the posting is a list. */
+  private list: Int32Array | undefined = new Int32Array(4);
+  /** Bit `slot` set for each slot, once the posting is a bitmap. */
+  private bits: Uint32Array | undefined;
+  /** Slots held. */
+  length = 0;
+  /** The highest slot held, −1 when none. */
+  private last = -1;
+
+  get isBitmap(): boolean {
+    return this.bits !== undefined;
+  }
+
+  /** A posting of one slot. */
+  static of(slot: number): Posting {
+    const posting = new Posting();
+    posting.add(slot);
+    return posting;
+  }
+
+  /** Appends a slot above every slot held; the slot held last again is ignored. */
+  add(slot: number): void {
+    if (slot === this.last) return;
+    this.length++;
+    this.last = slot;
+    if (this.bits) {
+      this.setBit(slot);
+      return;
+    }
+    const list = this.list!;
+    if (this.length > list.length) {
+      if (this.length >= BITMAP_FROM && this.length * 32 >= slot) {
+        this.toBitmap(list.subarray(0, this.length - 1));
+        this.setBit(slot);
+        return;
+      }
+      const grown = new Int32Array(list.length * 2);
+      grown.set(list);
+      this.list = grown;
+    }
+    this.list![this.length - 1] = slot;
+  }
+
+  has(slot: number): boolean {
+    const bits = this.bits;
+    if (bits) return ((bits[slot >>> 5] ?? 0) & (1 << (slot & 31))) !== 0;
+    const list = this.list!;
+    let lo = 0;
+    let hi = this.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const value = list[mid]!;
+      if (value === slot) return true;
+      if (value < slot) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return false;
+  }
+
+  /** Calls `visit` with each slot, ascending. */
+  each(visit: (slot: number) => void): void {
+    const bits = this.bits;
+    if (!bits) {
+      const list = this.list!;
+      for (let i = 0; i < this.length; i++) visit(list[i]!);
+      return;
+    }
+    const words = (this.last >>> 5) + 1;
+    for (let word = 0; word < words; word++) {
+      let set = bits[word]!;
+      while (set !== 0) {
+        const lowest = set & -set;
+        visit(word * 32 + 31 - Math.clz32(lowest));
+        set ^= lowest;
+      }
+    }
+  }
+
+  /** Keeps the slots `renumber` maps to a new number (−1: dropped), renumbered; the order is kept. */
+  renumber(renumber: Int32Array): void {
+    const kept: number[] = [];
+    this.each((slot) => {
+      const to = renumber[slot]!;
+      if (to >= 0) kept.push(to);
+    });
+    this.list = new Int32Array(Math.max(4, kept.length));
+    this.bits = undefined;
+    this.length = 0;
+    this.last = -1;
+    for (const slot of kept) this.add(slot);
+  }
+
+  bytes(): number {
+    return (this.list?.byteLength ?? 0) + (this.bits?.byteLength ?? 0) + POSTING_OVERHEAD_BYTES;
+  }
+
+  private toBitmap(slots: Int32Array): void {
+    this.bits = new Uint32Array(((this.last >>> 5) + 1) * 2);
+    this.list = undefined;
+    for (let i = 0; i < slots.length; i++) this.setBit(slots[i]!);
+  }
+
+  private setBit(slot: number): void {
+    const word = slot >>> 5;
+    let bits = this.bits!;
+    if (word >= bits.length) {
+      const grown = new Uint32Array(Math.max(word + 1, Math.ceil(bits.length * 1.5)));
+      grown.set(bits);
+      this.bits = bits = grown;
+    }
+    bits[word]! |= 1 << (slot & 31);
+  }
+}
+
+/** Lists shorter than this stay lists (a bitmap pays off on long, dense lists only). */
+const BITMAP_FROM = 256;
+/** What a Posting and its map entry cost besides its slots (object, typed array header, map slot), roughly. */
+const POSTING_OVERHEAD_BYTES = 160;
+
+/** What a map entry costs besides its posting (the entry, the key's boxing), roughly. */
+const ENTRY_BYTES = 40;
+
+/**
+ * Postings by key (term id, word, agent id…), created on first use. A key of one slot keeps the slot number
+ * itself instead of a Posting: most words of a full-text index occur once (references, street numbers).
+ */
+export class PostingMap<K> {
+  private readonly lists = new Map<K, Posting | number>();
+
+  /** Adds the slot under the key (once: adding the key's last slot again is ignored). */
+  add(key: K, slot: number): void {
+    const known = this.lists.get(key);
+    if (known === undefined) this.lists.set(key, slot);
+    else if (typeof known === 'number') {
+      if (known === slot) return;
+      const posting = Posting.of(known);
+      posting.add(slot);
+      this.lists.set(key, posting);
+    } else known.add(slot);
+  }
+
+  get(key: K): Posting | undefined {
+    const known = this.lists.get(key);
+    return typeof known === 'number' ? Posting.of(known) : known;
+  }
+
+  renumber(renumber: Int32Array): void {
+    for (const [key, known] of this.lists) {
+      if (typeof known === 'number') {
+        if (renumber[known]! >= 0) this.lists.set(key, renumber[known]!);
+        else this.lists.delete(key);
+        continue;
+      }
+      known.renumber(renumber);
+      if (known.length === 0) this.lists.delete(key);
+    }
+  }
+
+  bytes(keyBytes: (key: K) => number = () => 0): number {
+    let total = 0;
+    for (const [key, known] of this.lists) total += ENTRY_BYTES + keyBytes(key) + (typeof known === 'number' ? 0 : known.bytes());
+    return total;
+  }
+}
