@@ -1,22 +1,26 @@
 import { compactGeoCells } from '../../db/dialect/geo-cell-compaction.js';
 import type { AppModule, Platform } from '../module.js';
 import type { PropertiesServices } from '../properties/index.js';
+import type { IndexFeed } from './engine/index-feed.service.js';
+import { SearchEngine } from './engine/search-engine.service.js';
+import { createSearchIndex } from './engine/search-index.js';
 import { searchRoutes } from './search.routes.js';
 import { SearchService } from './search.service.js';
 
 export interface SearchServices {
   /** Listing search (docs/api.md 4.4, 4.5): the public lists, the directory's listing pages, saved searches' matches. */
   search: SearchService;
+  /** The in-process search index and its position in the change log; undefined with SEARCH_ENGINE=sql. */
+  searchIndex: IndexFeed | undefined;
 }
 
 /** Listing search: filters, keywords, geo, facets, map clusters; and the geo cell aggregates it reads. */
-export function createSearchModule(
-  { config, database, stamps, log }: Platform,
-  { properties }: Pick<PropertiesServices, 'properties'>,
-): AppModule<SearchServices> {
-  const search = new SearchService(database.db, stamps, properties);
+export function createSearchModule(platform: Platform, { properties }: Pick<PropertiesServices, 'properties'>): AppModule<SearchServices> {
+  const { config, database, stamps, log } = platform;
+  const index = createSearchIndex(platform);
+  const search = new SearchService(database.db, stamps, properties, index ? new SearchEngine(database.db, index.feed) : undefined);
   return {
-    services: { search },
+    services: { search, searchIndex: index?.feed },
     routes: async (api) => {
       await api.register(searchRoutes, { properties, search });
     },
@@ -30,6 +34,9 @@ export function createSearchModule(
         },
       },
     ],
+    // The index follows the change log in every process (engine/index-follower.service.ts), so it is started
+    // here rather than scheduled as a job, which would run in one process per period.
+    ...(index ? { gauges: index.gauges, isReady: () => index.isReady(), start: () => index.start(), stop: () => index.stop() } : {}),
   };
 }
 
