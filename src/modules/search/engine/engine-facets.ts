@@ -40,22 +40,25 @@ function countFacet(index: ListingIndex, name: FacetName, slots: Int32Array): Fa
 }
 
 /**
- * Per term of the taxonomy, its listings among `slots`: by walking whichever is shorter, the term's list
- * (testing membership in a bitmap of the slots) or the slots (testing the term's bitmap).
+ * Per term of the taxonomy, its listings among `slots`: by testing each of the slots against the term's list
+ * when they are few, else by counting the term's slots in a bitmap of `slots` (word by word against a bitmap
+ * list), whichever takes fewer steps.
  */
 function termCounts(index: ListingIndex, taxonomy: Parameters<ListingIndex['termsOf']>[0], slots: Int32Array): FacetCount[] {
   if (slots.length === 0) return [];
-  const marks = new Uint8Array(index.slotCount);
-  for (let i = 0; i < slots.length; i++) marks[slots[i]!] = 1;
+  let marks: Uint32Array | undefined;
   const counts: FacetCount[] = [];
   for (const termId of index.termsOf(taxonomy)) {
     const posting = index.termPostings.get(termId);
     if (!posting) continue;
     let count = 0;
-    if (posting.isBitmap && slots.length < posting.length) {
+    // A binary search per slot costs about log2(length) steps; a bitmap lookup one.
+    const perSlot = posting.isBitmap ? 1 : Math.log2(posting.length + 1);
+    if (slots.length * perSlot < posting.countCost) {
       for (let i = 0; i < slots.length; i++) if (posting.has(slots[i]!)) count++;
     } else {
-      posting.each((slot) => (count += marks[slot]!));
+      marks ??= bitmapOf(slots, index.slotCount);
+      count = posting.countIn(marks);
     }
     if (count > 0) {
       const term = index.terms.get(termId)!;
@@ -63,6 +66,15 @@ function termCounts(index: ListingIndex, taxonomy: Parameters<ListingIndex['term
     }
   }
   return byCount(counts);
+}
+
+function bitmapOf(slots: Int32Array, slotCount: number): Uint32Array {
+  const marks = new Uint32Array((slotCount >>> 5) + 1);
+  for (let i = 0; i < slots.length; i++) {
+    const slot = slots[i]!;
+    marks[slot >>> 5]! |= 1 << (slot & 31);
+  }
+  return marks;
 }
 
 function roomCounts(column: Int32Array, slots: Int32Array): FacetCount[] {

@@ -87,6 +87,31 @@ export class Posting {
     }
   }
 
+  /** How many of its slots are set in `marks` (a bitmap of slots): word by word when both are bitmaps. */
+  countIn(marks: Uint32Array): number {
+    let count = 0;
+    const bits = this.bits;
+    if (bits) {
+      const words = Math.min(bits.length, marks.length);
+      for (let word = 0; word < words; word++) {
+        const both = bits[word]! & marks[word]!;
+        if (both !== 0) count += popCount(both);
+      }
+      return count;
+    }
+    const list = this.list!;
+    for (let i = 0; i < this.length; i++) {
+      const slot = list[i]!;
+      count += (marks[slot >>> 5]! >>> (slot & 31)) & 1;
+    }
+    return count;
+  }
+
+  /** What `countIn` costs, in steps: the bitmap's words, or the list's slots. */
+  get countCost(): number {
+    return this.bits ? this.bits.length : this.length;
+  }
+
   /** Keeps the slots `renumber` maps to a new number (−1: dropped), renumbered; the order is kept. */
   renumber(renumber: Int32Array): void {
     const kept: number[] = [];
@@ -121,6 +146,13 @@ export class Posting {
     }
     bits[word]! |= 1 << (slot & 31);
   }
+}
+
+/** The set bits of a 32-bit word. */
+function popCount(word: number): number {
+  word -= (word >>> 1) & 0x55555555;
+  word = (word & 0x33333333) + ((word >>> 2) & 0x33333333);
+  return (Math.imul((word + (word >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
 }
 
 /** Lists shorter than this stay lists (a bitmap pays off on long, dense lists only). */

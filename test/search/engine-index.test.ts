@@ -1,0 +1,201 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { geoKey, unitVector } from '../../src/lib/geo-grid.js';
+import { facetCounts } from '../../src/modules/search/engine/engine-facets.js';
+import { matchSlots } from '../../src/modules/search/engine/engine-match.js';
+import { pageOfMatches } from '../../src/modules/search/engine/engine-page.js';
+import type { IndexedListing } from '../../src/modules/search/engine/indexed-listing.js';
+import { ListingIndex } from '../../src/modules/search/engine/listing-index.js';
+import { matchesListing, type MatchableListing } from '../../src/modules/search/matcher/search-matcher.js';
+import type { ResolvedSearch } from '../../src/modules/search/query/search-terms.js';
+import type { SearchQuery } from '../../src/modules/search/query/search-types.js';
+
+/**
+ * The engine's index at a size where its lists turn into bitmaps and replaced listings leave dead slots
+ * (the parity property over the databases uses a few dozen listings): thousands of listings put, replaced and
+ * removed, with and without compaction, against the saved-search matcher (which search-parity.test.ts holds to
+ * the SQL search) and plain sorts and counts of the same listings.
+ */
+
+const TYPES = [1, 2, 3];
+const CITIES = [11, 12];
+const FEATURES = [21, 22, 23];
+const WORDS = ['sunni', 'hous', 'garden', 'ocean', 'view', 'loft'];
+const AGENTS = [
+  { id: 1, agency_id: 100 },
+  { id: 2, agency_id: 101 },
+  { id: 3, agency_id: null },
+];
+
+function randomListing(random: () => number, id: number): IndexedListing {
+  const pick = <T>(values: readonly T[]) => values[Math.floor(random() * values.length)]!;
+  const maybe = <T>(value: T) => (random() < 0.15 ? null : value);
+  const located = random() < 0.9;
+  const latitude = 25.5 + random() * 0.5;
+  const longitude = -80.5 + random() * 0.5;
+  const [x, y, z] = unitVector(latitude, longitude);
+  const words = WORDS.filter(() => random() < 0.4);
+  return {
+    id,
+    status: random() < 0.8 ? 'publish' : 'sold',
+    price: maybe(pick([100_000, 250_000, 250_000.5, 900_000])),
+    currency: pick(['USD', 'EUR']),
+    size: maybe(pick([50, 80.5, 120])),
+    land_size: null,
+    bedrooms: maybe(Math.floor(random() * 5)),
+    bathrooms: maybe(1 + Math.floor(random() * 3)),
+    garage: maybe(Math.floor(random() * 3)),
+    year_built: maybe(pick([1950, 2000, 2020])),
+    featured: random() < 0.1,
+    author_id: pick([7, 8]),
+    agency_id: random() < 0.5 ? pick([100, 101]) : null,
+    reference: `R-${id}`,
+    search_text: words.join(' '),
+    title_tokens: words.slice(0, 2).join(' '),
+    sort_title: pick(['alpha', 'beta', 'gamma', 'Émile', 'zeta']),
+    published_at: new Date(Date.UTC(2026, 0, 1 + Math.floor(random() * 30))).toISOString(),
+    latitude: located ? latitude : null,
+    longitude: located ? longitude : null,
+    geo_key: located ? geoKey(latitude, longitude) : null,
+    geo_x: located ? x : null,
+    geo_y: located ? y : null,
+    geo_z: located ? z : null,
+    term_ids: [pick(TYPES), pick(CITIES), ...FEATURES.filter(() => random() < 0.5)],
+    agent_ids: AGENTS.filter(() => random() < 0.3).map((agent) => agent.id),
+  };
+}
+
+function matchable(listing: IndexedListing): MatchableListing {
+  const agencies = new Map(AGENTS.map((agent) => [agent.id, agent.agency_id]));
+  return {
+    ...listing,
+    geo: listing.geo_x === null ? null : [listing.geo_x, listing.geo_y!, listing.geo_z!],
+    term_ids: new Set(listing.term_ids),
+    agent_ids: listing.agent_ids,
+    agent_agency_ids: listing.agent_ids.flatMap((agent) => (agencies.get(agent) == null ? [] : [agencies.get(agent)!])),
+  };
+}
+
+/** A seeded generator (mulberry32), so that a failing dataset can be made again. */
+function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface World {
+  index: ListingIndex;
+  listings: Map<number, IndexedListing>;
+}
+
+/** 3,000 listings put, a quarter of them replaced and a tenth removed; compacted or not. */
+function world(seed: number, compact: boolean): World {
+  const random = seeded(seed);
+  const index = new ListingIndex();
+  for (const agent of AGENTS) index.putAgent(agent);
+  for (const [taxonomy, ids] of [
+    ['property_type', TYPES],
+    ['property_city', CITIES],
+    ['property_feature', FEATURES],
+  ] as const) {
+    for (const id of ids) index.putTerm({ id, taxonomy, slug: `t${id}`, name: `T${id}` });
+  }
+  const listings = new Map<number, IndexedListing>();
+  for (let id = 1; id <= 3_000; id++) listings.set(id, randomListing(random, id));
+  for (const listing of listings.values()) index.put(listing);
+  for (let id = 1; id <= 3_000; id++) {
+    if (random() < 0.25) {
+      const replaced = randomListing(random, id);
+      listings.set(id, replaced);
+      index.put(replaced);
+    } else if (random() < 0.1) {
+      listings.delete(id);
+      index.remove(id);
+    }
+  }
+  if (compact) index.compact();
+  return { index, listings };
+}
+
+const worlds = [world(1, false), world(1, true)];
+
+const query = fc
+  .record({
+    keyword: fc.constantFrom('hous', 'garden view', 'ocean loft'),
+    price: fc.constantFrom({ min: 250_000 }, { min: 100_000, max: 250_000 }, { max: 250_000.5 }),
+    bedrooms: fc.constantFrom({ min: 2 }, { min: 1, max: 3 }),
+    currency: fc.constantFrom('USD', 'EUR'),
+    garage: fc.constantFrom(1, 2),
+    include_sold: fc.constant(true as const),
+    box: fc.constant({ north: 25.8, south: 25.6, east: -80.2, west: -80.4 }),
+    circle: fc.constant({ latitude: 25.75, longitude: -80.25, radius: 12, unit: 'km' as const }),
+    agency_id: fc.constantFrom(100, 101),
+    sortby: fc.constantFrom('d_date', 'a_price', 'd_price', 'a_title', 'featured_first', 'a_size', 'a_date'),
+  })
+  // A few filters at a time, so that searches keep many matches (the facets then count by bitmaps).
+  .chain((all) =>
+    fc
+      .subarray(Object.keys(all), { maxLength: 3 })
+      .map((keys) => Object.fromEntries(keys.map((key) => [key, all[key as keyof typeof all]]))),
+  ) as fc.Arbitrary<SearchQuery>;
+const termIds = fc
+  .record({
+    type: fc.subarray(TYPES, { minLength: 1 }),
+    city: fc.subarray(CITIES, { minLength: 1 }),
+    feature: fc.subarray(FEATURES, { minLength: 1, maxLength: 2 }),
+  })
+  .chain((all) =>
+    fc
+      .subarray(Object.keys(all), { maxLength: 2 })
+      .map((keys) => Object.fromEntries(keys.map((key) => [key, all[key as keyof typeof all]]))),
+  );
+
+describe('the engine index at scale', () => {
+  it('matches, orders and counts as the matcher and plain sorts do, with dead slots and after compaction', () => {
+    fc.assert(
+      fc.property(query, termIds, fc.integer({ min: 1, max: 30 }), (q, terms, page) => {
+        const search: ResolvedSearch = { query: { ...q, facets: ['type', 'city', 'bedrooms', 'price'] }, termIds: terms };
+        const expected = [...worlds[0]!.listings.values()].map(matchable).filter((listing) => matchesListing(listing, search));
+        const answers = worlds.map(({ index }) => {
+          const matches = matchSlots(index, { search });
+          const sort = q.sortby ?? 'd_date';
+          const ids = (window: { page: number; perPage: number }) =>
+            pageOfMatches(index, matches, { search }, sort, { ...window, offset: (window.page - 1) * window.perPage });
+          return {
+            ids: Array.from(matches, (slot) => index.ids[slot]!).sort((a, b) => a - b),
+            // Every match in order, then a window of them: the walk off the presorted order and the heap must agree.
+            all: ids({ page: 1, perPage: 5_000 }),
+            window: ids({ page, perPage: 20 }),
+            facets: facetCounts(index, { search }, search.query.facets!, matches),
+          };
+        });
+        expect(answers[0]!.ids).toEqual(expected.map((listing) => listing.id).sort((a, b) => a - b));
+        expect(answers[0]!.window).toEqual(answers[0]!.all.slice((page - 1) * 20, page * 20));
+        expect(answers[1]).toEqual(answers[0]);
+        // The facets without a filter of their own count the matches.
+        const countsOf = (values: (number | string | null)[]) => {
+          const counts: Record<string, number> = {};
+          for (const value of values) if (value !== null) counts[value] = (counts[value] ?? 0) + 1;
+          return counts;
+        };
+        const facet = (name: string) => Object.fromEntries(answers[0]!.facets[name]!.map((count) => [String(count.value), count.count]));
+        if (search.query.bedrooms === undefined) expect(facet('bedrooms')).toEqual(countsOf(expected.map((listing) => listing.bedrooms)));
+        for (const [name, ids] of [
+          ['type', TYPES],
+          ['city', CITIES],
+        ] as const) {
+          if (terms[name] !== undefined) continue;
+          expect(facet(name)).toEqual(
+            countsOf(expected.flatMap((listing) => ids.filter((id) => listing.term_ids.has(id)).map((id) => `t${id}`))),
+          );
+        }
+      }),
+      { seed: 20261126, numRuns: 20 },
+    );
+  });
+});

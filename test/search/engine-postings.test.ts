@@ -1,0 +1,99 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { Posting, PostingMap } from '../../src/modules/search/engine/postings.js';
+
+/**
+ * Posting lists (engine/postings.ts) against a plain model: ascending slots appended, a list that turns into a
+ * bitmap once dense (from 256 slots, one slot in 32 or more), renumbering as compaction does it.
+ */
+
+/** Ascending slots: gaps small enough that long runs turn into bitmaps, sometimes large enough that they stay lists. */
+const ascendingSlots = fc
+  .array(fc.oneof(fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 200 })), { maxLength: 2_000 })
+  .map((gaps) => {
+    let slot = -1;
+    return gaps.map((gap) => (slot += gap));
+  });
+
+function postingOf(slots: readonly number[]): Posting {
+  const posting = new Posting();
+  for (const slot of slots) posting.add(slot);
+  return posting;
+}
+
+function slotsOf(posting: Posting): number[] {
+  const slots: number[] = [];
+  posting.each((slot) => slots.push(slot));
+  return slots;
+}
+
+describe('Posting', () => {
+  it('holds what was added, in order, as a list or as a bitmap', () => {
+    fc.assert(
+      fc.property(ascendingSlots, fc.array(fc.integer({ min: 0, max: 20_000 }), { maxLength: 50 }), (slots, probes) => {
+        const posting = postingOf(slots);
+        expect(posting.length).toBe(slots.length);
+        expect(slotsOf(posting)).toEqual(slots);
+        const held = new Set(slots);
+        for (const probe of [...probes, ...slots.slice(0, 50)]) expect(posting.has(probe)).toBe(held.has(probe));
+      }),
+    );
+  });
+
+  it('becomes a bitmap when dense, and stays a list when sparse', () => {
+    expect(postingOf(Array.from({ length: 1_000 }, (_, i) => i * 2)).isBitmap).toBe(true);
+    expect(postingOf(Array.from({ length: 1_000 }, (_, i) => i * 100)).isBitmap).toBe(false);
+    expect(postingOf(Array.from({ length: 100 }, (_, i) => i)).isBitmap).toBe(false);
+  });
+
+  it('ignores the slot it holds last when added again (a word twice in one listing)', () => {
+    const posting = postingOf([3, 3, 7, 7, 7]);
+    expect(slotsOf(posting)).toEqual([3, 7]);
+    expect(posting.length).toBe(2);
+  });
+
+  it('counts its slots among marked ones', () => {
+    fc.assert(
+      fc.property(ascendingSlots, fc.array(fc.integer({ min: 0, max: 20_000 }), { maxLength: 3_000 }), (slots, marked) => {
+        const marks = new Uint32Array(20_000 / 32 + 1);
+        for (const slot of marked) marks[slot >>> 5]! |= 1 << (slot & 31);
+        const wanted = new Set(marked);
+        expect(postingOf(slots).countIn(marks)).toBe(slots.filter((slot) => wanted.has(slot)).length);
+      }),
+    );
+  });
+
+  it('renumbers as compaction does: dropped slots go, the rest keep their order', () => {
+    fc.assert(
+      fc.property(ascendingSlots, fc.integer({ min: 2, max: 5 }), (slots, every) => {
+        const top = (slots.at(-1) ?? 0) + 1;
+        // Every `every`-th slot is dropped; the others are numbered in order.
+        const renumber = new Int32Array(top);
+        let next = 0;
+        for (let slot = 0; slot < top; slot++) renumber[slot] = slot % every === 0 ? -1 : next++;
+        const posting = postingOf(slots);
+        posting.renumber(renumber);
+        const expected = slots.filter((slot) => slot % every !== 0).map((slot) => renumber[slot]!);
+        expect(slotsOf(posting)).toEqual(expected);
+        for (const slot of expected.slice(0, 50)) expect(posting.has(slot)).toBe(true);
+      }),
+    );
+  });
+});
+
+describe('PostingMap', () => {
+  it('keeps a key of one slot as the bare number, and a list once it has two', () => {
+    const map = new PostingMap<string>();
+    map.add('once', 4);
+    map.add('twice', 1);
+    map.add('twice', 9);
+    map.add('twice', 9);
+    expect(slotsOf(map.get('once')!)).toEqual([4]);
+    expect(slotsOf(map.get('twice')!)).toEqual([1, 9]);
+    expect(map.get('never')).toBeUndefined();
+    const renumber = Int32Array.from([-1, 0, 1, 2, 3, 4, 5, 6, 7, -1]);
+    map.renumber(renumber);
+    expect(slotsOf(map.get('once')!)).toEqual([3]);
+    expect(slotsOf(map.get('twice')!)).toEqual([0]);
+  });
+});
