@@ -22,7 +22,11 @@ export interface IndexFeedOptions {
   createIndex?: () => ListingIndex;
 }
 
-const DEFAULT_PAGE_SIZE = 20_000;
+/**
+ * Small enough that a page's rows die young (the garbage collector's cheap generation): on SQLite, pages of
+ * 2,000 cost a third less CPU than pages of 20,000, and the statements stay few (three a page).
+ */
+const DEFAULT_PAGE_SIZE = 2_000;
 const DEFAULT_BATCH_SIZE = 10_000;
 /** Dead slots (replaced or removed listings) kept before compacting, when they are also a quarter of the live ones. */
 const COMPACT_AFTER_DEAD_SLOTS = 10_000;
