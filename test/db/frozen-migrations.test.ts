@@ -19,6 +19,7 @@ const SHIPPED: Readonly<Record<string, string>> = {
   'src/db/dialect/ddl/media-keys.ts': '88ae9daafa4cfc82',
   'src/db/dialect/ddl/search-triggers.ts': '5cc4f5b23d25a853',
   'src/db/dialect/ddl/session-triggers.ts': 'abb09271e4798223',
+  'src/db/dialect/ddl/term-copies-by-statement.ts': 'f0069f47e55e8c90',
   'src/db/dialect/ddl/term-count-statements.ts': '6c59539d91073b74',
   'src/db/dialect/ddl/term-triggers.ts': 'de1185cce75b0b4c',
   'src/db/migrations/0001_initial.ts': '36bcbbdf18112110',
@@ -33,6 +34,7 @@ const SHIPPED: Readonly<Record<string, string>> = {
   'src/db/migrations/0010_notifications.ts': 'd1cc27ccc2768d8d',
   'src/db/migrations/0011_change_log.ts': '7dfc44e9d2a6d8ab',
   'src/db/migrations/0012_term_counts_by_statement.ts': 'f29f8fc73c2f5edd',
+  'src/db/migrations/0013_term_copies_by_statement.ts': 'bdbc5404989cbac5',
 };
 
 const FOLDERS = ['src/db/migrations', 'src/db/dialect/ddl'];

@@ -62,9 +62,8 @@ export class ListingBulkWriter {
 /** Live transactions between two tidyings of the rows the triggers keep updating (repository `tidyHotRows`). */
 const TIDY_EVERY = 10;
 
-const TERM_COLUMNS = ['listing_id', 'term_id', 'taxonomy', 'position'];
-/** Fresh mode writes the copies that listing_terms_search_insert (db/dialect/ddl/search-triggers.ts) puts on each link. */
-const TERM_COPY_COLUMNS = [...TERM_COLUMNS, 'status', 'price', 'city_id'];
+/** With the copies that listing_terms_search_insert (db/dialect/ddl/search-triggers.ts) puts on each link. */
+const TERM_COLUMNS = ['listing_id', 'term_id', 'taxonomy', 'position', 'status', 'price', 'city_id'];
 const AGENT_COLUMNS = ['listing_id', 'agent_id', 'position'];
 const MEDIA_COLUMNS = [
   'owner_id',
@@ -119,12 +118,11 @@ class WriteRun {
       columns,
       rows.map((row, n) => columns.map((column) => (column === 'id' ? ids[n] : row[column]))),
     );
-    const fresh = this.mode === 'fresh';
     await repository.insertLoadedRows(
       trx,
       'listing_terms',
-      fresh ? TERM_COPY_COLUMNS : TERM_COLUMNS,
-      drafts.flatMap((draft, n) => termRows(draft, ids[n]!, fresh)),
+      TERM_COLUMNS,
+      drafts.flatMap((draft, n) => termRows(draft, ids[n]!)),
     );
     await repository.insertLoadedRows(
       trx,
@@ -254,20 +252,22 @@ class WriteRun {
   }
 }
 
-/** The term links of a listing, numbered per taxonomy; in fresh mode with the copies the search triggers would write. */
-function termRows(draft: ListingDraft, id: number, withCopies: boolean): unknown[][] {
+/**
+ * The term links of a listing, numbered per taxonomy, with the copies the search triggers keep on each link
+ * (db/dialect/ddl/search-triggers.ts): fresh mode writes what the set-aside triggers would have written; in
+ * live mode the triggers find the copies right and write nothing more (term-copies-by-statement.ts).
+ */
+function termRows(draft: ListingDraft, id: number): unknown[][] {
   const positions = new Map<Taxonomy, number>();
   // The listing's city as the search triggers choose it: the first `property_city` link by position, then term id.
-  const city = withCopies ? firstCity(draft) : null;
+  const city = firstCity(draft);
   const rows = draft.terms.map(({ termId, taxonomy }) => {
     const position = positions.get(taxonomy) ?? 0;
     positions.set(taxonomy, position + 1);
-    return withCopies
-      ? [id, termId, taxonomy, position, draft.row.status, draft.row.price ?? null, city]
-      : [id, termId, taxonomy, position];
+    return [id, termId, taxonomy, position, draft.row.status, draft.row.price ?? null, city];
   });
-  // The first city link goes in first (its position stays): with the search triggers in force, the links
-  // after it then get the city as they are inserted, instead of the city link updating every link before it.
+  // The first city link goes in first (its position stays): a city link inserted after other links of its
+  // listing makes the triggers check (SQLite: row by row) every link before it.
   const first = rows.findIndex((row) => row[2] === 'property_city');
   if (first > 0) rows.unshift(...rows.splice(first, 1));
   return rows;
