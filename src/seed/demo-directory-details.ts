@@ -38,16 +38,36 @@ const LANGUAGES_BY_COUNTRY: Record<string, readonly string[]> = {
 const AGENT_REVIEWS: readonly [number, number] = [2, 6];
 const AGENCY_REVIEWS: readonly [number, number] = [3, 8];
 
+/** Whether the agency has no details yet (its description is written with them). */
+export async function needsDirectoryDetails(db: Kysely<DB>, agency: DirectoryDetailsInput): Promise<boolean> {
+  const existing = await db.selectFrom('agencies').select('description').where('id', '=', agency.agencyId).executeTakeFirstOrThrow();
+  return existing.description === '';
+}
+
+/** The agency's logo and its agents' portraits, in the order of `agency.agents`. */
+export interface DirectoryPictures {
+  logo: StoredPicture;
+  portraits: StoredPicture[];
+}
+
+/** Renders and stores the agency's logo and its agents' portraits (no database work). */
+export async function renderDirectoryPictures(storage: FileStorage, agency: DirectoryDetailsInput, now: Date): Promise<DirectoryPictures> {
+  const [logo, ...portraits] = await Promise.all([
+    storeSvg(logoSvg(agency.name), storage, now),
+    ...agency.agents.map((agent) => storeSvg(portraitSvg(agent.name), storage, now)),
+  ]);
+  return { logo: logo!, portraits };
+}
+
+/** Writes the agency's and its agents' details, pictures (rendered by `renderDirectoryPictures`) and reviews. */
 export async function writeDirectoryDetails(
   db: Kysely<DB>,
-  storage: FileStorage,
   random: Random,
   agency: DirectoryDetailsInput,
+  { logo, portraits }: DirectoryPictures,
   reviewerIds: readonly number[],
   now: Date,
 ): Promise<void> {
-  const existing = await db.selectFrom('agencies').select('description').where('id', '=', agency.agencyId).executeTakeFirstOrThrow();
-  if (existing.description !== '') return;
   const cities = DEMO_CITIES.filter((city) => agency.states.includes(city.state));
   const head = cities[0]!;
   const languages = LANGUAGES_BY_COUNTRY[head.country] ?? ['English'];
@@ -64,10 +84,6 @@ export async function writeDirectoryDetails(
       linkedin: `https://www.linkedin.com/company/${handle}`,
     });
 
-  const [logo, ...portraits] = await Promise.all([
-    storeSvg(logoSvg(agency.name), storage, now),
-    ...agency.agents.map((agent) => storeSvg(portraitSvg(agent.name), storage, now)),
-  ]);
   await db.transaction().execute(async (trx) => {
     const reviews = draftReviews(random, 'agency', between(random, AGENCY_REVIEWS), reviewerIds, yearBefore(now), now);
     await trx
@@ -85,7 +101,7 @@ export async function writeDirectoryDetails(
         latitude: head.latitude,
         longitude: head.longitude,
         social: social(slugify(agency.name)),
-        logo_media_id: await insertPicture(trx, agency.agencyUserId, logo!, `${agency.name} logo`, now),
+        logo_media_id: await insertPicture(trx, agency.agencyUserId, logo, `${agency.name} logo`, now),
         ...aggregateOf(reviews),
         updated_at: nowIso(now),
       })

@@ -4,7 +4,12 @@ import type { DB, Role } from '../db/schema/index.js';
 import { seededRandom } from '../lib/random.js';
 import { slugify } from '../lib/slug.js';
 import type { AccountsService } from '../modules/accounts/index.js';
-import { writeDirectoryDetails } from './demo-directory-details.js';
+import {
+  type DirectoryDetailsInput,
+  needsDirectoryDetails,
+  renderDirectoryPictures,
+  writeDirectoryDetails,
+} from './demo-directory-details.js';
 
 /**
  * The people behind the demo listings: agencies with their agents, and private owners and sellers. Their
@@ -162,11 +167,27 @@ export interface DemoDirectory {
   reviewers: readonly number[];
 }
 
+/** The demo directory's accounts, and the details still to write. */
+export interface DemoDirectorySetup {
+  directory: DemoDirectory;
+  /**
+   * Writes the details, pictures and reviews of agencies and agents that have none yet. Their pictures are
+   * rendered from the moment `ensureDemoDirectory` returns (on sharp's threads), so that a seed writes its
+   * listings meanwhile and calls this afterwards: the listings need the accounts only.
+   */
+  writeDetails(): Promise<void>;
+}
+
 /**
  * The demo agencies, agents, private sellers and reviewers, created through the users service where
- * missing; agencies and agents get their details, pictures and reviews the first time.
+ * missing; agencies and agents get their details, pictures and reviews the first time (`writeDetails`).
  */
-export async function ensureDemoDirectory(db: Kysely<DB>, users: AccountsService, storage: FileStorage, now: Date): Promise<DemoDirectory> {
+export async function ensureDemoDirectory(
+  db: Kysely<DB>,
+  users: AccountsService,
+  storage: FileStorage,
+  now: Date,
+): Promise<DemoDirectorySetup> {
   const reviewers: number[] = [];
   for (const [first, last] of REVIEWERS) {
     const local = `${slugify(first)}.${slugify(last)}`;
@@ -180,9 +201,8 @@ export async function ensureDemoDirectory(db: Kysely<DB>, users: AccountsService
       }),
     );
   }
-  // A stream of its own, so that the details do not change the listings a seed draws.
-  const random = seededRandom(7);
   const agencies: DemoAgency[] = [];
+  const details: DirectoryDetailsInput[] = [];
   for (const profile of AGENCIES) {
     const agencyUser = await ensureAccount(users, {
       username: slugify(profile.name),
@@ -212,7 +232,7 @@ export async function ensureDemoDirectory(db: Kysely<DB>, users: AccountsService
         .executeTakeFirstOrThrow();
       agents.push({ agentId: agent.id, userId, name: `${first} ${last}` });
     }
-    await writeDirectoryDetails(db, storage, random, { ...profile, agencyId, agencyUserId: agencyUser, agents }, reviewers, now);
+    details.push({ ...profile, agencyId, agencyUserId: agencyUser, agents });
     agencies.push({ agencyId, userId: agencyUser, referencePrefix: profile.referencePrefix, states: profile.states, agents });
   }
 
@@ -223,7 +243,21 @@ export async function ensureDemoDirectory(db: Kysely<DB>, users: AccountsService
       await ensureAccount(users, { username: local, email: `${local}@${PRIVATE_DOMAIN}`, role, firstName: first, lastName: last }),
     );
   }
-  return { agencies, privateSellers, reviewers };
+
+  const pending: DirectoryDetailsInput[] = [];
+  for (const agency of details) if (await needsDirectoryDetails(db, agency)) pending.push(agency);
+  const pictures = Promise.all(pending.map((agency) => renderDirectoryPictures(storage, agency, now)));
+  // Awaited by writeDetails; a seed that fails before it must not leave the rejection unhandled.
+  pictures.catch(() => undefined);
+  return {
+    directory: { agencies, privateSellers, reviewers },
+    async writeDetails() {
+      const rendered = await pictures;
+      // A stream of its own, so that the details do not change the listings a seed draws.
+      const random = seededRandom(7);
+      for (const [n, agency] of pending.entries()) await writeDirectoryDetails(db, random, agency, rendered[n]!, reviewers, now);
+    },
+  };
 }
 
 interface DemoAccount {

@@ -55,8 +55,12 @@ export async function seedDemoListings(
 ): Promise<DemoListingsSummary> {
   const terms = await findDemoTerms(db);
   const now = options.now ?? new Date();
-  const directory = await ensureDemoDirectory(db, users, storage, now);
-  const images = await createDemoImages(storage, now);
+  // The listings' pictures render (sharp's threads) while the accounts are made; the directory's own pictures
+  // render while the listings are written, and its details are written after them.
+  const [{ directory, writeDetails }, images] = await Promise.all([
+    ensureDemoDirectory(db, users, storage, now),
+    createDemoImages(storage, now),
+  ]);
   // Numbers continue after the listings already there, so that a second seed's slugs and references are new.
   const job: DraftJob = {
     context: { terms, directory, images, now },
@@ -70,6 +74,7 @@ export async function seedDemoListings(
     mode: options.mode ?? 'auto',
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
+  await writeDetails();
   return { listings: written.listings, published: written.published, images: images.length, mode: written.mode };
 }
 
