@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
  * new snapshots where its DDL differs; a new file is recorded here in the commit that adds it.
  */
 const SHIPPED: Readonly<Record<string, string>> = {
+  'src/db/dialect/ddl/change-log-once-per-statement.ts': '79e7b66573fa0763',
   'src/db/dialect/ddl/change-log.ts': 'a9d9089647a08935',
   'src/db/dialect/ddl/columns.ts': '780b84553994f090',
   'src/db/dialect/ddl/deferred-stamps.ts': '45abd620c22f4e03',
@@ -35,6 +36,7 @@ const SHIPPED: Readonly<Record<string, string>> = {
   'src/db/migrations/0011_change_log.ts': '7dfc44e9d2a6d8ab',
   'src/db/migrations/0012_term_counts_by_statement.ts': 'f29f8fc73c2f5edd',
   'src/db/migrations/0013_term_copies_by_statement.ts': 'bdbc5404989cbac5',
+  'src/db/migrations/0014_change_log_once_per_statement.ts': '8c6434280e1782d0',
 };
 
 const FOLDERS = ['src/db/migrations', 'src/db/dialect/ddl'];
