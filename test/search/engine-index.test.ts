@@ -13,7 +13,7 @@ import type { SearchQuery } from '../../src/modules/search/query/search-types.js
 /**
  * The engine's index at a size where its lists turn into bitmaps and replaced listings leave dead slots
  * (the parity property over the databases uses a few dozen listings): thousands of listings put, replaced and
- * removed, with and without compaction, against the saved-search matcher (which search-parity.test.ts holds to
+ * removed, with and without compaction (and trimming), against the saved-search matcher (which search-parity.test.ts holds to
  * the SQL search) and plain sorts and counts of the same listings.
  */
 
@@ -118,7 +118,10 @@ function world(seed: number, compact: boolean): World {
       index.remove(id);
     }
   }
-  if (compact) index.compact();
+  if (compact) {
+    index.compact();
+    index.trim();
+  }
   return { index, listings };
 }
 

@@ -24,6 +24,8 @@ const CELL_DIVISOR = 4 ** (20 - INDEX_CELL_LEVEL);
 export const PUBLISH = 0;
 export const SOLD = 1;
 const INITIAL_CAPACITY = 1_024;
+/** Slots left free at the end of the columns by `trim`. */
+const TRIMMED_HEADROOM = 4_096;
 
 /** What a cell of the grid holds, per status: listings, sums of their microdegrees and of their ids. */
 export interface CellAggregate {
@@ -292,6 +294,18 @@ export class ListingIndex {
     this.compactions++;
   }
 
+  /**
+   * Gives back the room the columns grew into beyond the slots used (up to half again, as they grow by 1.5):
+   * a built index keeps room for a few thousand more listings only.
+   */
+  trim(): void {
+    const capacity = this.slotCount + TRIMMED_HEADROOM;
+    if (capacity < this.capacity) this.grow(capacity);
+    let highestId = 0;
+    for (let slot = 0; slot < this.slotCount; slot++) if (this.alive[slot] === 1 && this.ids[slot]! > highestId) highestId = this.ids[slot]!;
+    if (highestId + 1 + TRIMMED_HEADROOM < this.slotById.length) this.slotById = grown(this.slotById, highestId + 1 + TRIMMED_HEADROOM);
+  }
+
   private grow(capacity: number): void {
     for (const name of FLOAT_COLUMNS) this[name] = grown(this[name], capacity);
     for (const name of INT_COLUMNS) this[name] = grown(this[name], capacity);
@@ -339,6 +353,6 @@ export function hashText(text: string): number {
 
 function grown<T extends Float64Array | Int32Array | Uint8Array>(column: T, capacity: number): T {
   const next = new (column.constructor as new (length: number) => T)(capacity);
-  next.set(column);
+  next.set(column.length > capacity ? column.subarray(0, capacity) : column);
   return next;
 }
