@@ -1,5 +1,6 @@
 import { microdegreesOf } from '../../../db/dialect/ddl/geo-cell-triggers.js';
-import { columnOfLongitude, deinterleave, GRID_CELLS, rowOfLatitude } from '../../../lib/geo-grid.js';
+import { deinterleave } from '../../../lib/geo-grid.js';
+import { BoxCells } from '../geo/geo-cells.js';
 import { type CellTotals, clusterLevel, clustersOf, type MapClusters } from '../geo/geo-cells.repository.js';
 import type { SearchBox } from '../query/search-types.js';
 import { boxTest, type EngineSearch, forEachCell, matchSlots } from './engine-match.js';
@@ -26,11 +27,11 @@ export function mapClusters(index: ListingIndex, engineSearch: EngineSearch, box
     return clustersOf(groups);
   }
   const statuses = includeSold ? [PUBLISH, SOLD] : [PUBLISH];
-  const inside = insideTest(box);
+  const cells = new BoxCells(box);
   const inBox = boxTest(index, box);
   const groupOfCell = 4 ** (INDEX_CELL_LEVEL - level);
   forEachCell(index, [box], (cell) => {
-    if (inside(cell)) {
+    if (cells.relation({ level: INDEX_CELL_LEVEL, ...deinterleave(cell) }) === 'inside') {
       const { sums } = index.cellAggregates.get(cell)!;
       for (const status of statuses) {
         const at = status * 4;
@@ -62,32 +63,4 @@ function addTotals(
   sum.latitudeE6 += latitudeE6;
   sum.longitudeE6 += longitudeE6;
   sum.idSum += idSum;
-}
-
-const CELL_SIDE = 2 ** (20 - INDEX_CELL_LEVEL);
-
-/**
- * Whether every point an index cell can hold is inside the box: its finest-grid rows and columns lie strictly
- * between those of the box's edges (quantization is monotonic, so a point there is strictly inside the edge),
- * except at an edge that is the grid's own. A box across the antimeridian is its two sides.
- */
-function insideTest(box: SearchBox): (cell: number) => boolean {
-  const south = box.south <= -90 ? -1 : rowOfLatitude(box.south);
-  const north = box.north >= 90 ? GRID_CELLS : rowOfLatitude(box.north);
-  const westOf = (west: number) => (west <= -180 ? -1 : columnOfLongitude(west));
-  const eastOf = (east: number) => (east >= 180 ? GRID_CELLS : columnOfLongitude(east));
-  const sides =
-    box.west <= box.east
-      ? [{ west: westOf(box.west), east: eastOf(box.east) }]
-      : [
-          { west: westOf(box.west), east: GRID_CELLS },
-          { west: -1, east: eastOf(box.east) },
-        ];
-  return (cell) => {
-    const { row, column } = deinterleave(cell);
-    const rowLo = row * CELL_SIDE;
-    const colLo = column * CELL_SIDE;
-    if (!(rowLo > south && rowLo + CELL_SIDE - 1 < north)) return false;
-    return sides.some((side) => colLo > side.west && colLo + CELL_SIDE - 1 < side.east);
-  };
 }

@@ -77,13 +77,21 @@ function bitmapOf(slots: Int32Array, slotCount: number): Uint32Array {
   return marks;
 }
 
+/** Room counts below this are counted in an array; the rare higher ones in a map. */
+const ROOMS_IN_ARRAY = 64;
+
 function roomCounts(column: Int32Array, slots: Int32Array): FacetCount[] {
-  const counts = new Map<number, number>();
+  const few = new Int32Array(ROOMS_IN_ARRAY);
+  const many = new Map<number, number>();
   for (let i = 0; i < slots.length; i++) {
     const value = column[slots[i]!]!;
-    if (value !== NULL_INT) counts.set(value, (counts.get(value) ?? 0) + 1);
+    if (value >= 0 && value < ROOMS_IN_ARRAY) few[value]!++;
+    else if (value !== NULL_INT) many.set(value, (many.get(value) ?? 0) + 1);
   }
-  return byCount([...counts].map(([value, count]) => ({ value, name: String(value), count })));
+  few.forEach((count, value) => {
+    if (count > 0) many.set(value, count);
+  });
+  return byCount([...many].map(([value, count]) => ({ value, name: String(value), count })));
 }
 
 /** Counts per range of the 10 fitted to the prices of `slots`, lowest to highest (search-facets.repository.ts). */

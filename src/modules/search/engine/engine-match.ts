@@ -1,6 +1,7 @@
 import { columnOfLongitude, deinterleave, interleave, rowOfLatitude, unitVector } from '../../../lib/geo-grid.js';
 import { queryTerms } from '../../../lib/search-tokens.js';
 import { boxOfCircle, boxOfPolygon, crossesEdge, minimumDot, polygonEdges, radiusKmOf } from '../geo/geo.js';
+import { BoxCells, type CellRelation, CircleCells, type GridCell } from '../geo/geo-cells.js';
 import type { ResolvedSearch } from '../query/search-terms.js';
 import {
   type FacetName,
@@ -167,21 +168,17 @@ function planOf(index: ListingIndex, { search, referenceIds }: EngineSearch, exc
 
   if (query.circle?.radius !== undefined) {
     const circle = { ...query.circle, radius: query.circle.radius };
-    sources.push(cellsSource(index, boxOfCircle(circle)));
     const [x, y, z] = unitVector(circle.latitude, circle.longitude);
     const least = minimumDot(radiusKmOf(circle));
     const { geoX, geoY, geoZ } = index;
     // `>=` is false for a listing without coordinates (NaN), as SQL's comparison with null is.
-    tests.push((slot) => geoX[slot]! * x + geoY[slot]! * y + geoZ[slot]! * z >= least);
+    const inCircle: Test = (slot) => geoX[slot]! * x + geoY[slot]! * y + geoZ[slot]! * z >= least;
+    sources.push(regionSource(index, boxOfCircle(circle), new CircleCells(circle), inCircle));
   }
-  if (query.box !== undefined) {
-    sources.push(cellsSource(index, [query.box]));
-    tests.push(boxTest(index, query.box));
-  }
+  if (query.box !== undefined) sources.push(regionSource(index, [query.box], new BoxCells(query.box), boxTest(index, query.box)));
   if (query.polygon !== undefined) {
     const bounds = boxOfPolygon(query.polygon);
-    sources.push(cellsSource(index, [bounds]));
-    tests.push(boxTest(index, bounds));
+    sources.push(regionSource(index, [bounds], new BoxCells(bounds), boxTest(index, bounds)));
     const edges = polygonEdges(query.polygon);
     const { latitude, longitude } = index;
     tests.push((slot) => {
@@ -311,15 +308,36 @@ export function boxTest(index: ListingIndex, box: SearchBox): Test {
   };
 }
 
-/** Index cells (INDEX_CELL_LEVEL) touching the boxes: a superset of the slots inside, each cell once. */
-function cellsSource(index: ListingIndex, boxes: readonly SearchBox[]): Source {
-  const postings: Posting[] = [];
+/** Which index cells a region holds whole, cuts or misses (geo/geo-cells.ts, exact about the grid's quantization). */
+interface RegionCells {
+  relation(cell: GridCell): CellRelation;
+}
+
+/**
+ * The listings of a region: those of the index cells (INDEX_CELL_LEVEL) inside it as they are, those of the
+ * cells its edge cuts by the exact test. When another source drives, the exact test decides.
+ */
+function regionSource(index: ListingIndex, boxes: readonly SearchBox[], region: RegionCells, test: Test): Source {
+  const inside: Posting[] = [];
+  const cut: Posting[] = [];
   forEachCell(index, boxes, (cell) => {
+    const relation = region.relation({ level: INDEX_CELL_LEVEL, ...deinterleave(cell) });
+    if (relation === 'outside') return;
     const posting = index.cellPostings.get(cell);
-    if (posting) postings.push(posting);
+    if (posting) (relation === 'inside' ? inside : cut).push(posting);
   });
-  const source = postingSource(postings);
-  return { ...source, repeats: false, contains: undefined };
+  return {
+    estimate: [...inside, ...cut].reduce((sum, posting) => sum + posting.length, 0),
+    repeats: false,
+    each(visit) {
+      for (const posting of inside) posting.each(visit);
+      const tested = (slot: number) => {
+        if (test(slot)) visit(slot);
+      };
+      for (const posting of cut) posting.each(tested);
+    },
+    contains: test,
+  };
 }
 
 const SHIFT = 20 - INDEX_CELL_LEVEL;

@@ -302,7 +302,8 @@ export class ListingIndex {
     const capacity = this.slotCount + TRIMMED_HEADROOM;
     if (capacity < this.capacity) this.grow(capacity);
     let highestId = 0;
-    for (let slot = 0; slot < this.slotCount; slot++) if (this.alive[slot] === 1 && this.ids[slot]! > highestId) highestId = this.ids[slot]!;
+    for (let slot = 0; slot < this.slotCount; slot++)
+      if (this.alive[slot] === 1 && this.ids[slot]! > highestId) highestId = this.ids[slot]!;
     if (highestId + 1 + TRIMMED_HEADROOM < this.slotById.length) this.slotById = grown(this.slotById, highestId + 1 + TRIMMED_HEADROOM);
   }
 
