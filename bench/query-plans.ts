@@ -80,6 +80,8 @@ export async function explainRequest(database: DatabaseConfig, path: string): Pr
     DATABASE_URL: database.kind === 'sqlite' ? `sqlite:${database.path}` : database.url,
     LOG_LEVEL: 'silent',
     RATE_LIMIT_ENABLED: 'false',
+    // The plans of the SQL search, the reference, whichever search the servers measure (no index built here).
+    SEARCH_ENGINE: 'sql',
     JWT_SECRET: 'bench-query-plans-secret-0123456789abcdef',
   });
   const deps = { config, database: { ...opened, db: opened.db.withPlugin(log) }, jwtSecret: config.jwtSecret! };
