@@ -244,30 +244,38 @@ function idsSource(index: ListingIndex, ids: readonly number[]): Source {
 function priceRangeSource(index: ListingIndex, range: NumberRange): Source | undefined {
   if (range.min === undefined && range.max === undefined) return undefined;
   const order = orderOf(index, 'a_price');
-  const { price } = index;
-  const { min = -Infinity, max = Infinity } = range;
-  // The order is by price ascending with listings without a price (NaN) last.
-  const firstAtLeast = (bound: number, inclusive: boolean) => {
-    let lo = 0;
-    let hi = order.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      const value = price[order[mid]!]!;
-      const before = !Number.isNaN(value) && (inclusive ? value < bound : value <= bound);
-      if (before) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-  const from = firstAtLeast(min, true);
-  const to = firstAtLeast(max, false);
+  const [from, to] = priceStretch(index, order, 'a_price', range);
   return {
-    estimate: Math.max(0, to - from),
+    estimate: to - from,
     repeats: false,
     each(visit) {
       for (let i = from; i < to; i++) visit(order[i]!);
     },
   };
+}
+
+/**
+ * Where the listings priced within the range lie in a price order (`a_price` or `d_price`, listings without a
+ * price last in both): positions `from` (inclusive) to `to` (exclusive), by binary search.
+ */
+export function priceStretch(index: ListingIndex, order: Int32Array, sort: 'a_price' | 'd_price', range: NumberRange): [number, number] {
+  const { price } = index;
+  const { min = -Infinity, max = Infinity } = range;
+  // The number of positions whose price is priced and `before` the bound (a prefix of the order).
+  const prefix = (before: (value: number) => boolean) => {
+    let lo = 0;
+    let hi = order.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const value = price[order[mid]!]!;
+      if (!Number.isNaN(value) && before(value)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  const from = sort === 'a_price' ? prefix((value) => value < min) : prefix((value) => value > max);
+  const to = sort === 'a_price' ? prefix((value) => value <= max) : prefix((value) => value >= min);
+  return [from, Math.max(from, to)];
 }
 
 /** Inclusive bounds on a float column (NaN, a null, never passes). */

@@ -1,8 +1,8 @@
 import type { PageWindow } from '../../../lib/paging.js';
 import { queryTerms } from '../../../lib/search-tokens.js';
 import { unitVector } from '../../../lib/geo-grid.js';
-import type { SearchSort } from '../query/search-types.js';
-import type { EngineSearch } from './engine-match.js';
+import type { NumberRange, SearchSort } from '../query/search-types.js';
+import { type EngineSearch, priceStretch } from './engine-match.js';
 import { comparatorOf, orderOf, type PresortedSort, type SlotComparator } from './engine-orders.js';
 import type { ListingIndex } from './listing-index.js';
 
@@ -27,6 +27,13 @@ export function pageOfMatches(
     const positions = new Int32Array(matches.length);
     for (let i = 0; i < positions.length; i++) positions[i] = i;
     best = smallest(positions, end, queryComparator(index, matches, engineSearch, sort)).map((position) => matches[position]!);
+  } else if ((sort === 'a_price' || sort === 'd_price') && bounded(engineSearch.search.query.price)) {
+    // Every match is priced within the range: they all lie in one stretch of the price order.
+    const order = orderOf(index, sort);
+    const [from, to] = priceStretch(index, order, sort, engineSearch.search.query.price!);
+    best = walkIsCheaper(matches.length, end, to - from)
+      ? walkOrder(index, order.subarray(from, to), matches, end)
+      : smallest(matches, end, comparatorOf(index, sort));
   } else if (walkIsCheaper(matches.length, end, index.slotCount)) {
     best = walkOrder(index, orderOf(index, sort), matches, end);
   } else {
@@ -35,6 +42,11 @@ export function pageOfMatches(
   const ids: number[] = [];
   for (let i = window.offset; i < best.length; i++) ids.push(index.ids[best[i]!]!);
   return ids;
+}
+
+/** Whether a range has a bound (one without filters nothing: listings without a price match too). */
+function bounded(range: NumberRange | undefined): boolean {
+  return range !== undefined && (range.min !== undefined || range.max !== undefined);
 }
 
 /** Walking the order visits about end × slots ÷ matches slots; the heap about matches × log2(end). */
