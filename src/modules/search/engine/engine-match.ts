@@ -55,8 +55,12 @@ export function matchSlots(index: ListingIndex, engineSearch: EngineSearch, exce
   if (plan === undefined) return new Int32Array(0);
   let driver: Source | undefined;
   for (const source of plan.sources) if (driver === undefined || source.estimate < driver.estimate) driver = source;
-  const tests: Test[] = [...plan.tests];
-  for (const source of plan.sources) if (source !== driver && source.contains) tests.push(source.contains);
+  // The other sources' tests first, the most selective first: a candidate most often fails one of them.
+  const tests: Test[] = plan.sources
+    .filter((source) => source !== driver && source.contains)
+    .sort((a, b) => a.estimate - b.estimate)
+    .map((source) => source.contains!);
+  tests.push(...plan.tests);
   const alive = index.alive;
   const found = new SlotList(Math.min(driver?.estimate ?? index.slotCount, index.slotCount));
   const seen = driver?.repeats ? new Uint8Array(index.slotCount) : undefined;
@@ -146,9 +150,11 @@ function planOf(index: ListingIndex, { search, referenceIds }: EngineSearch, exc
     );
 
   const price = except === 'price' ? undefined : query.price;
+  // The price range is a source (a stretch of the price order) whose own test is the range's.
+  const priceTests: Test[] = [];
+  addRange(priceTests, index.price, price);
   const priceSource = price ? priceRangeSource(index, price) : undefined;
-  if (priceSource) sources.push(priceSource);
-  addRange(tests, index.price, price);
+  if (priceSource) sources.push({ ...priceSource, contains: priceTests[0]! });
   addRange(tests, index.floorSize, query.size);
   addRange(tests, index.landSize, query.land_size);
   if (except !== 'bedrooms') addIntRange(tests, index.bedrooms, query.bedrooms);
