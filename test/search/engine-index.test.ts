@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { geoKey, unitVector } from '../../src/lib/geo-grid.js';
+import { seededRandom } from '../../src/lib/random.js';
 import { facetCounts } from '../../src/modules/search/engine/engine-facets.js';
 import { matchSlots } from '../../src/modules/search/engine/engine-match.js';
 import { pageOfMatches } from '../../src/modules/search/engine/engine-page.js';
@@ -76,18 +77,6 @@ function matchable(listing: IndexedListing): MatchableListing {
   };
 }
 
-/** A seeded generator (mulberry32), so that a failing dataset can be made again. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** The orders of docs/api.md 4.4 written plainly: nulls last either way, ties by id descending. */
 function modelOrder(sort: string): (a: IndexedListing, b: IndexedListing) => number {
   const nullsLast = (x: number | null, y: number | null, direction: number) =>
@@ -112,7 +101,7 @@ interface World {
 
 /** 3,000 listings put, a quarter of them replaced and a tenth removed; compacted or not. */
 function world(seed: number, compact: boolean): World {
-  const random = seeded(seed);
+  const random = seededRandom(seed);
   const index = new ListingIndex();
   for (const agent of AGENTS) index.putAgent(agent);
   for (const [taxonomy, ids] of [

@@ -1,35 +1,19 @@
 import type { Taxonomy } from '../../../db/schema/index.js';
+import type { FilteredListingFields } from '../matcher/search-matcher.js';
 
 /**
  * What the search engine keeps of a listing (engine/listing-index.ts): the fields the filters, sorts, facets and
  * clusters of docs/api.md 4.4 and 4.5 read, as the database stores them. Only listings a search can return
  * (`publish`, `sold`) are indexed; any other state is a removal.
  */
-export interface IndexedListing {
-  id: number;
+export interface IndexedListing extends FilteredListingFields {
   status: 'publish' | 'sold';
-  price: number | null;
-  currency: string;
-  size: number | null;
-  land_size: number | null;
-  bedrooms: number | null;
-  bathrooms: number | null;
-  garage: number | null;
-  year_built: number | null;
-  featured: boolean;
-  author_id: number | null;
-  agency_id: number | null;
-  reference: string;
-  /** The listing's full-text words joined by single spaces (`listings.search_text`). */
-  search_text: string;
   /** The title's words joined by single spaces (`listings.title_tokens`). */
   title_tokens: string;
   /** `listings.sort_title`, the key of `a_title`/`d_title`. */
   sort_title: string;
   /** ISO time of first publication; searched listings always have one. */
   published_at: string;
-  latitude: number | null;
-  longitude: number | null;
   /** `listings.geo_key` (lib/geo-grid.ts), null without coordinates. */
   geo_key: number | null;
   /** `listings.geo_x/y/z`, the point's unit vector as stored (the distance filter and sort read it), null without coordinates. */

@@ -4,10 +4,9 @@ import { inBox, inCircle, inPolygon } from '../geo/geo.js';
 import type { ResolvedSearch } from '../query/search-terms.js';
 import { LOCATION_FILTERS, type NumberRange, TERM_FILTERS } from '../query/search-types.js';
 
-/** What the matcher needs to know of a listing (search-matcher.repository.ts loads it). */
-export interface MatchableListing {
+/** The fields of a listing that the filters of docs/api.md 4.4 read, as the database stores them. */
+export interface FilteredListingFields {
   id: number;
-  status: ListingState;
   price: number | null;
   currency: string;
   size: number | null;
@@ -24,6 +23,11 @@ export interface MatchableListing {
   search_text: string;
   latitude: number | null;
   longitude: number | null;
+}
+
+/** What the matcher needs to know of a listing (search-matcher.repository.ts loads it). */
+export interface MatchableListing extends FilteredListingFields {
+  status: ListingState;
   /** The stored unit vector (geo_x, geo_y, geo_z); null without coordinates. */
   geo: readonly [number, number, number] | null;
   term_ids: ReadonlySet<number>;
