@@ -79,7 +79,7 @@ export function matchSlots(index: ListingIndex, engineSearch: EngineSearch, exce
 }
 
 /** A growable list of slots. */
-export class SlotList {
+class SlotList {
   private slots: Int32Array;
   length = 0;
 
@@ -357,7 +357,7 @@ function regionSource(index: ListingIndex, boxes: readonly SearchBox[], region: 
 const SHIFT = 20 - INDEX_CELL_LEVEL;
 
 /** A box side of the antimeridian as a range of index-cell rows and columns, with the finest-grid edges. */
-export interface CellSpan {
+interface CellSpan {
   rowLo: number;
   rowHi: number;
   colLo: number;
@@ -365,7 +365,7 @@ export interface CellSpan {
 }
 
 /** The index-cell spans of a box: one, or two when it crosses the antimeridian. */
-export function spansOf(box: SearchBox): CellSpan[] {
+function spansOf(box: SearchBox): CellSpan[] {
   const rowLo = rowOfLatitude(box.south) >> SHIFT;
   const rowHi = rowOfLatitude(box.north) >> SHIFT;
   const side = (west: number, east: number): CellSpan => ({

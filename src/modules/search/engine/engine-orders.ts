@@ -91,11 +91,6 @@ export function orderOf(index: ListingIndex, sort: PresortedSort): Int32Array {
   return slots;
 }
 
-/** Builds the presorted orders now, so that the first searches after a build do not pay for them. */
-export function warmOrders(index: ListingIndex, sorts: readonly PresortedSort[]): void {
-  for (const sort of sorts) orderOf(index, sort);
-}
-
 function liveSlots(index: ListingIndex, from: number, to: number): Int32Array {
   const slots = new Int32Array(to - from);
   let length = 0;
