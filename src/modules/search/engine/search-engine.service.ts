@@ -47,13 +47,6 @@ export class SearchEngine {
     return mapClusters(this.feed.index, engineSearch, box, zoom);
   }
 
-  /** The ids of every listing the search matches. */
-  async matchingIds(search: ResolvedSearch): Promise<Set<number>> {
-    const engineSearch = await this.prepare(search, undefined);
-    const index = this.feed.index;
-    return new Set(Array.from(matchSlots(index, engineSearch), (slot) => index.ids[slot]!));
-  }
-
   /**
    * The search with the references it names confirmed: the index holds a hash of each reference, and the
    * few listings whose hash matches are checked against the database (by primary key).
