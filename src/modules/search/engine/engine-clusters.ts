@@ -3,7 +3,8 @@ import { deinterleave } from '../../../lib/geo-grid.js';
 import { BoxCells } from '../geo/geo-cells.js';
 import { type CellTotals, clusterLevel, clustersOf, type MapClusters } from '../geo/geo-cells.repository.js';
 import type { SearchBox } from '../query/search-types.js';
-import { boxTest, type EngineSearch, forEachCell, matchSlots } from './engine-match.js';
+import { type EngineSearch, matchSlots } from './engine-match.js';
+import { boxTest, forEachCell } from './engine-regions.js';
 import { INDEX_CELL_LEVEL, type ListingIndex, PUBLISH, SOLD } from './listing-index.js';
 
 /**

@@ -1,4 +1,4 @@
-import { columnOfLongitude, deinterleave, interleave, rowOfLatitude, unitVector } from '../../../lib/geo-grid.js';
+import { deinterleave, unitVector } from '../../../lib/geo-grid.js';
 import { queryTerms } from '../../../lib/search-tokens.js';
 import { boxOfCircle, boxOfPolygon, crossesEdge, minimumDot, polygonEdges, radiusKmOf } from '../geo/geo.js';
 import { BoxCells, type CellRelation, CircleCells, type GridCell } from '../geo/geo-cells.js';
@@ -13,6 +13,7 @@ import {
 } from '../query/search-types.js';
 import { INDEX_CELL_LEVEL, type ListingIndex, NULL_INT, PUBLISH, SOLD } from './listing-index.js';
 import { orderOf } from './engine-orders.js';
+import { boxTest, forEachCell } from './engine-regions.js';
 import type { Posting } from './postings.js';
 
 /**
@@ -304,24 +305,6 @@ function addIntRange(tests: Test[], column: Int32Array, range?: NumberRange): vo
   });
 }
 
-/** geo.ts `inBox`, where a listing without coordinates (NaN) is outside. */
-export function boxTest(index: ListingIndex, box: SearchBox): Test {
-  const { latitude, longitude } = index;
-  const { south, north, west, east } = box;
-  if (west <= east) {
-    return (slot) => {
-      const lat = latitude[slot]!;
-      const lng = longitude[slot]!;
-      return lat >= south && lat <= north && lng >= west && lng <= east;
-    };
-  }
-  return (slot) => {
-    const lat = latitude[slot]!;
-    const lng = longitude[slot]!;
-    return lat >= south && lat <= north && (lng >= west || lng <= east);
-  };
-}
-
 /** Which index cells a region holds whole, cuts or misses (geo/geo-cells.ts, exact about the grid's quantization). */
 interface RegionCells {
   relation(cell: GridCell): CellRelation;
@@ -352,56 +335,4 @@ function regionSource(index: ListingIndex, boxes: readonly SearchBox[], region: 
     },
     contains: test,
   };
-}
-
-const SHIFT = 20 - INDEX_CELL_LEVEL;
-
-/** A box side of the antimeridian as a range of index-cell rows and columns, with the finest-grid edges. */
-interface CellSpan {
-  rowLo: number;
-  rowHi: number;
-  colLo: number;
-  colHi: number;
-}
-
-/** The index-cell spans of a box: one, or two when it crosses the antimeridian. */
-function spansOf(box: SearchBox): CellSpan[] {
-  const rowLo = rowOfLatitude(box.south) >> SHIFT;
-  const rowHi = rowOfLatitude(box.north) >> SHIFT;
-  const side = (west: number, east: number): CellSpan => ({
-    rowLo,
-    rowHi,
-    colLo: columnOfLongitude(west) >> SHIFT,
-    colHi: columnOfLongitude(east) >> SHIFT,
-  });
-  return box.west <= box.east ? [side(box.west, box.east)] : [side(box.west, 180), side(-180, box.east)];
-}
-
-/**
- * Calls `visit` with every non-empty index cell that touches one of the boxes, once: by walking the boxes'
- * cells when they are fewer than the non-empty cells, else by testing each non-empty cell.
- */
-export function forEachCell(index: ListingIndex, boxes: readonly SearchBox[], visit: (cell: number) => void): void {
-  const spans = boxes.flatMap(spansOf);
-  const spanned = spans.reduce((sum, span) => sum + (span.rowHi - span.rowLo + 1) * (span.colHi - span.colLo + 1), 0);
-  const inSpan = (row: number, column: number) =>
-    spans.some((span) => row >= span.rowLo && row <= span.rowHi && column >= span.colLo && column <= span.colHi);
-  if (spanned > index.cellAggregates.size) {
-    for (const cell of index.cellAggregates.keys()) {
-      const { row, column } = deinterleave(cell);
-      if (inSpan(row, column)) visit(cell);
-    }
-    return;
-  }
-  const done = new Set<number>();
-  for (const span of spans) {
-    for (let row = span.rowLo; row <= span.rowHi; row++) {
-      for (let column = span.colLo; column <= span.colHi; column++) {
-        const cell = interleave(row, column);
-        if (done.has(cell) || !index.cellAggregates.has(cell)) continue;
-        done.add(cell);
-        visit(cell);
-      }
-    }
-  }
 }
