@@ -28,10 +28,25 @@ export function sendCacheable(
   let representation = byLanguage.get(request.lang);
   if (!representation) {
     // With a response schema (every cacheable route has one) the serializer yields a string.
-    const body = Buffer.from(String(reply.serialize(envelope())));
-    representation = { body, etag: `W/"${createHash('sha1').update(body).digest('base64url')}"` };
+    representation = representationOf(Buffer.from(String(reply.serialize(envelope()))));
     byLanguage.set(request.lang, representation);
   }
+  return sendRepresentation(request, reply, representation, cacheControl);
+}
+
+/**
+ * As sendCacheable, for a body the caller assembled itself (e.g. from pieces serialized once each): the ETag is
+ * that of these bytes, and nothing is kept, since each such answer is a new one.
+ */
+export function sendCacheableBody(request: FastifyRequest, reply: FastifyReply, body: Buffer, cacheControl: string): FastifyReply {
+  return sendRepresentation(request, reply, representationOf(body), cacheControl);
+}
+
+function representationOf(body: Buffer): Representation {
+  return { body, etag: `W/"${createHash('sha1').update(body).digest('base64url')}"` };
+}
+
+function sendRepresentation(request: FastifyRequest, reply: FastifyReply, representation: Representation, cacheControl: string): FastifyReply {
   const vary = reply.getHeader('vary'); // e.g. Origin, set by CORS with an allow-list
   reply.headers({
     etag: representation.etag,

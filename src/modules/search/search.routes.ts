@@ -1,9 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { sendCacheable } from '../../http/cache.js';
+import { sendCacheable, sendCacheableBody } from '../../http/cache.js';
 import { Envelope, errorResponses } from '../../http/envelope.js';
 import { pageWindow } from '../../lib/paging.js';
-import type { PropertiesService } from '../properties/index.js';
+import { type PropertiesService, summaryListJson } from '../properties/index.js';
 import { MapQuery, SearchQuery as SearchQuerySchema } from './query/search-query.schemas.js';
 import { normalizeMapQuery, normalizeSearchQuery } from './query/search-query.js';
 import { isPlainListing } from './query/search-plain.js';
@@ -41,8 +41,11 @@ export async function searchRoutes(app: FastifyInstance, { properties, search }:
       const page = await properties.listPublished(request.user, { page: window.page, per_page: window.perPage, sortby: query.sortby });
       return send(request, reply, page);
     }
-    const result = await search.search(request.user, await search.resolve(query), window);
-    return send(request, reply, result);
+    const resolved = await search.resolve(query);
+    if (request.user) return send(request, reply, await search.search(request.user, resolved, window));
+    // Anonymous: the summaries' JSON comes from their cached bytes; the answer is new each time, so nothing is kept.
+    const { entries, ...rest } = await search.page(null, resolved, window);
+    return sendCacheableBody(request, reply, summaryListJson(reply, { success: true, data: rest }, entries), PUBLIC_REVALIDATE);
   };
 
   for (const [path, summary] of [

@@ -4,7 +4,7 @@ import type { DB } from '../../db/schema/index.js';
 import { AnswerCache } from '../../lib/answer-cache.js';
 import { type PageWindow, paginationOf } from '../../lib/paging.js';
 import type { AuthUser } from '../../lib/signed-in-user.js';
-import type { PropertySummaryRecord, PropertiesService } from '../properties/index.js';
+import type { PropertySummaryRecord, PropertiesService, SummaryEntry } from '../properties/index.js';
 import { distanceKm, KM_PER_MILE } from './geo/geo.js';
 import { clustersInBox, clustersOfMatches, type MapClusters } from './geo/geo-cells.repository.js';
 import { searchConditions, searchedStates } from './query/search-filters.repository.js';
@@ -21,6 +21,11 @@ export interface SearchResult {
   properties: PropertySummaryRecord[];
   pagination: ReturnType<typeof paginationOf>;
   facets?: Record<string, FacetCount[]>;
+}
+
+/** A search's answer with its summaries as cached and their distances beside them. */
+export interface SearchPage extends Omit<SearchResult, 'properties'> {
+  entries: SummaryEntry[];
 }
 
 /** Digits a result's `distance` keeps (a metre in km, about 1.6 m in miles). */
@@ -61,14 +66,24 @@ export class SearchService {
   }
 
   async search(caller: AuthUser | null, search: ResolvedSearch, window: PageWindow): Promise<SearchResult> {
+    const { entries, ...rest } = await this.page(caller, search, window);
+    const properties = entries.map(({ summary, distance }) => (distance === undefined ? summary : { ...summary, distance }));
+    return { properties, ...rest };
+  }
+
+  /**
+   * The answer of `search` with each summary as PropertiesService keeps it and its distance beside it, for callers
+   * that write the summaries' JSON from their cached bytes (properties/summary-json.ts).
+   */
+  async page(caller: AuthUser | null, search: ResolvedSearch, window: PageWindow): Promise<SearchPage> {
     const { query } = search;
     const sort: SearchSort = query.sortby ?? (query.keyword !== undefined ? 'relevance' : 'd_date');
     const { ids, total, facets } = this.engine
       ? await this.engine.search(search, sort, window)
       : await this.sqlSearch(search, sort, window);
-    let properties = await this.properties.summaries(caller, ids);
-    if (query.circle) properties = properties.map((summary) => withDistance(summary, query.circle!));
-    return { properties, pagination: paginationOf(total, window), ...(facets ? { facets } : {}) };
+    const summaries = await this.properties.summaries(caller, ids);
+    const entries = summaries.map((summary) => ({ summary, ...(query.circle ? distanceOf(summary, query.circle) : {}) }));
+    return { entries, pagination: paginationOf(total, window), ...(facets ? { facets } : {}) };
   }
 
   /** The page, total and facets from SQL: the reference search. */
@@ -95,11 +110,11 @@ export class SearchService {
   }
 }
 
-/** The summary with its great-circle distance from the search's centre, in the search's unit (absent without coordinates). */
-function withDistance(summary: PropertySummaryRecord, centre: SearchCircle): PropertySummaryRecord {
+/** The great-circle distance of the summary from the search's centre, in the search's unit (none without coordinates). */
+function distanceOf(summary: PropertySummaryRecord, centre: SearchCircle): { distance?: number } {
   const { latitude, longitude } = summary.address;
-  if (latitude === null || longitude === null) return summary;
+  if (latitude === null || longitude === null) return {};
   const km = distanceKm(centre, { latitude, longitude });
   const distance = centre.unit === 'mi' ? km / KM_PER_MILE : km;
-  return { ...summary, distance: Number(distance.toFixed(DISTANCE_DIGITS)) };
+  return { distance: Number(distance.toFixed(DISTANCE_DIGITS)) };
 }
