@@ -46,7 +46,12 @@ function representationOf(body: Buffer): Representation {
   return { body, etag: `W/"${createHash('sha1').update(body).digest('base64url')}"` };
 }
 
-function sendRepresentation(request: FastifyRequest, reply: FastifyReply, representation: Representation, cacheControl: string): FastifyReply {
+function sendRepresentation(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  representation: Representation,
+  cacheControl: string,
+): FastifyReply {
   const vary = reply.getHeader('vary'); // e.g. Origin, set by CORS with an allow-list
   reply.headers({
     etag: representation.etag,

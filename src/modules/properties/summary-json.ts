@@ -28,7 +28,8 @@ const serialized = new WeakMap<PropertySummaryRecord, Buffer>();
  */
 export function summaryListJson(reply: FastifyReply, envelope: { success: true; data: object }, entries: readonly SummaryEntry[]): Buffer {
   const skeleton = String(reply.serialize({ ...envelope, data: { properties: [], ...envelope.data } }));
-  if (!skeleton.startsWith(`${LIST_START}]`)) throw new Error(`a list answer that does not start with its properties: ${skeleton.slice(0, 60)}`);
+  if (!skeleton.startsWith(`${LIST_START}]`))
+    throw new Error(`a list answer that does not start with its properties: ${skeleton.slice(0, 60)}`);
   const parts: Buffer[] = [LIST_START_BYTES];
   for (const [i, { summary, distance }] of entries.entries()) {
     if (i > 0) parts.push(COMMA);
