@@ -14,7 +14,7 @@ import {
 import { INDEX_CELL_LEVEL, type ListingIndex, NULL_INT, PUBLISH, SOLD } from './listing-index.js';
 import { orderOf } from './engine-orders.js';
 import { boxTest, forEachCell } from './engine-regions.js';
-import type { Posting } from './postings.js';
+import { forEachSetBit, type Posting } from './postings.js';
 
 /**
  * Which listings of the index a search matches: the rules of query/search-filters.repository.ts (the reference),
@@ -41,6 +41,8 @@ interface Source {
   repeats: boolean;
   /** Whether a slot belongs to the source (undefined: an exact test in `tests` decides). */
   contains?: (slot: number) => boolean;
+  /** The source's one posting, when it is a bitmap: several such sources are intersected word by word. */
+  bitmap?: Posting;
 }
 
 type Test = (slot: number) => boolean;
@@ -56,9 +58,18 @@ export function matchSlots(index: ListingIndex, engineSearch: EngineSearch, exce
   if (plan === undefined) return new Int32Array(0);
   let driver: Source | undefined;
   for (const source of plan.sources) if (driver === undefined || source.estimate < driver.estimate) driver = source;
+  const bitmaps = plan.sources.filter((source) => source.bitmap !== undefined);
+  const words = (index.slotCount + 31) >>> 5;
+  // Two dense filters (a city and a type): their bitmaps' intersection, a few thousand ANDs, drives instead of
+  // testing both on every candidate of the smallest source.
+  let driven = new Set([driver]);
+  if (driver && bitmaps.length >= 2 && words * bitmaps.length < driver.estimate) {
+    driver = intersectionSource(bitmaps, words);
+    driven = new Set(bitmaps);
+  }
   // The other sources' tests first, the most selective first: a candidate most often fails one of them.
   const tests: Test[] = plan.sources
-    .filter((source) => source !== driver && source.contains)
+    .filter((source) => !driven.has(source) && source.contains)
     .sort((a, b) => a.estimate - b.estimate)
     .map((source) => source.contains!);
   tests.push(...plan.tests);
@@ -77,6 +88,17 @@ export function matchSlots(index: ListingIndex, engineSearch: EngineSearch, exce
   if (driver) driver.each(visit);
   else for (let slot = 0; slot < index.slotCount; slot++) visit(slot);
   return found.values();
+}
+
+/** The slots every one of the bitmap sources holds, ascending. */
+function intersectionSource(bitmaps: readonly Source[], words: number): Source {
+  const marks = new Uint32Array(words).fill(0xffffffff);
+  for (const source of bitmaps) source.bitmap!.intersectInto(marks);
+  return {
+    estimate: Math.min(...bitmaps.map((source) => source.estimate)),
+    repeats: false,
+    each: (visit) => forEachSetBit(marks, words, visit),
+  };
 }
 
 /** A growable list of slots. */
@@ -223,6 +245,7 @@ function postingSource(postings: readonly Posting[]): Source {
     each(visit) {
       for (const posting of postings) posting.each(visit);
     },
+    ...(postings.length === 1 && postings[0]!.isBitmap ? { bitmap: postings[0]! } : {}),
     contains:
       postings.length === 1
         ? (slot) => postings[0]!.has(slot)

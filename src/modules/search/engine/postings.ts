@@ -76,15 +76,7 @@ export class Posting {
       for (let i = 0; i < this.length; i++) visit(list[i]!);
       return;
     }
-    const words = (this.last >>> 5) + 1;
-    for (let word = 0; word < words; word++) {
-      let set = bits[word]!;
-      while (set !== 0) {
-        const lowest = set & -set;
-        visit(word * 32 + 31 - Math.clz32(lowest));
-        set ^= lowest;
-      }
-    }
+    forEachSetBit(bits, (this.last >>> 5) + 1, visit);
   }
 
   /** How many of its slots are set in `marks` (a bitmap of slots): word by word when both are bitmaps. */
@@ -105,6 +97,18 @@ export class Posting {
       count += (marks[slot >>> 5]! >>> (slot & 31)) & 1;
     }
     return count;
+  }
+
+  /**
+   * Clears in `marks` (a bitmap of slots) every slot this bitmap posting does not hold: one AND a word, so that
+   * the slots two or more dense filters share cost their words rather than a test per candidate.
+   */
+  intersectInto(marks: Uint32Array): void {
+    const bits = this.bits;
+    if (!bits) throw new Error('intersectInto needs a bitmap posting');
+    const shared = Math.min(bits.length, marks.length);
+    for (let word = 0; word < shared; word++) marks[word]! &= bits[word]!;
+    marks.fill(0, shared);
   }
 
   /** What `countIn` costs, in steps: the bitmap's words, or the list's slots. */
@@ -145,6 +149,18 @@ export class Posting {
       this.bits = bits = grown;
     }
     bits[word]! |= 1 << (slot & 31);
+  }
+}
+
+/** Calls `visit` with each slot set in the first `words` words of the bitmap, ascending. */
+export function forEachSetBit(bits: Uint32Array, words: number, visit: (slot: number) => void): void {
+  for (let word = 0; word < words; word++) {
+    let set = bits[word]!;
+    while (set !== 0) {
+      const lowest = set & -set;
+      visit(word * 32 + 31 - Math.clz32(lowest));
+      set ^= lowest;
+    }
   }
 }
 
