@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Posting, PostingMap } from '../../src/modules/search/engine/postings.js';
+import { forEachSetBit, Posting, PostingMap } from '../../src/modules/search/engine/postings.js';
 
 /**
  * Posting lists (engine/postings.ts) against a plain model: ascending slots appended, a list that turns into a
@@ -59,6 +59,27 @@ describe('Posting', () => {
         for (const slot of marked) marks[slot >>> 5]! |= 1 << (slot & 31);
         const wanted = new Set(marked);
         expect(postingOf(slots).countIn(marks)).toBe(slots.filter((slot) => wanted.has(slot)).length);
+      }),
+    );
+  });
+
+  it('intersects marked slots with a bitmap posting, and lists the marks left in order', () => {
+    const dense = fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 300, maxLength: 2_000 }).map((gaps) => {
+      let slot = -1;
+      return gaps.map((gap) => (slot += gap));
+    });
+    fc.assert(
+      fc.property(dense, fc.array(fc.integer({ min: 0, max: 9_000 }), { maxLength: 3_000 }), (slots, marked) => {
+        const posting = postingOf(slots);
+        expect(posting.isBitmap).toBe(true);
+        const words = Math.ceil(9_001 / 32);
+        const marks = new Uint32Array(words);
+        for (const slot of marked) marks[slot >>> 5]! |= 1 << (slot & 31);
+        posting.intersectInto(marks);
+        const left: number[] = [];
+        forEachSetBit(marks, words, (slot) => left.push(slot));
+        const wanted = new Set(marked);
+        expect(left).toEqual(slots.filter((slot) => wanted.has(slot)));
       }),
     );
   });
