@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { forEachSetBit, Posting, PostingMap } from '../../src/modules/search/engine/postings.js';
+import { forEachSetBit, intersectWords, Posting, PostingMap } from '../../src/modules/search/engine/postings.js';
 
 /**
  * Posting lists (engine/postings.ts) against a plain model: ascending slots appended, a list that turns into a
@@ -75,7 +75,7 @@ describe('Posting', () => {
         const words = Math.ceil(9_001 / 32);
         const marks = new Uint32Array(words);
         for (const slot of marked) marks[slot >>> 5]! |= 1 << (slot & 31);
-        posting.intersectInto(marks);
+        intersectWords(marks, posting.words!);
         const left: number[] = [];
         forEachSetBit(marks, words, (slot) => left.push(slot));
         const wanted = new Set(marked);

@@ -99,16 +99,9 @@ export class Posting {
     return count;
   }
 
-  /**
-   * Clears in `marks` (a bitmap of slots) every slot this bitmap posting does not hold: one AND a word, so that
-   * the slots two or more dense filters share cost their words rather than a test per candidate.
-   */
-  intersectInto(marks: Uint32Array): void {
-    const bits = this.bits;
-    if (!bits) throw new Error('intersectInto needs a bitmap posting');
-    const shared = Math.min(bits.length, marks.length);
-    for (let word = 0; word < shared; word++) marks[word]! &= bits[word]!;
-    marks.fill(0, shared);
+  /** The bitmap's words, while the posting is a bitmap (bit `slot` set for each slot held). */
+  get words(): Uint32Array | undefined {
+    return this.bits;
   }
 
   /** What `countIn` costs, in steps: the bitmap's words, or the list's slots. */
@@ -150,6 +143,16 @@ export class Posting {
     }
     bits[word]! |= 1 << (slot & 31);
   }
+}
+
+/**
+ * Clears in `marks` (a bitmap of slots) every slot not set in `bits`: one AND a word, so that the slots two or
+ * more dense filters share cost their words rather than a test per candidate.
+ */
+export function intersectWords(marks: Uint32Array, bits: Uint32Array): void {
+  const shared = Math.min(bits.length, marks.length);
+  for (let word = 0; word < shared; word++) marks[word]! &= bits[word]!;
+  marks.fill(0, shared);
 }
 
 /** Calls `visit` with each slot set in the first `words` words of the bitmap, ascending. */
