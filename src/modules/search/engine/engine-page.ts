@@ -24,9 +24,11 @@ export function pageOfMatches(
   let best: Int32Array;
   if (sort === 'distance' || sort === 'relevance') {
     // Ranked by position in `matches`, so that the per-query keys sit in an array beside them.
-    const positions = new Int32Array(matches.length);
-    for (let i = 0; i < positions.length; i++) positions[i] = i;
-    best = smallest(positions, end, queryComparator(index, matches, engineSearch, sort)).map((position) => matches[position]!);
+    const { keys, compare } = queryOrder(index, matches, engineSearch, sort);
+    // Distances are distinct but for listings at one point: only those at least as near as the `end`-th
+    // nearest need the full comparison. Relevance keys are a few small counts, mostly tied: all of them do.
+    const positions = sort === 'distance' ? leadingPositions(keys, end) : Int32Array.from(matches.keys());
+    best = smallest(positions, end, compare).map((position) => matches[position]!);
   } else if ((sort === 'a_price' || sort === 'd_price') && bounded(engineSearch.search.query.price)) {
     // Every match is priced within the range: they all lie in one stretch of the price order.
     const order = orderOf(index, sort);
@@ -108,17 +110,55 @@ export function smallest(slots: Int32Array, count: number, compare: SlotComparat
 }
 
 /**
- * The comparators that depend on the query, over positions in `matches` and keys computed once per match:
+ * The positions whose key is at least the `count`-th largest key, found with a heap of keys alone (a number
+ * comparison per position): every one of the first `count` positions by key descending is among them, and
+ * usually nothing else. All positions when fewer than `count` keys are numbers (NaN: no key, ranked last).
+ */
+export function leadingPositions(keys: Float64Array, count: number): Int32Array {
+  const heap = new Float64Array(count);
+  let size = 0;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    if (Number.isNaN(key)) continue;
+    if (size < count) {
+      let at = size++;
+      while (at > 0 && heap[(at - 1) >> 1]! > key) {
+        heap[at] = heap[(at - 1) >> 1]!;
+        at = (at - 1) >> 1;
+      }
+      heap[at] = key;
+    } else if (key > heap[0]!) {
+      let at = 0;
+      for (;;) {
+        const left = 2 * at + 1;
+        if (left >= size) break;
+        const smaller = left + 1 < size && heap[left + 1]! < heap[left]! ? left + 1 : left;
+        if (heap[smaller]! >= key) break;
+        heap[at] = heap[smaller]!;
+        at = smaller;
+      }
+      heap[at] = key;
+    }
+  }
+  if (size < count) return Int32Array.from(keys.keys());
+  const threshold = heap[0]!;
+  const leading: number[] = [];
+  for (let i = 0; i < keys.length; i++) if (keys[i]! >= threshold) leading.push(i);
+  return Int32Array.from(leading);
+}
+
+/**
+ * The orders that depend on the query, over positions in `matches` and keys computed once per match:
  * distance (listings without coordinates last, the dot product with the centre descending, as SQL orders it)
  * and relevance (the listings whose reference is the keyword first, then by the keyword's words found in the
  * title, then the newest).
  */
-function queryComparator(
+function queryOrder(
   index: ListingIndex,
   matches: Int32Array,
   { search, keywordReferenceIds }: EngineSearch,
   sort: 'distance' | 'relevance',
-): SlotComparator {
+): { keys: Float64Array; compare: SlotComparator } {
   const { ids, publishedAt } = index;
   const keys = new Float64Array(matches.length);
   const idOf = (position: number) => ids[matches[position]!]!;
@@ -129,7 +169,7 @@ function queryComparator(
       const slot = matches[i]!;
       keys[i] = geoX[slot]! * x + geoY[slot]! * y + geoZ[slot]! * z;
     }
-    return (a, b) => {
+    const compare: SlotComparator = (a, b) => {
       const ka = keys[a]!;
       const kb = keys[b]!;
       const aNull = Number.isNaN(ka);
@@ -137,6 +177,7 @@ function queryComparator(
       if (aNull || bNull) return aNull === bNull ? idOf(b) - idOf(a) : aNull ? 1 : -1;
       return kb - ka || idOf(b) - idOf(a);
     };
+    return { keys, compare };
   }
   const words = queryTerms(search.query.keyword!);
   const titles = words.flatMap((word) => index.titleWordPostings.get(word) ?? []);
@@ -147,5 +188,5 @@ function queryComparator(
     // A reference equal to the keyword outranks any number of title hits; title hits still order such listings.
     keys[i] = keywordReferenceIds?.has(ids[slot]!) ? hits + words.length + 1 : hits;
   }
-  return (a, b) => keys[b]! - keys[a]! || publishedAt[matches[b]!]! - publishedAt[matches[a]!]! || idOf(b) - idOf(a);
+  return { keys, compare: (a, b) => keys[b]! - keys[a]! || publishedAt[matches[b]!]! - publishedAt[matches[a]!]! || idOf(b) - idOf(a) };
 }
