@@ -4,6 +4,7 @@ import { TAXONOMY_OF } from '../query/search-terms.js';
 import type { FacetName, TaxonomyFilter } from '../query/search-types.js';
 import { type EngineSearch, matchSlots } from './engine-match.js';
 import { type ListingIndex, NULL_INT } from './listing-index.js';
+import { setBit } from './postings.js';
 
 /**
  * The facet counts of a search (docs/api.md 4.4; facets/search-facets.repository.ts is the reference): each facet
@@ -70,10 +71,7 @@ function termCounts(index: ListingIndex, taxonomy: Parameters<ListingIndex['term
 
 function bitmapOf(slots: Int32Array, slotCount: number): Uint32Array {
   const marks = new Uint32Array((slotCount >>> 5) + 1);
-  for (let i = 0; i < slots.length; i++) {
-    const slot = slots[i]!;
-    marks[slot >>> 5]! |= 1 << (slot & 31);
-  }
+  for (let i = 0; i < slots.length; i++) setBit(marks, slots[i]!);
   return marks;
 }
 

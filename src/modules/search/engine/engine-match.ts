@@ -14,7 +14,7 @@ import {
 import { INDEX_CELL_LEVEL, type ListingIndex, NULL_INT, PUBLISH, SOLD } from './listing-index.js';
 import { orderOf } from './engine-orders.js';
 import { boxTest, forEachCell } from './engine-regions.js';
-import { forEachSetBit, intersectWords, type Posting } from './postings.js';
+import { forEachSetBit, intersectWords, type Posting, setBit } from './postings.js';
 
 /**
  * Which listings of the index a search matches: the rules of query/search-filters.repository.ts (the reference),
@@ -110,10 +110,7 @@ function intersectionSource(bitmaps: readonly Source[], marked: readonly Source[
   for (const source of marked) {
     const own = new Uint32Array(words);
     if (source.mark) source.mark(own);
-    else
-      source.each((slot) => {
-        own[slot >>> 5]! |= 1 << (slot & 31);
-      });
+    else source.each((slot) => setBit(own, slot));
     intersectWords(marks, own);
   }
   return {
@@ -319,10 +316,7 @@ function priceRangeSource(index: ListingIndex, range: NumberRange): Source | und
       for (let i = from; i < to; i++) visit(order[i]!);
     },
     mark(marks) {
-      for (let i = from; i < to; i++) {
-        const slot = order[i]!;
-        marks[slot >>> 5]! |= 1 << (slot & 31);
-      }
+      for (let i = from; i < to; i++) setBit(marks, order[i]!);
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { Taxonomy } from '../../../db/schema/index.js';
 import { microdegreesOf } from '../../../db/dialect/ddl/geo-cell-triggers.js';
 import type { IndexedAgent, IndexedListing, IndexedTerm } from './indexed-listing.js';
-import { PostingMap } from './postings.js';
+import { clearBit, PostingMap, setBit } from './postings.js';
 
 /**
  * The search engine's index (docs/search-engine.md): the searchable listings (`publish`, `sold`) held in memory
@@ -375,12 +375,4 @@ function grown<T extends Float64Array | Int32Array | Uint8Array | Uint32Array>(c
   const next = new (column.constructor as new (length: number) => T)(capacity);
   next.set(column.length > capacity ? column.subarray(0, capacity) : column);
   return next;
-}
-
-function setBit(bits: Uint32Array, slot: number): void {
-  bits[slot >>> 5]! |= 1 << (slot & 31);
-}
-
-function clearBit(bits: Uint32Array, slot: number): void {
-  bits[slot >>> 5]! &= ~(1 << (slot & 31));
 }

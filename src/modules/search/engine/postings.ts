@@ -141,7 +141,7 @@ export class Posting {
       grown.set(bits);
       this.bits = bits = grown;
     }
-    bits[word]! |= 1 << (slot & 31);
+    setBit(bits, slot);
   }
 }
 
@@ -153,6 +153,16 @@ export function intersectWords(marks: Uint32Array, bits: Uint32Array): void {
   const shared = Math.min(bits.length, marks.length);
   for (let word = 0; word < shared; word++) marks[word]! &= bits[word]!;
   marks.fill(0, shared);
+}
+
+/** Sets bit `slot` of a bitmap of slots. */
+export function setBit(bits: Uint32Array, slot: number): void {
+  bits[slot >>> 5]! |= 1 << (slot & 31);
+}
+
+/** Clears bit `slot` of a bitmap of slots. */
+export function clearBit(bits: Uint32Array, slot: number): void {
+  bits[slot >>> 5]! &= ~(1 << (slot & 31));
 }
 
 /** Calls `visit` with each slot set in the first `words` words of the bitmap, ascending. */
