@@ -1,7 +1,7 @@
 import type { Executor } from '../../../db/executor.js';
-import type { ListingRow } from '../../../db/schema/index.js';
 import { commaSeparatedIds, parseCommaSeparatedIds } from '../../../db/dialect/id-lists.js';
 import { unindexedColumn } from '../../../db/dialect/index.js';
+import { jsonArrayOf } from '../../../db/dialect/json-rows.js';
 import type { IndexedAgent, IndexedListing, IndexedTerm } from './indexed-listing.js';
 
 /**
@@ -16,6 +16,11 @@ const SEARCHABLE_STATES = ['publish', 'sold'] as const;
 /** Ids per `IN (...)` list: well under either driver's limit on bound parameters (SQLite 32,766, pg 65,535). */
 const IDS_PER_STATEMENT = 5_000;
 
+/**
+ * The columns a listing is indexed from, read as one JSON array a row (db/dialect/json-rows.ts: a build reads a
+ * million of them, and a driver's object per row cost more than the reading), in the order `toIndexedListing`
+ * takes them apart; `published_at` comes last (see `searchableListings`).
+ */
 const LISTING_COLUMNS = [
   'id',
   'status',
@@ -62,7 +67,11 @@ export async function findIndexedListings(db: Executor, ids: readonly number[]):
   const listings: IndexedListing[] = [];
   for (const chunk of chunksOf(ids)) {
     const [rows, terms, agents] = await Promise.all([
-      searchableListings(db).where('id', 'in', chunk).orderBy('id').execute(),
+      searchableListings(db)
+        .where('id', 'in', chunk)
+        .orderBy('id')
+        .execute()
+        .then((found) => found.map(valuesOf)),
       termIdsOf(db).where('listing_id', 'in', chunk).execute(),
       agentIdsOf(db).where('listing_id', 'in', chunk).execute(),
     ]);
@@ -100,11 +109,11 @@ export async function findIndexedAgents(db: Executor, ids: readonly number[]): P
 }
 
 async function listingPageAfter(db: Executor, afterId: number, pageSize: number): Promise<IndexedListing[]> {
-  const rows = await searchableListings(db).where('id', '>', afterId).orderBy('id').limit(pageSize).execute();
+  const rows = (await searchableListings(db).where('id', '>', afterId).orderBy('id').limit(pageSize).execute()).map(valuesOf);
   if (rows.length === 0) return [];
   // The links of the page's id range, through the primary keys (listing_id first): links of listings in the
   // range that are not searchable come along and are dropped, which costs less than naming thousands of ids.
-  const [first, last] = [rows[0]!.id, rows[rows.length - 1]!.id];
+  const [first, last] = [rows[0]![0], rows[rows.length - 1]![0]];
   const [terms, agents] = await Promise.all([
     termIdsOf(db).where('listing_id', '>=', first).where('listing_id', '<=', last).execute(),
     agentIdsOf(db).where('listing_id', '>=', first).where('listing_id', '<=', last).execute(),
@@ -116,10 +125,14 @@ function searchableListings(db: Executor) {
   return (
     db
       .selectFrom('listings')
-      .select(LISTING_COLUMNS)
-      // NOTE: a listing gets `published_at` when it first enters `publish`, so a searchable one always has it;
-      // the creation time stands in only for a row written around that rule.
-      .select((eb) => eb.fn.coalesce('published_at', 'created_at').as('published_at'))
+      .select((eb) =>
+        jsonArrayOf(db, [
+          ...LISTING_COLUMNS.map((column) => eb.ref(column)),
+          // NOTE: a listing gets `published_at` when it first enters `publish`, so a searchable one always has it;
+          // the creation time stands in only for a row written around that rule.
+          eb.fn.coalesce('published_at', 'created_at'),
+        ]).as('row'),
+      )
       // NOTE: through the primary key whatever the planner's statistics say (db/dialect/index.ts): planned
       // through an index on status, each page of a build sorted every searchable listing.
       .where((eb) => eb(unindexedColumn(db, eb.ref('status')), 'in', SEARCHABLE_STATES))
@@ -141,7 +154,37 @@ function agentIdsOf(db: Executor) {
     .groupBy('listing_id');
 }
 
-type IndexedListingRow = Pick<ListingRow, (typeof LISTING_COLUMNS)[number]> & { published_at: string };
+/** A listing's values in the order of LISTING_COLUMNS, then `published_at`. */
+type ListingValues = [
+  id: number,
+  status: IndexedListing['status'],
+  price: number | null,
+  currency: string,
+  size: number | null,
+  landSize: number | null,
+  bedrooms: number | null,
+  bathrooms: number | null,
+  garage: number | null,
+  yearBuilt: number | null,
+  featured: number,
+  authorId: number | null,
+  agencyId: number | null,
+  reference: string,
+  searchText: string,
+  titleTokens: string,
+  sortTitle: string,
+  latitude: number | null,
+  longitude: number | null,
+  geoKey: number | null,
+  geoX: number | null,
+  geoY: number | null,
+  geoZ: number | null,
+  publishedAt: string,
+];
+
+function valuesOf({ row }: { row: string }): ListingValues {
+  return JSON.parse(row) as ListingValues;
+}
 
 interface IdList {
   listing_id: number;
@@ -151,24 +194,69 @@ interface IdList {
 /** The ids of a listing without links: one shared array (most listings name no agent). */
 const NO_IDS: readonly number[] = Object.freeze([]);
 
-/**
- * The rows as the index takes them, made from the driver's row objects in place: a build reads a million of
- * them, and on this path allocation is most of the cost (a copy of each row took a third of it).
- */
-function toIndexedListings(rows: IndexedListingRow[], terms: readonly IdList[], agents: readonly IdList[]): IndexedListing[] {
+function toIndexedListings(rows: readonly ListingValues[], terms: readonly IdList[], agents: readonly IdList[]): IndexedListing[] {
   const termIds = new Map<number, readonly number[]>();
   for (const { listing_id, ids } of terms) termIds.set(listing_id, parseCommaSeparatedIds(ids));
   const agentIds = new Map<number, readonly number[]>();
   for (const { listing_id, ids } of agents) agentIds.set(listing_id, parseCommaSeparatedIds(ids));
-  for (const row of rows) {
-    const listing = row as unknown as Record<keyof IndexedListing, unknown>;
-    listing.featured = row.featured !== 0;
-    // A bigint: PostgreSQL's driver returns it as a string.
-    if (row.geo_key !== null) listing.geo_key = Number(row.geo_key);
-    listing.term_ids = termIds.get(row.id) ?? NO_IDS;
-    listing.agent_ids = agentIds.get(row.id) ?? NO_IDS;
-  }
-  return rows as unknown as IndexedListing[];
+  return rows.map((values) => toIndexedListing(values, termIds.get(values[0]) ?? NO_IDS, agentIds.get(values[0]) ?? NO_IDS));
+}
+
+function toIndexedListing(values: ListingValues, termIds: readonly number[], agentIds: readonly number[]): IndexedListing {
+  const [
+    id,
+    status,
+    price,
+    currency,
+    size,
+    land_size,
+    bedrooms,
+    bathrooms,
+    garage,
+    year_built,
+    featured,
+    author_id,
+    agency_id,
+    reference,
+    search_text,
+    title_tokens,
+    sort_title,
+    latitude,
+    longitude,
+    geo_key,
+    geo_x,
+    geo_y,
+    geo_z,
+    published_at,
+  ] = values;
+  return {
+    id,
+    status,
+    price,
+    currency,
+    size,
+    land_size,
+    bedrooms,
+    bathrooms,
+    garage,
+    year_built,
+    featured: featured !== 0,
+    author_id,
+    agency_id,
+    reference,
+    search_text,
+    title_tokens,
+    sort_title,
+    latitude,
+    longitude,
+    geo_key,
+    geo_x,
+    geo_y,
+    geo_z,
+    published_at,
+    term_ids: termIds,
+    agent_ids: agentIds,
+  };
 }
 
 function* chunksOf(ids: readonly number[]): Generator<number[]> {
