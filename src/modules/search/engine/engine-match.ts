@@ -14,7 +14,7 @@ import {
 import { INDEX_CELL_LEVEL, type ListingIndex, NULL_INT, PUBLISH, SOLD } from './listing-index.js';
 import { orderOf } from './engine-orders.js';
 import { boxTest, forEachCell } from './engine-regions.js';
-import { forEachSetBit, intersectWords, type Posting, setBit } from './postings.js';
+import { forEachSetBit, hasBit, intersectWords, type Posting, setBit } from './postings.js';
 
 /**
  * Which listings of the index a search matches: the rules of query/search-filters.repository.ts (the reference),
@@ -89,12 +89,13 @@ export function matchSlots(index: ListingIndex, engineSearch: EngineSearch, exce
   tests.push(...plan.tests);
   const alive = index.alive;
   const found = new SlotList(Math.min(driver.estimate, index.slotCount));
-  const seen = driver.repeats ? new Uint8Array(index.slotCount) : undefined;
+  // A bitmap: a byte a slot was a megabyte to allocate and clear per search at a million listings.
+  const seen = driver.repeats ? new Uint32Array((index.slotCount + 31) >>> 5) : undefined;
   const visit = (slot: number) => {
     if (alive[slot] !== 1) return;
     if (seen) {
-      if (seen[slot] === 1) return;
-      seen[slot] = 1;
+      if (hasBit(seen, slot)) return;
+      setBit(seen, slot);
     }
     for (let i = 0; i < tests.length; i++) if (!tests[i]!(slot)) return;
     found.push(slot);

@@ -54,7 +54,7 @@ export class Posting {
 
   has(slot: number): boolean {
     const bits = this.bits;
-    if (bits) return ((bits[slot >>> 5] ?? 0) & (1 << (slot & 31))) !== 0;
+    if (bits) return hasBit(bits, slot);
     const list = this.list!;
     let lo = 0;
     let hi = this.length - 1;
@@ -158,6 +158,11 @@ export function intersectWords(marks: Uint32Array, bits: Uint32Array): void {
 /** Sets bit `slot` of a bitmap of slots. */
 export function setBit(bits: Uint32Array, slot: number): void {
   bits[slot >>> 5]! |= 1 << (slot & 31);
+}
+
+/** Whether bit `slot` of a bitmap of slots is set (a slot past its end is not). */
+export function hasBit(bits: Uint32Array, slot: number): boolean {
+  return ((bits[slot >>> 5] ?? 0) & (1 << (slot & 31))) !== 0;
 }
 
 /** Clears bit `slot` of a bitmap of slots. */
