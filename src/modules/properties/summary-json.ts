@@ -22,9 +22,10 @@ const serialized = new WeakMap<PropertySummaryRecord, Buffer>();
 /**
  * The JSON bytes of a list answer (`{ success, data: { properties, … } }`) whose summaries are serialized once
  * each rather than with every answer: a search page is ten to twenty summaries of 2–5 kB, and serializing and
- * encoding them was about two thirds of a search's time (docs/search-engine.md). `envelope` is the answer without its properties; the bytes are
- * those the route's serializer would write for the whole answer (test/search/summary-json.test.ts holds them to
- * it), `distance` included: the summary schema's last field, absent from the cached summaries.
+ * encoding them was about two thirds of a search's time (docs/search-engine.md). `envelope` is the answer
+ * without its properties; the bytes are those the route's serializer would write for the whole answer
+ * (test/search/summary-json.test.ts holds them to it), `distance` included: the summary schema's last field,
+ * absent from the cached summaries.
  */
 export function summaryListJson(reply: FastifyReply, envelope: { success: true; data: object }, entries: readonly SummaryEntry[]): Buffer {
   const skeleton = String(reply.serialize({ ...envelope, data: { properties: [], ...envelope.data } }));

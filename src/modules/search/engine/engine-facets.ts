@@ -4,7 +4,7 @@ import { TAXONOMY_OF } from '../query/search-terms.js';
 import type { FacetName, TaxonomyFilter } from '../query/search-types.js';
 import { type EngineSearch, matchSlots } from './engine-match.js';
 import { type ListingIndex, NULL_INT } from './listing-index.js';
-import { setBit } from './postings.js';
+import { bitmapOf } from './postings.js';
 
 /**
  * The facet counts of a search (docs/api.md 4.4; facets/search-facets.repository.ts is the reference): each facet
@@ -67,12 +67,6 @@ function termCounts(index: ListingIndex, taxonomy: Parameters<ListingIndex['term
     }
   }
   return byCount(counts);
-}
-
-function bitmapOf(slots: Int32Array, slotCount: number): Uint32Array {
-  const marks = new Uint32Array((slotCount >>> 5) + 1);
-  for (let i = 0; i < slots.length; i++) setBit(marks, slots[i]!);
-  return marks;
 }
 
 /** Room counts below this are counted in an array; the rare higher ones in a map. */

@@ -5,7 +5,7 @@ import type { NumberRange, SearchSort } from '../query/search-types.js';
 import { type EngineSearch, priceStretch } from './engine-match.js';
 import { comparatorOf, orderOf, type PresortedSort, type SlotComparator } from './engine-orders.js';
 import type { ListingIndex } from './listing-index.js';
-import { hasBit, setBit } from './postings.js';
+import { bitmapOf, hasBit } from './postings.js';
 
 /**
  * One page of a search's matches in the order of `sort` (search.repository.ts `inSearchOrder` is the reference).
@@ -62,8 +62,7 @@ function walkIsCheaper(matches: number, end: number, slots: number): boolean {
  * are marked in a bitmap: a byte a slot was a megabyte to allocate and clear per search at a million listings.
  */
 function walkOrder(index: ListingIndex, order: Int32Array, matches: Int32Array, end: number): Int32Array {
-  const marks = new Uint32Array((index.slotCount + 31) >>> 5);
-  for (let i = 0; i < matches.length; i++) setBit(marks, matches[i]!);
+  const marks = bitmapOf(matches, index.slotCount);
   const best = new Int32Array(Math.min(end, matches.length));
   let found = 0;
   for (let i = 0; i < order.length && found < best.length; i++) {

@@ -160,6 +160,13 @@ export function setBit(bits: Uint32Array, slot: number): void {
   bits[slot >>> 5]! |= 1 << (slot & 31);
 }
 
+/** The slots as a bitmap of an index of `slotCount` slots. */
+export function bitmapOf(slots: Int32Array, slotCount: number): Uint32Array {
+  const bits = new Uint32Array((slotCount + 31) >>> 5);
+  for (let i = 0; i < slots.length; i++) setBit(bits, slots[i]!);
+  return bits;
+}
+
 /** Whether bit `slot` of a bitmap of slots is set (a slot past its end is not). */
 export function hasBit(bits: Uint32Array, slot: number): boolean {
   return ((bits[slot >>> 5] ?? 0) & (1 << (slot & 31))) !== 0;
