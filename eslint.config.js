@@ -3,12 +3,12 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'coverage/', 'data/', 'node_modules/'] },
+  { ignores: ['**/dist/', 'coverage/', 'data/', '**/node_modules/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    // Node's globals for the plain-JavaScript entry points (bin/, this file); TypeScript checks its own.
-    files: ['**/*.js'],
+    // Node's globals for the plain-JavaScript entry points (bin/, console's build script, this file); TypeScript checks its own.
+    files: ['**/*.js', '**/*.mjs'],
     languageOptions: { globals: { URL: 'readonly', console: 'readonly', process: 'readonly' } },
   },
   {

@@ -2,7 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    // The console's pure logic is tested beside it (console/src), in the same run.
+    include: ['test/**/*.test.ts', 'console/src/**/*.test.ts'],
     // Once per run: the PostgreSQL template database and the compiled CLI (test/helpers/global-setup.ts).
     globalSetup: ['test/helpers/global-setup.ts'],
     setupFiles: ['test/helpers/setup-file.ts'],

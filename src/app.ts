@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import { isDatabaseReady } from './db/database.js';
 import { registerAuth } from './http/auth.js';
 import { registerCors, wildcardCorsHeaders } from './http/cors.js';
+import { registerConsole } from './http/console.js';
 import { frameworkErrorHandler, registerErrorHandling } from './http/error-handler.js';
 import { registerHealthRoutes } from './http/health.js';
 import { languagePrefixRewriter } from './http/language.js';
@@ -165,7 +166,7 @@ export async function buildApp(deps: AppDependencies, services: Services = creat
 
   // Every route accepts `lang` (docs/api.md 12) and refuses every other unknown query parameter.
   app.addHook('onRoute', (route) => {
-    if (route.url.startsWith('/docs')) return;
+    if (route.url.startsWith('/docs') || route.url.startsWith('/console')) return;
     const schema = (route.schema ??= {});
     const query = (schema.querystring ?? Type.Object({}, { additionalProperties: false })) as {
       properties?: Record<string, unknown>;
@@ -190,5 +191,12 @@ export async function buildApp(deps: AppDependencies, services: Services = creat
     { prefix: `${config.apiPrefix}/realty-api/v1` },
   );
   await registerOpenApiRoutes(app, config.apiPrefix);
+  if (config.console.enabled) {
+    await registerConsole(app, {
+      console: config.console,
+      apiBase: `${config.apiPrefix}/realty-api/v1`,
+      mediaOrigin: config.s3 ? new URL(config.s3.publicUrl).origin : undefined,
+    });
+  }
   return app;
 }

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { type ConsoleConfig, readConsoleConfig } from './config-console.js';
 import { type FcmConfig, readFcmConfig } from './config-push.js';
 import { percentToBasisPoints, toMinor } from './lib/money.js';
 
@@ -47,8 +48,9 @@ export interface Config {
   readonly registrationEnabled: boolean;
   /** Saved searches one user may keep (docs/api.md 0.6); the next one is a 409. */
   readonly savedSearchesPerUser: number;
-  /** The page of the client app that takes `?token=` from the reset mail. */
+  /** The page that takes `?token=` from the reset mail: the console's own when it is served. */
   readonly resetPasswordUrl: string;
+  readonly console: ConsoleConfig;
   /** Without `smtpUrl`, mail stays in the outbox table and is written to the log. */
   readonly mail: { readonly smtpUrl: string | undefined; readonly from: string };
   readonly outboxPollMs: number;
@@ -183,6 +185,9 @@ export function loadConfig(env: Env = process.env, stdoutIsTerminal = Boolean(pr
   const searchEngine = read.string('SEARCH_ENGINE', 'memory');
   if (searchEngine !== 'memory' && searchEngine !== 'sql') problems.push(`SEARCH_ENGINE must be memory or sql (got "${searchEngine}")`);
 
+  const consoleConfig = readConsoleConfig(env, problems);
+  const resetPage = consoleConfig.enabled ? '/console/reset-password' : '/reset-password';
+
   const seedRaw = env.SEED_DEMO;
   const seedDemo = seedRaw === undefined || seedRaw === '' ? 'auto' : read.boolean('SEED_DEMO', false);
 
@@ -225,7 +230,8 @@ export function loadConfig(env: Env = process.env, stdoutIsTerminal = Boolean(pr
     cacheRevalidateMs: read.integer('CACHE_REVALIDATE_MS', 100, 0, 60_000),
     registrationEnabled: read.boolean('REGISTRATION_ENABLED', true),
     savedSearchesPerUser: read.integer('SAVED_SEARCHES_PER_USER', 50, 1, 10_000),
-    resetPasswordUrl: read.url('RESET_PASSWORD_URL', `${publicUrl.replace(/\/+$/, '')}/reset-password`),
+    resetPasswordUrl: read.url('RESET_PASSWORD_URL', `${publicUrl.replace(/\/+$/, '')}${resetPage}`),
+    console: consoleConfig,
     mail: {
       smtpUrl: env.SMTP_URL?.trim() || undefined,
       from: read.string('MAIL_FROM', 'realty-api <no-reply@localhost>'),

@@ -45,7 +45,8 @@ export async function serve(config: Config): Promise<void> {
   const address = await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
   const base = config.publicUrl === `http://${config.host}:${config.port}` ? address : config.publicUrl;
   services.startBackgroundWork();
-  console.log(`realty-api is listening on ${address}\n  API:  ${base}${config.apiPrefix}/realty-api/v1\n  Docs: ${base}/docs`);
+  const consoleLine = config.console.enabled ? `\n  Console: ${base}/console/` : '';
+  console.log(`realty-api is listening on ${address}\n  API:  ${base}${config.apiPrefix}/realty-api/v1\n  Docs: ${base}/docs${consoleLine}`);
 
   let stopping = false;
   const stop = async (signal: string) => {

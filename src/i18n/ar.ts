@@ -22,6 +22,7 @@ export const ar: Catalogue = {
   rate_limited: 'طلبات كثيرة جدًا. حاول مرة أخرى بعد {seconds} ثانية.',
   internal_error: 'حدث خطأ من جهتنا. اذكر معرّف الطلب {request_id} عند الإبلاغ عنه.',
   service_unavailable: 'الخدمة غير متاحة الآن. حاول مرة أخرى بعد قليل.',
+  console_not_built: 'لم تُبنَ لوحة التحكم على هذا الخادم: شغّل `npm run build:console` ثم أعد التحميل.',
   rule_required: 'مطلوب',
   rule_unknown_field: 'ليس حقلًا مقبولًا',
   rule_type: 'يجب أن يكون من النوع {type}',

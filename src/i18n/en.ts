@@ -22,6 +22,7 @@ export const en = {
   rate_limited: 'Too many requests. Try again in {seconds} seconds.',
   internal_error: 'Something went wrong on our side. Quote request id {request_id} if you report it.',
   service_unavailable: 'The service is not available right now. Try again shortly.',
+  console_not_built: 'The console is not built on this server: run `npm run build:console`, then reload.',
 
   // Field rules (the `errors[].message` of a 400)
   rule_required: 'is required',

@@ -22,6 +22,7 @@ export const es: Catalogue = {
   rate_limited: 'Demasiadas solicitudes. Inténtalo de nuevo en {seconds} segundos.',
   internal_error: 'Algo ha fallado por nuestra parte. Indica el identificador {request_id} si lo notificas.',
   service_unavailable: 'El servicio no está disponible ahora. Inténtalo de nuevo en breve.',
+  console_not_built: 'La consola no está compilada en este servidor: ejecuta `npm run build:console` y recarga.',
   rule_required: 'es obligatorio',
   rule_unknown_field: 'no es un campo aceptado',
   rule_type: 'debe ser de tipo {type}',

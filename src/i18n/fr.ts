@@ -22,6 +22,7 @@ export const fr: Catalogue = {
   rate_limited: 'Trop de requêtes. Réessayez dans {seconds} secondes.',
   internal_error: 'Une erreur est survenue de notre côté. Indiquez l’identifiant {request_id} si vous la signalez.',
   service_unavailable: 'Le service est momentanément indisponible. Réessayez bientôt.',
+  console_not_built: 'La console n’est pas compilée sur ce serveur : lancez `npm run build:console`, puis rechargez.',
   rule_required: 'est obligatoire',
   rule_unknown_field: 'n’est pas un champ accepté',
   rule_type: 'doit être de type {type}',

@@ -64,11 +64,33 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads the console settings, and the reset page follows whether the console is served', () => {
+    const defaults = loadConfig({ PORT: '4000' });
+    expect(defaults.console).toMatchObject({
+      enabled: true,
+      tileUrl: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+      tileAttribution: '© OpenStreetMap contributors',
+    });
+    expect(defaults.console.dir).toMatch(/console[\\/]dist$/);
+    const off = loadConfig({ PORT: '4000', CONSOLE_ENABLED: 'false', CONSOLE_TILE_URL: 'https://{s}.tiles.example.org/{z}/{x}/{y}.png' });
+    expect(off.console.enabled).toBe(false);
+    expect(off.resetPasswordUrl).toBe('http://127.0.0.1:4000/reset-password');
+    expect(off.console.tileUrl).toBe('https://{s}.tiles.example.org/{z}/{x}/{y}.png');
+    for (const [name, value] of [
+      ['CONSOLE_ENABLED', 'maybe'],
+      ['CONSOLE_TILE_URL', 'https://tiles.example.org/tile.png'],
+      ['CONSOLE_TILE_URL', 'javascript:alert(1)//{z}{x}{y}'],
+    ] as const) {
+      expect(() => loadConfig({ [name]: value }), `${name}=${value}`).toThrow(name);
+    }
+  });
+
   it('reads the accounts, mail, social and upload settings', () => {
     const defaults = loadConfig({ PORT: '4000' });
     expect(defaults).toMatchObject({
       registrationEnabled: true,
-      resetPasswordUrl: 'http://127.0.0.1:4000/reset-password',
+      // The console serves the reset page by default.
+      resetPasswordUrl: 'http://127.0.0.1:4000/console/reset-password',
       mail: { smtpUrl: undefined, from: 'realty-api <no-reply@localhost>' },
       social: { google: { clientIds: [] }, facebook: { appId: undefined, graphUrl: 'https://graph.facebook.com' } },
       uploads: { maxFileBytes: 10 * 1024 * 1024, maxFiles: 20, maxImagePixels: 40_000_000 },

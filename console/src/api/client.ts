@@ -1,0 +1,142 @@
+/**
+ * The console's one way to call the API: the contract's envelope unwrapped, its errors as ApiError, the
+ * access token (kept in memory only) sent as a Bearer token and renewed once, transparently, when the API
+ * says it expired. The renewal uses the refresh token in its HttpOnly cookie (api/session.ts), which page
+ * script never sees.
+ */
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/** An answer of the API with `success: false`, or a network failure (status 0). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly fields: FieldError[] = [],
+    readonly requestId?: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export interface Pagination {
+  total_records: number;
+  total_pages: number;
+  current_page: number;
+  per_page: number;
+  has_next_page: boolean;
+  has_previous_page: boolean;
+}
+
+type QueryValue = string | number | boolean | null | undefined | readonly (string | number)[];
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  query?: Record<string, QueryValue>;
+  /** A JSON body, or a FormData for multipart uploads. */
+  body?: unknown;
+  signal?: AbortSignal;
+}
+
+interface Settings {
+  apiBase: string;
+  language: () => string;
+  /** Renews the access token (api/session.ts); resolves false when the session is over. */
+  renew: () => Promise<boolean>;
+  token: () => string | null;
+}
+
+const settings: Settings = {
+  apiBase: '/realty-api/v1',
+  language: () => 'en',
+  renew: async () => false,
+  token: () => null,
+};
+
+export function configureClient(next: Partial<Settings>): void {
+  Object.assign(settings, next);
+}
+
+export function apiBase(): string {
+  return settings.apiBase;
+}
+
+/** `?a=1&b=x,y` of `query`'s set values (arrays as comma-separated lists, the contract's form), or ''. */
+export function queryString(query: Record<string, QueryValue>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null || value === '') continue;
+    params.set(key, Array.isArray(value) ? value.join(',') : String(value));
+  }
+  const search = params.toString();
+  return search ? `?${search}` : '';
+}
+
+/** Codes of a 401 after which a renewed access token may succeed. */
+const RENEWABLE = new Set(['token_expired', 'invalid_token']);
+
+/** Calls the API and returns the envelope's `data`; throws ApiError otherwise. */
+export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const first = await send(path, options);
+  if (first.status === 401 && settings.token() !== null && RENEWABLE.has(await codeOf(first)) && (await settings.renew())) {
+    return unwrap<T>(await send(path, options));
+  }
+  return unwrap<T>(first);
+}
+
+/** The raw answer of an authenticated request, for streams (the notification feed). */
+export function authorizedFetch(path: string, init: RequestInit = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  const token = settings.token();
+  if (token) headers.set('authorization', `Bearer ${token}`);
+  headers.set('accept-language', settings.language());
+  return fetch(`${settings.apiBase}${path}`, { ...init, headers, credentials: 'same-origin' });
+}
+
+async function send(path: string, { method = 'GET', query, body, signal }: RequestOptions): Promise<Response> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  let payload: BodyInit | undefined;
+  if (body instanceof FormData) payload = body;
+  else if (body !== undefined) {
+    headers['content-type'] = 'application/json';
+    payload = JSON.stringify(body);
+  }
+  try {
+    return await authorizedFetch(path + (query ? queryString(query) : ''), {
+      method,
+      headers,
+      body: payload,
+      signal,
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiError(0, 'network_error', 'The server could not be reached.');
+  }
+}
+
+async function codeOf(response: Response): Promise<string> {
+  try {
+    const body = (await response.clone().json()) as { code?: string };
+    return body.code ?? '';
+  } catch {
+    return '';
+  }
+}
+
+async function unwrap<T>(response: Response): Promise<T> {
+  let body: { success?: boolean; data?: T; code?: string; message?: string; errors?: FieldError[]; request_id?: string };
+  try {
+    body = await response.json();
+  } catch {
+    throw new ApiError(response.status, 'invalid_response', `The server answered ${response.status} without a readable body.`);
+  }
+  if (response.ok && body.success !== false) return body.data as T;
+  // Term listings answer "no records" with 200 and success false (docs/api.md 0.2): that is an empty list.
+  if (response.ok) return body.data as T;
+  throw new ApiError(response.status, body.code ?? 'error', body.message ?? response.statusText, body.errors ?? [], body.request_id);
+}

@@ -1,0 +1,138 @@
+import { api, ApiError, configureClient } from './client';
+
+/** The signed-in user as the console needs it: the login result's identity (docs/api.md 2.1). */
+export interface Identity {
+  user_id: number;
+  email: string;
+  username: string;
+  display_name: string;
+  avatar_url: string;
+  role: Role;
+  agent_id: number | null;
+  agency_id: number | null;
+}
+
+export type Role = 'administrator' | 'manager' | 'agency' | 'agent' | 'owner' | 'seller' | 'buyer';
+
+interface TokenAnswer {
+  token: string;
+  expires_in: number;
+}
+
+type Listener = () => void;
+
+/**
+ * The session in this tab: the access token lives in this module's memory only; the refresh token is in an
+ * HttpOnly cookie that only the token route receives (the API's cookie mode, docs/api.md 2.2), so a script
+ * injected into the page could not carry the session away. A reload renews the access token from the cookie.
+ */
+class Session {
+  private accessToken: string | null = null;
+  private user: Identity | null = null;
+  private renewal: Promise<boolean> | null = null;
+  private restored: Promise<boolean> | null = null;
+  private readonly listeners = new Set<Listener>();
+
+  token(): string | null {
+    return this.accessToken;
+  }
+
+  identity(): Identity | null {
+    return this.user;
+  }
+
+  /** Called when the token or the identity changes (the live notification feed reconnects). */
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  signIn(login: string, password: string): Promise<Identity> {
+    return this.start('/auth/login', { username: login, password });
+  }
+
+  /** Google's ID token or Facebook's access token, from the provider's redirect (features/auth/social.ts). */
+  signInWith(provider: 'google' | 'facebook', credential: string): Promise<Identity> {
+    const body: Record<string, string> = provider === 'google' ? { id_token: credential } : { access_token: credential };
+    return this.start(`/social/${provider}/login`, body);
+  }
+
+  private async start(route: string, body: Record<string, string>): Promise<Identity> {
+    const result = await api<Identity & TokenAnswer>(route, { method: 'POST', body: { ...body, session: 'cookie' } });
+    this.accessToken = result.token;
+    this.user = pickIdentity(result);
+    this.restored = Promise.resolve(true);
+    this.changed();
+    return this.user;
+  }
+
+  /** Signs out on the server (the session's tokens stop working, the cookie is cleared), then forgets it here. */
+  async signOut(): Promise<void> {
+    try {
+      if (this.accessToken) await api('/auth/logout', { method: 'POST', body: { session: 'cookie' } });
+    } catch {
+      // Already signed out on the server (expired or revoked): nothing more to undo there.
+    } finally {
+      this.forget();
+    }
+  }
+
+  /** Once per page load: a session kept in the cookie becomes a fresh access token and identity. */
+  restore(): Promise<boolean> {
+    this.restored ??= this.renew().then(async (ok) => {
+      if (!ok) return false;
+      await this.reloadIdentity();
+      return this.user !== null;
+    });
+    return this.restored;
+  }
+
+  async reloadIdentity(): Promise<void> {
+    try {
+      this.user = pickIdentity(await api<Identity>('/users/me'));
+      this.changed();
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) this.forget();
+      else throw error;
+    }
+  }
+
+  /** A new access token from the refresh cookie; one request at a time however many callers ask. */
+  renew(): Promise<boolean> {
+    this.renewal ??= api<TokenAnswer>('/auth/token', { method: 'POST', body: { grant_type: 'refresh_token', session: 'cookie' } })
+      .then((answer) => {
+        this.accessToken = answer.token;
+        this.changed();
+        return true;
+      })
+      .catch(() => {
+        this.forget();
+        return false;
+      })
+      .finally(() => {
+        this.renewal = null;
+      });
+    return this.renewal;
+  }
+
+  private forget(): void {
+    const had = this.accessToken !== null || this.user !== null;
+    this.accessToken = null;
+    this.user = null;
+    this.restored = Promise.resolve(false);
+    if (had) this.changed();
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
+  }
+}
+
+function pickIdentity(source: Identity): Identity {
+  const { user_id, email, username, display_name, avatar_url, role, agent_id, agency_id } = source;
+  return { user_id, email, username, display_name, avatar_url, role, agent_id, agency_id };
+}
+
+export const session = new Session();
+
+configureClient({ token: () => session.token(), renew: () => session.renew() });

@@ -1,0 +1,128 @@
+import type { HttpError } from '@refinedev/core';
+import { type ReactNode, useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+
+/** The page's heading and, beside it, its main actions. */
+export function PageHeader({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <div className="page-header">
+      <h1>{title}</h1>
+      {children ? <div className="page-actions">{children}</div> : null}
+    </div>
+  );
+}
+
+/** Paging controls of a Refine `useTable`: previous, "page n of m", next, and the total. */
+export function Pager({
+  currentPage,
+  pageCount,
+  total,
+  onPage,
+}: {
+  currentPage: number;
+  pageCount: number;
+  total: number | undefined;
+  onPage: (page: number) => void;
+}) {
+  const { t } = useTranslation();
+  const pages = Math.max(1, pageCount);
+  return (
+    <nav className="pager" aria-label={t('common.page_of', { page: currentPage, pages })}>
+      <button type="button" onClick={() => onPage(currentPage - 1)} disabled={currentPage <= 1}>
+        {t('common.previous_page')}
+      </button>
+      <span>{t('common.page_of', { page: currentPage, pages })}</span>
+      <button type="button" onClick={() => onPage(currentPage + 1)} disabled={currentPage >= pages}>
+        {t('common.next_page')}
+      </button>
+      {total !== undefined ? <span className="muted">{t('common.total_records', { count: total })}</span> : null}
+    </nav>
+  );
+}
+
+/** A failed request, said plainly, with the API's message and a way to try again. */
+export function ErrorNotice({ error, onRetry }: { error: HttpError | Error | null | undefined; onRetry?: () => void }) {
+  const { t } = useTranslation();
+  if (!error) return null;
+  return (
+    <div className="notice notice-error" role="alert">
+      <strong>{t('common.error_title')}</strong>
+      <span>{error.message}</span>
+      {onRetry ? (
+        <button type="button" onClick={onRetry}>
+          {t('common.retry')}
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+export function Loading() {
+  const { t } = useTranslation();
+  return (
+    <p className="muted" role="status">
+      {t('common.loading')}
+    </p>
+  );
+}
+
+/** A labelled form control with its error message tied to it for screen readers. */
+export function Field({
+  label,
+  error,
+  children,
+  hint,
+}: {
+  label: string;
+  error?: string | undefined;
+  hint?: string;
+  children: (props: { id: string; 'aria-invalid': boolean; 'aria-describedby': string | undefined }) => ReactNode;
+}) {
+  const id = useId();
+  const describedBy = error ? `${id}-error` : hint ? `${id}-hint` : undefined;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {children({ id, 'aria-invalid': Boolean(error), 'aria-describedby': describedBy })}
+      {hint && !error ? (
+        <small id={`${id}-hint`} className="muted">
+          {hint}
+        </small>
+      ) : null}
+      {error ? (
+        <small id={`${id}-error`} className="field-error">
+          {error}
+        </small>
+      ) : null}
+    </div>
+  );
+}
+
+/** The page a role may not open: the API would refuse its data with 403 as well. */
+export function Forbidden() {
+  const { t } = useTranslation();
+  return (
+    <section className="status-page">
+      <h1>{t('common.forbidden_title')}</h1>
+      <p>{t('common.forbidden_text')}</p>
+      <Link to="/">{t('common.go_home')}</Link>
+    </section>
+  );
+}
+
+export function NotFound() {
+  const { t } = useTranslation();
+  return (
+    <section className="status-page">
+      <h1>{t('common.not_found_title')}</h1>
+      <p>{t('common.not_found_text')}</p>
+      <Link to="/">{t('common.go_home')}</Link>
+    </section>
+  );
+}
+
+/** Whether a failed request was refused for the caller's role (403): pages then show Forbidden. */
+export function isForbidden(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as HttpError).statusCode === 403;
+}
