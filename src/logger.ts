@@ -1,4 +1,4 @@
-import { type Logger, pino } from 'pino';
+import { type DestinationStream, type Logger, pino } from 'pino';
 import pretty from 'pino-pretty';
 import type { Config } from './config.js';
 
@@ -6,16 +6,19 @@ import type { Config } from './config.js';
 const REDACTED = [
   'req.headers.authorization',
   'req.headers.cookie',
+  // Cookie mode's refresh token travels in these (docs/api.md 2.3); Fastify logs neither by default, and must not.
+  'res.headers["set-cookie"]',
   ...['password', 'current_password', 'refresh_token', 'token', 'id_token', 'access_token'].map((field) => `body.${field}`),
 ];
 
 /**
  * The one logger of the process: the HTTP layer and background jobs write to it alike. JSON lines for log
  * collectors; on a terminal (LOG_FORMAT=auto) the same records as readable lines, written synchronously so
- * that nothing is lost when the process exits.
+ * that nothing is lost when the process exits. `destination` replaces standard output (tests read the lines).
  */
-export function createLogger(config: Config): Logger {
+export function createLogger(config: Config, destination?: DestinationStream): Logger {
   const options = { level: config.logLevel, redact: REDACTED };
+  if (destination) return pino(options, destination);
   return config.logFormat === 'pretty'
     ? pino(options, pretty({ sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }))
     : pino(options);

@@ -8,19 +8,30 @@ import { toApiTimestamp } from '../../lib/time.js';
 import type { AuthService } from './auth.service.js';
 import { LoginBody, LogoutBody, RegisterBody, ResetConfirmBody, ResetRequestBody, TokenBody, TokenValidity } from './auth.schemas.js';
 import type { PasswordResetService } from './password-reset.service.js';
+import { REFRESH_COOKIE_NAME, type RefreshCookie } from './refresh-cookie.js';
 
 export interface AuthRouteOptions {
   auth: AuthService;
   passwordReset: PasswordResetService;
+  /** Cookie mode's refresh cookie (docs/api.md 2.3). */
+  refreshCookie: RefreshCookie;
   /** The per-IP budget of the sign-in routes (docs/api.md 0.6); unused when rate limiting is off. */
   signInRateLimit: { max: number; timeWindow: number };
 }
 
 const MessageOnly = Type.Object({ success: Type.Boolean(), message: Type.String() });
 
-export async function authRoutes(app: FastifyInstance, { auth, passwordReset, signInRateLimit }: AuthRouteOptions) {
+/** Said in every sign-in route that takes `session`. */
+const COOKIE_MODE_NOTE =
+  ` With \`session: cookie\` the refresh token is set as the HttpOnly, SameSite=Strict cookie \`${REFRESH_COOKIE_NAME}\`, ` +
+  'scoped to `/auth/token`, and left out of the answer (docs/api.md 2.3).';
+
+export async function authRoutes(app: FastifyInstance, { auth, passwordReset, refreshCookie, signInRateLimit }: AuthRouteOptions) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const limited = { rateLimit: signInRateLimit };
+  if (refreshCookie.path !== `${app.prefix}/auth/token`) {
+    throw new Error(`the refresh cookie's path ${refreshCookie.path} is not the token route's, ${app.prefix}/auth/token`);
+  }
 
   api.post(
     '/auth/login',
@@ -31,7 +42,8 @@ export async function authRoutes(app: FastifyInstance, { auth, passwordReset, si
         summary: 'Sign in with a username or e-mail and a password',
         description:
           'Also served as `/{lang}/realty-api/v1/auth/login` (messages in that language). Five failed attempts for one account ' +
-          'within 15 minutes lock it for 15 minutes (429 with Retry-After).',
+          'within 15 minutes lock it for 15 minutes (429 with Retry-After).' +
+          COOKIE_MODE_NOTE,
         body: LoginBody,
         response: {
           200: Envelope(Type.Ref('LoginResult')),
@@ -39,9 +51,9 @@ export async function authRoutes(app: FastifyInstance, { auth, passwordReset, si
         },
       },
     },
-    async (request) => ({
+    async (request, reply) => ({
       success: true,
-      data: await auth.login(request.body),
+      data: refreshCookie.deliver(reply, request.body.session, await auth.login(request.body)),
       message: translate(request.lang, 'login_success'),
     }),
   );
@@ -54,7 +66,8 @@ export async function authRoutes(app: FastifyInstance, { auth, passwordReset, si
         tags: ['auth'],
         summary: 'Create an account and sign in',
         description:
-          'Roles `agent` and `agency` also create the agent or agency record (`agent_id`/`agency_id`). 403 when REGISTRATION_ENABLED=false.',
+          'Roles `agent` and `agency` also create the agent or agency record (`agent_id`/`agency_id`). 403 when REGISTRATION_ENABLED=false.' +
+          COOKIE_MODE_NOTE,
         body: RegisterBody,
         response: {
           201: Envelope(Type.Ref('LoginResult')),
@@ -63,7 +76,7 @@ export async function authRoutes(app: FastifyInstance, { auth, passwordReset, si
       },
     },
     async (request, reply) => {
-      const data = await auth.register(request.body);
+      const data = refreshCookie.deliver(reply, request.body.session, await auth.register(request.body));
       return reply.status(201).send({ success: true, data, message: translate(request.lang, 'register_success') });
     },
   );
@@ -77,7 +90,11 @@ export async function authRoutes(app: FastifyInstance, { auth, passwordReset, si
         summary: 'Get tokens with a password, or rotate a refresh token',
         description:
           '`grant_type: password` with `username` and `password`, or `grant_type: refresh_token` with `refresh_token`. ' +
-          'Refresh tokens are single use; presenting one that was already used revokes its whole session (401).',
+          'Refresh tokens are single use; presenting one that was already used revokes its whole session (401). ' +
+          `With \`session: cookie\` the refresh token is answered as the HttpOnly cookie \`${REFRESH_COOKIE_NAME}\` (not in the answer), and ` +
+          'a refresh grant without `refresh_token` reads that cookie: the rotated token is set again, a missing cookie is ' +
+          '401 `unauthorized`, an unusable one 401 `invalid_token`. Without `session: cookie` the cookie is never read. ' +
+          'Only `application/json` bodies are taken, which a cross-site form cannot send (docs/api.md 2.3).',
         body: TokenBody,
         response: {
           200: Envelope(Type.Ref('TokenPair')),
@@ -85,7 +102,10 @@ export async function authRoutes(app: FastifyInstance, { auth, passwordReset, si
         },
       },
     },
-    async (request) => ({ success: true, data: await auth.issueTokens(request.body) }),
+    async (request, reply) => {
+      const input = refreshCookie.tokenInput(request.body, request.headers.cookie);
+      return { success: true, data: refreshCookie.deliver(reply, request.body.session, await auth.issueTokens(input)) };
+    },
   );
 
   api.post(
@@ -115,12 +135,16 @@ export async function authRoutes(app: FastifyInstance, { auth, passwordReset, si
       schema: {
         tags: ['auth'],
         summary: 'End the session: its access and refresh tokens stop working at once, in every server process',
+        description:
+          "The session ended is the bearer token's (in cookie mode, also the cookie's). With `session: cookie` the answer " +
+          `also deletes the refresh cookie (\`Set-Cookie: ${REFRESH_COOKIE_NAME}=; Path=…; Max-Age=0\`, docs/api.md 2.3).`,
         body: LogoutBody,
         response: { 200: MessageOnly, ...errorResponses(400, 401, 403, 413, 415) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       await auth.logout(request.user!, request.body.refresh_token);
+      refreshCookie.clear(reply, request.body.session);
       return { success: true, message: translate(request.lang, 'logout_success') };
     },
   );

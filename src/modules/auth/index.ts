@@ -7,6 +7,7 @@ import { LoginResult, TokenPair } from './auth.schemas.js';
 import { AuthService } from './auth.service.js';
 import { LoginLocks } from './login-locks.service.js';
 import { PASSWORD_RESET_CHANNEL, PasswordResetService } from './password-reset.service.js';
+import { RefreshCookie } from './refresh-cookie.js';
 import { DatabaseStampSignal, RedisRevocationChannel } from './revocations.service.js';
 import { SessionCache } from './session-cache.service.js';
 
@@ -16,6 +17,8 @@ export interface AuthServices {
   passwordReset: PasswordResetService;
   /** Failed sign-ins per account, shared by every process. */
   loginLocks: LoginLocks;
+  /** Cookie mode's refresh cookie, for every route that answers a sign-in (docs/api.md 2.3). */
+  refreshCookie: RefreshCookie;
 }
 
 /** Authentication (docs/api.md 2): sessions with access and refresh tokens, revocation across processes. */
@@ -36,11 +39,17 @@ export function createAuthModule(
     registrationEnabled: config.registrationEnabled,
   });
   const passwordReset = new PasswordResetService(db, users, passwords, revocations, config.resetPasswordUrl, mailer);
+  // The path app.ts serves the token route at (auth.routes.ts checks it at start): the browser sends the cookie there only.
+  const refreshCookie = new RefreshCookie({
+    path: `${config.apiPrefix}/realty-api/v1/auth/token`,
+    maxAgeSeconds: config.refreshTokenTtlDays * 86_400,
+    secure: new URL(config.publicUrl).protocol === 'https:',
+  });
   return {
-    services: { auth, passwordReset, loginLocks },
+    services: { auth, passwordReset, loginLocks, refreshCookie },
     schemas: [LoginResult, TokenPair],
     routes: async (api) => {
-      await api.register(authRoutes, { auth, passwordReset, signInRateLimit: authRateLimit(config) });
+      await api.register(authRoutes, { auth, passwordReset, refreshCookie, signInRateLimit: authRateLimit(config) });
     },
     senders: { [PASSWORD_RESET_CHANNEL]: (payload) => passwordReset.deliverReset(payload) },
     stop: async () => {
@@ -49,6 +58,7 @@ export function createAuthModule(
   };
 }
 
-export { LoginResult } from './auth.schemas.js';
+export { LoginResult, SessionField } from './auth.schemas.js';
 export type { AuthService } from './auth.service.js';
 export { LoginLocks } from './login-locks.service.js';
+export { REFRESH_COOKIE_NAME, type RefreshCookie } from './refresh-cookie.js';

@@ -14,14 +14,14 @@ export interface SocialServices {
 /** Sign-in with Google and Facebook (docs/api.md 2.2): verified identities linked to accounts. */
 export function createSocialModule(
   { config, database }: Platform,
-  { users, auth }: Pick<AccountsServices, 'users'> & Pick<AuthServices, 'auth'>,
+  { users, auth, refreshCookie }: Pick<AccountsServices, 'users'> & Pick<AuthServices, 'auth' | 'refreshCookie'>,
 ): AppModule<SocialServices> {
   const social = new SocialService(database.db, users, auth, createSocialVerifiers(config.social));
   return {
     services: { social },
     schemas: [SocialLoginResult],
     routes: async (api) => {
-      await api.register(socialRoutes, { social, signInRateLimit: authRateLimit(config) });
+      await api.register(socialRoutes, { social, refreshCookie, signInRateLimit: authRateLimit(config) });
     },
   };
 }

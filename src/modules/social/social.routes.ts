@@ -3,11 +3,14 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { Envelope, errorResponses } from '../../http/envelope.js';
 import { translate } from '../../i18n/index.js';
+import { REFRESH_COOKIE_NAME, type RefreshCookie } from '../auth/index.js';
 import { FacebookLoginBody, GoogleLoginBody, SocialConfig } from './social.schemas.js';
 import type { SocialService } from './social.service.js';
 
 export interface SocialRouteOptions {
   social: SocialService;
+  /** Cookie mode's refresh cookie (docs/api.md 2.3). */
+  refreshCookie: RefreshCookie;
   /** The per-IP budget of the sign-in routes (docs/api.md 0.6); unused when rate limiting is off. */
   signInRateLimit: { max: number; timeWindow: number };
 }
@@ -17,9 +20,10 @@ const ACCOUNT_RULES =
   'existing account with the same e-mail address only when the provider reports the address as verified; ' +
   'when it does not, the answer is 409 `email_taken`. An identity without an e-mail address and no account ' +
   'yet is refused with 400. 403 `forbidden` when the provider is not configured here; 503 when the provider ' +
-  'cannot be reached.';
+  'cannot be reached. With `session: cookie` the refresh token is set as the HttpOnly, SameSite=Strict cookie ' +
+  `\`${REFRESH_COOKIE_NAME}\`, scoped to \`/auth/token\`, and left out of the answer (docs/api.md 2.3).`;
 
-export async function socialRoutes(app: FastifyInstance, { social, signInRateLimit }: SocialRouteOptions) {
+export async function socialRoutes(app: FastifyInstance, { social, refreshCookie, signInRateLimit }: SocialRouteOptions) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const loginResponses = {
     200: Envelope(Type.Ref('SocialLoginResult')),
@@ -53,9 +57,9 @@ export async function socialRoutes(app: FastifyInstance, { social, signInRateLim
         response: loginResponses,
       },
     },
-    async (request) => ({
+    async (request, reply) => ({
       success: true,
-      data: await social.login('google', request.body.id_token),
+      data: refreshCookie.deliver(reply, request.body.session, await social.login('google', request.body.id_token)),
       message: translate(request.lang, 'login_success'),
     }),
   );
@@ -76,9 +80,9 @@ export async function socialRoutes(app: FastifyInstance, { social, signInRateLim
         response: loginResponses,
       },
     },
-    async (request) => ({
+    async (request, reply) => ({
       success: true,
-      data: await social.login('facebook', request.body.access_token),
+      data: refreshCookie.deliver(reply, request.body.session, await social.login('facebook', request.body.access_token)),
       message: translate(request.lang, 'login_success'),
     }),
   );

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { SOCIAL_PROVIDERS } from '../../lib/social-providers.js';
-import { LoginResult } from '../auth/index.js';
+import { LoginResult, SessionField } from '../auth/index.js';
 
 const PROVIDER_TOKEN_LIMIT = 4096;
 
@@ -11,6 +11,7 @@ export const GoogleLoginBody = Type.Object(
       maxLength: PROVIDER_TOKEN_LIMIT,
       description: 'The Google ID token (a JWT) the client obtained from Google Sign-In',
     }),
+    session: SessionField,
   },
   { additionalProperties: false },
 );
@@ -22,6 +23,7 @@ export const FacebookLoginBody = Type.Object(
       maxLength: PROVIDER_TOKEN_LIMIT,
       description: 'The Facebook user access token the client obtained from Facebook Login',
     }),
+    session: SessionField,
   },
   { additionalProperties: false },
 );
