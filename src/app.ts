@@ -35,6 +35,7 @@ import { createReviewsModule } from './modules/reviews/index.js';
 import { createSavedSearchesModule } from './modules/saved-searches/index.js';
 import { createSearchModule } from './modules/search/index.js';
 import { createSocialModule } from './modules/social/index.js';
+import { createStatsModule } from './modules/stats/index.js';
 import { createTaxonomiesModule } from './modules/taxonomies/index.js';
 import { createUsersModule } from './modules/users/index.js';
 import { type AppDependencies, createPlatform } from './platform.js';
@@ -73,6 +74,7 @@ function createModules(platform: Platform) {
   const notifications = createNotificationsModule(platform);
   const savedSearches = createSavedSearchesModule(platform, { ...search.services, ...notifications.services });
   const payments = createPaymentsModule(platform, { ...accounts.services, ...users.services, ...properties.services });
+  const stats = createStatsModule(platform);
   return [
     taxonomies,
     accounts,
@@ -88,6 +90,7 @@ function createModules(platform: Platform) {
     notifications,
     directory,
     payments,
+    stats,
   ] as const;
 }
 

@@ -68,6 +68,7 @@ export const ar: Catalogue = {
   profile_password_incorrect: 'غير صحيحة',
   profile_display_name_blank: 'يجب أن يحتوي على نص بعد إزالة وسوم HTML',
   profile_delete_self: 'احذف حسابك الخاص عبر DELETE /users/delete-profile.',
+  user_admin_self: 'لا يمكن للمسؤولين تغيير دور حساباتهم أو حالتها.',
 
   // Media
   media_type_not_accepted: 'نوع الملف هذا غير مقبول. الأنواع المقبولة: {types}.',

@@ -72,6 +72,7 @@ export const en = {
   profile_password_incorrect: 'is incorrect',
   profile_display_name_blank: 'must contain text once HTML tags are removed',
   profile_delete_self: 'Delete your own account with DELETE /users/delete-profile.',
+  user_admin_self: 'Administrators cannot change the role or status of their own account.',
 
   // Media
   media_type_not_accepted: 'This file type is not accepted. Accepted types: {types}.',

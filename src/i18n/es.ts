@@ -68,6 +68,7 @@ export const es: Catalogue = {
   profile_password_incorrect: 'es incorrecta',
   profile_display_name_blank: 'debe contener texto una vez eliminadas las etiquetas HTML',
   profile_delete_self: 'Elimina tu propia cuenta con DELETE /users/delete-profile.',
+  user_admin_self: 'Los administradores no pueden cambiar el rol ni el estado de su propia cuenta.',
 
   // Media
   media_type_not_accepted: 'Este tipo de archivo no se acepta. Tipos aceptados: {types}.',

@@ -68,6 +68,7 @@ export const fr: Catalogue = {
   profile_password_incorrect: 'est incorrect',
   profile_display_name_blank: 'doit contenir du texte une fois les balises HTML retirées',
   profile_delete_self: 'Supprimez votre propre compte avec DELETE /users/delete-profile.',
+  user_admin_self: 'Les administrateurs ne peuvent pas modifier le rôle ni le statut de leur propre compte.',
 
   // Media
   media_type_not_accepted: 'Ce type de fichier n’est pas accepté. Types acceptés : {types}.',

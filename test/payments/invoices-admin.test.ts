@@ -23,7 +23,7 @@ const SEED_PROFILE_FIELDS = {
   role: 'string',
 } as const;
 /** What docs/api.md 3.1 adds to the seed's profile. */
-const PROJECT_PROFILE_FIELDS = ['bio', 'website', 'language', 'registered_date', 'agent_id', 'agency_id'];
+const PROJECT_PROFILE_FIELDS = ['bio', 'website', 'language', 'registered_date', 'agent_id', 'agency_id', 'status'];
 
 describe.each(DIALECTS)('administering invoices (%s)', (dialect) => {
   let t: TestApp;

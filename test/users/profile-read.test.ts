@@ -26,6 +26,7 @@ const FULL_KEYS = [
   'registered_date',
   'agent_id',
   'agency_id',
+  'status',
 ].sort();
 const PUBLIC_KEYS = [
   'user_id',
@@ -83,6 +84,7 @@ describe.each(DIALECTS)('reading profiles (%s)', (dialect) => {
         registered_date: `${buyer.created_at.slice(0, 19)}Z`,
         agent_id: null,
         agency_id: null,
+        status: 'active',
       });
     });
 

@@ -15,6 +15,11 @@ export const ROLES = ['administrator', 'manager', 'agency', 'agent', 'owner', 's
 
 export type Role = (typeof ROLES)[number];
 
+/** A suspended account cannot sign in, and its sessions are revoked when it is suspended. */
+export const USER_STATUSES = ['active', 'suspended'] as const;
+
+export type UserStatus = (typeof USER_STATUSES)[number];
+
 export interface UsersTable {
   id: Generated<number>;
   username: string;
@@ -23,7 +28,7 @@ export interface UsersTable {
   /** Null for accounts that only sign in through a social provider. */
   password_hash: string | null;
   role: Role;
-  status: Generated<'active' | 'suspended'>;
+  status: Generated<UserStatus>;
   display_name: string;
   first_name: Generated<string>;
   last_name: Generated<string>;

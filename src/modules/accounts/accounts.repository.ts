@@ -1,4 +1,4 @@
-import type { NewUser, UserRow } from '../../db/schema/index.js';
+import type { NewUser, Role, UserRow, UserStatus } from '../../db/schema/index.js';
 import type { Executor } from '../../db/executor.js';
 
 /** A login name is a username or an e-mail address (e-mails are stored lower-cased). */
@@ -48,6 +48,36 @@ export async function findAccounts(db: Executor, ids: readonly number[]): Promis
     .select(['ag.id as agent_id', 'ay.id as agency_id', 'm.sizes as avatar_sizes'])
     .where('u.id', 'in', ids)
     .execute();
+}
+
+export async function findUserById(db: Executor, id: number): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Whether the user is an administrator whose account is active: who may administer accounts. */
+export async function isActiveAdministrator(db: Executor, id: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where('id', '=', id)
+    .where('role', '=', 'administrator')
+    .where('status', '=', 'active')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Sets a user's role or status; a trigger moves the `sessions` stamp with it (db/dialect/ddl/session-triggers.ts). */
+export async function setUserAccess(db: Executor, id: number, change: { role: Role } | { status: UserStatus }, now: string): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ ...change, updated_at: now })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function hasDirectoryRecord(db: Executor, table: 'agents' | 'agencies', userId: number): Promise<boolean> {
+  const row = await db.selectFrom(table).select('id').where('user_id', '=', userId).executeTakeFirst();
+  return row !== undefined;
 }
 
 export async function directorySlugTaken(db: Executor, table: 'agents' | 'agencies', slug: string): Promise<boolean> {

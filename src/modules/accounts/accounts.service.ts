@@ -1,6 +1,6 @@
-import type { Kysely } from 'kysely';
-import { isUniqueViolation } from '../../db/dialect/index.js';
-import type { DB, Role, UserRow } from '../../db/schema/index.js';
+import type { Kysely, Transaction } from 'kysely';
+import { isUniqueViolation, lockTransactionKey } from '../../db/dialect/index.js';
+import type { DB, Role, UserRow, UserStatus } from '../../db/schema/index.js';
 import { AppError } from '../../lib/errors.js';
 import { nowIso } from '../../lib/time.js';
 import type { PasswordHasher } from './password-hasher.service.js';
@@ -75,24 +75,61 @@ export class AccountsService {
           updated_at: now,
         });
         const table = DIRECTORY_TABLE[account.role];
-        if (table) {
-          const slug = await firstFreeSlug(slugify(displayName) || slugify(account.username) || table, (candidate) =>
-            repository.directorySlugTaken(trx, table, candidate),
-          );
-          await repository.insertDirectoryRecord(trx, table, {
-            userId: user.id,
-            name: displayName,
-            slug,
-            sortKey: sortKey(displayName),
-            email,
-            phone,
-            now,
-          });
-        }
+        if (table) await insertDirectoryRecordOf(trx, table, user, now);
         return user;
       });
     } catch (error) {
       // Lost a race with a concurrent registration of the same name or address.
+      if (isUniqueViolation(error)) throw new AppError('conflict');
+      throw error;
+    }
+  }
+
+  /**
+   * An administrator sets another user's role (docs/api.md 3.4). A user made an agent or an agency who has no
+   * agent or agency record yet gets one, made as registration makes it; records of an earlier role stay, linked.
+   * Returns whether the role changed (setting the same role again only makes sure of the record).
+   */
+  async changeRole(actorId: number, userId: number, role: Role): Promise<{ changed: boolean }> {
+    return this.administer(actorId, userId, async (trx, user, now) => {
+      const changed = user.role !== role;
+      if (changed) await repository.setUserAccess(trx, userId, { role }, now);
+      const table = DIRECTORY_TABLE[role];
+      if (table && !(await repository.hasDirectoryRecord(trx, table, userId))) await insertDirectoryRecordOf(trx, table, user, now);
+      return { changed };
+    });
+  }
+
+  /** An administrator suspends or reactivates another user's account (docs/api.md 3.4); whether the status changed. */
+  async changeStatus(actorId: number, userId: number, status: UserStatus): Promise<{ changed: boolean }> {
+    return this.administer(actorId, userId, async (trx, user, now) => {
+      const changed = user.status !== status;
+      if (changed) await repository.setUserAccess(trx, userId, { status }, now);
+      return { changed };
+    });
+  }
+
+  /**
+   * One change of an account by an administrator, in a transaction that first makes sure the actor still is an
+   * active administrator. Such changes are serialized (one lock for all of them), so that two administrators
+   * demoting or suspending each other at the same moment cannot both succeed and leave nobody to administer:
+   * the second finds it has lost the role (403). Unknown user → 404.
+   */
+  private async administer<T>(
+    actorId: number,
+    userId: number,
+    change: (trx: Transaction<DB>, user: UserRow, now: string) => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        await lockTransactionKey(trx, 'account-administration');
+        if (!(await repository.isActiveAdministrator(trx, actorId))) throw new AppError('forbidden');
+        const user = await repository.findUserById(trx, userId);
+        if (!user) throw AppError.notFound();
+        return change(trx, user, nowIso());
+      });
+    } catch (error) {
+      // A directory slug taken by a concurrent registration between our look and our insert.
       if (isUniqueViolation(error)) throw new AppError('conflict');
       throw error;
     }
@@ -123,4 +160,23 @@ export class AccountsService {
       if (!(await repository.usernameExists(this.db, candidate))) return candidate;
     }
   }
+}
+
+/**
+ * The agent or agency record of a user (docs/api.md 2.2, 12): named by the user's display name, with a free slug
+ * made from it, and the account's e-mail address and phone number.
+ */
+async function insertDirectoryRecordOf(trx: Transaction<DB>, table: 'agents' | 'agencies', user: UserRow, now: string): Promise<void> {
+  const slug = await firstFreeSlug(slugify(user.display_name) || slugify(user.username) || table, (candidate) =>
+    repository.directorySlugTaken(trx, table, candidate),
+  );
+  await repository.insertDirectoryRecord(trx, table, {
+    userId: user.id,
+    name: user.display_name,
+    slug,
+    sortKey: sortKey(user.display_name),
+    email: user.email,
+    phone: user.phone,
+    now,
+  });
 }

@@ -1,6 +1,6 @@
 import { sql, type Transaction, type Updateable } from 'kysely';
 import { asciiLower, asciiLowerCase, escapeLike } from '../../db/dialect/index.js';
-import type { DB, Role, UsersTable } from '../../db/schema/index.js';
+import type { DB, Role, UserStatus, UsersTable } from '../../db/schema/index.js';
 import type { Executor } from '../../db/executor.js';
 
 export interface ProfileCounts {
@@ -35,6 +35,7 @@ export async function findProfileCounts(db: Executor, userIds: readonly number[]
 
 export interface UserFilter {
   role?: Role;
+  status?: UserStatus;
   /** Matched case-insensitively as a substring of the username, e-mail address or display name. */
   search?: string;
   limit: number;
@@ -45,6 +46,7 @@ export interface UserFilter {
 export async function findUserPage(db: Executor, filter: UserFilter): Promise<{ ids: number[]; total: number }> {
   let query = db.selectFrom('users');
   if (filter.role !== undefined) query = query.where('role', '=', filter.role);
+  if (filter.status !== undefined) query = query.where('status', '=', filter.status);
   if (filter.search !== undefined) {
     // Both sides lower-cased the same way on both databases (ASCII letters only): SQLite's LIKE ignores ASCII
     // case and PostgreSQL's does not, so neither may rely on it.

@@ -44,6 +44,11 @@ export class ProfilesService {
     return this.fullProfile(await this.existingAccount(caller.id));
   }
 
+  /** Anyone's full profile, for callers whose right to it is settled (an administrator's account changes). */
+  async fullProfileOf(id: number): Promise<UserProfileRecord> {
+    return this.fullProfile(await this.existingAccount(id));
+  }
+
   /** Full for the user themself, administrators and managers; public for everyone else. */
   async profileFor(caller: AuthUser, id: number): Promise<UserProfileRecord | PublicUserProfileRecord> {
     const account = await this.existingAccount(id);
@@ -89,6 +94,7 @@ export class ProfilesService {
     const search = query.search?.trim();
     const { ids, total } = await repository.findUserPage(this.db, {
       ...(query.role !== undefined ? { role: query.role } : {}),
+      ...(query.status !== undefined ? { status: query.status } : {}),
       ...(search ? { search } : {}),
       limit: window.perPage,
       offset: window.offset,

@@ -30,6 +30,7 @@ export function toUserProfile(account: AccountRow, counts: ProfileCounts | undef
     registered_date: toApiTimestamp(account.created_at),
     agent_id: account.agent_id,
     agency_id: account.agency_id,
+    status: account.status,
   };
 }
 

@@ -5,7 +5,17 @@ import { Envelope, errorResponses } from '../../http/envelope.js';
 import { bodyDefaultsToEmpty, callerOf } from '../../http/route-helpers.js';
 import { translate } from '../../i18n/index.js';
 import type { ProfilesService } from './profiles.service.js';
-import { DeleteProfileBody, ListUsersQuery, PROFILE_READERS, UpdateProfileBody, UserIdParams, UserList } from './users.schemas.js';
+import type { UserAdministration } from './user-administration.service.js';
+import {
+  ChangeRoleBody,
+  ChangeStatusBody,
+  DeleteProfileBody,
+  ListUsersQuery,
+  PROFILE_READERS,
+  UpdateProfileBody,
+  UserIdParams,
+  UserList,
+} from './users.schemas.js';
 
 const ProfileRef = Type.Ref('UserProfile');
 const PublicProfileRef = Type.Ref('PublicUserProfile');
@@ -14,10 +24,13 @@ const security = [{ bearer: [] }];
 const signedIn = { auth: 'user' } as const;
 
 /**
- * Profiles and accounts (docs/api.md 3.1, 3.2). Static paths (`/users/me`, `/users/profile`, …) win over
+ * Profiles and accounts (docs/api.md 3.1, 3.2, 3.4). Static paths (`/users/me`, `/users/profile`, …) win over
  * `/users/:id` in the router, so the other modules' `/users/...` routes are not shadowed by it.
  */
-export async function userRoutes(app: FastifyInstance, { profiles }: { profiles: ProfilesService }) {
+export async function userRoutes(
+  app: FastifyInstance,
+  { profiles, administration }: { profiles: ProfilesService; administration: UserAdministration },
+) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
   api.get(
@@ -88,7 +101,9 @@ export async function userRoutes(app: FastifyInstance, { profiles }: { profiles:
       schema: {
         tags: ['users'],
         summary: 'List users (administrator, manager), newest first',
-        description: '`search` matches a case-insensitive substring of the username, e-mail address or display name.',
+        description:
+          '`search` matches a case-insensitive substring of the username, e-mail address or display name; `role` ' +
+          'and `status` keep the users of that role or account status.',
         security,
         querystring: ListUsersQuery,
         response: { 200: Envelope(UserList), ...errorResponses(400, 401, 403, 429) },
@@ -133,5 +148,60 @@ export async function userRoutes(app: FastifyInstance, { profiles }: { profiles:
       await profiles.deleteUser(callerOf(request), request.params.id);
       return { success: true, message: translate(request.lang, 'account_deleted') };
     },
+  );
+
+  const administratorOnly = { auth: ['administrator'] } as const;
+
+  api.put(
+    '/users/:id/role',
+    {
+      config: administratorOnly,
+      schema: {
+        tags: ['users'],
+        summary: 'Change another user’s role (administrator)',
+        description:
+          'Body `{role}`: any role of docs/api.md 0.3, `administrator` and `manager` included. Making a user an ' +
+          '`agent` or `agency` creates their agent or agency record when they have none, as registration does ' +
+          '(named by their display name, with their e-mail address and phone); the record of an earlier role stays, ' +
+          'linked to the user. A change ends every session of the user at once, on every process: they sign in again ' +
+          'and get the new role. The same role again ends no session (it only creates a missing agent or agency ' +
+          'record). Answers the user’s full profile. The caller’s own account → 409 `conflict`; an unknown user → ' +
+          '404; managers and other roles → 403.',
+        security,
+        params: UserIdParams,
+        body: ChangeRoleBody,
+        response: { 200: Envelope(ProfileRef), ...errorResponses(400, 401, 403, 404, 409, 413, 415, 429) },
+      },
+    },
+    async (request) => ({
+      success: true,
+      data: await administration.changeRole(callerOf(request), request.params.id, request.body),
+    }),
+  );
+
+  api.put(
+    '/users/:id/status',
+    {
+      config: administratorOnly,
+      schema: {
+        tags: ['users'],
+        summary: 'Suspend or reactivate another user’s account (administrator)',
+        description:
+          'Body `{status}`: `suspended` ends every session of the user at once, on every process (their access and ' +
+          'refresh tokens answer 401), and refuses their sign-ins (password, token grant, social) with 403 ' +
+          '`account_suspended`; `active` lets them sign in again (their old sessions stay ended). Nothing else of ' +
+          'the account changes: listings, records and reviews stay as they are. Setting the current status again ' +
+          'is harmless. Answers the user’s full profile. The caller’s own account → 409 `conflict`; an unknown ' +
+          'user → 404; managers and other roles → 403.',
+        security,
+        params: UserIdParams,
+        body: ChangeStatusBody,
+        response: { 200: Envelope(ProfileRef), ...errorResponses(400, 401, 403, 404, 409, 413, 415, 429) },
+      },
+    },
+    async (request) => ({
+      success: true,
+      data: await administration.changeStatus(callerOf(request), request.params.id, request.body),
+    }),
   );
 }

@@ -1,12 +1,12 @@
 import { type Static, Type } from 'typebox';
-import { ROLES } from '../../db/schema/index.js';
+import { ROLES, USER_STATUSES } from '../../db/schema/index.js';
 import { PageQueryFields, Pagination, type PaginationRecord } from '../../lib/paging.js';
 import { LANGUAGES } from '../../i18n/index.js';
 
 const INT4_MAX = 2_147_483_647;
 const Id = Type.Union([Type.Integer(), Type.Null()]);
 
-/** The user profile of docs/api.md 3.1 (the Houzez shape), plus bio, website, language, registered_date, agent_id, agency_id. Empty text is "", never null. */
+/** The user profile of docs/api.md 3.1 (the Houzez shape), plus bio, website, language, registered_date, agent_id, agency_id, status. Empty text is "", never null. */
 export const UserProfile = Type.Object(
   {
     user_id: Type.Integer(),
@@ -30,6 +30,9 @@ export const UserProfile = Type.Object(
     registered_date: Type.String({ description: 'ISO 8601 UTC' }),
     agent_id: Id,
     agency_id: Id,
+    status: Type.Enum([...USER_STATUSES], {
+      description: '`suspended`: the account cannot sign in and has no session (PUT /users/{id}/status); else `active`',
+    }),
   },
   { $id: 'UserProfile', title: 'UserProfile', description: 'What the user, administrators and managers see (docs/api.md 3.1)' },
 );
@@ -119,6 +122,7 @@ export const ListUsersQuery = Type.Object(
   {
     ...PageQueryFields,
     role: Type.Optional(Type.Enum([...ROLES])),
+    status: Type.Optional(Type.Enum([...USER_STATUSES], { description: 'Only active, or only suspended, accounts' })),
     search: Type.Optional(
       Type.String({ maxLength: 200, description: 'Case-insensitive substring of the username, e-mail address or display name' }),
     ),
@@ -132,6 +136,28 @@ export interface UserListRecord {
   users: UserProfileRecord[];
   pagination: PaginationRecord;
 }
+
+/** An administrator's change of another user's role (docs/api.md 3.4). */
+export const ChangeRoleBody = Type.Object(
+  {
+    role: Type.Enum([...ROLES], {
+      description: 'Any role of docs/api.md 0.3. `agent` and `agency` also create the user’s agent or agency record when they have none',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type ChangeRoleInput = Static<typeof ChangeRoleBody>;
+
+/** An administrator suspends (`suspended`) or reactivates (`active`) another user's account (docs/api.md 3.4). */
+export const ChangeStatusBody = Type.Object(
+  {
+    status: Type.Enum([...USER_STATUSES], {
+      description: '`suspended` signs the user out everywhere at once and refuses their sign-ins; `active` lets them sign in again',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type ChangeStatusInput = Static<typeof ChangeStatusBody>;
 
 /** Whose profile a caller sees in full: their own, and anyone's for administrators and managers. */
 export const PROFILE_READERS = ['administrator', 'manager'] as const;
