@@ -25,8 +25,10 @@ const digest = hash.digest('hex');
 if (existsSync(stampFile) && readFileSync(stampFile, 'utf8') === digest) {
   console.error('console: build is up to date');
 } else {
+  // A production build even when started from a test run (NODE_ENV=test would bundle React's development build).
+  process.env.NODE_ENV = 'production';
   const { build } = await import('vite');
-  await build({ root: here, logLevel: 'warn' });
+  await build({ root: here, mode: 'production', logLevel: 'warn' });
   writeFileSync(stampFile, digest);
   console.error('console: built into console/dist');
 }

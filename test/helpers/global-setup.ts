@@ -58,7 +58,8 @@ export const PROGRAMS = {
   'outbox-crash-worker.mjs': 'test/notifications/outbox-crash-worker.ts',
 } as const;
 
-async function compilePrograms(): Promise<string> {
+/** Compiles PROGRAMS into a new temporary directory (also used by the browser tests' setup, test/e2e). */
+export async function compilePrograms(): Promise<string> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'realty-test-programs-'));
   // Packages stay outside the bundles, as `npm start` loads them: resolved from the project's node_modules.
   fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');

@@ -23,7 +23,7 @@ type Listener = () => void;
 
 /**
  * The session in this tab: the access token lives in this module's memory only; the refresh token is in an
- * HttpOnly cookie that only the token route receives (the API's cookie mode, docs/api.md 2.2), so a script
+ * HttpOnly cookie that only the token route receives (the API's cookie mode, docs/api.md 2.3), so a script
  * injected into the page could not carry the session away. A reload renews the access token from the cookie.
  */
 class Session {

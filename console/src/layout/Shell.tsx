@@ -61,11 +61,12 @@ function NotificationBell() {
   const { t } = useTranslation();
   const { unread } = useLiveNotifications();
   return (
-    <Link to="/notifications" className="bell" aria-label={t('common.unread_notifications', { count: unread })}>
-      <span aria-hidden="true">{t('common.notifications')}</span>
-      <span className={unread > 0 ? 'badge' : 'badge badge-empty'} data-testid="unread-count" aria-hidden="true">
+    <Link to="/notifications" className="bell">
+      {t('common.notifications')}
+      <span className={unread > 0 ? 'badge' : 'badge badge-empty'} data-testid="unread-count">
         {unread}
       </span>
+      <span className="visually-hidden">{t('common.unread')}</span>
     </Link>
   );
 }

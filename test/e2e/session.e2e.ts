@@ -1,0 +1,63 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accessibilityViolations, ADMIN, type E2eServer, launchBrowser, openPage, signIn, startServer } from './harness.js';
+
+describe('signing in to the console', () => {
+  let server: E2eServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('keeps the session across a reload without any credential page script can read, and ends it on sign-out', async () => {
+    const { page, problems } = await openPage(browser);
+    await page.goto(`${server.url}/console/`);
+    await page.waitForURL('**/console/login**');
+    expect(await accessibilityViolations(page)).toEqual([]);
+
+    await page.getByLabel('E-mail or username').fill(ADMIN.email);
+    await page.getByLabel('Password').fill('a wrong password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toBeTruthy();
+
+    await signIn(page, server, ADMIN.email, ADMIN.password);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    const stored = await page.evaluate(() => ({
+      cookie: document.cookie,
+      local: JSON.stringify({ ...localStorage }),
+      session: JSON.stringify({ ...sessionStorage }),
+    }));
+    expect(stored.cookie).toBe('');
+    expect(stored.local).not.toMatch(/token|ey[A-Za-z0-9_-]{20,}\./i);
+    expect(stored.session).not.toMatch(/token|ey[A-Za-z0-9_-]{20,}\./i);
+
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: /^Welcome/ }).waitFor();
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL('**/console/login**');
+    await page.goto(`${server.url}/console/`);
+    await page.waitForURL('**/console/login**');
+    expect(problems()).toEqual([]);
+  });
+
+  it('speaks Arabic right to left, and keeps the choice', async () => {
+    const { page, problems } = await openPage(browser);
+    await signIn(page, server, ADMIN.email, ADMIN.password);
+    await page.getByLabel('Language').selectOption('ar');
+    await page.getByRole('heading', { level: 1, name: /^مرحبًا/ }).waitFor();
+    expect(await page.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual(['ar', 'rtl']);
+    await expect.poll(() => page.getByRole('button', { name: 'تسجيل الخروج' }).count()).toBe(1);
+    expect(await accessibilityViolations(page)).toEqual([]);
+
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: /^مرحبًا/ }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.dir)).toBe('rtl');
+    expect(problems()).toEqual([]);
+  });
+});
