@@ -198,7 +198,7 @@ export async function buildApp(deps: AppDependencies, services: Services = creat
     await registerConsole(app, {
       console: config.console,
       apiBase: `${config.apiPrefix}/realty-api/v1`,
-      mediaOrigin: config.s3 ? new URL(config.s3.publicUrl).origin : undefined,
+      mediaOrigin: new URL(config.s3 ? config.s3.publicUrl : config.publicUrl).origin,
     });
   }
   return app;

@@ -13,8 +13,11 @@ export interface ConsoleSettings {
   readonly console: ConsoleConfig;
   /** Where the API lives, for the page's requests (`API_PREFIX` + /realty-api/v1). */
   readonly apiBase: string;
-  /** Origin of uploaded images when they are not served from this process (S3's public URL). */
-  readonly mediaOrigin: string | undefined;
+  /**
+   * Where uploaded images come from: PUBLIC_URL's origin (the media URLs in records are absolute, and the
+   * console may be opened under another name for the same server), or S3's public URL.
+   */
+  readonly mediaOrigin: string;
 }
 
 /**
@@ -23,8 +26,8 @@ export interface ConsoleSettings {
  * govern), and Vite loads lazy chunks' CSS as <link> files. Images also from the tile server and the media
  * origin; the map's workers from blob: URLs; requests only to this origin (the API).
  */
-export function consoleCsp(tileUrl: string, mediaOrigin: string | undefined): string {
-  const images = ["'self'", 'data:', 'blob:', tileSource(tileUrl), ...(mediaOrigin ? [mediaOrigin] : [])];
+export function consoleCsp(tileUrl: string, mediaOrigin: string): string {
+  const images = ["'self'", 'data:', 'blob:', tileSource(tileUrl), mediaOrigin];
   return [
     "default-src 'self'",
     "script-src 'self'",

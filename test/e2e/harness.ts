@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -29,6 +30,8 @@ export interface E2eServer {
  */
 export async function startServer({ demo = false, env = {} }: { demo?: boolean; env?: Record<string, string> } = {}): Promise<E2eServer> {
   const dir = mkdtempSync(path.join(tmpdir(), 'realty-e2e-'));
+  // A port chosen here rather than PORT=0: PUBLIC_URL, and so every media URL, names the port.
+  const port = await freePort();
   const child = startProgram('main.mjs', ['serve'], {
     env: {
       PATH: process.env.PATH,
@@ -37,7 +40,7 @@ export async function startServer({ demo = false, env = {} }: { demo?: boolean; 
       DATABASE_URL: `sqlite:${path.join(dir, 'realty.db')}`,
       SEED_DEMO: String(demo),
       HOST: '127.0.0.1',
-      PORT: '0',
+      PORT: String(port),
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
       AUTH_RATE_LIMIT_PER_MINUTE: '10000',
@@ -92,6 +95,17 @@ export async function startServer({ demo = false, env = {} }: { demo?: boolean; 
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
 }
 
 /** A new account of `role` through the API, signed in: its token for API calls. */

@@ -48,7 +48,7 @@ describe('the console at /console', () => {
       expect(csp).toContain("style-src 'self'");
       expect(csp).not.toContain('unsafe-inline');
       expect(csp).not.toContain('unsafe-eval');
-      expect(csp).toContain("img-src 'self' data: blob: https://*.tiles.example.org");
+      expect(csp).toContain("img-src 'self' data: blob: https://*.tiles.example.org http://127.0.0.1:3000;");
       expect(csp).toContain('worker-src blob:');
       expect(csp).toContain("frame-ancestors 'none'");
       expect(res.headers['x-frame-options']).toBe('DENY');

@@ -1,9 +1,17 @@
 import { authFeature } from './auth';
 import { favoritesFeature } from './favorites';
 import { homeFeature } from './home';
+import { listingsFeature } from './listings';
 import { notificationsFeature } from './notifications';
 import { savedSearchesFeature } from './saved-searches';
 import type { ConsoleFeature } from './types';
 
 /** Every part of the console, in the order of the side navigation. */
-export const FEATURES: readonly ConsoleFeature[] = [homeFeature, notificationsFeature, favoritesFeature, savedSearchesFeature, authFeature];
+export const FEATURES: readonly ConsoleFeature[] = [
+  homeFeature,
+  listingsFeature,
+  notificationsFeature,
+  favoritesFeature,
+  savedSearchesFeature,
+  authFeature,
+];
