@@ -1,4 +1,5 @@
 import { authFeature } from './auth';
+import { exploreFeature } from './explore';
 import { favoritesFeature } from './favorites';
 import { homeFeature } from './home';
 import { listingsFeature } from './listings';
@@ -9,6 +10,7 @@ import type { ConsoleFeature } from './types';
 /** Every part of the console, in the order of the side navigation. */
 export const FEATURES: readonly ConsoleFeature[] = [
   homeFeature,
+  exploreFeature,
   listingsFeature,
   notificationsFeature,
   favoritesFeature,

@@ -1,0 +1,389 @@
+import './explore.css';
+import { type FormEvent, lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { ErrorNotice, isForbidden, Forbidden, PageHeader, Pager } from '../../components/ui';
+import type { ViewChange } from './ClusterMap';
+import {
+  type BoundingBox,
+  clearFilters,
+  clusterQuery,
+  type ExploreState,
+  FACETS,
+  type FacetName,
+  facetKey,
+  facetOptions,
+  type Facets,
+  hasFilters,
+  isSelected,
+  listQuery,
+  parseState,
+  selectFacet,
+  stateSearch,
+  type Sort,
+  SORTS,
+} from './explore-state';
+import { formatCount, formatNumber, formatPriceRange, imageUrl } from './format';
+import type { ClusterAnswer, ListingSummary, SearchAnswer } from './types';
+import { useApiQuery } from './use-api-query';
+
+const ClusterMap = lazy(() => import('./ClusterMap'));
+
+const PER_PAGE = 12;
+/** How long typing in the keyword box rests before it searches (Enter searches at once). */
+const TYPING_MS = 400;
+
+/**
+ * The map search: filters with counts (the search's facets), the listings' clusters on a map of the current
+ * view, and the matching listings beside it. Every filter lives in the URL, so a view can be shared and
+ * reloaded; both the map and the list follow the same filters.
+ */
+export default function ExplorePage() {
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const location = useLocation();
+  // The filters as the address says them. The router applies a navigation as a transition, so the page keeps
+  // its own copy that changes at once (a ticked box shows ticked immediately) and follows the address when it
+  // changes from outside (back and forward buttons, a link).
+  const [search, setSearch] = useState(location.search);
+  const latest = useRef(location.search);
+  useEffect(() => {
+    latest.current = location.search;
+    setSearch(location.search);
+  }, [location.search]);
+  const state = useMemo(() => parseState(new URLSearchParams(search)), [search]);
+  const [area, setArea] = useState<{ box: BoundingBox; zoom: number } | null>(null);
+  const [highlighted, setHighlighted] = useState<number | null>(null);
+
+  const update = useCallback(
+    (change: (current: ExploreState) => ExploreState, replace = false) => {
+      const next = stateSearch(change(parseState(new URLSearchParams(latest.current))));
+      if (next === latest.current) return;
+      latest.current = next;
+      setSearch(next);
+      navigate({ search: next }, { replace });
+    },
+    [navigate],
+  );
+
+  const results = useApiQuery<SearchAnswer>(
+    '/properties/search',
+    listQuery(state, PER_PAGE, area?.box ?? null),
+    !state.inView || area !== null,
+  );
+  const clusters = useApiQuery<ClusterAnswer>(
+    '/properties/search/map',
+    area ? clusterQuery(state, area.box, area.zoom) : {},
+    area !== null,
+  );
+  const answer = results.query.data?.data;
+  const listings = useMemo(() => answer?.properties ?? [], [answer]);
+  const spot = useMemo(() => {
+    const listing = listings.find((item) => item.id === highlighted);
+    return listing ? { id: listing.id, latitude: listing.address.latitude, longitude: listing.address.longitude } : null;
+  }, [listings, highlighted]);
+  const titles = useMemo(() => new Map(listings.map((listing) => [listing.id, listing.title])), [listings]);
+
+  const onView = useCallback(
+    (change: ViewChange) => {
+      setArea({ box: change.box, zoom: change.zoom });
+      update((current) => ({ ...current, view: change.view, page: current.inView ? 1 : current.page }), true);
+    },
+    [update],
+  );
+  const open = useCallback((id: number) => navigate(`/explore/${id}`, { state: { from: location.search } }), [navigate, location.search]);
+
+  if (isForbidden(results.query.error)) return <Forbidden />;
+  const total = answer?.pagination.total_records;
+  const count = (value: number) => formatCount(value, i18n.language);
+
+  return (
+    <section className="explore">
+      <PageHeader title={t('explore.title')}>
+        <KeywordSearch
+          keyword={state.keyword}
+          onSearch={(keyword) =>
+            update((current) => ({
+              ...current,
+              keyword,
+              page: 1,
+              sort: current.sort === 'relevance' && !keyword ? '' : current.sort,
+            }))
+          }
+        />
+        <label className="explore-sort">
+          {t('explore.sort')}{' '}
+          <select
+            value={state.sort}
+            onChange={(event) => update((current) => ({ ...current, sort: event.target.value as Sort | '', page: 1 }))}
+          >
+            <option value="">{t('explore.sort_default')}</option>
+            {SORTS.filter((sort) => sort !== 'relevance' || state.keyword).map((sort) => (
+              <option key={sort} value={sort}>
+                {t(`explore.sort_${sort}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+      </PageHeader>
+
+      <div className="explore-layout">
+        <FacetPanel
+          state={state}
+          facets={answer?.facets}
+          busy={results.query.isFetching}
+          onSelect={(facet, value, on) => update((current) => selectFacet(current, facet, value, on))}
+          onClear={() => update(clearFilters)}
+        />
+
+        <div className="explore-map-pane" aria-busy={clusters.query.isFetching}>
+          <Suspense fallback={<p className="explore-map explore-map-loading muted">{t('explore.map_loading')}</p>}>
+            <ClusterMap
+              initialView={state.view}
+              clusters={clusters.query.data?.data.clusters}
+              highlighted={spot}
+              titles={titles}
+              label={t('explore.map_label')}
+              clusterLabel={(value) => t('explore.cluster_label', { value: count(value) })}
+              markerLabel={(id, title) => (title ? t('explore.marker_label', { title }) : t('explore.marker_label_id', { id }))}
+              countText={(value) => new Intl.NumberFormat(i18n.language, { notation: 'compact' }).format(value)}
+              onView={onView}
+              onOpen={open}
+            />
+          </Suspense>
+          <div className="explore-map-foot">
+            <span className="muted" data-testid="explore-map-total">
+              {clusters.query.data ? t('explore.map_total', { value: count(clusters.query.data.data.total) }) : '\u00a0'}
+            </span>
+            <label>
+              <input
+                type="checkbox"
+                checked={state.inView}
+                onChange={(event) => update((current) => ({ ...current, inView: event.target.checked, page: 1 }))}
+              />{' '}
+              {t('explore.in_view')}
+            </label>
+          </div>
+          <ErrorNotice error={clusters.query.error} onRetry={() => void clusters.query.refetch()} />
+        </div>
+
+        <section className="explore-results" aria-labelledby="explore-results-heading" aria-busy={results.query.isFetching}>
+          <h2 id="explore-results-heading">{t('explore.results')}</h2>
+          <p role="status" className="explore-total">
+            {total !== undefined ? t('explore.result_count', { value: count(total) }) : t('common.loading')}
+            {results.query.isFetching && answer ? <span className="muted"> {t('explore.updating')}</span> : null}
+          </p>
+          <ErrorNotice error={results.query.error} onRetry={() => void results.query.refetch()} />
+          {answer && listings.length === 0 ? <p className="muted">{t('explore.no_results')}</p> : null}
+          <ol className="explore-list">
+            {listings.map((listing) => (
+              <ResultItem
+                key={listing.id}
+                listing={listing}
+                from={location.search}
+                active={highlighted === listing.id}
+                onHighlight={setHighlighted}
+              />
+            ))}
+          </ol>
+          {answer ? (
+            <Pager
+              currentPage={answer.pagination.current_page}
+              pageCount={answer.pagination.total_pages}
+              total={answer.pagination.total_records}
+              onPage={(page) => update((current) => ({ ...current, page }))}
+            />
+          ) : null}
+        </section>
+      </div>
+    </section>
+  );
+}
+
+/** The keyword box: searches on Enter or the button, and by itself when typing pauses. */
+function KeywordSearch({ keyword, onSearch }: { keyword: string; onSearch: (keyword: string) => void }) {
+  const { t } = useTranslation();
+  const id = useId();
+  const [draft, setDraft] = useState(keyword);
+  const applied = useRef(keyword);
+  // A keyword set from elsewhere (clear filters, back button) replaces the draft; our own does not.
+  useEffect(() => {
+    if (keyword !== applied.current) {
+      applied.current = keyword;
+      setDraft(keyword);
+    }
+  }, [keyword]);
+  const apply = (value: string) => {
+    const next = value.trim();
+    if (next === applied.current) return;
+    applied.current = next;
+    onSearch(next);
+  };
+  useEffect(() => {
+    const timer = setTimeout(() => apply(draft), TYPING_MS);
+    return () => clearTimeout(timer);
+    // Only typing restarts the pause.
+  }, [draft]);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    apply(draft);
+  };
+  return (
+    <form role="search" className="explore-search" onSubmit={submit}>
+      <label htmlFor={id}>{t('explore.keyword')}</label>
+      <input
+        id={id}
+        type="search"
+        value={draft}
+        maxLength={200}
+        title={t('explore.keyword_hint')}
+        onChange={(event) => setDraft(event.target.value)}
+      />
+      <button type="submit" className="primary">
+        {t('common.search')}
+      </button>
+    </form>
+  );
+}
+
+const MULTI: readonly FacetName[] = ['type', 'status', 'city'];
+/** Options a long facet shows before "Show all" (selected ones always show). */
+const SHORT_FACET = 6;
+
+/** The facets as filters: ticking a value narrows the results, and every count says how many each choice gives. */
+function FacetPanel({
+  state,
+  facets,
+  busy,
+  onSelect,
+  onClear,
+}: {
+  state: ExploreState;
+  facets: Facets | undefined;
+  busy: boolean;
+  onSelect: (facet: FacetName, value: string | number | { min: number; max: number } | null, on: boolean) => void;
+  onClear: () => void;
+}) {
+  const { t, i18n } = useTranslation();
+  const [expanded, setExpanded] = useState<ReadonlySet<FacetName>>(new Set());
+  const toggle = (facet: FacetName) =>
+    setExpanded((current) => {
+      const next = new Set(current);
+      if (!next.delete(facet)) next.add(facet);
+      return next;
+    });
+  const optionName = (facet: FacetName, value: unknown, name: string) =>
+    facet === 'price'
+      ? formatPriceRange(value as { min: number; max: number }, i18n.language)
+      : facet === 'bedrooms'
+        ? formatNumber(value as number, i18n.language)
+        : name;
+  return (
+    <aside className="explore-filters" aria-labelledby="explore-filters-heading" aria-busy={busy}>
+      <div className="explore-filters-head">
+        <h2 id="explore-filters-heading">{t('explore.filters')}</h2>
+        <button type="button" onClick={onClear} disabled={!hasFilters(state)}>
+          {t('explore.clear_filters')}
+        </button>
+      </div>
+      {FACETS.map((facet) => {
+        const all = facetOptions(state, facet, facets?.[facet]);
+        const long = all.length > SHORT_FACET + 1 && facet !== 'price';
+        const options =
+          long && !expanded.has(facet) ? all.filter((option, index) => index < SHORT_FACET || isSelected(state, facet, option.value)) : all;
+        const multi = MULTI.includes(facet);
+        const group = `explore-${facet}`;
+        if (options.length === 0 && !facets) return null;
+        return (
+          <fieldset key={facet} className="explore-facet">
+            <legend>{t(`explore.facet_${facet}`)}</legend>
+            {!multi ? (
+              <label>
+                <input
+                  type="radio"
+                  name={group}
+                  checked={facet === 'bedrooms' ? state.bedrooms === null : state.price === null}
+                  onChange={() => onSelect(facet, null, true)}
+                />
+                <span>{t('explore.any')}</span>
+              </label>
+            ) : null}
+            {options.map((option) => {
+              const selected = isSelected(state, facet, option.value);
+              return (
+                <label key={facetKey(option.value)}>
+                  <input
+                    type={multi ? 'checkbox' : 'radio'}
+                    name={group}
+                    value={facetKey(option.value)}
+                    checked={selected}
+                    onChange={(event) => onSelect(facet, option.value, event.target.checked)}
+                  />
+                  <span>
+                    {optionName(facet, option.value, option.name)}{' '}
+                    <span className="explore-count">({formatCount(option.count, i18n.language)})</span>
+                  </span>
+                </label>
+              );
+            })}
+            {long ? (
+              <button type="button" className="explore-more" aria-expanded={expanded.has(facet)} onClick={() => toggle(facet)}>
+                {expanded.has(facet) ? t('explore.show_fewer') : t('explore.show_all', { value: formatCount(all.length, i18n.language) })}
+              </button>
+            ) : null}
+          </fieldset>
+        );
+      })}
+    </aside>
+  );
+}
+
+/** One listing of the results; hovering or focusing it marks its pin on the map. */
+function ResultItem({
+  listing,
+  from,
+  active,
+  onHighlight,
+}: {
+  listing: ListingSummary;
+  from: string;
+  active: boolean;
+  onHighlight: (id: number | null) => void;
+}) {
+  const { t, i18n } = useTranslation();
+  const image = listing.featured_image ?? listing.gallery[0] ?? null;
+  const facts = [
+    listing.bedrooms !== null ? t('explore.beds', { value: formatNumber(listing.bedrooms, i18n.language) }) : null,
+    listing.bathrooms !== null ? t('explore.baths', { value: formatNumber(listing.bathrooms, i18n.language) }) : null,
+    listing.size !== null
+      ? t(listing.size_unit === 'm2' ? 'explore.size_m2' : 'explore.size_sqft', { value: formatNumber(listing.size, i18n.language) })
+      : null,
+  ].filter(Boolean);
+  const place = [listing.address.area?.name, listing.address.city?.name].filter(Boolean).join(', ');
+  return (
+    <li
+      className={active ? 'explore-item explore-item-active' : 'explore-item'}
+      onMouseEnter={() => onHighlight(listing.id)}
+      onMouseLeave={() => onHighlight(null)}
+      onFocus={() => onHighlight(listing.id)}
+      onBlur={() => onHighlight(null)}
+    >
+      {image ? (
+        <img className="explore-thumb" src={imageUrl(image, 'thumbnail')} alt="" width={96} height={96} loading="lazy" />
+      ) : (
+        <span className="explore-thumb explore-thumb-empty">{t('explore.no_photo')}</span>
+      )}
+      <div className="explore-item-text">
+        <Link to={`/explore/${listing.id}`} state={{ from }} className="explore-item-title">
+          <bdi>{listing.title}</bdi>
+        </Link>
+        <strong className="explore-price">
+          <bdi>{listing.formatted_price}</bdi>
+        </strong>
+        {facts.length ? <span>{facts.join(' · ')}</span> : null}
+        {place ? <span className="muted">{place}</span> : null}
+        {listing.featured ? <span className="tag">{t('explore.featured')}</span> : null}
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,25 @@
+import { useEffect, useRef } from 'react';
+import { createBaseMap, L } from '../../map/base-map';
+
+/** A small map centred on one listing, with its pin. */
+export default function PinMap({ latitude, longitude, label }: { latitude: number; longitude: number; label: string }) {
+  const container = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!container.current) return;
+    const map = createBaseMap(container.current, { center: [latitude, longitude], zoom: 14 });
+    const dot = document.createElement('span');
+    dot.className = 'explore-pin-dot';
+    L.marker([latitude, longitude], {
+      icon: L.divIcon({ className: 'explore-pin explore-pin-active', html: dot, iconSize: [22, 22] }),
+      keyboard: false,
+      interactive: false,
+    }).addTo(map);
+    const resize = new ResizeObserver(() => map.invalidateSize());
+    resize.observe(container.current);
+    return () => {
+      resize.disconnect();
+      map.remove();
+    };
+  }, [latitude, longitude]);
+  return <div ref={container} className="explore-pin-map" role="region" aria-label={label} />;
+}

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { formatPriceRange, galleryOf, imageUrl } from './format';
+import type { Media } from './types';
+
+const media = (id: number, sizes: Media['sizes'] = {}): Media => ({
+  id,
+  url: `/uploads/${id}.jpg`,
+  width: 1200,
+  height: 800,
+  alt: '',
+  title: '',
+  caption: '',
+  sizes,
+});
+
+describe('formatting', () => {
+  it('writes price ranges short, in the reader’s language', () => {
+    expect(formatPriceRange({ min: 0, max: 2_000_000 }, 'en')).toBe('0 – 2M');
+    expect(formatPriceRange({ min: 250_000, max: 250_000 }, 'en')).toBe('250K');
+    expect(formatPriceRange({ min: 1_500, max: 2_000 }, 'fr')).toMatch(/^1,5\s?k – 2\s?k$/);
+  });
+
+  it('picks the nearest image size, else the original', () => {
+    const full = media(1, { thumbnail: { url: '/t.jpg', width: 150, height: 150 }, medium: { url: '/m.jpg', width: 600, height: 400 } });
+    expect(imageUrl(full, 'thumbnail')).toBe('/t.jpg');
+    expect(imageUrl(full, 'large')).toBe('/m.jpg');
+    expect(imageUrl(media(2), 'medium')).toBe('/uploads/2.jpg');
+  });
+
+  it('puts the featured image first, each image once', () => {
+    expect(galleryOf(media(2), [media(1), media(2), media(3)]).map((m) => m.id)).toEqual([2, 1, 3]);
+    expect(galleryOf(null, []).length).toBe(0);
+  });
+});
