@@ -41,6 +41,8 @@ export interface RequestOptions {
   /** A JSON body, or a FormData for multipart uploads. */
   body?: unknown;
   signal?: AbortSignal;
+  /** The browser's HTTP cache: `no-cache` revalidates answers the API lets browsers keep (term lists, 60 s). */
+  cache?: RequestCache;
 }
 
 interface Settings {
@@ -98,7 +100,7 @@ export function authorizedFetch(path: string, init: RequestInit = {}): Promise<R
   return fetch(`${settings.apiBase}${path}`, { ...init, headers, credentials: 'same-origin' });
 }
 
-async function send(path: string, { method = 'GET', query, body, signal }: RequestOptions): Promise<Response> {
+async function send(path: string, { method = 'GET', query, body, signal, cache }: RequestOptions): Promise<Response> {
   const headers: Record<string, string> = { accept: 'application/json' };
   let payload: BodyInit | undefined;
   if (body instanceof FormData) payload = body;
@@ -112,6 +114,7 @@ async function send(path: string, { method = 'GET', query, body, signal }: Reque
       headers,
       body: payload,
       signal,
+      cache,
     });
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;

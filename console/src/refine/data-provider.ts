@@ -7,7 +7,8 @@ import type { ApiResource } from '../features/types';
  * ApiResource), lists come as `{<items>: [...], pagination}` and give Refine `total_records`; filters with
  * `eq` become query parameters of the same name (the contract's filters are named parameters), the first
  * sorter becomes `sortby` (`meta.sortby` maps field and order to the route's values), `meta.query` adds
- * parameters as they are. Errors become Refine's HttpError with the API's field messages attached.
+ * parameters as they are, `meta.cache` sets the browser cache mode of reads (`no-cache` after a change to data
+ * the API lets browsers keep). Errors become Refine's HttpError with the API's field messages attached.
  */
 export function createDataProvider(resources: readonly ApiResource[]): DataProvider {
   const byName = new Map(resources.map((resource) => [resource.name, resource]));
@@ -41,12 +42,15 @@ export function createDataProvider(resources: readonly ApiResource[]): DataProvi
         query.page = pagination?.currentPage ?? 1;
         query.per_page = pagination?.pageSize ?? 10;
       }
-      const data = await call<Record<string, unknown> & { pagination?: Pagination }>(path(definition.list, resource), { query });
+      const data = await call<Record<string, unknown> & { pagination?: Pagination }>(path(definition.list, resource), {
+        query,
+        cache: meta?.cache as RequestCache | undefined,
+      });
       const items = (data?.[definition.itemsKey ?? resource] as BaseRecord[] | undefined) ?? [];
       return { data: items as never[], total: data?.pagination?.total_records ?? items.length };
     },
-    async getOne({ resource, id }) {
-      return { data: await call(path(resourceOf(resource).one, resource, id), {}) };
+    async getOne({ resource, id, meta }) {
+      return { data: await call(path(resourceOf(resource).one, resource, id), { cache: meta?.cache as RequestCache | undefined }) };
     },
     async create({ resource, variables }) {
       return { data: await call(path(resourceOf(resource).create, resource), { method: 'POST', body: variables }) };

@@ -1,0 +1,26 @@
+import { lazy, Suspense } from 'react';
+import { Loading } from '../../components/ui';
+import { ADMINISTRATORS, type ConsoleFeature } from '../types';
+import { messages } from './messages';
+import { TERM_RESOURCES } from './taxonomies';
+
+const TaxonomyPage = lazy(() => import('./TaxonomyPage'));
+
+/** The administrator's taxonomy editor: property types, statuses, features, labels, locations (docs/api.md 1.3). */
+export const taxonomyFeature: ConsoleFeature = {
+  id: 'taxonomy',
+  messages,
+  routes: [
+    {
+      path: '/taxonomy',
+      roles: ADMINISTRATORS,
+      element: (
+        <Suspense fallback={<Loading />}>
+          <TaxonomyPage />
+        </Suspense>
+      ),
+    },
+  ],
+  menu: [{ path: '/taxonomy', label: 'taxonomy.title', roles: ADMINISTRATORS }],
+  resources: TERM_RESOURCES,
+};
