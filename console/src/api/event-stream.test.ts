@@ -9,7 +9,8 @@ const parseAll = (chunks: string[]): ServerEvent[] => {
 
 describe('EventStreamParser', () => {
   it('reads the notification stream as the server writes it', () => {
-    const text = 'retry: 5000\n\n: heartbeat\n\nid: 42\nevent: notification\ndata: {"id":42}\n\nid: 43\nevent: notification\ndata: {"id":43}\n\n';
+    const text =
+      'retry: 5000\n\n: heartbeat\n\nid: 42\nevent: notification\ndata: {"id":42}\n\nid: 43\nevent: notification\ndata: {"id":43}\n\n';
     expect(parseAll([text])).toEqual([
       { id: '42', event: 'notification', data: '{"id":42}' },
       { id: '43', event: 'notification', data: '{"id":43}' },
@@ -38,21 +39,30 @@ describe('EventStreamParser', () => {
       data: fc.array(fc.stringMatching(/^[^\r\n]{0,20}$/), { minLength: 1, maxLength: 3 }),
     });
     fc.assert(
-      fc.property(fc.array(event, { maxLength: 6 }), fc.constantFrom('\n', '\r', '\r\n'), fc.array(fc.nat(), { maxLength: 8 }), (events, eol, cuts) => {
-        const text = events
-          .map((e) => [...(e.id !== undefined ? [`id: ${e.id}`] : []), `event: ${e.event}`, ...e.data.map((d) => `data: ${d}`), ''].join(eol) + eol)
-          .join('');
-        const points = [...new Set(cuts.map((cut) => cut % (text.length + 1)))].sort((a, b) => a - b);
-        const chunks: string[] = [];
-        let start = 0;
-        for (const point of points) {
-          chunks.push(text.slice(start, point));
-          start = point;
-        }
-        chunks.push(text.slice(start));
-        expect(parseAll(chunks)).toEqual(parseAll([text]));
-        expect(parseAll([text]).map((e) => e.data)).toEqual(events.map((e) => e.data.join('\n')));
-      }),
+      fc.property(
+        fc.array(event, { maxLength: 6 }),
+        fc.constantFrom('\n', '\r', '\r\n'),
+        fc.array(fc.nat(), { maxLength: 8 }),
+        (events, eol, cuts) => {
+          const text = events
+            .map(
+              (e) =>
+                [...(e.id !== undefined ? [`id: ${e.id}`] : []), `event: ${e.event}`, ...e.data.map((d) => `data: ${d}`), ''].join(eol) +
+                eol,
+            )
+            .join('');
+          const points = [...new Set(cuts.map((cut) => cut % (text.length + 1)))].sort((a, b) => a - b);
+          const chunks: string[] = [];
+          let start = 0;
+          for (const point of points) {
+            chunks.push(text.slice(start, point));
+            start = point;
+          }
+          chunks.push(text.slice(start));
+          expect(parseAll(chunks)).toEqual(parseAll([text]));
+          expect(parseAll([text]).map((e) => e.data)).toEqual(events.map((e) => e.data.join('\n')));
+        },
+      ),
     );
   });
 });
