@@ -46,7 +46,9 @@ export async function serve(config: Config): Promise<void> {
   const base = config.publicUrl === `http://${config.host}:${config.port}` ? address : config.publicUrl;
   services.startBackgroundWork();
   const consoleLine = config.console.enabled ? `\n  Console: ${base}/console/` : '';
-  console.log(`realty-api is listening on ${address}\n  API:  ${base}${config.apiPrefix}/realty-api/v1\n  Docs: ${base}/docs${consoleLine}`);
+  console.log(
+    `realty-api is listening on ${address}\n  API:  ${base}${config.apiPrefix}/realty-api/v1\n  Docs: ${base}/docs${consoleLine}`,
+  );
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -3,7 +3,10 @@ import { FEATURES } from '../features';
 import { common } from './common';
 import { LANGUAGES, type Messages } from './languages';
 
-const catalogues: [string, Messages][] = [['common', common], ...FEATURES.map((feature): [string, Messages] => [feature.id, feature.messages])];
+const catalogues: [string, Messages][] = [
+  ['common', common],
+  ...FEATURES.map((feature): [string, Messages] => [feature.id, feature.messages]),
+];
 
 describe('console messages', () => {
   it.each(catalogues)('%s: every language has the same keys, none empty, with the same placeholders', (_name, messages) => {
