@@ -2,7 +2,7 @@ import { formsRateLimit } from '../../http/rate-limit.js';
 import type { AppModule, Platform } from '../module.js';
 import type { PropertiesServices } from '../properties/index.js';
 import { reviewRoutes } from './reviews.routes.js';
-import { Review } from './reviews.schemas.js';
+import { Review, UserReview } from './reviews.schemas.js';
 import { ReviewsService } from './reviews.service.js';
 
 export interface ReviewsServices {
@@ -18,7 +18,7 @@ export function createReviewsModule(
   const reviews = new ReviewsService(database.db, stamps, properties, storage);
   return {
     services: { reviews },
-    schemas: [Review],
+    schemas: [Review, UserReview],
     routes: async (api) => {
       await api.register(reviewRoutes, { reviews, formsRateLimit: formsRateLimit(config) });
     },

@@ -11,7 +11,7 @@ import {
   findAgentAccess,
 } from '../directory/index.js';
 import { canView, isOwner, PUBLIC_STATES, type ListingAccess, type PropertiesService } from '../properties/index.js';
-import type { TargetRef } from './reviews.repository.js';
+import { findAgencyNames, findAgentTargets, type TargetRef } from './reviews.repository.js';
 
 /** Who stands behind a reviewed record, by its kind: what the review rules are decided on. */
 export type TargetAccess =
@@ -37,6 +37,40 @@ export async function findTargetAccess(
       return agency && { type: 'agency', agency };
     }
   }
+}
+
+/** The key of a target in the maps below: `property:12`. */
+export function targetKey(target: TargetRef): string {
+  return `${target.type}:${target.id}`;
+}
+
+/**
+ * What each target is called, as its reviewer's list shows it (GET /users/reviews): a listing's title, an agent's
+ * or an agency's name, by targetKey. A target that is gone, or that the caller may not see now (a listing back in
+ * draft, a hidden agent), is absent: a hidden record stays hidden. A fixed number of queries for any number of
+ * targets.
+ */
+export async function findTargetTitles(
+  db: Kysely<DB>,
+  properties: PropertiesService,
+  caller: AuthUser,
+  targets: readonly TargetRef[],
+): Promise<Map<string, string>> {
+  const idsOf = (type: TargetRef['type']) => [...new Set(targets.filter((target) => target.type === type).map((target) => target.id))];
+  const [listings, agents, agencies] = await Promise.all([
+    properties.loadSummaries(idsOf('property')),
+    findAgentTargets(db, idsOf('agent')),
+    findAgencyNames(db, idsOf('agency')),
+  ]);
+  const titles = new Map<string, string>();
+  for (const { record, access } of listings) {
+    if (canView(caller, access)) titles.set(targetKey({ type: 'property', id: record.id }), record.title);
+  }
+  for (const { name, access } of agents) {
+    if (canSeeAgent(caller, access)) titles.set(targetKey({ type: 'agent', id: access.id }), name);
+  }
+  for (const [id, name] of agencies) titles.set(targetKey({ type: 'agency', id }), name);
+  return titles;
 }
 
 /** A target's reviews are visible exactly when the target is: listings by state, hidden agents to their managers. */

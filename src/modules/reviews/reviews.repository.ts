@@ -4,6 +4,7 @@ import type { PageWindow } from '../../lib/paging.js';
 import type { RatingTotals } from '../../lib/rating.js';
 import type { ReviewSort } from './reviews.schemas.js';
 import type { Executor } from '../../db/executor.js';
+import type { AgentAccess } from '../directory/index.js';
 
 /** A reviewed record: a listing, an agent or an agency. */
 export interface TargetRef {
@@ -70,6 +71,29 @@ export async function countReviewsOf(db: Executor, target: TargetRef): Promise<n
   return Number(row.n);
 }
 
+/**
+ * One page of the reviews the user wrote, newest first, ties by id descending. reviews_author_target_unique
+ * (author_id first) finds them; only that user's reviews are sorted.
+ */
+export async function findAuthoredReviewPage(db: Executor, authorId: number, window: PageWindow): Promise<ReviewRow[]> {
+  return selectReviews(db)
+    .where('r.author_id', '=', authorId)
+    .orderBy('r.created_at', 'desc')
+    .orderBy('r.id', 'desc')
+    .limit(window.perPage)
+    .offset(window.offset)
+    .execute();
+}
+
+export async function countReviewsBy(db: Executor, authorId: number): Promise<number> {
+  const row = await db
+    .selectFrom('reviews')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('author_id', '=', authorId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export async function findReviewRow(db: Executor, id: number): Promise<ReviewRow | undefined> {
   return selectReviews(db).where('r.id', '=', id).executeTakeFirst();
 }
@@ -83,6 +107,36 @@ export interface ReviewSubject {
 
 export async function findReviewSubject(db: Executor, id: number): Promise<ReviewSubject | undefined> {
   return db.selectFrom('reviews').select(['target_type', 'target_id', 'author_id']).where('id', '=', id).executeTakeFirst();
+}
+
+// Target names
+
+/** An agent record a review names: its name and who stands behind it (what decides who may see it). */
+export interface AgentTarget {
+  name: string;
+  access: AgentAccess;
+}
+
+/** The agent records of the ids, in one query; ids of deleted records are absent. */
+export async function findAgentTargets(db: Executor, ids: readonly number[]): Promise<AgentTarget[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('agents')
+    .leftJoin('agencies', 'agencies.id', 'agents.agency_id')
+    .select(['agents.id', 'agents.name', 'agents.user_id', 'agents.agency_id', 'agencies.user_id as agency_user_id', 'agents.visible'])
+    .where('agents.id', 'in', ids)
+    .execute();
+  return rows.map((row) => ({
+    name: row.name,
+    access: { id: row.id, userId: row.user_id, agencyId: row.agency_id, agencyUserId: row.agency_user_id, visible: row.visible === 1 },
+  }));
+}
+
+/** The names of the agencies of the ids, in one query; ids of deleted records are absent. Agencies are public. */
+export async function findAgencyNames(db: Executor, ids: readonly number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('agencies').select(['id', 'name']).where('id', 'in', ids).execute();
+  return new Map(rows.map((row) => [row.id, row.name]));
 }
 
 // Target totals

@@ -14,6 +14,8 @@ import {
   ReviewIdParams,
   ReviewList,
   ReviewTargetParams,
+  UserReviewList,
+  UserReviewsQuery,
 } from './reviews.schemas.js';
 import type { ReviewsService } from './reviews.service.js';
 
@@ -106,6 +108,27 @@ export async function reviewRoutes(app: FastifyInstance, { reviews, formsRateLim
       },
     );
   }
+
+  api.get(
+    '/users/reviews',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags: ['users', 'reviews'],
+        summary: 'The reviews the caller wrote, newest first',
+        description:
+          'The caller’s own reviews of listings, agents and agencies, newest first (ties by id descending), paged; ' +
+          'others’ reviews never appear. Each is the review record with `target_title`: the listing’s title or the ' +
+          'agent’s or agency’s name as it is now, null when the target was deleted or the caller may no longer see ' +
+          'it (a listing that is no longer published and not the caller’s, a hidden agent). `my_reaction` is the ' +
+          'caller’s own reaction to the review.',
+        security,
+        querystring: UserReviewsQuery,
+        response: { 200: Envelope(UserReviewList), ...errorResponses(400, 401, 429) },
+      },
+    },
+    async (request) => ({ success: true, data: await reviews.authoredBy(request.user!, request.query, request.lang) }),
+  );
 
   api.post(
     '/reviews/:id/action',

@@ -52,6 +52,31 @@ export interface ReviewListRecord {
   reviews_count: number;
 }
 
+/** A review in its author's list (GET /users/reviews): the review record and what its target is called. */
+export const UserReview = Type.Object(
+  {
+    ...Review.properties,
+    target_title: Nullable(
+      Type.String({
+        description:
+          'The listing’s title, or the agent’s or agency’s name; null when the target is deleted or the caller may not ' +
+          'see it now (a listing no longer published, a hidden agent)',
+      }),
+    ),
+  },
+  { $id: 'UserReview', title: 'UserReview' },
+);
+export type UserReviewRecord = ReviewRecord & { target_title: string | null };
+
+export const UserReviewList = Type.Object({ reviews: Type.Array(Type.Ref('UserReview')), pagination: Pagination });
+export interface UserReviewListRecord {
+  reviews: UserReviewRecord[];
+  pagination: PaginationRecord;
+}
+
+export const UserReviewsQuery = Type.Object({ ...PageQueryFields }, { additionalProperties: false });
+export type UserReviewsInput = Static<typeof UserReviewsQuery>;
+
 export const ReviewTargetParams = Type.Object({ id: Id }, { additionalProperties: false });
 export const ReviewIdParams = Type.Object({ id: Id }, { additionalProperties: false });
 

@@ -5,6 +5,7 @@ import { isForeignKeyViolation, isUniqueViolation } from '../../db/dialect/index
 import { recordEvent } from '../../db/domain-events.js';
 import type { DB, Reaction } from '../../db/schema/index.js';
 import { AppError } from '../../lib/errors.js';
+import { pageWindow, paginationOf } from '../../lib/paging.js';
 import type { AuthUser } from '../../lib/signed-in-user.js';
 import { type Language, translate } from '../../i18n/index.js';
 import { plainText } from '../../lib/text.js';
@@ -12,7 +13,16 @@ import { nowIso } from '../../lib/time.js';
 import { isAdministrator } from '../directory/index.js';
 import type { PropertiesService } from '../properties/index.js';
 import { ReviewPages } from './review-pages.js';
-import { canSeeTarget, findTargetAccess, isReviewable, ownsTarget, reviewRecipients, type TargetAccess } from './review-targets.js';
+import {
+  canSeeTarget,
+  findTargetAccess,
+  findTargetTitles,
+  isReviewable,
+  ownsTarget,
+  reviewRecipients,
+  type TargetAccess,
+  targetKey,
+} from './review-targets.js';
 import { averageRating } from '../../lib/rating.js';
 import { toReview } from './reviews.mapper.js';
 import * as repository from './reviews.repository.js';
@@ -24,6 +34,8 @@ import type {
   ReviewAction,
   ReviewListRecord,
   ReviewRecord,
+  UserReviewListRecord,
+  UserReviewsInput,
 } from './reviews.schemas.js';
 
 /**
@@ -51,6 +63,33 @@ export class ReviewsService {
   /** One page of a target's reviews with its rating and count; 404 when the caller may not see the target. */
   async list(caller: AuthUser | null, target: TargetRef, query: ListReviewsInput, lang: Language): Promise<ReviewListRecord> {
     return this.pages.list(caller, target, query, lang);
+  }
+
+  /**
+   * The reviews the caller wrote, newest first (ties by id descending), paged, each with what its target is called
+   * (null for a target gone or hidden from the caller now). A fixed number of queries whatever the page size.
+   */
+  async authoredBy(caller: AuthUser, query: UserReviewsInput, lang: Language): Promise<UserReviewListRecord> {
+    const window = pageWindow(query);
+    const [rows, total] = await Promise.all([
+      repository.findAuthoredReviewPage(this.db, caller.id, window),
+      repository.countReviewsBy(this.db, caller.id),
+    ]);
+    const ids = rows.map((row) => row.id);
+    const targets = rows.map((row) => ({ type: row.target_type, id: row.target_id }));
+    const [reactions, mine, titles] = await Promise.all([
+      repository.countReactions(this.db, ids),
+      repository.findReactionsOf(this.db, caller.id, ids),
+      findTargetTitles(this.db, this.properties, caller, targets),
+    ]);
+    const deletedAuthorName = translate(lang, 'review_author_deleted');
+    return {
+      reviews: rows.map((row, i) => ({
+        ...toReview(row, reactions.get(row.id), mine.get(row.id) ?? null, this.storage, deletedAuthorName),
+        target_title: titles.get(targetKey(targets[i]!)) ?? null,
+      })),
+      pagination: paginationOf(total, window),
+    };
   }
 
   /**

@@ -125,6 +125,25 @@ export async function savedSearchRoutes(app: FastifyInstance, { savedSearches, s
     }));
   }
 
+  api.get(
+    '/saved-searches/:id',
+    {
+      config: signedIn,
+      schema: {
+        tags: ['saved-searches'],
+        summary: 'One saved search',
+        description: `Only the caller’s own saved searches; another user’s, or an unknown id → 404. ${RECORD_NOTES}`,
+        security,
+        params: SavedSearchIdParams,
+        response: { 200: Envelope(SavedSearchRef), ...errorResponses(400, 401, 404, 429) },
+      },
+    },
+    async (request) => ({
+      success: true,
+      data: await savedSearches.get(request.user!, request.params.id, request.lang),
+    }),
+  );
+
   api.put(
     '/saved-searches/:id',
     {

@@ -78,6 +78,15 @@ export class SavedSearchesService {
     };
   }
 
+  /** One of the caller's saved searches; another user's, or an unknown id → 404. */
+  async get(caller: AuthUser, id: number, language: Language): Promise<SavedSearchRecord> {
+    const row = await repository.findOwnSavedSearch(this.db, caller.id, id);
+    if (!row) throw AppError.notFound();
+    const query = storedSearch(row.query_string);
+    const [displayText] = await this.displayTexts([query], language);
+    return toSavedSearch(row, query, displayText!);
+  }
+
   /** Renames the caller's saved search or changes its alerts; the search itself stays. Another user's → 404. */
   async update(caller: AuthUser, id: number, input: UpdateSavedSearchInput, language: Language): Promise<SavedSearchRecord> {
     if (input.name === undefined && input.email_alerts === undefined && input.frequency === undefined) {
