@@ -85,7 +85,9 @@ const RENEWABLE = new Set(['token_expired', 'invalid_token']);
 /** Calls the API and returns the envelope's `data`; throws ApiError otherwise. */
 export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const first = await send(path, options);
-  if (first.status === 401 && settings.token() !== null && RENEWABLE.has(await codeOf(first)) && (await settings.renew())) {
+  // The token route's own 401 is the renewal failing: asking it to renew again would wait on itself.
+  const renewable = path !== '/auth/token' && first.status === 401 && settings.token() !== null;
+  if (renewable && RENEWABLE.has(await codeOf(first)) && (await settings.renew())) {
     return unwrap<T>(await send(path, options));
   }
   return unwrap<T>(first);

@@ -1,11 +1,16 @@
+import { agencyFeature } from './agency';
 import { authFeature } from './auth';
 import { billingAdminFeature } from './billing-admin';
 import { broadcastFeature } from './broadcast';
 import { exploreFeature } from './explore';
 import { favoritesFeature } from './favorites';
 import { homeFeature } from './home';
+import { leadsFeature } from './leads';
 import { listingsFeature } from './listings';
+import { membershipFeature } from './membership';
 import { notificationsFeature } from './notifications';
+import { profileFeature } from './profile';
+import { reviewsReceivedFeature } from './reviews-received';
 import { savedSearchesFeature } from './saved-searches';
 import { taxonomyFeature } from './taxonomy';
 import type { ConsoleFeature } from './types';
@@ -18,6 +23,11 @@ export const FEATURES: readonly ConsoleFeature[] = [
   notificationsFeature,
   favoritesFeature,
   savedSearchesFeature,
+  leadsFeature,
+  reviewsReceivedFeature,
+  agencyFeature,
+  membershipFeature,
+  profileFeature,
   taxonomyFeature,
   billingAdminFeature,
   broadcastFeature,

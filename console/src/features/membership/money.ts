@@ -1,0 +1,134 @@
+/** Packages, memberships and invoices as the API gives them (docs/api.md 10), and the pure logic of their screens. */
+
+export type BillingPeriod = 'day' | 'week' | 'month' | 'year' | 'one_time';
+export type InvoiceStatus = 'pending' | 'paid' | 'cancelled' | 'refunded';
+export type PaymentMethod = 'stripe' | 'bank_transfer' | 'free';
+
+export const INVOICE_STATUSES: readonly InvoiceStatus[] = ['pending', 'paid', 'cancelled', 'refunded'];
+
+export interface PackageRecord {
+  id: number;
+  title: string;
+  description: string;
+  price: number;
+  currency: string;
+  tax_rate: number;
+  total_price: number;
+  formatted_price: string;
+  listings_included: number | null;
+  featured_included: number;
+  billing_period: BillingPeriod;
+  billing_frequency: number;
+  visible: boolean;
+  popular: boolean;
+  order: number;
+}
+
+/** GET /users/package: flat, Houzez-style; -1 is unlimited, nulls when there is no package. */
+export interface FlatPackage {
+  package_id: number | null;
+  package_title: string | null;
+  package_listings: number | null;
+  package_remaining_listings: number | null;
+  package_featured_listings: number | null;
+  package_remaining_featured_listings: number | null;
+  package_billing_period: BillingPeriod | null;
+  package_billing_frequency: number | null;
+  package_expired_date: string | null;
+}
+
+export interface InvoiceRecord {
+  id: number;
+  number: string;
+  buyer: { id: number; display_name: string; email: string };
+  item: { type: 'package' | 'listing' | 'featured'; id: number; title: string };
+  amount: number;
+  tax: number;
+  tax_rate?: number;
+  total: number;
+  currency: string;
+  status: InvoiceStatus;
+  payment_method: PaymentMethod;
+  recurring: boolean;
+  created_at: string;
+  paid_at: string | null;
+}
+
+export interface PaymentSettings {
+  mode: 'free' | 'per_listing' | 'membership';
+  currency: string;
+  methods: string[];
+}
+
+export interface CheckoutAnswer {
+  invoice: InvoiceRecord;
+  checkout_url?: string;
+  instructions?: string;
+}
+
+/** An amount in its currency, in the reader's language ("$19.00", "19,00 $US", "١٩٫٠٠ US$"). */
+export function formatMoney(amount: number, currency: string, language: string): string {
+  try {
+    return new Intl.NumberFormat(language, { style: 'currency', currency }).format(amount);
+  } catch {
+    // An unknown currency code: the number and the code, never a crash of the page.
+    return `${new Intl.NumberFormat(language, { maximumFractionDigits: 2 }).format(amount)} ${currency}`;
+  }
+}
+
+/** A credit allowance as shown: unlimited (-1 in /users/package, null in a package), none known, or a count. */
+export type Credits = { kind: 'unlimited' } | { kind: 'none' } | { kind: 'count'; value: number };
+
+export function creditsOf(value: number | null | undefined, nullMeans: 'unlimited' | 'none' = 'none'): Credits {
+  if (value === -1) return { kind: 'unlimited' };
+  if (value === null || value === undefined) return { kind: nullMeans };
+  return { kind: 'count', value };
+}
+
+/** Whether the caller has a package at all (GET /users/package answers nulls when not). */
+export function hasPackage(current: FlatPackage | undefined): current is FlatPackage & { package_id: number } {
+  return current !== undefined && current.package_id !== null;
+}
+
+/** The body of POST /payments/checkout for a package: a free package needs no method. */
+export function checkoutBody(
+  pack: Pick<PackageRecord, 'id' | 'total_price'>,
+  method: string | undefined,
+): { item: 'package'; id: number; method?: string } {
+  if (pack.total_price === 0 || !method) return { item: 'package', id: pack.id };
+  return { item: 'package', id: pack.id, method };
+}
+
+/**
+ * Where to send the browser after a checkout: the Stripe Checkout URL the API answered, only when it is a
+ * well-formed https URL (never a javascript:, data: or plain http address); null otherwise.
+ */
+export function checkoutRedirect(answer: Pick<CheckoutAnswer, 'checkout_url'> | undefined): string | null {
+  const raw = answer?.checkout_url;
+  if (typeof raw !== 'string' || raw === '') return null;
+  try {
+    const url = new URL(raw);
+    if (url.protocol !== 'https:' || url.username !== '' || url.password !== '') return null;
+    return url.href;
+  } catch {
+    return null;
+  }
+}
+
+/** The methods a buyer may choose for a paid package, in a stable order: card first when offered. */
+export function payableMethods(settings: Pick<PaymentSettings, 'methods'> | undefined): string[] {
+  const known = ['stripe', 'bank_transfer'];
+  return known.filter((method) => settings?.methods.includes(method));
+}
+
+/** The query of GET /users/invoices from the page's filter: no status means every status. */
+export function invoiceStatusFilter(value: string): InvoiceStatus | undefined {
+  return (INVOICE_STATUSES as readonly string[]).includes(value) ? (value as InvoiceStatus) : undefined;
+}
+
+/** The message of a billing period: "monthly", or "every 3 months" when the frequency is more than one. */
+export function billingMessage(period: BillingPeriod, frequency: number): { key: string; n?: number; unit?: string } {
+  if (period === 'one_time') return { key: 'period_one_time' };
+  if (frequency <= 1) return { key: `period_${period}` };
+  return { key: 'every_n', n: frequency, unit: `unit_${period}` };
+}
