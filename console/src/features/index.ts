@@ -2,18 +2,21 @@ import { agencyFeature } from './agency';
 import { authFeature } from './auth';
 import { billingAdminFeature } from './billing-admin';
 import { broadcastFeature } from './broadcast';
+import { dashboardFeature } from './dashboard';
 import { exploreFeature } from './explore';
 import { favoritesFeature } from './favorites';
 import { homeFeature } from './home';
 import { leadsFeature } from './leads';
 import { listingsFeature } from './listings';
 import { membershipFeature } from './membership';
+import { moderationFeature } from './moderation';
 import { notificationsFeature } from './notifications';
 import { profileFeature } from './profile';
 import { reviewsReceivedFeature } from './reviews-received';
 import { savedSearchesFeature } from './saved-searches';
 import { taxonomyFeature } from './taxonomy';
 import type { ConsoleFeature } from './types';
+import { usersFeature } from './users';
 
 /** Every part of the console, in the order of the side navigation. */
 export const FEATURES: readonly ConsoleFeature[] = [
@@ -28,6 +31,9 @@ export const FEATURES: readonly ConsoleFeature[] = [
   agencyFeature,
   membershipFeature,
   profileFeature,
+  dashboardFeature,
+  moderationFeature,
+  usersFeature,
   taxonomyFeature,
   billingAdminFeature,
   broadcastFeature,

@@ -1,0 +1,162 @@
+import { useCustom, useOne } from '@refinedev/core';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { ErrorNotice, Forbidden, isForbidden, Loading, NotFound, PageHeader } from '../../components/ui';
+import { DisapproveDialog, ReportRegions, type Target, useModeration } from './actions';
+import { placeOf, QUEUE_RESOURCE, type QueueListing } from './queue';
+import './moderation.css';
+
+interface HistoryEntry {
+  from: string | null;
+  to: string;
+  actor: { id: number; display_name: string } | null;
+  reason: string;
+  at: string;
+}
+
+/** The sanitized description as plain text: parsed in an inert document (no script runs, nothing loads). */
+function plainText(html: string | undefined): string {
+  if (!html) return '';
+  const body = new DOMParser().parseFromString(html, 'text/html').body;
+  // Paragraphs, items and line breaks keep their breaks (shown with `white-space: pre-line`).
+  for (const element of body.querySelectorAll('br, p, li, div, h1, h2, h3, h4, h5, h6, blockquote, tr')) {
+    element.after(body.ownerDocument.createTextNode('\n'));
+  }
+  return (body.textContent ?? '').replace(/\n{3,}/g, '\n\n').trim();
+}
+
+/** One listing as a moderator reviews it: photos, price, place, text, its state history; approve or disapprove. */
+export default function ListingReview() {
+  const { t, i18n } = useTranslation();
+  const id = Number(useParams().id);
+  const { query, result: listing } = useOne<QueueListing>({
+    resource: QUEUE_RESOURCE,
+    id,
+    queryOptions: { enabled: Number.isInteger(id) && id > 0, retry: false },
+    errorNotification: false,
+  });
+  const history = useCustom<{ history: HistoryEntry[] }>({
+    url: `/properties/${id}/history`,
+    method: 'get',
+    queryOptions: { enabled: Number.isInteger(id) && id > 0, retry: false },
+    errorNotification: false,
+  });
+  const moderation = useModeration();
+  const { busy, report } = moderation;
+  // After a move, the listing's state and history are read again.
+  const run = (...args: Parameters<typeof moderation.run>) =>
+    moderation.run(...args).finally(() => {
+      void query.refetch();
+      void history.query.refetch();
+    });
+  const [disapproving, setDisapproving] = useState<Target[] | null>(null);
+  const text = useMemo(() => plainText(listing?.description), [listing?.description]);
+
+  if (!Number.isInteger(id) || id <= 0 || query.error?.statusCode === 404) return <NotFound />;
+  if (isForbidden(query.error)) return <Forbidden />;
+  if (query.isLoading) return <Loading />;
+  if (!listing) return <ErrorNotice error={query.error} onRetry={() => void query.refetch()} />;
+
+  const target = { id: listing.id, title: listing.title };
+  const images = listing.gallery?.length ? listing.gallery : listing.featured_image ? [listing.featured_image] : [];
+  const canApprove = listing.status === 'pending' || listing.status === 'disapproved';
+  const canDisapprove = listing.status === 'pending' || listing.status === 'publish';
+  const date = (value: string) => new Date(value).toLocaleString(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
+  const stateName = (state: string | null) =>
+    state === null ? t('moderation.created') : t(`moderation.state_${state}`, { defaultValue: state });
+
+  return (
+    <article className="moderation-review">
+      <p>
+        <Link to="/moderation">{t('moderation.back')}</Link>
+      </p>
+      <PageHeader title={listing.title}>
+        <button type="button" className="primary" disabled={busy || !canApprove} onClick={() => void run('approve', [target])}>
+          {t('moderation.approve')}
+        </button>
+        <button type="button" className="danger" disabled={busy || !canDisapprove} onClick={() => setDisapproving([target])}>
+          {t('moderation.disapprove')}
+        </button>
+      </PageHeader>
+      <ReportRegions report={report} />
+      <dl className="moderation-facts">
+        <dt>{t('moderation.state')}</dt>
+        <dd>
+          <span className="tag">{stateName(listing.status)}</span>
+        </dd>
+        <dt>{t('moderation.author')}</dt>
+        <dd>{listing.author?.display_name || t('moderation.no_author')}</dd>
+        <dt>{t('moderation.submitted')}</dt>
+        <dd>{date(listing.created_at)}</dd>
+        {listing.reference ? (
+          <>
+            <dt>{t('moderation.reference')}</dt>
+            <dd>{listing.reference}</dd>
+          </>
+        ) : null}
+        {listing.formatted_price ? (
+          <>
+            <dt>{t('moderation.price')}</dt>
+            <dd>{listing.formatted_price}</dd>
+          </>
+        ) : null}
+        {placeOf(listing) ? (
+          <>
+            <dt>{t('moderation.place')}</dt>
+            <dd>{placeOf(listing)}</dd>
+          </>
+        ) : null}
+      </dl>
+      {images.length > 0 ? (
+        <ul className="moderation-gallery" aria-label={t('moderation.photos')}>
+          {images.map((image, index) => (
+            <li key={`${image.url}-${index}`}>
+              <img src={image.sizes?.medium?.url ?? image.url} alt={image.alt ?? ''} loading="lazy" />
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="muted">{t('moderation.no_photo')}</p>
+      )}
+      <section>
+        <h2>{t('moderation.description')}</h2>
+        <p className="moderation-text">{text || listing.excerpt || t('moderation.no_description')}</p>
+      </section>
+      <section>
+        <h2>{t('moderation.history')}</h2>
+        <ErrorNotice error={history.query.error} onRetry={() => void history.query.refetch()} />
+        {history.query.data?.data.history.length ? (
+          <table className="data">
+            <thead>
+              <tr>
+                <th scope="col">{t('moderation.when')}</th>
+                <th scope="col">{t('moderation.move')}</th>
+                <th scope="col">{t('moderation.by')}</th>
+                <th scope="col">{t('moderation.reason_column')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {history.query.data.data.history.map((entry, index) => (
+                <tr key={`${entry.at}-${index}`}>
+                  <td>
+                    <time dateTime={entry.at}>{date(entry.at)}</time>
+                  </td>
+                  <td>{t('moderation.move_text', { from: stateName(entry.from), to: stateName(entry.to) })}</td>
+                  <td>{entry.actor?.display_name ?? '—'}</td>
+                  <td>{entry.reason || '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : null}
+      </section>
+      <DisapproveDialog
+        targets={disapproving}
+        busy={busy}
+        onCancel={() => setDisapproving(null)}
+        onSubmit={(reason) => void run('disapprove', disapproving ?? [], reason).then(() => setDisapproving(null))}
+      />
+    </article>
+  );
+}

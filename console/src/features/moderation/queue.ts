@@ -1,0 +1,82 @@
+/**
+ * Where the moderation queue reads listings awaiting approval.
+ *
+ * The API has no route yet that lists every user's `pending` listings to moderators: GET /properties and
+ * /properties/search return published (and sold) listings only, and GET /users/my-properties gives
+ * administrators and managers their own listings only (src/modules/properties/lists/property-lists.routes.ts).
+ * Until such a route exists, the queue asks /users/my-properties with `status=pending` (so it shows the
+ * moderator's own pending listings); when the route lands, change QUEUE_LIST_PATH (and QUEUE_QUERY) here only.
+ */
+export const QUEUE_LIST_PATH = '/users/my-properties';
+export const QUEUE_ITEMS_KEY = 'properties';
+/** Pending listings, newest first: never-published listings come by id descending under `d_date`. */
+export const QUEUE_QUERY = { status: 'pending', sortby: 'd_date' } as const;
+export const QUEUE_RESOURCE = 'moderation-queue';
+export const QUEUE_PAGE_SIZE = 20;
+
+interface Media {
+  url: string;
+  alt?: string;
+  sizes?: Record<string, { url: string; width: number; height: number } | undefined>;
+}
+
+/** The fields of a listing summary (docs/api.md 4.1) the queue shows. */
+export interface QueueListing {
+  id: number;
+  title: string;
+  status: string;
+  excerpt?: string;
+  description?: string;
+  reference?: string;
+  formatted_price?: string;
+  price?: number | null;
+  currency?: string;
+  featured_image?: Media | null;
+  gallery?: Media[];
+  author?: { id: number; display_name: string } | null;
+  address?: {
+    address?: string;
+    zipcode?: string;
+    city?: { name: string } | null;
+    state?: { name: string } | null;
+    country?: { name: string } | null;
+  };
+  created_at: string;
+  updated_at?: string;
+}
+
+/** The smallest image of a listing worth showing as a thumbnail, or null when it has none. */
+export function thumbnailOf(listing: Pick<QueueListing, 'featured_image' | 'gallery'>): string | null {
+  const image = listing.featured_image ?? listing.gallery?.[0] ?? null;
+  if (!image) return null;
+  return image.sizes?.thumbnail?.url ?? image.sizes?.medium?.url ?? image.url ?? null;
+}
+
+/** A listing's place in one line: street, city, state, country, whichever are set. */
+export function placeOf(listing: Pick<QueueListing, 'address'>): string {
+  const address = listing.address;
+  if (!address) return '';
+  return [address.address, address.city?.name, address.state?.name, address.country?.name]
+    .filter((part) => part && part.trim() !== '')
+    .join(', ');
+}
+
+/** A state move of a listing: `approve` or `disapprove` (docs/api.md 3.3). */
+export type ModerationAction = 'approve' | 'disapprove';
+
+/** The route and body of a move; a disapproval carries its reason, trimmed. */
+export function moveRequest(action: ModerationAction, id: number, reason?: string): { url: string; values: Record<string, string> } {
+  return action === 'approve'
+    ? { url: `/users/approve-property/${id}`, values: {} }
+    : { url: `/users/disapprove-property/${id}`, values: { reason: (reason ?? '').trim() } };
+}
+
+/** The API keeps at most this many characters of a reason (moderation.schemas.ts). */
+export const REASON_MAX = 2000;
+
+/** Whether a disapproval reason is acceptable: something besides spaces, at most `max` characters. */
+export function reasonProblem(reason: string, max = REASON_MAX): 'required' | 'too_long' | null {
+  const trimmed = reason.trim();
+  if (trimmed === '') return 'required';
+  return trimmed.length > max ? 'too_long' : null;
+}

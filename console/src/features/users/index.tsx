@@ -1,0 +1,26 @@
+import { lazy, Suspense } from 'react';
+import { Loading } from '../../components/ui';
+import { MODERATORS, type ConsoleFeature } from '../types';
+import { messages } from './messages';
+import { USERS_RESOURCE } from './users-logic';
+
+const UsersPage = lazy(() => import('./UsersPage'));
+
+/** Accounts: administrators and managers read them; administrators change roles, suspend and delete. */
+export const usersFeature: ConsoleFeature = {
+  id: 'users',
+  messages,
+  routes: [
+    {
+      path: '/users',
+      roles: MODERATORS,
+      element: (
+        <Suspense fallback={<Loading />}>
+          <UsersPage />
+        </Suspense>
+      ),
+    },
+  ],
+  menu: [{ path: '/users', label: 'users.title', roles: MODERATORS }],
+  resources: [{ name: USERS_RESOURCE, list: '/users', itemsKey: 'users', one: '/users/:id', remove: '/users/:id' }],
+};
