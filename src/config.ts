@@ -187,6 +187,7 @@ export function loadConfig(env: Env = process.env, stdoutIsTerminal = Boolean(pr
 
   const consoleConfig = readConsoleConfig(env, problems);
   const resetPage = consoleConfig.enabled ? '/console/reset-password' : '/reset-password';
+  const paymentReturnPage = consoleConfig.enabled ? '/console/membership' : '/payment';
 
   const seedRaw = env.SEED_DEMO;
   const seedDemo = seedRaw === undefined || seedRaw === '' ? 'auto' : read.boolean('SEED_DEMO', false);
@@ -249,7 +250,7 @@ export function loadConfig(env: Env = process.env, stdoutIsTerminal = Boolean(pr
         apiUrl: read.url('FCM_API_URL', 'https://fcm.googleapis.com').replace(/\/+$/, ''),
       }),
     },
-    payments: readPaymentsConfig(read, env, defaultCurrency, publicUrl.replace(/\/+$/, ''), problems),
+    payments: readPaymentsConfig(read, env, defaultCurrency, `${publicUrl.replace(/\/+$/, '')}${paymentReturnPage}`, problems),
     listings: {
       requireApproval: read.boolean('REQUIRE_APPROVAL', true),
       editRequiresApproval: read.boolean('EDIT_REQUIRES_APPROVAL', false),
@@ -339,7 +340,8 @@ export interface StripeConfig {
   readonly apiBase: string;
 }
 
-function readPaymentsConfig(read: EnvReader, env: Env, currency: string, publicUrl: string, problems: string[]): PaymentsConfig {
+/** `returnBase`: where Stripe sends buyers back (`?payment=success|cancelled`): the console's membership page when it is served. */
+function readPaymentsConfig(read: EnvReader, env: Env, currency: string, returnBase: string, problems: string[]): PaymentsConfig {
   const mode = read.string('PAYMENT_MODE', 'free');
   if (!['free', 'per_listing', 'membership'].includes(mode)) problems.push('PAYMENT_MODE must be free, per_listing or membership');
   // A malformed DEFAULT_CURRENCY is reported on its own; amounts in it cannot be read.
@@ -362,8 +364,8 @@ function readPaymentsConfig(read: EnvReader, env: Env, currency: string, publicU
     featuredPriceMinor: money('FEATURED_PRICE'),
     taxRateBp: taxRateBp ?? 0,
     bankTransferInstructions: read.string('BANK_TRANSFER_INSTRUCTIONS', ''),
-    successUrl: read.url('STRIPE_SUCCESS_URL', `${publicUrl}/payment/success`),
-    cancelUrl: read.url('STRIPE_CANCEL_URL', `${publicUrl}/payment/cancelled`),
+    successUrl: read.url('STRIPE_SUCCESS_URL', `${returnBase}?payment=success`),
+    cancelUrl: read.url('STRIPE_CANCEL_URL', `${returnBase}?payment=cancelled`),
     stripe: secretKey
       ? {
           secretKey,

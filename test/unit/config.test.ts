@@ -64,7 +64,7 @@ describe('loadConfig', () => {
     }
   });
 
-  it('reads the console settings, and the reset page follows whether the console is served', () => {
+  it('reads the console settings; the reset page and the payment return pages follow whether the console is served', () => {
     const defaults = loadConfig({ PORT: '4000' });
     expect(defaults.console).toMatchObject({
       enabled: true,
@@ -73,8 +73,13 @@ describe('loadConfig', () => {
     });
     expect(defaults.console.dir).toMatch(/console[\\/]dist$/);
     const off = loadConfig({ PORT: '4000', CONSOLE_ENABLED: 'false', CONSOLE_TILE_URL: 'https://{s}.tiles.example.org/{z}/{x}/{y}.png' });
+    expect(defaults.payments).toMatchObject({
+      successUrl: 'http://127.0.0.1:4000/console/membership?payment=success',
+      cancelUrl: 'http://127.0.0.1:4000/console/membership?payment=cancelled',
+    });
     expect(off.console.enabled).toBe(false);
     expect(off.resetPasswordUrl).toBe('http://127.0.0.1:4000/reset-password');
+    expect(off.payments.successUrl).toBe('http://127.0.0.1:4000/payment?payment=success');
     expect(off.console.tileUrl).toBe('https://{s}.tiles.example.org/{z}/{x}/{y}.png');
     for (const [name, value] of [
       ['CONSOLE_ENABLED', 'maybe'],

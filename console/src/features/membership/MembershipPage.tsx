@@ -1,7 +1,7 @@
 import { type HttpError, useCustom, useCustomMutation, useInvalidate, useList, useTable } from '@refinedev/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { ErrorNotice, Forbidden, isForbidden, Loading, PageHeader, Pager } from '../../components/ui';
 import {
   type CheckoutAnswer,
@@ -26,10 +26,16 @@ import './membership.css';
 export default function MembershipPage() {
   const { t } = useTranslation();
   const { query: currentQuery } = useCustom<FlatPackage>({ url: '/users/package', method: 'get' });
+  // Stripe Checkout sends the buyer back here with ?payment=success or ?payment=cancelled (STRIPE_SUCCESS_URL).
+  const payment = useSearchParams()[0].get('payment');
   if (isForbidden(currentQuery.error)) return <Forbidden />;
   return (
     <section className="stack">
       <PageHeader title={t('membership.title')} />
+      <div role="status">
+        {payment === 'success' ? <p className="notice notice-ok">{t('membership.payment_returned')}</p> : null}
+        {payment === 'cancelled' ? <p className="notice">{t('membership.payment_cancelled')}</p> : null}
+      </div>
       <CurrentPackage
         current={currentQuery.data?.data}
         loading={currentQuery.isLoading}

@@ -3,6 +3,8 @@ import type { Messages } from '../../i18n/languages';
 export const messages: Messages = {
   en: {
     title: 'Membership',
+    payment_returned: 'Thank you: the payment went through. The package is active as soon as Stripe confirms it, usually within a minute.',
+    payment_cancelled: 'The payment was cancelled: nothing was charged.',
     current: 'My package',
     no_package: 'You have no package at the moment. Choose one below.',
     package: 'Package',
@@ -72,6 +74,8 @@ export const messages: Messages = {
   },
   ar: {
     title: 'العضوية',
+    payment_returned: 'شكرًا لك: تمّت عملية الدفع. تُفعَّل الباقة فور تأكيد Stripe لها، عادةً خلال دقيقة.',
+    payment_cancelled: 'أُلغيت عملية الدفع: لم يُخصم أي مبلغ.',
     current: 'باقتي',
     no_package: 'ليست لديك باقة حاليًا. اختر واحدة أدناه.',
     package: 'الباقة',
@@ -141,6 +145,8 @@ export const messages: Messages = {
   },
   es: {
     title: 'Membresía',
+    payment_returned: 'Gracias: el pago se ha realizado. El paquete se activa en cuanto Stripe lo confirma, normalmente en un minuto.',
+    payment_cancelled: 'El pago se canceló: no se ha cobrado nada.',
     current: 'Mi paquete',
     no_package: 'Ahora mismo no tienes ningún paquete. Elige uno a continuación.',
     package: 'Paquete',
@@ -211,6 +217,8 @@ export const messages: Messages = {
   },
   fr: {
     title: 'Abonnement',
+    payment_returned: 'Merci : le paiement est passé. Le forfait s’active dès que Stripe le confirme, en général en moins d’une minute.',
+    payment_cancelled: 'Le paiement a été annulé : rien n’a été débité.',
     current: 'Ma formule',
     no_package: 'Vous n’avez pas de formule pour l’instant. Choisissez-en une ci-dessous.',
     package: 'Formule',
