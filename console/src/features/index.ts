@@ -10,6 +10,7 @@ import { leadsFeature } from './leads';
 import { listingsFeature } from './listings';
 import { membershipFeature } from './membership';
 import { moderationFeature } from './moderation';
+import { myReviewsFeature } from './my-reviews';
 import { notificationsFeature } from './notifications';
 import { profileFeature } from './profile';
 import { reviewsReceivedFeature } from './reviews-received';
@@ -28,6 +29,7 @@ export const FEATURES: readonly ConsoleFeature[] = [
   savedSearchesFeature,
   leadsFeature,
   reviewsReceivedFeature,
+  myReviewsFeature,
   agencyFeature,
   membershipFeature,
   profileFeature,

@@ -1,4 +1,4 @@
-import { useCustom, useList } from '@refinedev/core';
+import { useCustom } from '@refinedev/core';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
@@ -11,8 +11,6 @@ import './saved-searches.css';
 import type { SavedSearch } from './types';
 
 const PER_PAGE = 20;
-/** SAVED_SEARCHES_PER_USER's default (docs/api.md 0.6): one page of this size holds all of a user's saved searches. */
-const ALL_SAVED = 50;
 
 /**
  * The current results of one saved search (GET /saved-searches/{id}/matches), paged. The route's id sits inside its
@@ -33,9 +31,9 @@ export default function MatchesPage() {
     config: { query: { page, per_page: PER_PAGE } },
     queryOptions: { enabled: valid },
   });
-  // There is no GET /saved-searches/{id}: the name and description come from the caller's list.
-  const { result: saved } = useList<SavedSearch>({ resource: 'saved-searches', pagination: { currentPage: 1, pageSize: ALL_SAVED } });
-  const record = saved.data.find((item) => item.id === id);
+  // The search's name and description: GET /saved-searches/{id} (another user's or a deleted one is a 404, as for the matches).
+  const { result: saved } = useCustom<SavedSearch>({ url: `/saved-searches/${id}`, method: 'get', queryOptions: { enabled: valid } });
+  const record = saved.data;
 
   // A new match of this search announced live: read its results again.
   const liveMatch = matchOf(latest);
