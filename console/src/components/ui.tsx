@@ -61,7 +61,7 @@ export function ErrorNotice({ error, onRetry }: { error: HttpError | Error | nul
 export function Loading() {
   const { t } = useTranslation();
   return (
-    <p className="muted" role="status">
+    <p className="muted" role="status" data-loading="">
       {t('common.loading')}
     </p>
   );
