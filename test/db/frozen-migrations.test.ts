@@ -38,6 +38,7 @@ const SHIPPED: Readonly<Record<string, string>> = {
   'src/db/migrations/0013_term_copies_by_statement.ts': 'bdbc5404989cbac5',
   'src/db/migrations/0014_change_log_once_per_statement.ts': '8c6434280e1782d0',
   'src/db/migrations/0015_dashboard_indexes.ts': '0d539746bd9789fc',
+  'src/db/migrations/0016_moderation_queue_index.ts': '0f2b84db3a4d0546',
 };
 
 const FOLDERS = ['src/db/migrations', 'src/db/dialect/ddl'];

@@ -292,16 +292,37 @@ export interface ListPropertiesInput {
   sortby?: ListSort | undefined;
 }
 
+/** A listing state, or `all`: the `status` filter of the lists that hold every state. */
+const StateFilter = (description: string) => Type.Optional(Type.Enum([...LISTING_STATES, 'all'], { description }));
+const ListKeyword = Type.Optional(Type.String({ maxLength: 200, description: 'Substring of the title or reference, ignoring case' }));
+
 export const MyPropertiesQuery = Type.Object(
   {
     ...PageQueryFields,
-    status: Type.Optional(Type.Enum([...LISTING_STATES, 'all'], { description: 'A listing state, or `all` (default)' })),
-    keyword: Type.Optional(Type.String({ maxLength: 200, description: 'Substring of the title or reference, ignoring case' })),
+    status: StateFilter('A listing state, or `all` (default)'),
+    keyword: ListKeyword,
     sortby: Type.Optional(Type.Enum([...LIST_SORTS], { description: 'Default d_date; listings never published sort last' })),
   },
   { additionalProperties: false },
 );
 export type MyPropertiesInput = Static<typeof MyPropertiesQuery>;
+
+/** GET /properties/moderation (docs/api.md 3.3): every user's listings, for moderators. */
+export const ModerationListQuery = Type.Object(
+  {
+    ...PageQueryFields,
+    status: StateFilter('A listing state, or `all`; default `pending`'),
+    keyword: ListKeyword,
+    author_id: Type.Optional({ ...Id, description: 'Only this user’s listings (as authored; an agency’s agents are not included)' }),
+    sortby: Type.Optional(
+      Type.Enum([...LIST_SORTS], {
+        description: 'As GET /users/my-properties; default (absent): the most recently changed first, by `updated_at`',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ModerationListInput = Static<typeof ModerationListQuery>;
 
 export const FavoritePropertiesQuery = Type.Object({ ...PageQueryFields }, { additionalProperties: false });
 export type FavoritePropertiesInput = Static<typeof FavoritePropertiesQuery>;

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import { asciiLower, asciiLowerCase, escapeLike } from '../../../db/dialect/index.js';
 import type { DB, ListingState } from '../../../db/schema/index.js';
 import type { PageWindow } from '../../../lib/paging.js';
@@ -6,7 +6,7 @@ import { PUBLIC_STATES } from '../listing-access.js';
 import type { ListSort } from '../properties.schemas.js';
 import { inListOrder } from './published-pages.repository.js';
 
-/** The SQL of the caller's lists (favorites, own listings) and of similar listings; each returns ids only. */
+/** The SQL of the caller's lists (favorites, own listings), of the moderators' list and of similar listings; each returns ids only. */
 
 export interface IdPage {
   ids: number[];
@@ -58,13 +58,58 @@ export async function findFavoritePage(db: Kysely<DB>, reader: FavoritesReader, 
   return { ids: page.map((row) => row.listing_id), total: Number(count.n) };
 }
 
-export interface OwnListingsFilter {
-  ownerId: number;
+/** The filters that the lists holding every state share (own listings, moderation). */
+export interface StateAndKeyword {
   /** Absent: every state. */
   status?: ListingState;
   /** Substring of the title or the reference, ASCII case ignored the same way on both databases. */
   keyword?: string;
+}
+
+export interface OwnListingsFilter extends StateAndKeyword {
+  ownerId: number;
   sort: ListSort;
+}
+
+/** Narrows a query of listings to a state and a keyword, when given. */
+function withStateAndKeyword<O>(
+  db: Kysely<DB>,
+  query: SelectQueryBuilder<DB, 'listings', O>,
+  filter: StateAndKeyword,
+): SelectQueryBuilder<DB, 'listings', O> {
+  if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+  if (filter.keyword !== undefined) {
+    const pattern = `%${escapeLike(asciiLowerCase(filter.keyword))}%`;
+    query = query.where((eb) =>
+      eb.or((['title', 'reference'] as const).map((column) => sql<boolean>`${asciiLower(db, eb.ref(column))} like ${pattern} escape '\\'`)),
+    );
+  }
+  return query;
+}
+
+type IdQuery = SelectQueryBuilder<DB, 'listings', { id: number }>;
+
+/** The two statements of a page: its ids, and the total of the matching listings. */
+export interface IdPageQueries {
+  page: IdQuery;
+  count: SelectQueryBuilder<DB, 'listings', { n: string | number | bigint }>;
+}
+
+/** The page of the ids `query` matches, in the order `inOrder` gives them (ending with a unique key), and their count. */
+function idPageQueries(
+  query: SelectQueryBuilder<DB, 'listings', object>,
+  inOrder: (ids: IdQuery) => IdQuery,
+  window: PageWindow,
+): IdPageQueries {
+  return {
+    page: inOrder(query.select('id')).limit(window.perPage).offset(window.offset),
+    count: query.select((eb) => eb.fn.countAll().as('n')),
+  };
+}
+
+async function runIdPage({ page, count }: IdPageQueries): Promise<IdPage> {
+  const [rows, total] = await Promise.all([page.execute(), count.executeTakeFirstOrThrow()]);
+  return { ids: rows.map((row) => row.id), total: Number(total.n) };
 }
 
 /**
@@ -77,19 +122,37 @@ export async function findOwnListingPage(db: Kysely<DB>, filter: OwnListingsFilt
   const authors = agentUsersOfAgency(db, filter.ownerId).union(
     db.selectFrom('users').select('id as user_id').where('id', '=', filter.ownerId),
   );
-  let query = db.selectFrom('listings').where('author_id', 'in', authors);
-  if (filter.status !== undefined) query = query.where('status', '=', filter.status);
-  if (filter.keyword !== undefined) {
-    const pattern = `%${escapeLike(asciiLowerCase(filter.keyword))}%`;
-    query = query.where((eb) =>
-      eb.or((['title', 'reference'] as const).map((column) => sql<boolean>`${asciiLower(db, eb.ref(column))} like ${pattern} escape '\\'`)),
-    );
-  }
-  const [page, count] = await Promise.all([
-    inListOrder(query.select('id'), filter.sort, true).limit(window.perPage).offset(window.offset).execute(),
-    query.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { ids: page.map((row) => row.id), total: Number(count.n) };
+  const query = withStateAndKeyword(db, db.selectFrom('listings').where('author_id', 'in', authors), filter);
+  return runIdPage(idPageQueries(query, (ids) => inListOrder(ids, filter.sort, true), window));
+}
+
+export interface ModerationListFilter extends StateAndKeyword {
+  /** Only this author's listings. */
+  authorId?: number;
+  /** Absent: the most recently changed first (`updated_at` descending). */
+  sort?: ListSort;
+}
+
+/**
+ * One page of every user's listings, for moderators, and their total. In one state, the default order is a
+ * backward range of listings_status_updated_idx (status, updated_at, id) (migration 0016) and the count reads
+ * one of the `(status, …)` indexes; with `author_id`, PostgreSQL finds the rows through
+ * listings_author_status_idx (author_id, status, id) and SQLite walks the same backward range. Every state
+ * (`all`) or another `sortby` sorts the matching rows.
+ */
+export function moderationListQueries(db: Kysely<DB>, filter: ModerationListFilter, window: PageWindow): IdPageQueries {
+  let query = db.selectFrom('listings');
+  if (filter.authorId !== undefined) query = query.where('author_id', '=', filter.authorId);
+  const { sort } = filter;
+  return idPageQueries(
+    withStateAndKeyword(db, query, filter),
+    (ids) => (sort === undefined ? ids.orderBy('updated_at', 'desc').orderBy('id', 'desc') : inListOrder(ids, sort, true)),
+    window,
+  );
+}
+
+export async function findModerationListPage(db: Kysely<DB>, filter: ModerationListFilter, window: PageWindow): Promise<IdPage> {
+  return runIdPage(moderationListQueries(db, filter, window));
 }
 
 export interface SimilarCriteria {

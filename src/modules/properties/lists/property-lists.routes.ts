@@ -7,6 +7,8 @@ import {
   FavoritePropertiesQuery,
   FavoriteResult,
   LISTING_CREATORS,
+  LISTING_MODERATORS,
+  ModerationListQuery,
   MyPropertiesQuery,
   PropertyIdParams,
   PropertyList,
@@ -23,7 +25,7 @@ export interface PropertyListRouteOptions {
 const security = [{ bearer: [] }];
 const signedIn = { auth: 'user' } as const;
 
-/** Favorites (docs/api.md 4.2), the caller's lists of listings (3.2) and similar listings (4.2). */
+/** Favorites (docs/api.md 4.2), the caller's lists of listings (3.2), the moderators' list (3.3) and similar listings (4.2). */
 export async function propertyListRoutes(app: FastifyInstance, { favorites, propertyLists }: PropertyListRouteOptions) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -91,6 +93,29 @@ export async function propertyListRoutes(app: FastifyInstance, { favorites, prop
       },
     },
     async (request) => ({ success: true, data: await propertyLists.ownListings(request.user!, request.query) }),
+  );
+
+  api.get(
+    // A static path: find-my-way prefers it to /properties/:id whatever the order of registration.
+    '/properties/moderation',
+    {
+      config: { auth: LISTING_MODERATORS },
+      schema: {
+        tags: ['properties'],
+        summary: 'Every user’s listings in one state, for moderators (default: awaiting approval)',
+        description:
+          'Administrators and managers only (others → 403): every user’s listings, whoever owns them. `status`: ' +
+          'one state, or `all`; default `pending`, the listings awaiting approval. `keyword`: a substring of the ' +
+          'title or the reference, ignoring the case of ASCII letters. `author_id`: only that user’s listings (as ' +
+          'authored). Default order: the most recently changed first (`updated_at` descending, which every state ' +
+          'move, edit and featuring sets), ties by id descending; `sortby` takes the values of GET ' +
+          '/users/my-properties instead. Summaries as in every list; `pagination` counts every match.',
+        security,
+        querystring: ModerationListQuery,
+        response: { 200: Envelope(PropertyList), ...errorResponses(400, 401, 403, 429) },
+      },
+    },
+    async (request) => ({ success: true, data: await propertyLists.moderationList(request.user!, request.query) }),
   );
 
   api.get(

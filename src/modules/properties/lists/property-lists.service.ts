@@ -1,10 +1,12 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../../../db/schema/index.js';
-import { pageWindow, paginationOf } from '../../../lib/paging.js';
+import type { DB, ListingState } from '../../../db/schema/index.js';
+import { AppError } from '../../../lib/errors.js';
+import { type PageWindow, pageWindow, paginationOf } from '../../../lib/paging.js';
 import type { AuthUser } from '../../../lib/signed-in-user.js';
 import { assertCanView, canView, isModerator } from '../listing-access.js';
 import type {
   FavoritePropertiesInput,
+  ModerationListInput,
   MyPropertiesInput,
   PropertyListRecord,
   PropertySummaryRecord,
@@ -16,9 +18,20 @@ import * as repository from './property-lists.repository.js';
 /** Similar listings answered when `limit` is not given (docs/api.md 4.2). */
 const DEFAULT_SIMILAR = 4;
 
+/** The `status` (a state, or `all`; `fallback` when absent) and trimmed `keyword` of a list holding every state. */
+function stateAndKeywordOf(
+  query: { status?: ListingState | 'all' | undefined; keyword?: string | undefined },
+  fallback: ListingState | 'all',
+): repository.StateAndKeyword {
+  const status = query.status ?? fallback;
+  const keyword = query.keyword?.trim();
+  return { ...(status !== 'all' ? { status } : {}), ...(keyword ? { keyword } : {}) };
+}
+
 /**
- * The caller's lists of listings (docs/api.md 3.2: favorites, own listings) and similar listings (4.2). The SQL
- * picks and counts ids; the records come from PropertiesService, built in a fixed number of queries per page.
+ * The caller's lists of listings (docs/api.md 3.2: favorites, own listings), the moderators' list of every user's
+ * listings (3.3) and similar listings (4.2). The SQL picks and counts ids; the records come from PropertiesService,
+ * built in a fixed number of queries per page.
  */
 export class PropertyListsService {
   constructor(
@@ -41,17 +54,37 @@ export class PropertyListsService {
   /** The listings the caller owns (authored, or authored by an agent of the caller's agency), in every state. */
   async ownListings(caller: AuthUser, query: MyPropertiesInput): Promise<PropertyListRecord> {
     const window = pageWindow(query);
-    const keyword = query.keyword?.trim();
     const page = await repository.findOwnListingPage(
       this.db,
+      { ownerId: caller.id, ...stateAndKeywordOf(query, 'all'), sort: query.sortby ?? 'd_date' },
+      window,
+    );
+    return this.summaryPage(caller, page, window);
+  }
+
+  /**
+   * Every user's listings, for administrators and managers (docs/api.md 3.3): by default those awaiting
+   * approval (`pending`), the most recently changed first.
+   */
+  async moderationList(caller: AuthUser, query: ModerationListInput): Promise<PropertyListRecord> {
+    // The route admits moderators only; this keeps every other caller out of other users' unpublished listings
+    // should the service be called from elsewhere.
+    if (!isModerator(caller)) throw new AppError('forbidden');
+    const window = pageWindow(query);
+    const page = await repository.findModerationListPage(
+      this.db,
       {
-        ownerId: caller.id,
-        ...(query.status !== undefined && query.status !== 'all' ? { status: query.status } : {}),
-        ...(keyword ? { keyword } : {}),
-        sort: query.sortby ?? 'd_date',
+        ...stateAndKeywordOf(query, 'pending'),
+        ...(query.author_id !== undefined ? { authorId: query.author_id } : {}),
+        ...(query.sortby !== undefined ? { sort: query.sortby } : {}),
       },
       window,
     );
+    return this.summaryPage(caller, page, window);
+  }
+
+  /** The summaries of a page of ids, in their order, with the page's figures. */
+  private async summaryPage(caller: AuthUser, page: repository.IdPage, window: PageWindow): Promise<PropertyListRecord> {
     return { properties: await this.properties.summaries(caller, page.ids), pagination: paginationOf(page.total, window) };
   }
 
