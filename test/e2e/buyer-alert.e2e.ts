@@ -1,33 +1,14 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  accessibilityViolations,
-  adminToken,
-  type E2eServer,
-  launchBrowser,
-  newAccount,
-  openPage,
-  signIn,
-  startServer,
-} from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { accessibilityViolations, adminToken, consoleSuite, newAccount, openPage, signIn } from './harness.js';
 
 describe('a buyer’s saved search', () => {
-  let server: E2eServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const suite = consoleSuite();
 
   it('is saved from the console, and its live notification arrives when a matching listing is approved', async () => {
-    const buyer = await newAccount(server, 'buyer', 'buyer');
-    const owner = await newAccount(server, 'owner', 'owner');
-    const { page, problems } = await openPage(browser);
-    await signIn(page, server, buyer.login, buyer.password);
+    const buyer = await newAccount(suite.server, 'buyer', 'buyer');
+    const owner = await newAccount(suite.server, 'owner', 'owner');
+    const { page, problems } = await openPage(suite.browser);
+    await signIn(page, suite.server, buyer.login, buyer.password);
 
     await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Saved searches' }).click();
     await page.getByRole('link', { name: 'Save a search' }).click();
@@ -42,21 +23,21 @@ describe('a buyer’s saved search', () => {
     expect(await accessibilityViolations(page)).toEqual([]);
 
     // Elsewhere: an owner submits a matching listing and an administrator approves it.
-    const listing = await server.api<{ id: number }>(
+    const listing = await suite.server.api<{ id: number }>(
       'POST',
       '/properties',
       { title: 'Lighthouse cottage by the bay', price: 250000 },
       owner.token,
     );
-    const unrelated = await server.api<{ id: number }>(
+    const unrelated = await suite.server.api<{ id: number }>(
       'POST',
       '/properties',
       { title: 'Garden flat downtown', price: 150000 },
       owner.token,
     );
-    const admin = await adminToken(server);
-    await server.api('POST', `/users/approve-property/${unrelated.id}`, {}, admin);
-    await server.api('POST', `/users/approve-property/${listing.id}`, {}, admin);
+    const admin = await adminToken(suite.server);
+    await suite.server.api('POST', `/users/approve-property/${unrelated.id}`, {}, admin);
+    await suite.server.api('POST', `/users/approve-property/${listing.id}`, {}, admin);
 
     // The open page hears of it over the live stream: no reload.
     await page.getByRole('status').filter({ hasText: 'New match for “Lighthouse homes”' }).waitFor();

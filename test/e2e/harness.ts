@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { startProgram } from '../helpers/programs.js';
 
 /** Debian's Chromium (`apt-get install chromium`; .ci/run installs it when missing); CHROMIUM_PATH overrides. */
@@ -106,6 +107,22 @@ function freePort(): Promise<number> {
       probe.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * For a test file: one server (see startServer) and one browser, started before its tests and stopped after.
+ * The returned object's fields are set once `beforeAll` has run.
+ */
+export function consoleSuite(options: { demo?: boolean } = {}): { server: E2eServer; browser: Browser } {
+  const suite = {} as { server: E2eServer; browser: Browser };
+  beforeAll(async () => {
+    [suite.server, suite.browser] = await Promise.all([startServer(options), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await suite.browser?.close();
+    await suite.server?.close();
+  });
+  return suite;
 }
 
 /** A new account of `role` through the API, signed in: its token for API calls. */

@@ -1,7 +1,6 @@
-import type { Browser } from 'playwright-core';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessibilityViolations, type E2eServer, launchBrowser, newAccount, openPage, signIn, startServer } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { accessibilityViolations, consoleSuite, newAccount, openPage, signIn } from './harness.js';
 
 /** A small real PNG of one colour: uploads are checked by their bytes. */
 function photo(name: string, red: number): Promise<{ name: string; mimeType: string; buffer: Buffer }> {
@@ -12,21 +11,12 @@ function photo(name: string, red: number): Promise<{ name: string; mimeType: str
 }
 
 describe('an agent’s listing', () => {
-  let server: E2eServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer({ demo: true }), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const suite = consoleSuite({ demo: true });
 
   it('is created with two photos uploaded through the page and a pin set on the map, then submitted', async () => {
-    const agent = await newAccount(server, 'agent', 'agent');
-    const { page, problems } = await openPage(browser);
-    await signIn(page, server, agent.login, agent.password);
+    const agent = await newAccount(suite.server, 'agent', 'agent');
+    const { page, problems } = await openPage(suite.browser);
+    await signIn(page, suite.server, agent.login, agent.password);
 
     await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'My listings' }).click();
     await page.getByRole('heading', { level: 1, name: 'My listings' }).waitFor();
@@ -52,7 +42,7 @@ describe('an agent’s listing', () => {
     await page.getByText('Done: the listing is now Pending approval.').waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
 
-    const listing = await server.api<{
+    const listing = await suite.server.api<{
       status: string;
       gallery: unknown[];
       featured_image: unknown;

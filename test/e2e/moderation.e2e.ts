@@ -1,26 +1,16 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessibilityViolations, ADMIN, type E2eServer, launchBrowser, newAccount, openPage, signIn, startServer } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { accessibilityViolations, ADMIN, consoleSuite, newAccount, openPage, signIn } from './harness.js';
 
 describe('moderation and the administrators’ pages', () => {
-  let server: E2eServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer({ demo: true }), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const suite = consoleSuite({ demo: true });
 
   it('an administrator approves a pending listing from the queue, and it appears in Explore', async () => {
-    const owner = await newAccount(server, 'owner', 'owner');
+    const owner = await newAccount(suite.server, 'owner', 'owner');
     const title = 'Zanzibar lighthouse keeper’s cottage';
-    await server.api('POST', '/properties', { title, price: 310000, latitude: -6.16, longitude: 39.19 }, owner.token);
+    await suite.server.api('POST', '/properties', { title, price: 310000, latitude: -6.16, longitude: 39.19 }, owner.token);
 
-    const { page, problems } = await openPage(browser);
-    await signIn(page, server, ADMIN.email, ADMIN.password);
+    const { page, problems } = await openPage(suite.browser);
+    await signIn(page, suite.server, ADMIN.email, ADMIN.password);
     const nav = page.getByRole('navigation', { name: 'Main navigation' });
 
     await nav.getByRole('link', { name: 'Explore' }).click();
@@ -50,9 +40,9 @@ describe('moderation and the administrators’ pages', () => {
   });
 
   it('shows clusters and facets on Explore, and every main page passes axe in English and Arabic', async () => {
-    const { page, problems } = await openPage(browser);
-    await signIn(page, server, ADMIN.email, ADMIN.password);
-    await page.goto(`${server.url}/console/explore`);
+    const { page, problems } = await openPage(suite.browser);
+    await signIn(page, suite.server, ADMIN.email, ADMIN.password);
+    await page.goto(`${suite.server.url}/console/explore`);
     await page
       .getByRole('button', { name: /listings here/ })
       .first()
@@ -77,15 +67,15 @@ describe('moderation and the administrators’ pages', () => {
     ];
     for (const language of ['en', 'ar']) {
       if (language === 'ar') {
-        await page.goto(`${server.url}/console/`);
+        await page.goto(`${suite.server.url}/console/`);
         await page.getByLabel('Language').selectOption('ar');
       }
       for (const [path, heading] of pages) {
-        await page.goto(`${server.url}/console${path}`);
+        await page.goto(`${suite.server.url}/console${path}`);
         if (language === 'en') await page.getByRole('heading', { level: 1, name: heading }).waitFor();
         else await page.locator('h1').first().waitFor();
         // Loaded: no "Loading…" placeholder left (the live notification stream keeps the network busy for good).
-        await expect.poll(() => page.locator('[data-loading]').count(), `${language} ${path} still loading`).toBe(0);
+        await expect.poll(() => page.locator('[data-loading]').count(), { message: `${language} ${path} still loading` }).toBe(0);
         expect(await accessibilityViolations(page), `${language} ${path}`).toEqual([]);
       }
     }
@@ -93,19 +83,19 @@ describe('moderation and the administrators’ pages', () => {
   });
 
   it('refuses a buyer on the administrators’ pages with the 403 page, and the API refuses the data', async () => {
-    const buyer = await newAccount(server, 'buyer', 'buyer');
-    const { page } = await openPage(browser);
-    await signIn(page, server, buyer.login, buyer.password);
+    const buyer = await newAccount(suite.server, 'buyer', 'buyer');
+    const { page } = await openPage(suite.browser);
+    await signIn(page, suite.server, buyer.login, buyer.password);
     const requests: string[] = [];
     page.on('response', (response) => {
       if (response.url().includes('/realty-api/v1/') && response.status() === 200) requests.push(new URL(response.url()).pathname);
     });
     for (const path of ['/moderation', '/users', '/dashboard', '/taxonomy', '/invoices', '/deliveries', '/broadcast']) {
-      await page.goto(`${server.url}/console${path}`);
+      await page.goto(`${suite.server.url}/console${path}`);
       await page.getByRole('heading', { level: 1, name: 'Not allowed (403)' }).waitFor();
     }
     expect(requests.filter((path) => /\/(stats|users$|notifications\/deliveries)/.test(path))).toEqual([]);
-    await expect(server.api('GET', '/stats/listings', undefined, buyer.token)).rejects.toThrow(/403/);
+    await expect(suite.server.api('GET', '/stats/listings', undefined, buyer.token)).rejects.toThrow(/403/);
     expect(await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Moderation queue' }).count()).toBe(0);
   });
 });

@@ -1,22 +1,12 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessibilityViolations, ADMIN, type E2eServer, launchBrowser, openPage, signIn, startServer } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { accessibilityViolations, ADMIN, consoleSuite, openPage, signIn } from './harness.js';
 
 describe('signing in to the console', () => {
-  let server: E2eServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const suite = consoleSuite();
 
   it('keeps the session across a reload without any credential page script can read, and ends it on sign-out', async () => {
-    const { page, problems } = await openPage(browser);
-    await page.goto(`${server.url}/console/`);
+    const { page, problems } = await openPage(suite.browser);
+    await page.goto(`${suite.server.url}/console/`);
     await page.waitForURL('**/console/login**');
     expect(await accessibilityViolations(page)).toEqual([]);
 
@@ -25,7 +15,7 @@ describe('signing in to the console', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect.poll(() => page.getByRole('alert').textContent()).toBeTruthy();
 
-    await signIn(page, server, ADMIN.email, ADMIN.password);
+    await signIn(page, suite.server, ADMIN.email, ADMIN.password);
     expect(await accessibilityViolations(page)).toEqual([]);
     const stored = await page.evaluate(() => ({
       cookie: document.cookie,
@@ -41,14 +31,14 @@ describe('signing in to the console', () => {
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL('**/console/login**');
-    await page.goto(`${server.url}/console/`);
+    await page.goto(`${suite.server.url}/console/`);
     await page.waitForURL('**/console/login**');
     expect(problems()).toEqual([]);
   });
 
   it('speaks Arabic right to left, and keeps the choice', async () => {
-    const { page, problems } = await openPage(browser);
-    await signIn(page, server, ADMIN.email, ADMIN.password);
+    const { page, problems } = await openPage(suite.browser);
+    await signIn(page, suite.server, ADMIN.email, ADMIN.password);
     await page.getByLabel('Language').selectOption('ar');
     await page.getByRole('heading', { level: 1, name: /^مرحبًا/ }).waitFor();
     expect(await page.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual(['ar', 'rtl']);

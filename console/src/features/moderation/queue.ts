@@ -1,16 +1,11 @@
 /**
- * Where the moderation queue reads listings awaiting approval.
- *
- * The API has no route yet that lists every user's `pending` listings to moderators: GET /properties and
- * /properties/search return published (and sold) listings only, and GET /users/my-properties gives
- * administrators and managers their own listings only (src/modules/properties/lists/property-lists.routes.ts).
- * Until such a route exists, the queue asks /users/my-properties with `status=pending` (so it shows the
- * moderator's own pending listings); when the route lands, change QUEUE_LIST_PATH (and QUEUE_QUERY) here only.
+ * Where the moderation queue reads listings awaiting approval: GET /properties/moderation (docs/api.md 3.3)
+ * lists every user's listings to administrators and managers (others get 403), in one state.
  */
-export const QUEUE_LIST_PATH = '/users/my-properties';
+export const QUEUE_LIST_PATH = '/properties/moderation';
 export const QUEUE_ITEMS_KEY = 'properties';
-/** Pending listings, newest first: never-published listings come by id descending under `d_date`. */
-export const QUEUE_QUERY = { status: 'pending', sortby: 'd_date' } as const;
+/** Pending listings (the route's default, said outright), the most recently changed first (its default order). */
+export const QUEUE_QUERY = { status: 'pending' } as const;
 export const QUEUE_RESOURCE = 'moderation-queue';
 export const QUEUE_PAGE_SIZE = 20;
 
