@@ -80,6 +80,12 @@ export function checkArchitecture(files: SourceFacts[], dialectAllowed: Readonly
     );
   }
 
+  // Rule 9: the console is a client of the public API: it imports packages and its own files, nothing of the server.
+  for (const edge of files.flatMap((f) => f.imports)) {
+    if (edge.from.startsWith('console/') && edge.specifier.startsWith('.') && !edge.to.startsWith('console/'))
+      report('9 console → server', edge.from, describeImport(edge));
+  }
+
   // Rule 8: a file under src/modules/ or src/jobs/ that issues SQL is a *.repository.ts.
   for (const { file, sqlCalls } of files) {
     const roled = moduleOf(file) !== undefined || file.startsWith('src/jobs/');
@@ -131,6 +137,7 @@ describe('the architecture checker', () => {
       'src/jobs/scheduler.ts': `import { A } from '../modules/a/index.js';`,
       'src/seed/demo.ts': `import { rows } from '../modules/b/b.repository.js';`,
       'src/config.ts': `export const kind = (url: string) => (url.startsWith('sqlite:') ? { kind: 'sqlite' } : { kind: 'postgres' });`,
+      'console/src/features/x/index.tsx': `import { useState } from 'react';\nimport { AppError } from '../../../../src/lib/errors.js';\nexport const X = () => <p>{String(useState)}</p>;`,
     });
     const violations = checkArchitecture(files, { ...DIALECT_ALLOWED, 'src/gone.ts': 'a stale entry' });
     expect(rulesOf(violations)).toEqual(
@@ -149,6 +156,7 @@ describe('the architecture checker', () => {
         '6 dialect check | src/modules/b/b.service.ts',
         '7 module cycle | src/modules/a/',
         '8 SQL outside a repository | src/modules/b/b.helpers.ts',
+        '9 console → server | console/src/features/x/index.tsx',
       ].sort(),
     );
     const report = formatReport(violations);
@@ -187,10 +195,10 @@ describe('the architecture checker', () => {
   });
 });
 
-describe('src/', () => {
+describe('src/ and console/src/', () => {
   it('keeps the walls between layers and modules', () => {
     const root = fileURLToPath(new URL('..', import.meta.url));
-    const violations = checkArchitecture(scanTree(root));
+    const violations = checkArchitecture([...scanTree(root), ...scanTree(root, 'console/src')]);
     if (violations.length > 0) expect.fail(`${violations.length} architecture violation(s):\n\n${formatReport(violations)}`);
   });
 });

@@ -91,7 +91,8 @@ function chainCalls(receiver: ts.Expression, names: Set<string>): boolean {
 
 /** Parses one file and collects its imports, dialect checks and SQL calls. `file` is repository-relative. */
 export function scanSource(file: string, text: string): SourceFacts {
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const kind = file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, kind);
   const facts: SourceFacts = { file, imports: [], dialectChecks: [], sqlCalls: [] };
   const lineOf = (node: ts.Node) => source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
   // A call is placed at its method name: in `db.selectFrom(…).execute()` both calls start at `db`.
@@ -158,7 +159,7 @@ export function scanSource(file: string, text: string): SourceFacts {
 /** Every `*.ts` under `root/dir` (declarations excepted), scanned; paths relative to `root`. */
 export function scanTree(root: string, dir = 'src'): SourceFacts[] {
   return readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
+    .filter((f) => /\.tsx?$/.test(f) && !f.endsWith('.d.ts'))
     .map((f) => path.posix.join(dir, f.split(path.sep).join('/')))
     .sort()
     .map((file) => scanSource(file, readFileSync(path.join(root, file), 'utf8')));
