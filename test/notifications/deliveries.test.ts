@@ -235,3 +235,159 @@ describe.each(DIALECTS)('the administrator’s outbox deliveries (%s)', (dialect
     expect((await retry(admin, dead.id, { payload: {} })).statusCode).toBe(200);
   });
 });
+
+// A database of its own, so that "every dead message" counts only this block's messages.
+describe.each(DIALECTS)('retrying every dead delivery at once (%s)', (dialect) => {
+  let t: TestApp;
+  let db: Kysely<DB>;
+  let admin: Auth;
+  let manager: Auth;
+  let buyer: Auth;
+
+  beforeAll(async () => {
+    t = await buildTestApp(dialect);
+    db = t.database.db;
+    [{ auth: admin }, { auth: manager }, { auth: buyer }] = await Promise.all([
+      newSignedInUser(t, { role: 'administrator' }),
+      newSignedInUser(t, { role: 'manager' }),
+      newSignedInUser(t, { role: 'buyer' }),
+    ]);
+  });
+  afterAll(() => t.close());
+
+  const retryAll = (auth: Auth | undefined, options: { query?: string; payload?: unknown } = {}) =>
+    t.app.inject({
+      method: 'POST',
+      url: `${API}/notifications/deliveries/retry${options.query ?? ''}`,
+      headers: auth ?? {},
+      ...(options.payload !== undefined ? { payload: options.payload as object } : {}),
+    });
+  const retried = async (payload?: object) => {
+    const res = await retryAll(admin, payload ? { payload } : {});
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ success: true, data: { retried: expect.any(Number) } });
+    return res.json().data.retried as number;
+  };
+  const rowOf = (id: number) => db.selectFrom('outbox').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const deadCount = async () =>
+    Number(
+      (
+        await db
+          .selectFrom('outbox')
+          .select((eb) => eb.fn.countAll<number | string>().as('n'))
+          .where('status', '=', 'dead')
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  it('answers 401 without a token and 403 to a manager or a buyer, moving nothing', async () => {
+    const dead = await newDelivery(db, unique('auth-all-'), 'dead');
+    expect((await retryAll(undefined)).statusCode).toBe(401);
+    for (const auth of [manager, buyer]) {
+      const res = await retryAll(auth, { payload: { channel: dead.channel } });
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toMatchObject(errorBody('forbidden'));
+    }
+    expect(await rowOf(dead.id)).toMatchObject({ status: 'dead', attempts: 8 });
+  });
+
+  it('refuses unknown fields, a bad channel and unknown query parameters with 400, moving nothing', async () => {
+    const dead = await newDelivery(db, unique('bad-all-'), 'dead');
+    const bad = [
+      await retryAll(admin, { payload: { status: 'pending' } }),
+      await retryAll(admin, { payload: { channel: dead.channel, ids: [dead.id] } }),
+      await retryAll(admin, { payload: { channel: '' } }),
+      await retryAll(admin, { payload: { channel: 'x'.repeat(65) } }),
+      await retryAll(admin, { payload: { channel: 5 } }),
+      await retryAll(admin, { payload: { channel: [dead.channel] } }),
+      await retryAll(admin, { query: '?foo=1' }),
+      await retryAll(admin, { query: `?channel=${dead.channel}` }),
+    ];
+    for (const res of bad) {
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json()).toMatchObject(errorBody('validation_failed'));
+    }
+    const unknownField = bad[0]!.json();
+    expect(unknownField.errors).toEqual([expect.objectContaining({ field: expect.stringContaining('status') })]);
+    expect(await rowOf(dead.id)).toMatchObject({ status: 'dead', attempts: 8 });
+  });
+
+  it('retries only the dead messages of the channel asked, as the single retry does, and counts them', async () => {
+    const channel = unique('mail-all-');
+    const other = unique('push-all-');
+    const dead = [
+      await newDelivery(db, channel, 'dead', { available_at: new Date(Date.now() + DAY).toISOString() }),
+      await newDelivery(db, channel, 'dead'),
+      await newDelivery(db, channel, 'dead'),
+    ];
+    const pending = await newDelivery(db, channel, 'pending');
+    const sent = await newDelivery(db, channel, 'sent');
+    const otherDead = await newDelivery(db, other, 'dead');
+    const before = Date.now();
+
+    expect(await retried({ channel })).toBe(3);
+    for (const row of dead) {
+      const now = await rowOf(row.id);
+      expect(now).toMatchObject({ status: 'pending', attempts: 0, idempotency_key: row.idempotency_key, sent_at: null });
+      expect(Date.parse(now.available_at)).toBeLessThanOrEqual(Date.now());
+      expect(Date.parse(now.available_at)).toBeGreaterThanOrEqual(before - 1000);
+    }
+    // Not dead, or another channel's: as they were.
+    expect(await rowOf(pending.id)).toEqual(pending);
+    expect(await rowOf(sent.id)).toEqual(sent);
+    expect(await rowOf(otherDead.id)).toEqual(otherDead);
+
+    // Nothing of that channel is dead any more; the list agrees.
+    expect(await retried({ channel })).toBe(0);
+    const list = await t.app.inject({ method: 'GET', url: `${API}/notifications/deliveries?channel=${channel}`, headers: admin });
+    expect(list.json().data.deliveries).toEqual([]);
+    expect(await retried({ channel: unique('none-') })).toBe(0);
+
+    // Two at once: each message moves once.
+    const racing = unique('race-');
+    for (let n = 0; n < 4; n++) await newDelivery(db, racing, 'dead');
+    const answers = await Promise.all([
+      retryAll(admin, { payload: { channel: racing } }),
+      retryAll(admin, { payload: { channel: racing } }),
+    ]);
+    expect(answers.map((res) => res.statusCode)).toEqual([200, 200]);
+    expect(answers.reduce((sum, res) => sum + (res.json().data.retried as number), 0)).toBe(4);
+  });
+
+  it('without a channel retries every dead message, with no body, `{}` or `lang` alike', async () => {
+    const channels = [unique('a-'), unique('b-')];
+    const dead = [await newDelivery(db, channels[0]!, 'dead'), await newDelivery(db, channels[1]!, 'dead')];
+    const pending = await newDelivery(db, channels[0]!, 'pending');
+    const total = await deadCount();
+    expect(total).toBeGreaterThanOrEqual(2);
+
+    const res = await retryAll(admin, { query: '?lang=ar' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toEqual({ retried: total });
+    expect(await deadCount()).toBe(0);
+    for (const row of dead) expect(await rowOf(row.id)).toMatchObject({ status: 'pending', attempts: 0 });
+    expect(await rowOf(pending.id)).toEqual(pending);
+
+    expect(await retried({})).toBe(0);
+    await newDelivery(db, channels[1]!, 'dead');
+    expect(await retried()).toBe(1);
+  });
+
+  it('hands the retried messages to the worker, which sends them on its next run', async () => {
+    const channel = unique('worker-all-');
+    const dead = [];
+    for (let n = 0; n < 3; n++)
+      dead.push(await newDelivery(db, channel, 'dead', { available_at: new Date(Date.now() + DAY).toISOString() }));
+    const stillDead = await newDelivery(db, unique('left-'), 'dead');
+    expect(await retried({ channel })).toBe(3);
+
+    const delivered: string[] = [];
+    const worker = new OutboxWorker(db, { [channel]: async (_payload, row) => void delivered.push(row.idempotency_key) }, t.services.log, {
+      batchSize: 100,
+    });
+    expect(await worker.runOnce()).toBe(3);
+    expect(delivered.sort()).toEqual(dead.map((row) => row.idempotency_key).sort());
+    for (const row of dead) expect(await rowOf(row.id)).toMatchObject({ status: 'sent', attempts: 1, last_error: null });
+    expect(await rowOf(stillDead.id)).toMatchObject({ status: 'dead', attempts: 8 });
+  });
+});

@@ -3,7 +3,15 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { Envelope, errorResponses } from '../../../http/envelope.js';
 import { bodyDefaultsToEmpty } from '../../../http/route-helpers.js';
-import { DeliveriesQuery, Delivery, DeliveryIdParams, DeliveryList, NoBody } from './deliveries.schemas.js';
+import {
+  DeliveriesQuery,
+  Delivery,
+  DeliveryIdParams,
+  DeliveryList,
+  NoBody,
+  RetriedDeliveries,
+  RetryDeadBody,
+} from './deliveries.schemas.js';
 import type { DeliveriesService } from './deliveries.service.js';
 
 export interface DeliveryRouteOptions {
@@ -38,6 +46,28 @@ export async function deliveryRoutes(app: FastifyInstance, { deliveries }: Deliv
       },
     },
     async (request) => ({ success: true, data: await deliveries.list(request.query) }),
+  );
+
+  api.post(
+    '/notifications/deliveries/retry',
+    {
+      config: administrator,
+      preValidation: bodyDefaultsToEmpty,
+      schema: {
+        tags,
+        summary: 'Send every dead message again (administrator)',
+        description:
+          'What `POST /notifications/deliveries/{id}/retry` does, for every `dead` message at once, or for one ' +
+          'channel’s with `channel` (≤ 64, as the list’s filter): each goes back to `pending` with `attempts` 0, ' +
+          'due now, and keeps its idempotency key. One update, so all of them move or none; pending and sent ' +
+          'messages are left alone. Answers how many moved (0 when none was dead). Unknown fields → 400.',
+        security,
+        querystring: NoQuery,
+        body: RetryDeadBody,
+        response: { 200: Envelope(RetriedDeliveries), ...errorResponses(400, 401, 403, 413, 415, 429) },
+      },
+    },
+    async (request) => ({ success: true, data: await deliveries.retryAll(request.body) }),
   );
 
   api.post(

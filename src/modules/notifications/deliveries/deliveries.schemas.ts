@@ -26,10 +26,13 @@ export const Delivery = Type.Object(
 );
 export type DeliveryRecord = Static<typeof Delivery>;
 
+/** A channel as the outbox names it (`email`, `notification_email`, …): the list's filter and the retry's. */
+const ChannelFilter = Type.String({ minLength: 1, maxLength: 64, description: 'Only this channel' });
+
 export const DeliveriesQuery = Type.Object(
   {
     status: Type.Optional(Type.Enum(OUTBOX_STATES, { description: 'Default `dead`' })),
-    channel: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Only this channel' })),
+    channel: Type.Optional(ChannelFilter),
     ...PageQueryFields,
   },
   { additionalProperties: false },
@@ -43,3 +46,15 @@ export const DeliveryIdParams = Type.Object({ id: Type.Integer({ minimum: 1, max
 
 /** The retry takes nothing but the path. */
 export const NoBody = Type.Object({}, { additionalProperties: false, description: 'Nothing, or `{}`' });
+
+/** Which dead messages to send again: all of them, or one channel's. */
+export const RetryDeadBody = Type.Object(
+  { channel: Type.Optional(ChannelFilter) },
+  { additionalProperties: false, description: 'Nothing, `{}`, or `{ "channel": … }`' },
+);
+export type RetryDeadInput = Static<typeof RetryDeadBody>;
+
+export const RetriedDeliveries = Type.Object({
+  retried: Type.Integer({ description: 'How many dead messages went back to the queue' }),
+});
+export type RetriedDeliveriesRecord = Static<typeof RetriedDeliveries>;

@@ -4,7 +4,13 @@ import { AppError } from '../../../lib/errors.js';
 import { pageWindow, paginationOf } from '../../../lib/paging.js';
 import { nowIso, toApiTimestamp } from '../../../lib/time.js';
 import * as repository from './deliveries.repository.js';
-import type { DeliveriesQueryInput, DeliveryListRecord, DeliveryRecord } from './deliveries.schemas.js';
+import type {
+  DeliveriesQueryInput,
+  DeliveryListRecord,
+  DeliveryRecord,
+  RetriedDeliveriesRecord,
+  RetryDeadInput,
+} from './deliveries.schemas.js';
 
 /**
  * The administrator's view of the outbox (jobs/outbox.ts): the e-mail, push and payment messages the worker
@@ -37,6 +43,17 @@ export class DeliveriesService {
     if (!row) throw AppError.notFound();
     if (!requeued) throw new AppError('invalid_transition', 'notification_delivery_not_dead', [], { status: row.status });
     return toDelivery(row);
+  }
+
+  /**
+   * `retry` for every dead message, or every dead one of a channel, in one statement (so one transaction):
+   * each goes back to `pending` with no attempts, due now, keeping its idempotency key. Unbounded, since a
+   * single update holds no rows in memory; a message that is not dead is left alone, and of two such
+   * requests racing each message moves once.
+   */
+  async retryAll(filter: RetryDeadInput, now = new Date()): Promise<RetriedDeliveriesRecord> {
+    const retried = await repository.requeueAllDead(this.db, filter.channel !== undefined ? { channel: filter.channel } : {}, nowIso(now));
+    return { retried };
   }
 }
 
