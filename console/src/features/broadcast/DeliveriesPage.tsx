@@ -1,8 +1,8 @@
-import { type HttpError, useCustomMutation, useDataProvider, useInvalidate, useTable } from '@refinedev/core';
+import { type HttpError, useCustomMutation, useInvalidate, useTable } from '@refinedev/core';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorNotice, Forbidden, isForbidden, Loading, PageHeader, Pager } from '../../components/ui';
-import { type DeliveryRecord, retryAllDead, type RetryAllResult } from './broadcast';
+import { type DeliveryRecord, type RetryAllAnswer, retryAllBody } from './broadcast';
 import './broadcast.css';
 
 const STATUSES = ['dead', 'pending', 'sent'] as const;
@@ -10,7 +10,8 @@ const CHANNELS = ['email', 'notification_email', 'notification_push', 'stripe_su
 
 /**
  * The outbox's messages for administrators (GET /notifications/deliveries, docs/api.md 8): the dead ones by
- * default, with why they failed; retry one (POST /notifications/deliveries/{id}/retry) or all of them.
+ * default, with why they failed; retry one (POST /notifications/deliveries/{id}/retry) or all of them, of the
+ * channel shown (POST /notifications/deliveries/retry).
  */
 export default function DeliveriesPage() {
   const { t, i18n } = useTranslation();
@@ -36,11 +37,10 @@ export default function DeliveriesPage() {
     );
 
   const { mutateAsync: post } = useCustomMutation<DeliveryRecord>();
+  const { mutateAsync: postAll } = useCustomMutation<RetryAllAnswer>();
   const invalidate = useInvalidate();
-  const getProvider = useDataProvider();
   const [busy, setBusy] = useState<number | 'all' | null>(null);
   const [outcome, setOutcome] = useState<{ text: string; error?: HttpError } | null>(null);
-  const [progress, setProgress] = useState<RetryAllResult | null>(null);
 
   if (isForbidden(tableQuery.error)) return <Forbidden />;
 
@@ -69,36 +69,21 @@ export default function DeliveriesPage() {
 
   const retryAll = async () => {
     setBusy('all');
-    setProgress({ retried: 0, failed: 0 });
     setOutcome(null);
     try {
-      const provider = getProvider();
-      const done = await retryAllDead(
-        async (page) => {
-          const answer = await provider.getList<DeliveryRecord>({
-            resource: 'broadcast-deliveries',
-            pagination: { currentPage: page, pageSize: 100, mode: 'server' },
-            filters: [
-              { field: 'status', operator: 'eq', value: 'dead' },
-              { field: 'channel', operator: 'eq', value: channel },
-            ],
-          });
-          return { items: answer.data, hasNext: page * 100 < (answer.total ?? 0) };
-        },
-        retryRequest,
-        setProgress,
-      );
-      setOutcome({
-        text: t('broadcast.retried_all', {
-          retried: done.retried.toLocaleString(i18n.language),
-          failed: done.failed.toLocaleString(i18n.language),
-        }),
+      const answer = await postAll({
+        url: '/notifications/deliveries/retry',
+        method: 'post',
+        values: retryAllBody(channel),
+        successNotification: false,
+        errorNotification: false,
       });
+      const { retried } = answer.data;
+      setOutcome({ text: t('broadcast.requeued', { count: retried, number: retried.toLocaleString(i18n.language) }) });
     } catch (error) {
       setOutcome({ text: '', error: error as HttpError });
     } finally {
       setBusy(null);
-      setProgress(null);
       void refresh();
     }
   };
@@ -143,7 +128,6 @@ export default function DeliveriesPage() {
         </div>
       </div>
       <div role="status" className="broadcast-answer">
-        {progress ? <p className="notice">{t('broadcast.progress', { retried: progress.retried, failed: progress.failed })}</p> : null}
         {outcome && !outcome.error ? <p className="notice notice-ok">{outcome.text}</p> : null}
         {outcome?.error ? <ErrorNotice error={outcome.error} /> : null}
       </div>

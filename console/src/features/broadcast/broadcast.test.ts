@@ -1,6 +1,8 @@
-import fc from 'fast-check';
+import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
-import { EMPTY_BROADCAST, formToBroadcastBody, retryAllDead } from './broadcast';
+import { LANGUAGES, type Language } from '../../i18n/languages';
+import { EMPTY_BROADCAST, formToBroadcastBody, retryAllBody } from './broadcast';
+import { messages } from './messages';
 
 describe('broadcast body', () => {
   it('names exactly one target', () => {
@@ -19,47 +21,34 @@ describe('broadcast body', () => {
   });
 });
 
-describe('retryAllDead', () => {
-  it('retries every dead message once, across pages, and ends when nothing new is dead', async () => {
-    const dead = new Set([1, 2, 3, 4, 5]);
-    const retried: number[] = [];
-    const result = await retryAllDead(
-      async (page) => ({ items: [...dead].slice((page - 1) * 2, page * 2).map((id) => ({ id })), hasNext: dead.size > page * 2 }),
-      async (id) => {
-        retried.push(id);
-        dead.delete(id);
-      },
-    );
-    expect(result).toEqual({ retried: 5, failed: 0 });
-    expect(retried).toEqual([1, 2, 3, 4, 5]);
+describe('retry all dead', () => {
+  it('sends the page’s channel, or nothing for every channel', () => {
+    expect(retryAllBody('')).toEqual({});
+    expect(retryAllBody('notification_email')).toEqual({ channel: 'notification_email' });
   });
 
-  it('property: ends, and retries each id at most once, even when messages die again at once or refuse', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.uniqueArray(fc.integer({ min: 1, max: 500 }), { maxLength: 40 }),
-        fc.integer({ min: 1, max: 10 }),
-        fc.boolean(),
-        async (ids, pageSize, dieAgain) => {
-          const dead = new Set(ids);
-          const counts = new Map<number, number>();
-          const result = await retryAllDead(
-            async (page) => ({
-              items: [...dead].slice((page - 1) * pageSize, page * pageSize).map((id) => ({ id })),
-              hasNext: dead.size > page * pageSize,
-            }),
-            async (id) => {
-              counts.set(id, (counts.get(id) ?? 0) + 1);
-              if (id % 7 === 0) throw new Error('409');
-              if (!dieAgain) dead.delete(id);
-            },
-          );
-          for (const count of counts.values()) expect(count).toBe(1);
-          expect(result.retried + result.failed).toBe(counts.size);
-          // Every message that was dead at the start was tried.
-          expect(counts.size).toBe(ids.length);
-        },
-      ),
-    );
+  it('says how many went back to the queue, in each language’s plural forms', async () => {
+    const i18n = i18next.createInstance();
+    await i18n.init({
+      lng: 'en',
+      resources: Object.fromEntries(LANGUAGES.map((language) => [language, { translation: { broadcast: messages[language] } }])),
+    });
+    const requeued = (lng: Language, count: number) => i18n.t('broadcast.requeued', { lng, count, number: count.toLocaleString(lng) });
+    expect(requeued('en', 0)).toBe('No delivery queued again: none was dead.');
+    expect(requeued('en', 1)).toBe('One delivery queued again.');
+    expect(requeued('en', 2)).toBe('2 deliveries queued again.');
+    expect(requeued('en', 1234)).toBe('1,234 deliveries queued again.');
+    expect(requeued('fr', 1)).toBe('Un envoi remis en file.');
+    expect(requeued('fr', 3)).toBe('3 envois remis en file.');
+    expect(requeued('es', 0)).toBe('Ninguna entrega vuelve a la cola: no había ninguna muerta.');
+    expect(requeued('es', 7)).toBe('7 entregas vuelven a estar en cola.');
+    expect(requeued('ar', 1)).toBe(messages.ar.requeued_one);
+    expect(requeued('ar', 2)).toBe(messages.ar.requeued_two);
+    // Digits as the runtime writes Arabic numbers (Arabic-Indic or not, by its CLDR data).
+    const ar = (count: number) => count.toLocaleString('ar');
+    expect(requeued('ar', 0)).toBe(messages.ar.requeued_zero);
+    expect(requeued('ar', 3)).toBe(`أُعيد إدراج ${ar(3)} تسليمات في قائمة الانتظار.`);
+    expect(requeued('ar', 11)).toBe(`أُعيد إدراج ${ar(11)} تسليمًا في قائمة الانتظار.`);
+    expect(requeued('ar', 100)).toBe(`أُعيد إدراج ${ar(100)} تسليم في قائمة الانتظار.`);
   });
 });

@@ -66,49 +66,12 @@ export interface DeliveryRecord {
   sent_at: string | null;
 }
 
-export interface RetryAllResult {
+/** Which dead messages POST /notifications/deliveries/retry sends again: the page's channel, or all of them. */
+export function retryAllBody(channel: string): { channel?: string } {
+  return channel === '' ? {} : { channel };
+}
+
+/** The answer of POST /notifications/deliveries/retry: how many dead messages went back to the queue. */
+export interface RetryAllAnswer {
   retried: number;
-  failed: number;
-}
-
-/** One page of dead messages, and whether a page follows. */
-export interface DeadPage {
-  items: readonly { id: number }[];
-  hasNext: boolean;
-}
-
-/**
- * Sends every dead message again, for want of a bulk route: reads a page of dead messages and retries
- * those it has not tried yet; a page holding only tried ones (they failed again, or a retry was refused)
- * sends it to the next page, and the end of the list ends it. A retried message leaves the dead list, so
- * the page is read again before moving on. Each message is tried at most once, so the loop always ends;
- * `retryOne` rejecting (a 409 when the worker took it meanwhile) counts as failed and goes on.
- */
-export async function retryAllDead(
-  readDead: (page: number) => Promise<DeadPage>,
-  retryOne: (id: number) => Promise<unknown>,
-  onProgress?: (done: RetryAllResult) => void,
-): Promise<RetryAllResult> {
-  const seen = new Set<number>();
-  const result: RetryAllResult = { retried: 0, failed: 0 };
-  let page = 1;
-  for (;;) {
-    const { items, hasNext } = await readDead(page);
-    const fresh = items.filter((item) => !seen.has(item.id));
-    if (fresh.length === 0) {
-      if (!hasNext || items.length === 0) return result;
-      page += 1;
-      continue;
-    }
-    for (const { id } of fresh) {
-      seen.add(id);
-      try {
-        await retryOne(id);
-        result.retried += 1;
-      } catch {
-        result.failed += 1;
-      }
-      onProgress?.({ ...result });
-    }
-  }
 }

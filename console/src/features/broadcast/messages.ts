@@ -1,5 +1,8 @@
 import type { Messages } from '../../i18n/languages';
 
+// NOTE: `requeued_*` are i18next plural forms (`t('broadcast.requeued', { count })`). Every language carries all
+// six, because the catalogues must have the same keys (i18n/messages.test.ts) and Arabic uses every one of
+// them; `_zero` is taken for 0 in any language, the others as Intl.PluralRules chooses.
 export const messages: Messages = {
   en: {
     title: 'Broadcast notification',
@@ -60,8 +63,12 @@ export const messages: Messages = {
     retry_all: 'Retry all dead',
     retrying_all: 'Retrying…',
     retried_one: 'Delivery {{id}} is queued again.',
-    retried_all: 'Queued again: {{retried}}. Could not be retried: {{failed}}.',
-    progress: 'Retried so far: {{retried}}; refused: {{failed}}.',
+    requeued_zero: 'No delivery queued again: none was dead.',
+    requeued_one: 'One delivery queued again.',
+    requeued_two: 'Two deliveries queued again.',
+    requeued_few: '{{number}} deliveries queued again.',
+    requeued_many: '{{number}} deliveries queued again.',
+    requeued_other: '{{number}} deliveries queued again.',
     no_deliveries: 'No messages in this state.',
   },
   ar: {
@@ -123,8 +130,12 @@ export const messages: Messages = {
     retry_all: 'إعادة محاولة كل الرسائل الميتة',
     retrying_all: 'جارٍ إعادة المحاولة…',
     retried_one: 'أُعيد إدراج التسليم {{id}} في قائمة الانتظار.',
-    retried_all: 'أُعيد إدراجها: {{retried}}. تعذّرت إعادة محاولتها: {{failed}}.',
-    progress: 'أُعيدت محاولتها حتى الآن: {{retried}}؛ رُفضت: {{failed}}.',
+    requeued_zero: 'لم يُعَد إدراج أي تسليم في قائمة الانتظار: لم يكن أي منها ميتًا.',
+    requeued_one: 'أُعيد إدراج تسليم واحد في قائمة الانتظار.',
+    requeued_two: 'أُعيد إدراج تسليمَين في قائمة الانتظار.',
+    requeued_few: 'أُعيد إدراج {{number}} تسليمات في قائمة الانتظار.',
+    requeued_many: 'أُعيد إدراج {{number}} تسليمًا في قائمة الانتظار.',
+    requeued_other: 'أُعيد إدراج {{number}} تسليم في قائمة الانتظار.',
     no_deliveries: 'لا توجد رسائل في هذه الحالة.',
   },
   es: {
@@ -186,8 +197,12 @@ export const messages: Messages = {
     retry_all: 'Reintentar todos los muertos',
     retrying_all: 'Reintentando…',
     retried_one: 'La entrega {{id}} vuelve a estar en cola.',
-    retried_all: 'De nuevo en cola: {{retried}}. No se pudieron reintentar: {{failed}}.',
-    progress: 'Reintentados hasta ahora: {{retried}}; rechazados: {{failed}}.',
+    requeued_zero: 'Ninguna entrega vuelve a la cola: no había ninguna muerta.',
+    requeued_one: 'Una entrega vuelve a estar en cola.',
+    requeued_two: 'Dos entregas vuelven a estar en cola.',
+    requeued_few: '{{number}} entregas vuelven a estar en cola.',
+    requeued_many: '{{number}} entregas vuelven a estar en cola.',
+    requeued_other: '{{number}} entregas vuelven a estar en cola.',
     no_deliveries: 'No hay mensajes en este estado.',
   },
   fr: {
@@ -249,8 +264,12 @@ export const messages: Messages = {
     retry_all: 'Relancer tous les morts',
     retrying_all: 'Relance…',
     retried_one: 'L’envoi {{id}} est de nouveau en file.',
-    retried_all: 'De nouveau en file : {{retried}}. Relance impossible : {{failed}}.',
-    progress: 'Relancés jusqu’ici : {{retried}} ; refusés : {{failed}}.',
+    requeued_zero: 'Aucun envoi remis en file : aucun n’était mort.',
+    requeued_one: 'Un envoi remis en file.',
+    requeued_two: 'Deux envois remis en file.',
+    requeued_few: '{{number}} envois remis en file.',
+    requeued_many: '{{number}} envois remis en file.',
+    requeued_other: '{{number}} envois remis en file.',
     no_deliveries: 'Aucun message dans cet état.',
   },
 };
