@@ -70,7 +70,7 @@ function createModules(platform: Platform) {
   const search = createSearchModule(platform, properties.services);
   const directory = createDirectoryModule(platform, { ...properties.services, ...search.services });
   const leads = createLeadsModule(platform, properties.services);
-  const reviews = createReviewsModule(platform, properties.services);
+  const reviews = createReviewsModule(platform, { ...properties.services, ...directory.services });
   const notifications = createNotificationsModule(platform);
   const savedSearches = createSavedSearchesModule(platform, { ...search.services, ...notifications.services });
   const payments = createPaymentsModule(platform, { ...accounts.services, ...users.services, ...properties.services });

@@ -69,14 +69,22 @@ export async function agencyRoutes(app: FastifyInstance, { agencies }: AgencyRou
     {
       schema: {
         tags: ['agencies'],
-        summary: 'The agents of an agency',
-        description: `An unknown agency → 404. ${AGENT_LIST_RULES}`,
+        summary: 'The agents of an agency (hidden ones too for its user and administrators/managers)',
+        description:
+          'An unknown agency → 404. For the agency’s own user, administrators and managers the list also holds the ' +
+          'agency’s hidden agents (`visible: false`, in the same order, counted in the pagination), answered with ' +
+          '`Cache-Control: private`: they may see and detach each of them. Everyone else, anonymous callers ' +
+          'included, gets the visible agents only, one answer shared by all (ETag, `Cache-Control: public, ' +
+          `no-cache\`). ${AGENT_LIST_RULES}`,
         params: DirectoryIdParams,
         querystring: AgentListQuery,
         response: { 200: Envelope(AgentList), ...errorResponses(400, 401, 404, 429) },
       },
     },
-    async (request, reply) => sendDirectoryAnswer(request, reply, await agencies.agentsOf(request.params.id, request.query)),
+    async (request, reply) => {
+      const { page, withHidden } = await agencies.agentsOf(request.user, request.params.id, request.query);
+      return sendDirectoryAnswer(request, reply, page, !withHidden);
+    },
   );
 
   api.get(

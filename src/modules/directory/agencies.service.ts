@@ -9,7 +9,7 @@ import type { PropertyListRecord } from '../properties/index.js';
 import type { SearchQueryInput } from '../search/index.js';
 import type { AgentsService } from './agents.service.js';
 import { AnswerCache } from '../../lib/answer-cache.js';
-import { assertCanSeeAgent, assertMayEditAgency, canSeeAgent, mayDetachAgent } from './directory-access.js';
+import { assertCanSeeAgent, assertMayEditAgency, canSeeAgent, mayDetachAgent, seesHiddenAgentsOf } from './directory-access.js';
 import { findAgencyAccess, findAgentAccess } from './directory.repository.js';
 import { checkAgencyInput } from './directory-input.js';
 import type { DirectoryListings } from './directory-listings.service.js';
@@ -26,6 +26,12 @@ import type {
   DirectorySort,
   UpdateAgencyInput,
 } from './directory.schemas.js';
+
+/** A page of an agency's agents; with hidden agents it is the caller's own answer, not a shared one. */
+export interface AgencyAgentsPage {
+  page: AgentListRecord;
+  withHidden: boolean;
+}
 
 /** Distinct agency list pages kept; past this the cache starts over. */
 const MAX_CACHED_PAGES = 2000;
@@ -67,10 +73,15 @@ export class AgenciesService {
     return loaded.record;
   }
 
-  /** The agency's visible agents (404 for an unknown agency). */
-  async agentsOf(id: number, query: AgentListInput): Promise<AgentListRecord> {
-    await this.get(id);
-    return this.agents.search({ ...query, agency_id: id });
+  /**
+   * The agency's agents (404 for an unknown agency): the visible ones, shared by every caller; hidden ones too for
+   * the agency's user, administrators and managers, who may see each of them (and may detach them).
+   */
+  async agentsOf(caller: AuthUser | null, id: number, query: AgentListInput): Promise<AgencyAgentsPage> {
+    const loaded = await this.records.agency(id);
+    if (!loaded) throw AppError.notFound();
+    const withHidden = seesHiddenAgentsOf(caller, loaded.access);
+    return { page: await this.agents.search({ ...query, agency_id: id }, withHidden), withHidden };
   }
 
   /** The agency's published listings and those of its agents (docs/api.md 12). */

@@ -16,11 +16,14 @@ const security = [{ bearer: [] }];
 
 /** Shared by the agent lists' descriptions. */
 export const AGENT_LIST_RULES =
-  'Visible agents only. `sortby`: a_name (default) / d_name by the name folded for case and accents; d_rating ' +
-  'by the average rating, agents without reviews last; d_properties by published listings, counted per agent in ' +
-  'a subquery at request time (fine for directories of thousands of agents); ties by id descending. A page past ' +
-  'the last one is empty with true pagination figures. The answer is the same for every caller (ETag, ' +
-  '`Cache-Control: public, no-cache`).';
+  '`sortby`: a_name (default) / d_name by the name folded for case and accents; d_rating by the average rating, ' +
+  'agents without reviews last; d_properties by published listings, counted per agent in a subquery at request ' +
+  'time (fine for directories of thousands of agents); ties by id descending. A page past the last one is empty ' +
+  'with true pagination figures.';
+
+/** The public agent lists: hidden agents are never in them, so every caller shares one answer. */
+const PUBLIC_AGENT_LIST =
+  'Visible agents only. ' + AGENT_LIST_RULES + ' The answer is the same for every caller (ETag, `Cache-Control: public, no-cache`).';
 
 /** Agents (docs/api.md 5.1, 5.2). Contact and reviews of agents are other modules’ routes. */
 export async function agentRoutes(app: FastifyInstance, { agents }: AgentRouteOptions) {
@@ -32,7 +35,7 @@ export async function agentRoutes(app: FastifyInstance, { agents }: AgentRouteOp
       schema: {
         tags: ['agents'],
         summary: 'Agents, by name',
-        description: AGENT_LIST_RULES,
+        description: PUBLIC_AGENT_LIST,
         querystring: AgentListQuery,
         response: { 200: Envelope(AgentList), ...errorResponses(400, 401, 429) },
       },
@@ -51,7 +54,7 @@ export async function agentRoutes(app: FastifyInstance, { agents }: AgentRouteOp
           '`city`, `category`: agent_city / agent_category slugs (`a,b` or repeated, at most 50), agents with any ' +
           'of them; unknown slugs match nothing. `agency_id`: agents of that agency. `language`: agents speaking ' +
           'it, the exact name ignoring the case of ASCII letters. Filters combine (all must hold). ' +
-          AGENT_LIST_RULES,
+          PUBLIC_AGENT_LIST,
         querystring: AgentSearchQuery,
         response: { 200: Envelope(AgentList), ...errorResponses(400, 401, 429) },
       },

@@ -9,7 +9,7 @@ import { nowIso } from '../../lib/time.js';
 import type { PropertyListRecord } from '../properties/index.js';
 import type { SearchQueryInput } from '../search/index.js';
 import { AnswerCache } from '../../lib/answer-cache.js';
-import { assertCanSeeAgent, assertMayEditAgent } from './directory-access.js';
+import { assertCanSeeAgent, assertMayEditAgent, type ManagedRecords } from './directory-access.js';
 import { findAgentAccess } from './directory.repository.js';
 import { checkAgentInput } from './directory-input.js';
 import type { DirectoryListings } from './directory-listings.service.js';
@@ -25,7 +25,8 @@ const MAX_SLUGS = 50;
 
 /**
  * Agents (docs/api.md 5.1, 5.2): lists and search, one agent, its listings, updates. Lists hold visible agents
- * only and carry nothing per caller, so every caller shares one cached answer per query and data version.
+ * only (but an agency's list for the people who manage it) and carry nothing per caller, so every caller shares one
+ * cached answer per query and data version.
  */
 export class AgentsService {
   private readonly pages = new AnswerCache<AgentListRecord>(MAX_CACHED_PAGES);
@@ -36,11 +37,15 @@ export class AgentsService {
     private readonly listings: DirectoryListings,
   ) {}
 
-  /** GET /agents, /agents/search and /agencies/{id}/agents: a page of visible agents. */
-  async search(query: AgentSearchInput): Promise<AgentListRecord> {
+  /**
+   * GET /agents, /agents/search and /agencies/{id}/agents: a page of visible agents, or of all with
+   * `includeHidden` (the caller's permission to see each of them is checked before: agencies.service.ts).
+   */
+  async search(query: AgentSearchInput, includeHidden = false): Promise<AgentListRecord> {
     const window = pageWindow(query);
     const sort: DirectorySort = query.sortby ?? 'a_name';
     const filter = agentFilter(query);
+    if (includeHidden) filter.includeHidden = true;
     const key = `${sort}:${window.page}:${window.perPage}:${JSON.stringify(filter)}`;
     const version = await this.records.version();
     const cached = this.pages.get(key, version);
@@ -50,6 +55,11 @@ export class AgentsService {
     const answer = Object.freeze({ agents, pagination: paginationOf(page.total, window) });
     this.pages.set(key, version, answer);
     return answer;
+  }
+
+  /** The user's agency and the agent records they manage, whatever their visibility (docs/api.md 0.3, 5.2). */
+  async managedBy(userId: number): Promise<ManagedRecords> {
+    return repository.findManagedRecords(this.db, userId);
   }
 
   /** One agent as the caller may see it (a hidden one only for its managers, administrators and managers). */

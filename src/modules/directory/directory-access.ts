@@ -16,6 +16,18 @@ export interface AgencyAccess {
   userId: number | null;
 }
 
+/**
+ * The directory records a user stands behind (GET /users/reviews-received): their agency, and the agents they
+ * manage (managesAgent): their own agent record and every agent of their agency, hidden ones included.
+ */
+export interface ManagedRecords {
+  /** The agency whose user this is (one at most: `agencies.user_id` is unique), or null. */
+  agencyId: number | null;
+  agentIds: number[];
+  /** The users of their agency's agents: the listings those users write are the agency's too (docs/api.md 0.3). */
+  agencyAgentUserIds: number[];
+}
+
 export function isAdministrator(caller: AuthUser | null): boolean {
   return caller?.role === 'administrator';
 }
@@ -29,9 +41,22 @@ export function managesAgency(caller: AuthUser | null, agency: AgencyAccess): bo
   return caller !== null && agency.userId === caller.id;
 }
 
-/** A hidden agent is left out of every list and is 404 to everyone but the people who manage it. */
+/** Administrators and managers see every hidden agent. */
+function seesAllHiddenAgents(caller: AuthUser | null): boolean {
+  return isAdministrator(caller) || caller?.role === 'manager';
+}
+
+/** A hidden agent is left out of public lists and is 404 to everyone but the people who manage it. */
 export function canSeeAgent(caller: AuthUser | null, agent: AgentAccess): boolean {
-  return agent.visible || managesAgent(caller, agent) || isAdministrator(caller) || caller?.role === 'manager';
+  return agent.visible || managesAgent(caller, agent) || seesAllHiddenAgents(caller);
+}
+
+/**
+ * Who may see every hidden agent of the agency, and so gets them in its list of agents (docs/api.md 5.2): the
+ * agency's user (who manages each of its agents), administrators and managers; canSeeAgent says the same per agent.
+ */
+export function seesHiddenAgentsOf(caller: AuthUser | null, agency: AgencyAccess): boolean {
+  return managesAgency(caller, agency) || seesAllHiddenAgents(caller);
 }
 
 /** A missing agent, or a hidden one the caller may not see, is 404 (existence is not leaked). */

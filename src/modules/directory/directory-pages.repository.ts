@@ -12,9 +12,11 @@ export interface IdPage {
   total: number;
 }
 
-/** What a list of agents is narrowed to; only visible agents are ever listed. */
+/** What a list of agents is narrowed to; only visible agents are listed unless `includeHidden` says otherwise. */
 export interface AgentFilter {
   agencyId?: number;
+  /** Hidden agents too: only for a caller who may see each of them (an agency's list for its user or moderators). */
+  includeHidden?: true;
   /** Folded with sortKey(): a substring of the folded name (`sort_key`). */
   keyword?: string;
   /** agent_city slugs: agents with any of them. */
@@ -26,12 +28,13 @@ export interface AgentFilter {
 }
 
 /**
- * One page of visible agents and their total. Name orders use agents_visible_name_idx (visible, sort_key,
- * id); `d_properties` counts each agent's published listings in a correlated subquery (through
+ * One page of visible agents (all agents with `includeHidden`) and their total. Name orders use
+ * agents_visible_name_idx (visible, sort_key, id), an agency's agents agents_agency_idx; `d_properties` counts each agent's published listings in a correlated subquery (through
  * listing_agents_agent_idx), which is fine at directory sizes (thousands of agents), not at millions.
  */
 export async function findAgentPage(db: Kysely<DB>, filter: AgentFilter, sort: DirectorySort, window: PageWindow): Promise<IdPage> {
-  let query = db.selectFrom('agents').where('visible', '=', 1);
+  let query = db.selectFrom('agents');
+  if (!filter.includeHidden) query = query.where('visible', '=', 1);
   if (filter.agencyId !== undefined) query = query.where('agency_id', '=', filter.agencyId);
   if (filter.keyword) query = query.where(sql<boolean>`sort_key like ${`%${escapeLike(filter.keyword)}%`} escape '\\'`);
   const withTerm = (taxonomy: 'agent_city' | 'agent_category', slugs: readonly string[]) =>

@@ -1,7 +1,7 @@
 import type { Selectable, Transaction, Updateable } from 'kysely';
 import type { AgenciesTable, AgentsTable, DB, Taxonomy } from '../../db/schema/index.js';
 import type { Executor } from '../../db/executor.js';
-import type { AgencyAccess, AgentAccess } from './directory-access.js';
+import type { AgencyAccess, AgentAccess, ManagedRecords } from './directory-access.js';
 
 /**
  * Directory storage. Term counts of agent categories and cities, and the `directory` and `listings` cache
@@ -221,4 +221,30 @@ export async function findAgentAccess(db: Executor, id: number): Promise<AgentAc
 export async function findAgencyAccess(db: Executor, id: number): Promise<AgencyAccess | undefined> {
   const row = await db.selectFrom('agencies').select(['id', 'user_id']).where('id', '=', id).executeTakeFirst();
   return row && { id: row.id, userId: row.user_id };
+}
+
+/**
+ * The agency of the user and the agents they manage (their own record, their agency's agents), in two queries
+ * through agencies.user_id's and agents.user_id's unique indexes and agents_agency_idx, whatever the number of
+ * listings.
+ */
+export async function findManagedRecords(db: Executor, userId: number): Promise<ManagedRecords> {
+  const ownAgency = db.selectFrom('agencies').select('id').where('user_id', '=', userId);
+  const [agency, agents] = await Promise.all([
+    ownAgency.executeTakeFirst(),
+    db
+      .selectFrom('agents')
+      .select(['id', 'user_id', 'agency_id'])
+      .where((eb) => eb.or([eb('user_id', '=', userId), eb('agency_id', 'in', ownAgency)]))
+      .orderBy('id')
+      .execute(),
+  ]);
+  const agencyId = agency?.id ?? null;
+  return {
+    agencyId,
+    agentIds: agents.map((agent) => agent.id),
+    agencyAgentUserIds: agents.flatMap((agent) =>
+      agent.agency_id !== null && agent.agency_id === agencyId && agent.user_id !== null ? [agent.user_id] : [],
+    ),
+  };
 }

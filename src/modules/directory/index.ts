@@ -35,5 +35,5 @@ export function createDirectoryModule(
 }
 
 export { canSeeAgent, isAdministrator, managesAgency, managesAgent } from './directory-access.js';
-export type { AgencyAccess, AgentAccess } from './directory-access.js';
+export type { AgencyAccess, AgentAccess, ManagedRecords } from './directory-access.js';
 export { findAgencyAccess, findAgentAccess } from './directory.repository.js';

@@ -1,4 +1,5 @@
 import { formsRateLimit } from '../../http/rate-limit.js';
+import type { DirectoryServices } from '../directory/index.js';
 import type { AppModule, Platform } from '../module.js';
 import type { PropertiesServices } from '../properties/index.js';
 import { reviewRoutes } from './reviews.routes.js';
@@ -13,9 +14,9 @@ export interface ReviewsServices {
 /** Reviews (docs/api.md 6.1). */
 export function createReviewsModule(
   { config, database, stamps, storage }: Platform,
-  { properties }: Pick<PropertiesServices, 'properties'>,
+  { properties, agents }: Pick<PropertiesServices, 'properties'> & Pick<DirectoryServices, 'agents'>,
 ): AppModule<ReviewsServices> {
-  const reviews = new ReviewsService(database.db, stamps, properties, storage);
+  const reviews = new ReviewsService(database.db, stamps, properties, storage, agents);
   return {
     services: { reviews },
     schemas: [Review, UserReview],

@@ -9,9 +9,10 @@ import {
   managesAgent,
   findAgencyAccess,
   findAgentAccess,
+  type ManagedRecords,
 } from '../directory/index.js';
 import { canView, isOwner, PUBLIC_STATES, type ListingAccess, type PropertiesService } from '../properties/index.js';
-import { findAgencyNames, findAgentTargets, type TargetRef } from './reviews.repository.js';
+import { findAgencyNames, findAgentTargets, type OwnedTargets, type TargetRef } from './reviews.repository.js';
 
 /** Who stands behind a reviewed record, by its kind: what the review rules are decided on. */
 export type TargetAccess =
@@ -103,6 +104,20 @@ export function ownsTarget(caller: AuthUser, access: TargetAccess): boolean {
     case 'agency':
       return managesAgency(caller, access.agency);
   }
+}
+
+/**
+ * The records whose reviews the caller receives, as sets: exactly the targets ownsTarget holds for, so what counts as
+ * "mine" is what the caller may not review as their own. Listings: the caller's own and those of the agents of the
+ * caller's agency (isOwner, docs/api.md 0.3); agent records: the caller's and their agency's agents (managesAgent);
+ * agencies: the caller's (managesAgency). Administrators and managers act on every listing, but own only these.
+ */
+export function ownedTargets(caller: AuthUser, managed: ManagedRecords): OwnedTargets {
+  return {
+    listingAuthorIds: [...new Set([caller.id, ...managed.agencyAgentUserIds])],
+    agentIds: managed.agentIds,
+    agencyIds: managed.agencyId === null ? [] : [managed.agencyId],
+  };
 }
 
 /** The users who hear of a new review of the target, each once and never the reviewer. */

@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import type { Expression, SqlBool, Transaction } from 'kysely';
 import type { DB, Reaction, ReviewTarget } from '../../db/schema/index.js';
 import type { PageWindow } from '../../lib/paging.js';
 import type { RatingTotals } from '../../lib/rating.js';
@@ -32,9 +32,18 @@ export interface ReviewRow {
   author_avatar_sizes: string | null;
 }
 
+/** `reviews as r`, the base of every read of review records. */
+function reviewsTable(db: Executor) {
+  return db.selectFrom('reviews as r');
+}
+type ReviewsQuery = ReturnType<typeof reviewsTable>;
+
 function selectReviews(db: Executor) {
-  return db
-    .selectFrom('reviews as r')
+  return withReviewColumns(reviewsTable(db));
+}
+
+function withReviewColumns(query: ReviewsQuery) {
+  return query
     .leftJoin('users as u', 'u.id', 'r.author_id')
     .leftJoin('media as m', 'm.id', 'u.avatar_media_id')
     .select(['r.id', 'r.target_type', 'r.target_id', 'r.author_id', 'r.rating', 'r.title', 'r.content', 'r.created_at'])
@@ -72,12 +81,47 @@ export async function countReviewsOf(db: Executor, target: TargetRef): Promise<n
 }
 
 /**
- * One page of the reviews the user wrote, newest first, ties by id descending. reviews_author_target_unique
- * (author_id first) finds them; only that user's reviews are sorted.
+ * The records whose reviews a user receives (GET /users/reviews-received), as sets: listings by their authors, agent
+ * and agency records by id. Each set is bounded by the user's agency and its agents, never by their listings.
  */
-export async function findAuthoredReviewPage(db: Executor, authorId: number, window: PageWindow): Promise<ReviewRow[]> {
-  return selectReviews(db)
-    .where('r.author_id', '=', authorId)
+export interface OwnedTargets {
+  listingAuthorIds: readonly number[];
+  agentIds: readonly number[];
+  agencyIds: readonly number[];
+}
+
+/** Which reviews a user's own list holds: those they wrote, or those of the records they own (of one kind, if given). */
+export type UserReviewScope =
+  { kind: 'authored'; authorId: number } | { kind: 'received'; owned: OwnedTargets; targetType?: ReviewTarget | undefined };
+
+/**
+ * Narrows a query over `reviews as r` to the scope. Received reviews are one OR of a branch per kind of target, each
+ * read through reviews_target_date_idx; listings are found by author in a subquery (listings_author_idx), so the
+ * statement stays the same whatever the number of listings. A scope with nothing in it matches nothing.
+ */
+function inScope(query: ReviewsQuery, scope: UserReviewScope): ReviewsQuery {
+  if (scope.kind === 'authored') return query.where('r.author_id', '=', scope.authorId);
+  const { owned, targetType } = scope;
+  const wants = (type: ReviewTarget, ids: readonly number[]) => (targetType === undefined || targetType === type) && ids.length > 0;
+  return query.where((eb) => {
+    const branches: Expression<SqlBool>[] = [];
+    if (wants('property', owned.listingAuthorIds)) {
+      const listings = eb.selectFrom('listings as l').select('l.id').where('l.author_id', 'in', owned.listingAuthorIds);
+      branches.push(eb.and([eb('r.target_type', '=', 'property'), eb('r.target_id', 'in', listings)]));
+    }
+    if (wants('agent', owned.agentIds)) branches.push(eb.and([eb('r.target_type', '=', 'agent'), eb('r.target_id', 'in', owned.agentIds)]));
+    if (wants('agency', owned.agencyIds))
+      branches.push(eb.and([eb('r.target_type', '=', 'agency'), eb('r.target_id', 'in', owned.agencyIds)]));
+    return eb.or(branches);
+  });
+}
+
+/**
+ * One page of a user's own list of reviews (written or received), newest first, ties by id descending. Written
+ * ones are found through reviews_author_target_unique (author_id first); only the scope's reviews are sorted.
+ */
+export async function findUserReviewPage(db: Executor, scope: UserReviewScope, window: PageWindow): Promise<ReviewRow[]> {
+  return withReviewColumns(inScope(reviewsTable(db), scope))
     .orderBy('r.created_at', 'desc')
     .orderBy('r.id', 'desc')
     .limit(window.perPage)
@@ -85,11 +129,9 @@ export async function findAuthoredReviewPage(db: Executor, authorId: number, win
     .execute();
 }
 
-export async function countReviewsBy(db: Executor, authorId: number): Promise<number> {
-  const row = await db
-    .selectFrom('reviews')
+export async function countUserReviews(db: Executor, scope: UserReviewScope): Promise<number> {
+  const row = await inScope(reviewsTable(db), scope)
     .select((eb) => eb.fn.countAll().as('n'))
-    .where('author_id', '=', authorId)
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }

@@ -9,6 +9,7 @@ import {
   CreateReviewBody,
   ListReviewsQuery,
   ReactionResult,
+  ReceivedReviewsQuery,
   ReviewActionBody,
   ReviewDeleted,
   ReviewIdParams,
@@ -128,6 +129,30 @@ export async function reviewRoutes(app: FastifyInstance, { reviews, formsRateLim
       },
     },
     async (request) => ({ success: true, data: await reviews.authoredBy(request.user!, request.query, request.lang) }),
+  );
+
+  api.get(
+    '/users/reviews-received',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags: ['users', 'reviews'],
+        summary: 'Reviews of the caller’s listings, agent records and agency, newest first',
+        description:
+          'Others’ reviews of what the caller owns, newest first (ties by id descending), paged: their listings in any ' +
+          'state (those they wrote and, for an agency’s user, those its agents wrote: the owner rule of docs/api.md ' +
+          '0.3), their own agent record and, for an agency’s user, its agents’ records (hidden ones included), and ' +
+          'their agency. Exactly what the caller may not review as their own. Administrators and managers get the ' +
+          'reviews of their own records only. Any role may call it; a caller who owns nothing reviewable gets an ' +
+          'empty list. `target_type` keeps one kind of target. Each review is as in GET /users/reviews: the review ' +
+          'record with `target_title` (the listing’s title or the agent’s or agency’s name) and the caller’s ' +
+          '`my_reaction`. A fixed number of queries whatever the page size and the number of listings.',
+        security,
+        querystring: ReceivedReviewsQuery,
+        response: { 200: Envelope(UserReviewList), ...errorResponses(400, 401, 429) },
+      },
+    },
+    async (request) => ({ success: true, data: await reviews.receivedBy(request.user!, request.query, request.lang) }),
   );
 
   api.post(

@@ -52,7 +52,10 @@ export interface ReviewListRecord {
   reviews_count: number;
 }
 
-/** A review in its author's list (GET /users/reviews): the review record and what its target is called. */
+/**
+ * A review in a user's own lists (GET /users/reviews, /users/reviews-received): the review record and what its target
+ * is called.
+ */
 export const UserReview = Type.Object(
   {
     ...Review.properties,
@@ -76,6 +79,17 @@ export interface UserReviewListRecord {
 
 export const UserReviewsQuery = Type.Object({ ...PageQueryFields }, { additionalProperties: false });
 export type UserReviewsInput = Static<typeof UserReviewsQuery>;
+
+export const ReceivedReviewsQuery = Type.Object(
+  {
+    ...PageQueryFields,
+    target_type: Type.Optional(
+      Type.Enum([...REVIEW_TARGETS], { description: 'Only reviews of the caller’s listings (property), agent records (agent) or agency' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ReceivedReviewsInput = Static<typeof ReceivedReviewsQuery>;
 
 export const ReviewTargetParams = Type.Object({ id: Id }, { additionalProperties: false });
 export const ReviewIdParams = Type.Object({ id: Id }, { additionalProperties: false });

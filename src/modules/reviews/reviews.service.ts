@@ -10,7 +10,7 @@ import type { AuthUser } from '../../lib/signed-in-user.js';
 import { type Language, translate } from '../../i18n/index.js';
 import { plainText } from '../../lib/text.js';
 import { nowIso } from '../../lib/time.js';
-import { isAdministrator } from '../directory/index.js';
+import { type DirectoryServices, isAdministrator } from '../directory/index.js';
 import type { PropertiesService } from '../properties/index.js';
 import { ReviewPages } from './review-pages.js';
 import {
@@ -18,6 +18,7 @@ import {
   findTargetAccess,
   findTargetTitles,
   isReviewable,
+  ownedTargets,
   ownsTarget,
   reviewRecipients,
   type TargetAccess,
@@ -26,11 +27,12 @@ import {
 import { averageRating } from '../../lib/rating.js';
 import { toReview } from './reviews.mapper.js';
 import * as repository from './reviews.repository.js';
-import type { TargetRef } from './reviews.repository.js';
+import type { TargetRef, UserReviewScope } from './reviews.repository.js';
 import type {
   CreateReviewInput,
   ListReviewsInput,
   ReactionResultRecord,
+  ReceivedReviewsInput,
   ReviewAction,
   ReviewListRecord,
   ReviewRecord,
@@ -56,6 +58,7 @@ export class ReviewsService {
     stamps: CacheStamps,
     private readonly properties: PropertiesService,
     private readonly storage: FileStorage,
+    private readonly directory: Pick<DirectoryServices['agents'], 'managedBy'>,
   ) {
     this.pages = new ReviewPages(db, stamps, properties, storage);
   }
@@ -70,10 +73,30 @@ export class ReviewsService {
    * (null for a target gone or hidden from the caller now). A fixed number of queries whatever the page size.
    */
   async authoredBy(caller: AuthUser, query: UserReviewsInput, lang: Language): Promise<UserReviewListRecord> {
+    return this.userReviewPage(caller, { kind: 'authored', authorId: caller.id }, query, lang);
+  }
+
+  /**
+   * Others' reviews of the records the caller owns (ownedTargets: their listings, as author or through their agency,
+   * their agent records, their agency), newest first, paged as authoredBy, optionally of one kind of target. A fixed
+   * number of queries whatever the page size and the number of listings.
+   */
+  async receivedBy(caller: AuthUser, query: ReceivedReviewsInput, lang: Language): Promise<UserReviewListRecord> {
+    const owned = ownedTargets(caller, await this.directory.managedBy(caller.id));
+    return this.userReviewPage(caller, { kind: 'received', owned, targetType: query.target_type }, query, lang);
+  }
+
+  /** A page of one of the caller's own lists, each review with its target's title as the caller may see it. */
+  private async userReviewPage(
+    caller: AuthUser,
+    scope: UserReviewScope,
+    query: UserReviewsInput,
+    lang: Language,
+  ): Promise<UserReviewListRecord> {
     const window = pageWindow(query);
     const [rows, total] = await Promise.all([
-      repository.findAuthoredReviewPage(this.db, caller.id, window),
-      repository.countReviewsBy(this.db, caller.id),
+      repository.findUserReviewPage(this.db, scope, window),
+      repository.countUserReviews(this.db, scope),
     ]);
     const ids = rows.map((row) => row.id);
     const targets = rows.map((row) => ({ type: row.target_type, id: row.target_id }));
