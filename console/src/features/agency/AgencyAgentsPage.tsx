@@ -1,12 +1,14 @@
-import { type HttpError, useCustomMutation, useGetIdentity, useInvalidate, useList, useTable } from '@refinedev/core';
-import { type FormEvent, useState } from 'react';
+import { type HttpError, useCustom, useCustomMutation, useGetIdentity, useInvalidate, useList } from '@refinedev/core';
+import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Identity } from '../../api/session';
 import { ErrorNotice, Forbidden, isForbidden, Loading, PageHeader, Pager } from '../../components/ui';
-import { type AgentRecord, agentStanding, attachPath, detachPath } from './agents';
+import { agencyAgentsPath, type AgentRecord, type AgentsPage, agentStanding, attachPath, detachPath, pageToShow } from './agents';
 import './agency.css';
 
-/** The agency's agents: who they are, detaching one, finding and attaching a free agent. */
+const PAGE_SIZE = 20;
+
+/** The agency's agents, hidden ones included: who they are, detaching one, finding and attaching a free agent. */
 export default function AgencyAgentsPage() {
   const { t } = useTranslation();
   const { data: identity, isLoading } = useGetIdentity<Identity>();
@@ -26,19 +28,31 @@ function AgencyAgents({ agencyId }: { agencyId: number }) {
   const { t, i18n } = useTranslation();
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
   const [confirming, setConfirming] = useState<number | null>(null);
-  const { tableQuery, result, currentPage, setCurrentPage, pageCount } = useTable<AgentRecord>({
-    resource: 'agency-agents',
-    pagination: { pageSize: 20 },
-    sorters: { mode: 'off' },
-    filters: { permanent: [{ field: 'agency_id', operator: 'eq', value: agencyId }] },
-    syncWithLocation: false,
+  const [currentPage, setCurrentPage] = useState(1);
+  // The agency's own list (not the directory's search, which leaves hidden agents out): a path with the agency's id,
+  // which Refine's list resources cannot take, so it is read as a custom query with its own paging.
+  const { query: tableQuery } = useCustom<AgentsPage>({
+    url: agencyAgentsPath(agencyId),
+    method: 'get',
+    config: { query: { page: currentPage, per_page: PAGE_SIZE } },
+    errorNotification: false,
   });
+  const answer = tableQuery.data?.data;
+  const agents = answer?.agents ?? [];
+  const pageCount = answer?.pagination?.total_pages ?? 0;
   const { mutate, mutation } = useCustomMutation();
   const invalidate = useInvalidate();
   const refresh = () => {
-    void invalidate({ resource: 'agency-agents', invalidates: ['list'] });
+    void tableQuery.refetch();
     void invalidate({ resource: 'agency-agent-candidates', invalidates: ['list'] });
   };
+
+  // The last agent of a later page was detached: show the page before it rather than an empty one.
+  useEffect(() => {
+    if (tableQuery.isLoading || tableQuery.isFetching || !answer) return;
+    const next = pageToShow(currentPage, agents.length, pageCount);
+    if (next !== currentPage) setCurrentPage(next);
+  }, [tableQuery.isLoading, tableQuery.isFetching, answer, currentPage, agents.length, pageCount]);
   const failed = (error: HttpError) => setOutcome({ ok: false, text: error.message });
 
   const detach = (agent: AgentRecord) =>
@@ -76,8 +90,9 @@ function AgencyAgents({ agencyId }: { agencyId: number }) {
       </div>
       <ErrorNotice error={tableQuery.error} onRetry={() => void tableQuery.refetch()} />
       {tableQuery.isLoading ? <Loading /> : null}
-      {result.data.length === 0 && !tableQuery.isLoading && !tableQuery.error ? <p className="muted">{t('agency.no_agents')}</p> : null}
-      {result.data.length > 0 ? (
+      {agents.length === 0 && !tableQuery.isLoading && !tableQuery.error ? <p className="muted">{t('agency.no_agents')}</p> : null}
+      {agents.some((agent) => !agent.visible) ? <p className="muted">{t('agency.hidden_note')}</p> : null}
+      {agents.length > 0 ? (
         <table className="data">
           <caption className="visually-hidden">{t('agency.title')}</caption>
           <thead>
@@ -90,10 +105,16 @@ function AgencyAgents({ agencyId }: { agencyId: number }) {
             </tr>
           </thead>
           <tbody>
-            {result.data.map((agent) => (
+            {agents.map((agent) => (
               <tr key={agent.id}>
                 <td>
                   <strong>{agent.name}</strong>
+                  {agent.visible ? null : (
+                    <>
+                      {' '}
+                      <span className="tag">{t('agency.hidden')}</span>
+                    </>
+                  )}
                   {agent.position ? <div className="muted">{agent.position}</div> : null}
                 </td>
                 <td>
@@ -134,7 +155,7 @@ function AgencyAgents({ agencyId }: { agencyId: number }) {
           </tbody>
         </table>
       ) : null}
-      <Pager currentPage={currentPage} pageCount={pageCount} total={result.total} onPage={setCurrentPage} />
+      <Pager currentPage={currentPage} pageCount={pageCount} total={answer?.pagination?.total_records} onPage={setCurrentPage} />
       <AttachAgent agencyId={agencyId} busy={mutation.isPending} onAttach={attach} />
     </section>
   );

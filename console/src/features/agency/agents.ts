@@ -21,8 +21,31 @@ export function agentStanding(agent: Pick<AgentRecord, 'agency'>, agencyId: numb
   return agent.agency.id === agencyId ? 'ours' : 'other';
 }
 
-export function attachPath(agencyId: number): string {
+/**
+ * The agency's agents (GET /agencies/{id}/agents): for the agency's own user the list includes its hidden agents,
+ * which the public directory search leaves out, so the agency can see and detach them. Attaching posts here too.
+ */
+export function agencyAgentsPath(agencyId: number): string {
   return `/agencies/${agencyId}/agents`;
+}
+
+export function attachPath(agencyId: number): string {
+  return agencyAgentsPath(agencyId);
+}
+
+/** A page of the agency's agents as the API answers it. */
+export interface AgentsPage {
+  agents: AgentRecord[];
+  pagination: { total_records: number; total_pages: number; current_page: number };
+}
+
+/**
+ * The page to show once a page's rows are known: when the last agent of a later page was detached, the page before
+ * it (the API answers an empty page past the end, which would leave the agency on a page with nothing).
+ */
+export function pageToShow(currentPage: number, rowsOnPage: number, totalPages: number): number {
+  if (rowsOnPage > 0 || currentPage <= 1) return currentPage;
+  return Math.max(1, Math.min(currentPage - 1, totalPages));
 }
 
 export function detachPath(agencyId: number, agentId: number): string {

@@ -5,7 +5,7 @@ import { messages } from './messages';
 
 const AgencyAgentsPage = lazy(() => import('./AgencyAgentsPage'));
 
-/** An agency's own agents (docs/api.md 5.2): list, attach a free agent, detach. */
+/** An agency's own agents, hidden ones included (docs/api.md 5.2): list, attach a free agent, detach. */
 export const agencyFeature: ConsoleFeature = {
   id: 'agency',
   messages,
@@ -21,8 +21,6 @@ export const agencyFeature: ConsoleFeature = {
     },
   ],
   menu: [{ path: '/agency/agents', label: 'agency.title', roles: ['agency'] }],
-  resources: [
-    { name: 'agency-agents', list: '/agents/search', itemsKey: 'agents' },
-    { name: 'agency-agent-candidates', list: '/agents/search', itemsKey: 'agents' },
-  ],
+  // The agency's own agents are read from GET /agencies/{id}/agents (hidden ones included), see AgencyAgentsPage.
+  resources: [{ name: 'agency-agent-candidates', list: '/agents/search', itemsKey: 'agents' }],
 };

@@ -2,10 +2,14 @@ import { lazy, Suspense } from 'react';
 import { Loading } from '../../components/ui';
 import { LISTING_CREATORS, type ConsoleFeature } from '../types';
 import { messages } from './messages';
+import { RECEIVED_RESOURCE } from './received';
 
 const ReviewsReceivedPage = lazy(() => import('./ReviewsReceivedPage'));
 
-/** Reviews of the caller's agency, agent record and listings (docs/api.md 6.1), read-only. */
+/**
+ * Others' reviews of the caller's listings, agent records and agency (GET /users/reviews-received, docs/api.md
+ * 6.1), newest first, filtered by kind; read-only.
+ */
 export const reviewsReceivedFeature: ConsoleFeature = {
   id: 'reviews-received',
   messages,
@@ -21,5 +25,5 @@ export const reviewsReceivedFeature: ConsoleFeature = {
     },
   ],
   menu: [{ path: '/reviews-received', label: 'reviews-received.title', roles: LISTING_CREATORS }],
-  resources: [{ name: 'reviews-received-listings', list: '/users/my-properties', itemsKey: 'properties' }],
+  resources: [{ name: RECEIVED_RESOURCE, list: '/users/reviews-received', itemsKey: 'reviews' }],
 };
