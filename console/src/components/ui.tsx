@@ -126,3 +126,67 @@ export function NotFound() {
 export function isForbidden(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as HttpError).statusCode === 403;
 }
+
+/**
+ * A list's read as the page shows it: its failure (with a retry), the loading line, and, once read without error,
+ * `empty` when there is nothing (`isEmpty`) to show.
+ */
+export function QueryStatus({
+  query,
+  isEmpty,
+  empty,
+}: {
+  query: { error: HttpError | Error | null | undefined; isLoading: boolean; refetch: () => unknown };
+  isEmpty?: boolean;
+  empty?: ReactNode;
+}) {
+  return (
+    <>
+      <ErrorNotice error={query.error} onRetry={() => void query.refetch()} />
+      {query.isLoading ? <Loading /> : null}
+      {isEmpty && !query.isLoading && !query.error ? <p className="muted">{empty}</p> : null}
+    </>
+  );
+}
+
+/** The header row of a `table.data`: one column header cell per label. */
+export function TableHead({ columns }: { columns: readonly ReactNode[] }) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((column, index) => (
+          <th key={index} scope="col">
+            {column}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
+/**
+ * A `table.data` with its column headers (and a caption for screen readers when given), its rows the children;
+ * `scroll` lets a wide table scroll sideways inside the page.
+ */
+export function DataTable({
+  columns,
+  caption,
+  className,
+  scroll,
+  children,
+}: {
+  columns: readonly ReactNode[];
+  caption?: string;
+  className?: string;
+  scroll?: boolean;
+  children: ReactNode;
+}) {
+  const table = (
+    <table className={className ? `data ${className}` : 'data'}>
+      {caption ? <caption className="visually-hidden">{caption}</caption> : null}
+      <TableHead columns={columns} />
+      <tbody>{children}</tbody>
+    </table>
+  );
+  return scroll ? <div className="table-scroll">{table}</div> : table;
+}

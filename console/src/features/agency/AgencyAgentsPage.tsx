@@ -1,9 +1,9 @@
-import { type HttpError, useCustom, useCustomMutation, useGetIdentity, useInvalidate, useList } from '@refinedev/core';
+import { type HttpError, useCustomMutation, useGetIdentity, useInvalidate, useList, useTable } from '@refinedev/core';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Identity } from '../../api/session';
-import { ErrorNotice, Forbidden, isForbidden, Loading, PageHeader, Pager } from '../../components/ui';
-import { agencyAgentsPath, type AgentRecord, type AgentsPage, agentStanding, attachPath, detachPath, pageToShow } from './agents';
+import { DataTable, ErrorNotice, Forbidden, isForbidden, Loading, PageHeader, Pager, QueryStatus } from '../../components/ui';
+import { AGENCY_AGENTS_RESOURCE, type AgentRecord, agentStanding, attachPath, detachPath, pageToShow } from './agents';
 import './agency.css';
 
 const PAGE_SIZE = 20;
@@ -28,18 +28,16 @@ function AgencyAgents({ agencyId }: { agencyId: number }) {
   const { t, i18n } = useTranslation();
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
   const [confirming, setConfirming] = useState<number | null>(null);
-  const [currentPage, setCurrentPage] = useState(1);
-  // The agency's own list (not the directory's search, which leaves hidden agents out): a path with the agency's id,
-  // which Refine's list resources cannot take, so it is read as a custom query with its own paging.
-  const { query: tableQuery } = useCustom<AgentsPage>({
-    url: agencyAgentsPath(agencyId),
-    method: 'get',
-    config: { query: { page: currentPage, per_page: PAGE_SIZE } },
+  // The agency's own list (not the directory's search, which leaves hidden agents out), its id in the path.
+  const { tableQuery, result, currentPage, setCurrentPage, pageCount } = useTable<AgentRecord, HttpError>({
+    resource: AGENCY_AGENTS_RESOURCE,
+    meta: { params: { id: agencyId } },
+    pagination: { pageSize: PAGE_SIZE },
+    sorters: { mode: 'off' },
     errorNotification: false,
   });
-  const answer = tableQuery.data?.data;
-  const agents = answer?.agents ?? [];
-  const pageCount = answer?.pagination?.total_pages ?? 0;
+  const answered = tableQuery.data !== undefined;
+  const agents = result.data;
   const { mutate, mutation } = useCustomMutation();
   const invalidate = useInvalidate();
   const refresh = () => {
@@ -49,10 +47,10 @@ function AgencyAgents({ agencyId }: { agencyId: number }) {
 
   // The last agent of a later page was detached: show the page before it rather than an empty one.
   useEffect(() => {
-    if (tableQuery.isLoading || tableQuery.isFetching || !answer) return;
+    if (tableQuery.isLoading || tableQuery.isFetching || !answered) return;
     const next = pageToShow(currentPage, agents.length, pageCount);
     if (next !== currentPage) setCurrentPage(next);
-  }, [tableQuery.isLoading, tableQuery.isFetching, answer, currentPage, agents.length, pageCount]);
+  }, [tableQuery.isLoading, tableQuery.isFetching, answered, currentPage, agents.length, pageCount, setCurrentPage]);
   const failed = (error: HttpError) => setOutcome({ ok: false, text: error.message });
 
   const detach = (agent: AgentRecord) =>
@@ -88,74 +86,63 @@ function AgencyAgents({ agencyId }: { agencyId: number }) {
       <div role="status" aria-live="polite">
         {outcome ? <p className={outcome.ok ? 'notice notice-ok' : 'notice notice-error'}>{outcome.text}</p> : null}
       </div>
-      <ErrorNotice error={tableQuery.error} onRetry={() => void tableQuery.refetch()} />
-      {tableQuery.isLoading ? <Loading /> : null}
-      {agents.length === 0 && !tableQuery.isLoading && !tableQuery.error ? <p className="muted">{t('agency.no_agents')}</p> : null}
+      <QueryStatus query={tableQuery} isEmpty={agents.length === 0} empty={t('agency.no_agents')} />
       {agents.some((agent) => !agent.visible) ? <p className="muted">{t('agency.hidden_note')}</p> : null}
       {agents.length > 0 ? (
-        <table className="data">
-          <caption className="visually-hidden">{t('agency.title')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('agency.name')}</th>
-              <th scope="col">{t('agency.contact')}</th>
-              <th scope="col">{t('agency.listings')}</th>
-              <th scope="col">{t('agency.rating')}</th>
-              <th scope="col">{t('common.actions')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {agents.map((agent) => (
-              <tr key={agent.id}>
-                <td>
-                  <strong>{agent.name}</strong>
-                  {agent.visible ? null : (
-                    <>
-                      {' '}
-                      <span className="tag">{t('agency.hidden')}</span>
-                    </>
-                  )}
-                  {agent.position ? <div className="muted">{agent.position}</div> : null}
-                </td>
-                <td>
-                  <div className="agency-contact">
-                    {agent.email ? <span dir="ltr">{agent.email}</span> : null}
-                    {agent.phone ? <span dir="ltr">{agent.phone}</span> : null}
-                  </div>
-                </td>
-                <td>{number(agent.properties_count)}</td>
-                <td>
-                  {agent.rating !== null
-                    ? t('agency.rating_value', { rating: number(agent.rating), reviews: number(agent.reviews_count) })
-                    : t('agency.no_rating')}
-                </td>
-                <td>
-                  {confirming === agent.id ? (
-                    <div className="row">
-                      <button type="button" className="danger" disabled={mutation.isPending} onClick={() => detach(agent)}>
-                        {t('agency.confirm_detach', { name: agent.name })}
-                      </button>
-                      <button type="button" onClick={() => setConfirming(null)}>
-                        {t('common.cancel')}
-                      </button>
-                    </div>
-                  ) : (
-                    <button
-                      type="button"
-                      className="danger"
-                      onClick={() => setConfirming(agent.id)}
-                      aria-label={t('agency.detach_named', { name: agent.name })}
-                    >
-                      {t('agency.detach')}
+        <DataTable
+          columns={[t('agency.name'), t('agency.contact'), t('agency.listings'), t('agency.rating'), t('common.actions')]}
+          caption={t('agency.title')}
+        >
+          {agents.map((agent) => (
+            <tr key={agent.id}>
+              <td>
+                <strong>{agent.name}</strong>
+                {agent.visible ? null : (
+                  <>
+                    {' '}
+                    <span className="tag">{t('agency.hidden')}</span>
+                  </>
+                )}
+                {agent.position ? <div className="muted">{agent.position}</div> : null}
+              </td>
+              <td>
+                <div className="agency-contact">
+                  {agent.email ? <span dir="ltr">{agent.email}</span> : null}
+                  {agent.phone ? <span dir="ltr">{agent.phone}</span> : null}
+                </div>
+              </td>
+              <td>{number(agent.properties_count)}</td>
+              <td>
+                {agent.rating !== null
+                  ? t('agency.rating_value', { rating: number(agent.rating), reviews: number(agent.reviews_count) })
+                  : t('agency.no_rating')}
+              </td>
+              <td>
+                {confirming === agent.id ? (
+                  <div className="row">
+                    <button type="button" className="danger" disabled={mutation.isPending} onClick={() => detach(agent)}>
+                      {t('agency.confirm_detach', { name: agent.name })}
                     </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                    <button type="button" onClick={() => setConfirming(null)}>
+                      {t('common.cancel')}
+                    </button>
+                  </div>
+                ) : (
+                  <button
+                    type="button"
+                    className="danger"
+                    onClick={() => setConfirming(agent.id)}
+                    aria-label={t('agency.detach_named', { name: agent.name })}
+                  >
+                    {t('agency.detach')}
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       ) : null}
-      <Pager currentPage={currentPage} pageCount={pageCount} total={answer?.pagination?.total_records} onPage={setCurrentPage} />
+      <Pager currentPage={currentPage} pageCount={pageCount} total={result.total} onPage={setCurrentPage} />
       <AttachAgent agencyId={agencyId} busy={mutation.isPending} onAttach={attach} />
     </section>
   );

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { agencyAgentsPath, agentStanding, attachPath, detachPath, pageToShow } from './agents';
+import { fillPath } from '../../refine/data-provider';
+import { AGENCY_AGENTS_PATH, agentStanding, attachPath, detachPath, pageToShow } from './agents';
 
 describe('agency agents', () => {
   it('tells ours, free and another agency’s agents apart', () => {
@@ -9,7 +10,7 @@ describe('agency agents', () => {
   });
 
   it('reads the agency’s own list (hidden agents included), and builds the attach and detach routes', () => {
-    expect(agencyAgentsPath(7)).toBe('/agencies/7/agents');
+    expect(fillPath(AGENCY_AGENTS_PATH, { id: 7 })).toBe('/agencies/7/agents');
     expect(attachPath(7)).toBe('/agencies/7/agents');
     expect(detachPath(7, 30)).toBe('/agencies/7/agents/30');
   });

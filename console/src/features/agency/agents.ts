@@ -22,21 +22,15 @@ export function agentStanding(agent: Pick<AgentRecord, 'agency'>, agencyId: numb
 }
 
 /**
- * The agency's agents (GET /agencies/{id}/agents): for the agency's own user the list includes its hidden agents,
- * which the public directory search leaves out, so the agency can see and detach them. Attaching posts here too.
+ * The agency's agents (GET /agencies/{id}/agents, the id in `meta.params.id`): for the agency's own user the list
+ * includes its hidden agents, which the public directory search leaves out, so the agency can see and detach them.
  */
-export function agencyAgentsPath(agencyId: number): string {
-  return `/agencies/${agencyId}/agents`;
-}
+export const AGENCY_AGENTS_RESOURCE = 'agency-agents';
+export const AGENCY_AGENTS_PATH = '/agencies/:id/agents';
 
+/** Attaching an agent posts to the agency's list of agents. */
 export function attachPath(agencyId: number): string {
-  return agencyAgentsPath(agencyId);
-}
-
-/** A page of the agency's agents as the API answers it. */
-export interface AgentsPage {
-  agents: AgentRecord[];
-  pagination: { total_records: number; total_pages: number; current_page: number };
+  return `/agencies/${agencyId}/agents`;
 }
 
 /**

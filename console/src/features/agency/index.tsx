@@ -1,9 +1,7 @@
-import { lazy, Suspense } from 'react';
-import { Loading } from '../../components/ui';
+import { lazyPage } from '../../components/lazy-page';
 import type { ConsoleFeature } from '../types';
+import { AGENCY_AGENTS_PATH, AGENCY_AGENTS_RESOURCE } from './agents';
 import { messages } from './messages';
-
-const AgencyAgentsPage = lazy(() => import('./AgencyAgentsPage'));
 
 /** An agency's own agents, hidden ones included (docs/api.md 5.2): list, attach a free agent, detach. */
 export const agencyFeature: ConsoleFeature = {
@@ -13,14 +11,13 @@ export const agencyFeature: ConsoleFeature = {
     {
       path: '/agency/agents',
       roles: ['agency'],
-      element: (
-        <Suspense fallback={<Loading />}>
-          <AgencyAgentsPage />
-        </Suspense>
-      ),
+      element: lazyPage(() => import('./AgencyAgentsPage')),
     },
   ],
   menu: [{ path: '/agency/agents', label: 'agency.title', roles: ['agency'] }],
-  // The agency's own agents are read from GET /agencies/{id}/agents (hidden ones included), see AgencyAgentsPage.
-  resources: [{ name: 'agency-agent-candidates', list: '/agents/search', itemsKey: 'agents' }],
+  resources: [
+    // The agency's own agents, hidden ones included (the agency's id in meta.params.id).
+    { name: AGENCY_AGENTS_RESOURCE, list: AGENCY_AGENTS_PATH, itemsKey: 'agents' },
+    { name: 'agency-agent-candidates', list: '/agents/search', itemsKey: 'agents' },
+  ],
 };

@@ -3,11 +3,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { Identity } from '../../api/session';
-import { ErrorNotice, Forbidden, isForbidden, Loading, NotFound, PageHeader } from '../../components/ui';
-import { ConfirmButton } from '../taxonomy/ConfirmButton';
-import { canMarkPaid, formatMoney, type InvoiceRecord } from './billing';
+import { ErrorNotice, Forbidden, isForbidden, NotFound, PageHeader, QueryStatus } from '../../components/ui';
+import { ConfirmButton } from '../../components/ConfirmButton';
+import { canMarkPaid, type InvoiceRecord } from './billing';
 import { StatusTag, useInvoiceActions } from './InvoicesPage';
 import './billing-admin.css';
+import { formatMoney } from '../../format';
 
 /** One invoice (GET /users/invoices/{id}) with its administrator actions. */
 export default function InvoicePage() {
@@ -38,8 +39,7 @@ export default function InvoicePage() {
         {outcome && !outcome.error ? <p className="notice notice-ok">{outcome.text}</p> : null}
         {outcome?.error ? <ErrorNotice error={outcome.error} /> : null}
       </div>
-      <ErrorNotice error={query.error} onRetry={() => void query.refetch()} />
-      {query.isLoading ? <Loading /> : null}
+      <QueryStatus query={query} />
       {invoice ? (
         <div className="card stack billing-invoice">
           <dl className="billing-facts">

@@ -3,11 +3,10 @@ import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import type { Identity } from '../../api/session';
-import { ErrorNotice, Forbidden, isForbidden, Loading, PageHeader, Pager } from '../../components/ui';
-import { ConfirmButton } from '../taxonomy/ConfirmButton';
+import { DataTable, ErrorNotice, Forbidden, isForbidden, PageHeader, Pager, QueryStatus } from '../../components/ui';
+import { ConfirmButton } from '../../components/ConfirmButton';
 import {
   canMarkPaid,
-  formatMoney,
   INVOICE_STATUSES,
   type InvoiceFilterValues,
   invoiceFilters,
@@ -16,6 +15,7 @@ import {
   NO_INVOICE_FILTERS,
 } from './billing';
 import './billing-admin.css';
+import { formatMoney } from '../../format';
 
 type Outcome = { text: string; error?: HttpError } | null;
 
@@ -159,78 +159,71 @@ export default function InvoicesPage() {
         {outcome && !outcome.error ? <p className="notice notice-ok">{outcome.text}</p> : null}
         {outcome?.error ? <ErrorNotice error={outcome.error} /> : null}
       </div>
-      <ErrorNotice error={tableQuery.error} onRetry={() => void tableQuery.refetch()} />
-      {tableQuery.isLoading ? <Loading /> : null}
-      <div className="billing-scroll">
-        <table className="data">
-          <caption className="visually-hidden">{t('billing-admin.invoices_title')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('billing-admin.number')}</th>
-              <th scope="col">{t('billing-admin.buyer')}</th>
-              <th scope="col">{t('billing-admin.item')}</th>
-              <th scope="col">{t('billing-admin.total')}</th>
-              <th scope="col">{t('billing-admin.status')}</th>
-              <th scope="col">{t('billing-admin.method')}</th>
-              <th scope="col">{t('billing-admin.created_at')}</th>
-              <th scope="col">{t('billing-admin.paid_at')}</th>
-              <th scope="col">{t('common.actions')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {result.data.map((invoice) => (
-              <tr key={invoice.id}>
-                <th scope="row">
-                  <Link to={`/invoices/${invoice.id}`} aria-label={t('billing-admin.view_named', { number: invoice.number })}>
-                    {invoice.number}
-                  </Link>
-                </th>
-                <td>
-                  {invoice.buyer.display_name}
-                  <div className="muted">{invoice.buyer.email}</div>
-                  {invoice.buyer.id !== null ? (
-                    <div className="muted">{t('billing-admin.user_number', { id: invoice.buyer.id })}</div>
+      <QueryStatus query={tableQuery} />
+      <DataTable
+        columns={[
+          t('billing-admin.number'),
+          t('billing-admin.buyer'),
+          t('billing-admin.item'),
+          t('billing-admin.total'),
+          t('billing-admin.status'),
+          t('billing-admin.method'),
+          t('billing-admin.created_at'),
+          t('billing-admin.paid_at'),
+          t('common.actions'),
+        ]}
+        caption={t('billing-admin.invoices_title')}
+        scroll
+      >
+        {result.data.map((invoice) => (
+          <tr key={invoice.id}>
+            <th scope="row">
+              <Link to={`/invoices/${invoice.id}`} aria-label={t('billing-admin.view_named', { number: invoice.number })}>
+                {invoice.number}
+              </Link>
+            </th>
+            <td>
+              {invoice.buyer.display_name}
+              <div className="muted">{invoice.buyer.email}</div>
+              {invoice.buyer.id !== null ? <div className="muted">{t('billing-admin.user_number', { id: invoice.buyer.id })}</div> : null}
+            </td>
+            <td>
+              {invoice.item.title}
+              <div className="muted">{t(`billing-admin.item_${invoice.item.type}`)}</div>
+            </td>
+            <td>{formatMoney(invoice.total, invoice.currency, i18n.language)}</td>
+            <td>
+              <StatusTag status={invoice.status} />
+            </td>
+            <td>{t(`billing-admin.method_${invoice.payment_method}`)}</td>
+            <td>{date(invoice.created_at)}</td>
+            <td>{date(invoice.paid_at)}</td>
+            <td>
+              {admin ? (
+                <div className="row">
+                  {canMarkPaid(invoice) ? (
+                    <button
+                      type="button"
+                      disabled={busy}
+                      onClick={() => markPaid(invoice)}
+                      aria-label={t('billing-admin.mark_paid_named', { number: invoice.number })}
+                    >
+                      {t('billing-admin.mark_paid')}
+                    </button>
                   ) : null}
-                </td>
-                <td>
-                  {invoice.item.title}
-                  <div className="muted">{t(`billing-admin.item_${invoice.item.type}`)}</div>
-                </td>
-                <td>{formatMoney(invoice.total, invoice.currency, i18n.language)}</td>
-                <td>
-                  <StatusTag status={invoice.status} />
-                </td>
-                <td>{t(`billing-admin.method_${invoice.payment_method}`)}</td>
-                <td>{date(invoice.created_at)}</td>
-                <td>{date(invoice.paid_at)}</td>
-                <td>
-                  {admin ? (
-                    <div className="row">
-                      {canMarkPaid(invoice) ? (
-                        <button
-                          type="button"
-                          disabled={busy}
-                          onClick={() => markPaid(invoice)}
-                          aria-label={t('billing-admin.mark_paid_named', { number: invoice.number })}
-                        >
-                          {t('billing-admin.mark_paid')}
-                        </button>
-                      ) : null}
-                      <ConfirmButton
-                        label={t('billing-admin.archive')}
-                        ariaLabel={t('billing-admin.archive_named', { number: invoice.number })}
-                        question={t('billing-admin.confirm_archive', { number: invoice.number })}
-                        confirmLabel={t('billing-admin.confirm_archive_button')}
-                        onConfirm={() => archive(invoice)}
-                      />
-                    </div>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+                  <ConfirmButton
+                    label={t('billing-admin.archive')}
+                    ariaLabel={t('billing-admin.archive_named', { number: invoice.number })}
+                    question={t('billing-admin.confirm_archive', { number: invoice.number })}
+                    confirmLabel={t('billing-admin.confirm_archive_button')}
+                    onConfirm={() => archive(invoice)}
+                  />
+                </div>
+              ) : null}
+            </td>
+          </tr>
+        ))}
+      </DataTable>
       {!tableQuery.isLoading && result.data.length === 0 ? <p className="muted">{t('common.nothing_here')}</p> : null}
       <Pager currentPage={currentPage} pageCount={pageCount} total={result.total} onPage={setCurrentPage} />
     </section>

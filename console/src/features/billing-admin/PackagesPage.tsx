@@ -2,18 +2,11 @@ import { type HttpError, useCustom, useDelete, useList, useUpdate } from '@refin
 import { useForm } from '@refinedev/react-hook-form';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ErrorNotice, Field, Forbidden, isForbidden, Loading, PageHeader } from '../../components/ui';
-import { ConfirmButton } from '../taxonomy/ConfirmButton';
-import {
-  BILLING_PERIODS,
-  emptyPackageForm,
-  formatMoney,
-  formToPackageBody,
-  type PackageFormValues,
-  type PackageRecord,
-  packageToForm,
-} from './billing';
+import { DataTable, ErrorNotice, Field, Forbidden, isForbidden, PageHeader, QueryStatus } from '../../components/ui';
+import { ConfirmButton } from '../../components/ConfirmButton';
+import { BILLING_PERIODS, emptyPackageForm, formToPackageBody, type PackageFormValues, type PackageRecord, packageToForm } from './billing';
 import './billing-admin.css';
+import { formatMoney } from '../../format';
 
 type Outcome = { text: string; error?: HttpError } | null;
 
@@ -71,94 +64,90 @@ export default function PackagesPage() {
         {outcome && !outcome.error ? <p className="notice notice-ok">{outcome.text}</p> : null}
         {outcome?.error ? <ErrorNotice error={outcome.error} /> : null}
       </div>
-      <ErrorNotice error={query.error} onRetry={() => void query.refetch()} />
-      {query.isLoading ? <Loading /> : null}
+      <QueryStatus query={query} />
       <div className="billing-layout">
-        <div className="billing-scroll">
-          <table className="data">
-            <caption className="visually-hidden">{t('billing-admin.packages_title')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('billing-admin.order')}</th>
-                <th scope="col">{t('billing-admin.package_title')}</th>
-                <th scope="col">{t('billing-admin.total_price')}</th>
-                <th scope="col">{t('billing-admin.billing')}</th>
-                <th scope="col">{t('billing-admin.credits')}</th>
-                <th scope="col">{t('billing-admin.state')}</th>
-                <th scope="col">{t('common.actions')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {result.data.map((record) => (
-                <tr key={record.id}>
-                  <td>{record.order.toLocaleString(i18n.language)}</td>
-                  <th scope="row">
-                    {record.title}
-                    {record.popular ? <span className="tag billing-tag">{t('billing-admin.popular')}</span> : null}
-                  </th>
-                  <td>
-                    {formatMoney(record.total_price, record.currency, i18n.language)}
-                    {record.tax_rate > 0 ? (
-                      <div className="muted">
-                        {t('billing-admin.price_and_tax', {
-                          price: formatMoney(record.price, record.currency, i18n.language),
-                          rate: record.tax_rate.toLocaleString(i18n.language),
-                        })}
-                      </div>
-                    ) : null}
-                  </td>
-                  <td>
-                    {record.billing_period === 'one_time'
-                      ? t('billing-admin.period_one_time')
-                      : t('billing-admin.every', {
-                          number: record.billing_frequency.toLocaleString(i18n.language),
-                          period: t(`billing-admin.period_${record.billing_period}`),
-                        })}
-                  </td>
-                  <td>
-                    {t('billing-admin.listings_credits', {
-                      number:
-                        record.listings_included === null
-                          ? t('billing-admin.unlimited')
-                          : record.listings_included.toLocaleString(i18n.language),
-                    })}
-                    <br />
-                    {t('billing-admin.featured_credits', { number: record.featured_included.toLocaleString(i18n.language) })}
-                  </td>
-                  <td>
-                    <span className={record.visible ? 'tag' : 'tag billing-tag-muted'}>
-                      {t(record.visible ? 'billing-admin.visible' : 'billing-admin.hidden')}
-                    </span>
-                  </td>
-                  <td>
-                    <div className="row">
-                      <button
-                        type="button"
-                        onClick={() => setEditing(record)}
-                        aria-label={t('billing-admin.edit_named', { title: record.title })}
-                      >
-                        {t('billing-admin.edit')}
-                      </button>
-                      <button
-                        type="button"
-                        onClick={() => setVisible(record, !record.visible)}
-                        aria-label={t(record.visible ? 'billing-admin.hide_named' : 'billing-admin.show_named', { title: record.title })}
-                      >
-                        {t(record.visible ? 'billing-admin.hide' : 'billing-admin.show')}
-                      </button>
-                      <ConfirmButton
-                        label={t('common.delete')}
-                        ariaLabel={t('billing-admin.delete_named', { title: record.title })}
-                        question={t('billing-admin.confirm_delete', { title: record.title })}
-                        confirmLabel={t('billing-admin.confirm_delete_button')}
-                        onConfirm={() => deletePackage(record)}
-                      />
+        <div className="table-scroll">
+          <DataTable
+            columns={[
+              t('billing-admin.order'),
+              t('billing-admin.package_title'),
+              t('billing-admin.total_price'),
+              t('billing-admin.billing'),
+              t('billing-admin.credits'),
+              t('billing-admin.state'),
+              t('common.actions'),
+            ]}
+            caption={t('billing-admin.packages_title')}
+          >
+            {result.data.map((record) => (
+              <tr key={record.id}>
+                <td>{record.order.toLocaleString(i18n.language)}</td>
+                <th scope="row">
+                  {record.title}
+                  {record.popular ? <span className="tag billing-tag">{t('billing-admin.popular')}</span> : null}
+                </th>
+                <td>
+                  {formatMoney(record.total_price, record.currency, i18n.language)}
+                  {record.tax_rate > 0 ? (
+                    <div className="muted">
+                      {t('billing-admin.price_and_tax', {
+                        price: formatMoney(record.price, record.currency, i18n.language),
+                        rate: record.tax_rate.toLocaleString(i18n.language),
+                      })}
                     </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                  ) : null}
+                </td>
+                <td>
+                  {record.billing_period === 'one_time'
+                    ? t('billing-admin.period_one_time')
+                    : t('billing-admin.every', {
+                        number: record.billing_frequency.toLocaleString(i18n.language),
+                        period: t(`billing-admin.period_${record.billing_period}`),
+                      })}
+                </td>
+                <td>
+                  {t('billing-admin.listings_credits', {
+                    number:
+                      record.listings_included === null
+                        ? t('billing-admin.unlimited')
+                        : record.listings_included.toLocaleString(i18n.language),
+                  })}
+                  <br />
+                  {t('billing-admin.featured_credits', { number: record.featured_included.toLocaleString(i18n.language) })}
+                </td>
+                <td>
+                  <span className={record.visible ? 'tag' : 'tag billing-tag-muted'}>
+                    {t(record.visible ? 'billing-admin.visible' : 'billing-admin.hidden')}
+                  </span>
+                </td>
+                <td>
+                  <div className="row">
+                    <button
+                      type="button"
+                      onClick={() => setEditing(record)}
+                      aria-label={t('billing-admin.edit_named', { title: record.title })}
+                    >
+                      {t('billing-admin.edit')}
+                    </button>
+                    <button
+                      type="button"
+                      onClick={() => setVisible(record, !record.visible)}
+                      aria-label={t(record.visible ? 'billing-admin.hide_named' : 'billing-admin.show_named', { title: record.title })}
+                    >
+                      {t(record.visible ? 'billing-admin.hide' : 'billing-admin.show')}
+                    </button>
+                    <ConfirmButton
+                      label={t('common.delete')}
+                      ariaLabel={t('billing-admin.delete_named', { title: record.title })}
+                      question={t('billing-admin.confirm_delete', { title: record.title })}
+                      confirmLabel={t('billing-admin.confirm_delete_button')}
+                      onConfirm={() => deletePackage(record)}
+                    />
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </DataTable>
           {!query.isLoading && result.data.length === 0 ? <p className="muted">{t('common.nothing_here')}</p> : null}
         </div>
         {editing ? (
@@ -239,7 +228,7 @@ function PackageEditor({
       <Field label={t('billing-admin.tax_rate')} error={errors.tax_rate?.message}>
         {(props) => <input {...props} inputMode="decimal" {...register('tax_rate')} />}
       </Field>
-      <fieldset className="billing-fieldset">
+      <fieldset className="boxed-fieldset">
         <legend>{t('billing-admin.listings_included')}</legend>
         <label className="row">
           <input type="checkbox" {...register('unlimited')} />

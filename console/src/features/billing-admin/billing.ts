@@ -1,47 +1,15 @@
 import type { CrudFilter } from '@refinedev/core';
 
-export const BILLING_PERIODS = ['day', 'week', 'month', 'year', 'one_time'] as const;
-export type BillingPeriod = (typeof BILLING_PERIODS)[number];
+import { type BillingPeriod, INVOICE_STATUSES, type InvoiceRecord, type InvoiceStatus, type PackageRecord } from '../../api/billing';
 
-/** A membership package (docs/api.md 10). */
-export interface PackageRecord {
-  id: number;
-  title: string;
-  description: string;
-  price: number;
-  currency: string;
-  tax_rate: number;
-  total_price: number;
-  formatted_price: string;
-  listings_included: number | null;
-  featured_included: number;
-  billing_period: BillingPeriod;
-  billing_frequency: number;
-  visible: boolean;
-  popular: boolean;
-  order: number;
-}
-
-export const INVOICE_STATUSES = ['pending', 'paid', 'cancelled', 'refunded'] as const;
-export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
-
-/** An invoice (docs/api.md 10): buyer and item as they were when invoiced. */
-export interface InvoiceRecord {
-  id: number;
-  number: string;
-  buyer: { id: number | null; display_name: string; email: string };
-  item: { type: 'package' | 'listing' | 'featured'; id: number; title: string };
-  amount: number;
-  tax: number;
-  tax_rate: number;
-  total: number;
-  currency: string;
-  status: InvoiceStatus;
-  payment_method: 'stripe' | 'bank_transfer' | 'free';
-  recurring: boolean;
-  created_at: string;
-  paid_at: string | null;
-}
+export {
+  BILLING_PERIODS,
+  type BillingPeriod,
+  INVOICE_STATUSES,
+  type InvoiceRecord,
+  type InvoiceStatus,
+  type PackageRecord,
+} from '../../api/billing';
 
 /** The package editor's values: numbers are kept as the text typed. */
 export interface PackageFormValues {
@@ -170,15 +138,6 @@ export function invoiceFilterValues(filters: readonly CrudFilter[]): InvoiceFilt
     if (filter.field === 'end_date') values.end_date = value;
   }
   return values;
-}
-
-/** An amount in its currency, in the reader's language; a code Intl does not know is shown after the number. */
-export function formatMoney(amount: number, currency: string, language: string): string {
-  try {
-    return new Intl.NumberFormat(language, { style: 'currency', currency }).format(amount);
-  } catch {
-    return `${amount.toLocaleString(language)} ${currency}`;
-  }
 }
 
 /** Whether an administrator can mark the invoice paid (docs/api.md 10: pending bank transfers only). */

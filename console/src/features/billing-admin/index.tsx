@@ -1,13 +1,6 @@
-import { lazy, type ReactNode, Suspense } from 'react';
-import { Loading } from '../../components/ui';
+import { lazyPage } from '../../components/lazy-page';
 import { ADMINISTRATORS, type ConsoleFeature, MODERATORS } from '../types';
 import { messages } from './messages';
-
-const PackagesPage = lazy(() => import('./PackagesPage'));
-const InvoicesPage = lazy(() => import('./InvoicesPage'));
-const InvoicePage = lazy(() => import('./InvoicePage'));
-
-const suspended = (element: ReactNode) => <Suspense fallback={<Loading />}>{element}</Suspense>;
 
 /**
  * Membership packages (administrators) and every user's invoices (administrators and managers read; only
@@ -17,9 +10,9 @@ export const billingAdminFeature: ConsoleFeature = {
   id: 'billing-admin',
   messages,
   routes: [
-    { path: '/packages', roles: ADMINISTRATORS, element: suspended(<PackagesPage />) },
-    { path: '/invoices', roles: MODERATORS, element: suspended(<InvoicesPage />) },
-    { path: '/invoices/:id', roles: MODERATORS, element: suspended(<InvoicePage />) },
+    { path: '/packages', roles: ADMINISTRATORS, element: lazyPage(() => import('./PackagesPage')) },
+    { path: '/invoices', roles: MODERATORS, element: lazyPage(() => import('./InvoicesPage')) },
+    { path: '/invoices/:id', roles: MODERATORS, element: lazyPage(() => import('./InvoicePage')) },
   ],
   menu: [
     { path: '/packages', label: 'billing-admin.packages_title', roles: ADMINISTRATORS },

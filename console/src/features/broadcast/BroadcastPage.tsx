@@ -70,7 +70,7 @@ export default function BroadcastPage() {
             </select>
           )}
         </Field>
-        <fieldset className="broadcast-target">
+        <fieldset className="boxed-fieldset">
           <legend>{t('broadcast.target')}</legend>
           <label className="row">
             <input type="radio" value="all" {...register('target')} />

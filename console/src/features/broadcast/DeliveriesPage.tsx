@@ -1,7 +1,7 @@
 import { type HttpError, useCustomMutation, useInvalidate, useTable } from '@refinedev/core';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ErrorNotice, Forbidden, isForbidden, Loading, PageHeader, Pager } from '../../components/ui';
+import { DataTable, ErrorNotice, Forbidden, isForbidden, PageHeader, Pager, QueryStatus } from '../../components/ui';
 import { type DeliveryRecord, type RetryAllAnswer, retryAllBody } from './broadcast';
 import './broadcast.css';
 
@@ -131,56 +131,51 @@ export default function DeliveriesPage() {
         {outcome && !outcome.error ? <p className="notice notice-ok">{outcome.text}</p> : null}
         {outcome?.error ? <ErrorNotice error={outcome.error} /> : null}
       </div>
-      <ErrorNotice error={tableQuery.error} onRetry={() => void tableQuery.refetch()} />
-      {tableQuery.isLoading ? <Loading /> : null}
-      <div className="broadcast-scroll">
-        <table className="data">
-          <caption className="visually-hidden">{t('broadcast.deliveries_title')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('broadcast.id')}</th>
-              <th scope="col">{t('broadcast.channel')}</th>
-              <th scope="col">{t('broadcast.status')}</th>
-              <th scope="col">{t('broadcast.attempts')}</th>
-              <th scope="col">{t('broadcast.last_error')}</th>
-              <th scope="col">{t('broadcast.created_at')}</th>
-              <th scope="col">{t('broadcast.available_at')}</th>
-              <th scope="col">{t('broadcast.sent_at')}</th>
-              <th scope="col">{t('common.actions')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {result.data.map((delivery) => (
-              <tr key={delivery.id}>
-                <th scope="row">{delivery.id}</th>
-                <td>{t(`broadcast.channel_${delivery.channel}`, { defaultValue: delivery.channel })}</td>
-                <td>
-                  <span className={`tag broadcast-status-${delivery.status}`}>{t(`broadcast.status_${delivery.status}`)}</span>
-                </td>
-                <td>{delivery.attempts.toLocaleString(i18n.language)}</td>
-                <td className="broadcast-error" dir="auto">
-                  {delivery.last_error ?? '—'}
-                </td>
-                <td>{date(delivery.created_at)}</td>
-                <td>{delivery.status === 'pending' ? date(delivery.available_at) : '—'}</td>
-                <td>{date(delivery.sent_at)}</td>
-                <td>
-                  {delivery.status === 'dead' ? (
-                    <button
-                      type="button"
-                      disabled={busy !== null}
-                      onClick={() => void retryOne(delivery)}
-                      aria-label={t('broadcast.retry_named', { id: delivery.id })}
-                    >
-                      {t('broadcast.retry')}
-                    </button>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <QueryStatus query={tableQuery} />
+      <DataTable
+        columns={[
+          t('broadcast.id'),
+          t('broadcast.channel'),
+          t('broadcast.status'),
+          t('broadcast.attempts'),
+          t('broadcast.last_error'),
+          t('broadcast.created_at'),
+          t('broadcast.available_at'),
+          t('broadcast.sent_at'),
+          t('common.actions'),
+        ]}
+        caption={t('broadcast.deliveries_title')}
+        scroll
+      >
+        {result.data.map((delivery) => (
+          <tr key={delivery.id}>
+            <th scope="row">{delivery.id}</th>
+            <td>{t(`broadcast.channel_${delivery.channel}`, { defaultValue: delivery.channel })}</td>
+            <td>
+              <span className={`tag broadcast-status-${delivery.status}`}>{t(`broadcast.status_${delivery.status}`)}</span>
+            </td>
+            <td>{delivery.attempts.toLocaleString(i18n.language)}</td>
+            <td className="broadcast-error" dir="auto">
+              {delivery.last_error ?? '—'}
+            </td>
+            <td>{date(delivery.created_at)}</td>
+            <td>{delivery.status === 'pending' ? date(delivery.available_at) : '—'}</td>
+            <td>{date(delivery.sent_at)}</td>
+            <td>
+              {delivery.status === 'dead' ? (
+                <button
+                  type="button"
+                  disabled={busy !== null}
+                  onClick={() => void retryOne(delivery)}
+                  aria-label={t('broadcast.retry_named', { id: delivery.id })}
+                >
+                  {t('broadcast.retry')}
+                </button>
+              ) : null}
+            </td>
+          </tr>
+        ))}
+      </DataTable>
       {!tableQuery.isLoading && result.data.length === 0 ? <p className="muted">{t('broadcast.no_deliveries')}</p> : null}
       <Pager currentPage={currentPage} pageCount={pageCount} total={result.total} onPage={setCurrentPage} />
     </section>

@@ -42,6 +42,9 @@ describe('retry all dead', () => {
     expect(requeued('fr', 3)).toBe('3 envois remis en file.');
     expect(requeued('es', 0)).toBe('Ninguna entrega vuelve a la cola: no había ninguna muerta.');
     expect(requeued('es', 7)).toBe('7 entregas vuelven a estar en cola.');
+    // A million is Spanish's and French's `many`.
+    expect(requeued('es', 1_000_000)).toBe(`${(1_000_000).toLocaleString('es')} entregas vuelven a estar en cola.`);
+    expect(requeued('fr', 1_000_000)).toBe(`${(1_000_000).toLocaleString('fr')} envois remis en file.`);
     expect(requeued('ar', 1)).toBe(messages.ar.requeued_one);
     expect(requeued('ar', 2)).toBe(messages.ar.requeued_two);
     // Digits as the runtime writes Arabic numbers (Arabic-Indic or not, by its CLDR data).

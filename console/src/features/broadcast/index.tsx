@@ -1,20 +1,14 @@
-import { lazy, type ReactNode, Suspense } from 'react';
-import { Loading } from '../../components/ui';
+import { lazyPage } from '../../components/lazy-page';
 import { ADMINISTRATORS, type ConsoleFeature } from '../types';
 import { messages } from './messages';
-
-const BroadcastPage = lazy(() => import('./BroadcastPage'));
-const DeliveriesPage = lazy(() => import('./DeliveriesPage'));
-
-const suspended = (element: ReactNode) => <Suspense fallback={<Loading />}>{element}</Suspense>;
 
 /** Administrators' notifications to users, roles or everyone, and the outbox's failed deliveries (docs/api.md 8). */
 export const broadcastFeature: ConsoleFeature = {
   id: 'broadcast',
   messages,
   routes: [
-    { path: '/broadcast', roles: ADMINISTRATORS, element: suspended(<BroadcastPage />) },
-    { path: '/deliveries', roles: ADMINISTRATORS, element: suspended(<DeliveriesPage />) },
+    { path: '/broadcast', roles: ADMINISTRATORS, element: lazyPage(() => import('./BroadcastPage')) },
+    { path: '/deliveries', roles: ADMINISTRATORS, element: lazyPage(() => import('./DeliveriesPage')) },
   ],
   menu: [
     { path: '/broadcast', label: 'broadcast.title', roles: ADMINISTRATORS },

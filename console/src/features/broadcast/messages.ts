@@ -1,8 +1,8 @@
 import type { Messages } from '../../i18n/languages';
 
-// NOTE: `requeued_*` are i18next plural forms (`t('broadcast.requeued', { count })`). Every language carries all
-// six, because the catalogues must have the same keys (i18n/messages.test.ts) and Arabic uses every one of
-// them; `_zero` is taken for 0 in any language, the others as Intl.PluralRules chooses.
+// NOTE: `requeued_*` are i18next plural forms (`t('broadcast.requeued', { count })`): each language has the forms
+// its plural rules choose (Intl.PluralRules: English one/other, Spanish and French one/many/other, Arabic all six),
+// and `_zero`, which i18next takes for 0 in any language, for "none was dead" (i18n/messages.test.ts checks them).
 export const messages: Messages = {
   en: {
     title: 'Broadcast notification',
@@ -65,9 +65,6 @@ export const messages: Messages = {
     retried_one: 'Delivery {{id}} is queued again.',
     requeued_zero: 'No delivery queued again: none was dead.',
     requeued_one: 'One delivery queued again.',
-    requeued_two: 'Two deliveries queued again.',
-    requeued_few: '{{number}} deliveries queued again.',
-    requeued_many: '{{number}} deliveries queued again.',
     requeued_other: '{{number}} deliveries queued again.',
     no_deliveries: 'No messages in this state.',
   },
@@ -199,8 +196,6 @@ export const messages: Messages = {
     retried_one: 'La entrega {{id}} vuelve a estar en cola.',
     requeued_zero: 'Ninguna entrega vuelve a la cola: no había ninguna muerta.',
     requeued_one: 'Una entrega vuelve a estar en cola.',
-    requeued_two: 'Dos entregas vuelven a estar en cola.',
-    requeued_few: '{{number}} entregas vuelven a estar en cola.',
     requeued_many: '{{number}} entregas vuelven a estar en cola.',
     requeued_other: '{{number}} entregas vuelven a estar en cola.',
     no_deliveries: 'No hay mensajes en este estado.',
@@ -266,8 +261,6 @@ export const messages: Messages = {
     retried_one: 'L’envoi {{id}} est de nouveau en file.',
     requeued_zero: 'Aucun envoi remis en file : aucun n’était mort.',
     requeued_one: 'Un envoi remis en file.',
-    requeued_two: 'Deux envois remis en file.',
-    requeued_few: '{{number}} envois remis en file.',
     requeued_many: '{{number}} envois remis en file.',
     requeued_other: '{{number}} envois remis en file.',
     no_deliveries: 'Aucun message dans cet état.',

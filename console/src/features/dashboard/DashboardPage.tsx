@@ -7,7 +7,6 @@ import {
   activityData,
   type ChartData,
   formatDay,
-  formatMoney,
   formatMonth,
   hasValues,
   type ListingStatesAnswer,
@@ -17,6 +16,7 @@ import {
   seriesTotals,
 } from './chart-data';
 import './dashboard.css';
+import { formatMoney } from '../../format';
 
 const Chart = lazy(() => import('./Chart'));
 

@@ -145,12 +145,3 @@ export function formatMonth(month: string, language: string): string {
   if (Number.isNaN(time)) return month;
   return new Intl.DateTimeFormat(language, { month: 'short', year: 'numeric', timeZone: 'UTC' }).format(time);
 }
-
-/** An amount in major units of an ISO 4217 currency; an unknown code falls back to the number and the code. */
-export function formatMoney(amount: number, currency: string, language: string): string {
-  try {
-    return new Intl.NumberFormat(language, { style: 'currency', currency }).format(amount);
-  } catch {
-    return `${new Intl.NumberFormat(language).format(amount)} ${currency}`;
-  }
-}

@@ -1,9 +1,6 @@
-import { lazy, Suspense } from 'react';
-import { Loading } from '../../components/ui';
+import { lazyPage } from '../../components/lazy-page';
 import { MODERATORS, type ConsoleFeature } from '../types';
 import { messages } from './messages';
-
-const DashboardPage = lazy(() => import('./DashboardPage'));
 
 /** Figures for administrators and managers: listings per state, daily activity, revenue (charts load lazily). */
 export const dashboardFeature: ConsoleFeature = {
@@ -13,11 +10,7 @@ export const dashboardFeature: ConsoleFeature = {
     {
       path: '/dashboard',
       roles: MODERATORS,
-      element: (
-        <Suspense fallback={<Loading />}>
-          <DashboardPage />
-        </Suspense>
-      ),
+      element: lazyPage(() => import('./DashboardPage')),
     },
   ],
   menu: [{ path: '/dashboard', label: 'dashboard.title', roles: MODERATORS }],

@@ -1,4 +1,6 @@
 import './explore.css';
+import { type HttpError, useCustom } from '@refinedev/core';
+import { keepPreviousData } from '@tanstack/react-query';
 import { type FormEvent, lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
@@ -23,15 +25,20 @@ import {
   type Sort,
   SORTS,
 } from './explore-state';
-import { formatCount, formatNumber, formatPriceRange, imageUrl } from './format';
+import { formatPriceRange, imageUrl } from './format';
 import type { ClusterAnswer, ListingSummary, SearchAnswer } from './types';
-import { useApiQuery } from './use-api-query';
+import { formatCount, formatNumber } from '../../format';
 
 const ClusterMap = lazy(() => import('./ClusterMap'));
 
 const PER_PAGE = 12;
 /** How long typing in the keyword box rests before it searches (Enter searches at once). */
 const TYPING_MS = 400;
+
+/** How the page's searches are read: quietly on failure (the page shows it), keeping the last answer while the next loads. */
+function whileNext(enabled: boolean) {
+  return { errorNotification: false as const, queryOptions: { enabled, placeholderData: keepPreviousData } };
+}
 
 /**
  * The map search: filters with counts (the search's facets), the listings' clusters on a map of the current
@@ -66,16 +73,20 @@ export default function ExplorePage() {
     [navigate],
   );
 
-  const results = useApiQuery<SearchAnswer>(
-    '/properties/search',
-    listQuery(state, PER_PAGE, area?.box ?? null),
-    !state.inView || area !== null,
-  );
-  const clusters = useApiQuery<ClusterAnswer>(
-    '/properties/search/map',
-    area ? clusterQuery(state, area.box, area.zoom) : {},
-    area !== null,
-  );
+  // The data provider hands React Query's abort signal to each read, so a newer search (panning the map, ticking
+  // filters quickly) stops the one it replaces; the previous answer stays shown meanwhile (no flicker).
+  const results = useCustom<SearchAnswer, HttpError>({
+    url: '/properties/search',
+    method: 'get',
+    config: { query: listQuery(state, PER_PAGE, area?.box ?? null) },
+    ...whileNext(!state.inView || area !== null),
+  });
+  const clusters = useCustom<ClusterAnswer, HttpError>({
+    url: '/properties/search/map',
+    method: 'get',
+    config: { query: area ? clusterQuery(state, area.box, area.zoom) : {} },
+    ...whileNext(area !== null),
+  });
   const answer = results.query.data?.data;
   const listings = useMemo(() => answer?.properties ?? [], [answer]);
   const spot = useMemo(() => {
@@ -369,9 +380,9 @@ function ResultItem({
       onBlur={() => onHighlight(null)}
     >
       {image ? (
-        <img className="explore-thumb" src={imageUrl(image, 'thumbnail')} alt="" width={96} height={96} loading="lazy" />
+        <img className="thumb explore-thumb" src={imageUrl(image, 'thumbnail')} alt="" width={96} height={96} loading="lazy" />
       ) : (
-        <span className="explore-thumb explore-thumb-empty">{t('explore.no_photo')}</span>
+        <span className="thumb explore-thumb image-placeholder">{t('explore.no_photo')}</span>
       )}
       <div className="explore-item-text">
         <Link to={`/explore/${listing.id}`} state={{ from }} className="explore-item-title">

@@ -4,8 +4,9 @@ import { lazy, type ReactNode, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams } from 'react-router';
 import { ErrorNotice, Forbidden, isForbidden, Loading, PageHeader } from '../../components/ui';
-import { descriptionParagraphs, formatNumber, galleryOf, imageUrl } from './format';
+import { descriptionParagraphs, galleryOf, imageUrl } from './format';
 import type { Listing, Media } from './types';
+import { formatNumber } from '../../format';
 
 const PinMap = lazy(() => import('./PinMap'));
 

@@ -1,20 +1,10 @@
 import type { PriceRange } from './explore-state';
 import type { Media } from './types';
 
-/** A count in the reader's digits (Arabic-Indic in Arabic). */
-export function formatCount(count: number, language: string): string {
-  return count.toLocaleString(language);
-}
-
 /** A fitted price range of the facets, short: "0 – 2M", "€250K – 500K" without currency (ranges mix them). */
 export function formatPriceRange(range: PriceRange, language: string): string {
   const format = new Intl.NumberFormat(language, { notation: 'compact', maximumFractionDigits: 1 });
   return range.min === range.max ? format.format(range.min) : `${format.format(range.min)} – ${format.format(range.max)}`;
-}
-
-/** A plain number with grouping, in the reader's digits. */
-export function formatNumber(value: number, language: string): string {
-  return new Intl.NumberFormat(language, { maximumFractionDigits: 2 }).format(value);
 }
 
 /** The URL of the image size nearest what is wanted, else the original. */

@@ -1,10 +1,6 @@
-import { lazy, Suspense } from 'react';
-import { Loading } from '../../components/ui';
+import { lazyPage } from '../../components/lazy-page';
 import type { ConsoleFeature } from '../types';
 import { messages } from './messages';
-
-const ExplorePage = lazy(() => import('./ExplorePage'));
-const ListingPage = lazy(() => import('./ListingPage'));
 
 /** The map search over published listings (docs/api.md 4.4, 4.5) and a listing's public page; for everyone signed in. */
 export const exploreFeature: ConsoleFeature = {
@@ -13,19 +9,11 @@ export const exploreFeature: ConsoleFeature = {
   routes: [
     {
       path: '/explore',
-      element: (
-        <Suspense fallback={<Loading />}>
-          <ExplorePage />
-        </Suspense>
-      ),
+      element: lazyPage(() => import('./ExplorePage')),
     },
     {
       path: '/explore/:id',
-      element: (
-        <Suspense fallback={<Loading />}>
-          <ListingPage />
-        </Suspense>
-      ),
+      element: lazyPage(() => import('./ListingPage')),
     },
   ],
   menu: [{ path: '/explore', label: 'explore.title' }],

@@ -2,9 +2,10 @@ import { useCustomMutation, useTable } from '@refinedev/core';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { ErrorNotice, Forbidden, isForbidden, Loading, PageHeader, Pager } from '../../components/ui';
+import { ErrorNotice, Forbidden, isForbidden, PageHeader, Pager, QueryStatus } from '../../components/ui';
 import './favorites.css';
-import { formatPrice, placeOf, type PropertySummary, thumbnailOf } from './listing';
+import { placeOf, type PropertySummary, thumbnailOf } from './listing';
+import { formatListingPrice } from '../../format';
 
 /** The caller's favorite listings, newest first, as cards: picture, title (to the listing), price, place; removable. */
 export default function FavoritesPage() {
@@ -56,21 +57,19 @@ export default function FavoritesPage() {
         {removed ? <p className="notice notice-ok">{t('favorites.removed', { title: removed })}</p> : null}
       </div>
       <ErrorNotice error={mutation.error} />
-      <ErrorNotice error={tableQuery.error} onRetry={() => void tableQuery.refetch()} />
-      {tableQuery.isLoading ? <Loading /> : null}
-      {!tableQuery.isLoading && !tableQuery.error && result.data.length === 0 ? <p className="muted">{t('favorites.empty')}</p> : null}
+      <QueryStatus query={tableQuery} isEmpty={result.data.length === 0} empty={t('favorites.empty')} />
       {result.data.length > 0 ? (
         <ul className="favorites-grid" aria-label={t('favorites.listings')}>
           {result.data.map((listing) => {
             const picture = thumbnailOf(listing);
-            const price = formatPrice(listing, i18n.language);
+            const price = formatListingPrice(listing, i18n.language, { maximumFractionDigits: 0 });
             const place = placeOf(listing);
             return (
               <li key={listing.id} className="favorites-card">
                 {picture ? (
-                  <img className="favorites-thumb" src={picture.url} alt={picture.alt} width={150} height={150} loading="lazy" />
+                  <img className="thumb favorites-thumb" src={picture.url} alt={picture.alt} width={150} height={150} loading="lazy" />
                 ) : (
-                  <div className="favorites-thumb favorites-no-photo">{t('favorites.no_photo')}</div>
+                  <div className="thumb favorites-thumb favorites-no-photo">{t('favorites.no_photo')}</div>
                 )}
                 <div className="favorites-body">
                   <h2 className="favorites-title">

@@ -1,9 +1,6 @@
-import { lazy, Suspense } from 'react';
-import { Loading } from '../../components/ui';
+import { lazyPage } from '../../components/lazy-page';
 import type { ConsoleFeature } from '../types';
 import { messages } from './messages';
-
-const FavoritesPage = lazy(() => import('./FavoritesPage'));
 
 /** The caller's favorite listings (docs/api.md 4.2, 3.2): every signed-in role has them. */
 export const favoritesFeature: ConsoleFeature = {
@@ -12,11 +9,7 @@ export const favoritesFeature: ConsoleFeature = {
   routes: [
     {
       path: '/favorites',
-      element: (
-        <Suspense fallback={<Loading />}>
-          <FavoritesPage />
-        </Suspense>
-      ),
+      element: lazyPage(() => import('./FavoritesPage')),
     },
   ],
   menu: [{ path: '/favorites', label: 'favorites.title' }],

@@ -26,29 +26,6 @@ export interface PropertySummary {
   featured_image: { url: string; alt?: string; sizes?: Partial<Record<'thumbnail' | 'medium' | 'large', MediaSize>> } | null;
 }
 
-/**
- * The listing's price in the reader's language and the listing's currency, with its prefix and postfix as the
- * listing has them ("From", "/month"); null when the listing gives no price.
- */
-export function formatPrice(
-  listing: Pick<PropertySummary, 'price' | 'currency' | 'price_prefix' | 'price_postfix'>,
-  language: string,
-): string | null {
-  if (listing.price === null || listing.price === undefined || !Number.isFinite(listing.price)) return null;
-  let amount: string;
-  try {
-    amount = new Intl.NumberFormat(language, { style: 'currency', currency: listing.currency, maximumFractionDigits: 0 }).format(
-      listing.price,
-    );
-  } catch {
-    // An unknown currency code: the number in the reader's format and the code as given.
-    amount = `${new Intl.NumberFormat(language, { maximumFractionDigits: 0 }).format(listing.price)} ${listing.currency}`;
-  }
-  const prefix = listing.price_prefix?.trim();
-  const postfix = listing.price_postfix?.trim();
-  return [prefix, `${amount}${postfix ?? ''}`].filter(Boolean).join(' ');
-}
-
 /** The smallest picture of the listing fit for a card: its thumbnail, else the medium size, else the original. */
 export function thumbnailOf(listing: Pick<PropertySummary, 'featured_image'>): { url: string; alt: string } | null {
   const image = listing.featured_image;

@@ -1,6 +1,6 @@
 import { useTable } from '@refinedev/core';
 import { useTranslation } from 'react-i18next';
-import { ErrorNotice, Forbidden, isForbidden, Loading, PageHeader, Pager } from '../../components/ui';
+import { DataTable, Forbidden, isForbidden, PageHeader, Pager, QueryStatus } from '../../components/ui';
 import { type LeadRecord, mailtoHref, safeHttpUrl, telHref } from './contact';
 import './leads.css';
 
@@ -20,73 +20,64 @@ export default function LeadsPage() {
     <section>
       <PageHeader title={t('leads.title')} />
       <p className="muted">{t('leads.intro')}</p>
-      <ErrorNotice error={tableQuery.error} onRetry={() => void tableQuery.refetch()} />
-      {tableQuery.isLoading ? <Loading /> : null}
-      {result.data.length === 0 && !tableQuery.isLoading && !tableQuery.error ? <p className="muted">{t('leads.none')}</p> : null}
+      <QueryStatus query={tableQuery} isEmpty={result.data.length === 0} empty={t('leads.none')} />
       {result.data.length > 0 ? (
-        <table className="data leads-table">
-          <caption className="visually-hidden">{t('leads.title')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('leads.received')}</th>
-              <th scope="col">{t('leads.from')}</th>
-              <th scope="col">{t('leads.about')}</th>
-              <th scope="col">{t('leads.message')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {result.data.map((lead) => {
-              const mail = mailtoHref(lead.email);
-              const tel = telHref(lead.phone);
-              const listing = safeHttpUrl(lead.property?.url);
-              return (
-                <tr key={lead.id}>
-                  <td>
-                    <time dateTime={lead.created_at}>
-                      {new Date(lead.created_at).toLocaleString(i18n.language, { dateStyle: 'medium', timeStyle: 'short' })}
-                    </time>
-                  </td>
-                  <td>
-                    <div className="leads-from">
-                      <strong dir="auto">{lead.name}</strong>
-                      <span className="tag">{t(`leads.user_type_${lead.user_type}`)}</span>
-                      {mail ? (
-                        <a href={mail} dir="ltr">
-                          {lead.email}
-                        </a>
-                      ) : (
-                        <span dir="ltr">{lead.email}</span>
-                      )}
-                      {tel ? (
-                        <a href={tel} dir="ltr">
-                          {lead.phone}
-                        </a>
-                      ) : lead.phone ? (
-                        <span dir="ltr">{lead.phone}</span>
-                      ) : null}
-                    </div>
-                  </td>
-                  <td>
-                    {lead.target_type === 'property' ? (
-                      listing && lead.property ? (
-                        <a href={listing} target="_blank" rel="noopener noreferrer" dir="auto">
-                          {lead.property.title || t('leads.listing_number', { id: lead.property.id })}
-                        </a>
-                      ) : (
-                        <span className="muted">{t('leads.listing_gone')}</span>
-                      )
+        <DataTable
+          columns={[t('leads.received'), t('leads.from'), t('leads.about'), t('leads.message')]}
+          caption={t('leads.title')}
+          className="leads-table"
+        >
+          {result.data.map((lead) => {
+            const mail = mailtoHref(lead.email);
+            const tel = telHref(lead.phone);
+            const listing = safeHttpUrl(lead.property?.url);
+            return (
+              <tr key={lead.id}>
+                <td>
+                  <time dateTime={lead.created_at}>
+                    {new Date(lead.created_at).toLocaleString(i18n.language, { dateStyle: 'medium', timeStyle: 'short' })}
+                  </time>
+                </td>
+                <td>
+                  <div className="leads-from">
+                    <strong dir="auto">{lead.name}</strong>
+                    <span className="tag">{t(`leads.user_type_${lead.user_type}`)}</span>
+                    {mail ? (
+                      <a href={mail} dir="ltr">
+                        {lead.email}
+                      </a>
                     ) : (
-                      <span>{t(`leads.target_${lead.target_type}`)}</span>
+                      <span dir="ltr">{lead.email}</span>
                     )}
-                  </td>
-                  <td className="leads-message" dir="auto">
-                    {lead.message}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+                    {tel ? (
+                      <a href={tel} dir="ltr">
+                        {lead.phone}
+                      </a>
+                    ) : lead.phone ? (
+                      <span dir="ltr">{lead.phone}</span>
+                    ) : null}
+                  </div>
+                </td>
+                <td>
+                  {lead.target_type === 'property' ? (
+                    listing && lead.property ? (
+                      <a href={listing} target="_blank" rel="noopener noreferrer" dir="auto">
+                        {lead.property.title || t('leads.listing_number', { id: lead.property.id })}
+                      </a>
+                    ) : (
+                      <span className="muted">{t('leads.listing_gone')}</span>
+                    )
+                  ) : (
+                    <span>{t(`leads.target_${lead.target_type}`)}</span>
+                  )}
+                </td>
+                <td className="leads-message" dir="auto">
+                  {lead.message}
+                </td>
+              </tr>
+            );
+          })}
+        </DataTable>
       ) : null}
       <Pager currentPage={currentPage} pageCount={pageCount} total={result.total} onPage={setCurrentPage} />
     </section>

@@ -1,9 +1,6 @@
-import { lazy, Suspense } from 'react';
-import { Loading } from '../../components/ui';
+import { lazyPage } from '../../components/lazy-page';
 import { LISTING_CREATORS, type ConsoleFeature } from '../types';
 import { messages } from './messages';
-
-const LeadsPage = lazy(() => import('./LeadsPage'));
 
 /** The inbox of contact-form inquiries addressed to the caller (docs/api.md 6.3). */
 export const leadsFeature: ConsoleFeature = {
@@ -13,11 +10,7 @@ export const leadsFeature: ConsoleFeature = {
     {
       path: '/leads',
       roles: LISTING_CREATORS,
-      element: (
-        <Suspense fallback={<Loading />}>
-          <LeadsPage />
-        </Suspense>
-      ),
+      element: lazyPage(() => import('./LeadsPage')),
     },
   ],
   menu: [{ path: '/leads', label: 'leads.title', roles: LISTING_CREATORS }],

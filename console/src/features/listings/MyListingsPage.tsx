@@ -2,12 +2,13 @@ import { useTable } from '@refinedev/core';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { ErrorNotice, Forbidden, isForbidden, Loading, PageHeader, Pager } from '../../components/ui';
-import { formatPrice, thumbnailOf } from './format';
+import { DataTable, Forbidden, isForbidden, PageHeader, Pager, QueryStatus } from '../../components/ui';
+import { thumbnailOf } from './format';
 import './listings.css';
 import { LISTINGS_RESOURCE } from './resources';
 import { StateTag } from './StateTag';
 import { LISTING_STATES, type ListingRecord } from './types';
+import { formatDateTime, formatListingPrice } from '../../format';
 
 const filterValue = (filters: readonly unknown[], field: string): string =>
   String(
@@ -47,12 +48,11 @@ export default function MyListingsPage() {
   };
 
   if (isForbidden(tableQuery.error)) return <Forbidden />;
-  const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
 
   return (
     <section className="listings-page">
       <PageHeader title={t('listings.my_listings')}>
-        <Link to="/listings/new" className="listings-button-link">
+        <Link to="/listings/new" className="button-link">
           {t('listings.new_listing')}
         </Link>
       </PageHeader>
@@ -81,55 +81,51 @@ export default function MyListingsPage() {
           ) : null}
         </form>
       </div>
-      <ErrorNotice error={tableQuery.error} onRetry={() => void tableQuery.refetch()} />
-      {tableQuery.isLoading ? <Loading /> : null}
-      {!tableQuery.isLoading && result.data.length === 0 ? <p className="muted">{t('listings.no_listings')}</p> : null}
+      <QueryStatus query={tableQuery} isEmpty={result.data.length === 0} empty={t('listings.no_listings')} />
       {result.data.length > 0 ? (
-        <table className="data listings-table">
-          <caption className="visually-hidden">{t('listings.my_listings')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('listings.photo')}</th>
-              <th scope="col">{t('listings.title')}</th>
-              <th scope="col">{t('listings.listing_state')}</th>
-              <th scope="col">{t('listings.price')}</th>
-              <th scope="col">{t('listings.updated')}</th>
-              <th scope="col">{t('common.actions')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {result.data.map((listing) => {
-              const thumbnail = thumbnailOf(listing);
-              return (
-                <tr key={listing.id}>
-                  <td>
-                    {thumbnail ? (
-                      <img className="listings-thumb" src={thumbnail} alt="" width={64} height={48} loading="lazy" />
-                    ) : (
-                      <span className="listings-thumb listings-thumb-empty" aria-hidden="true" />
-                    )}
-                  </td>
-                  <td>
-                    <Link to={`/listings/${listing.id}/edit`}>{listing.title}</Link>
-                    {listing.reference ? <div className="muted">{listing.reference}</div> : null}
-                  </td>
-                  <td>
-                    <StateTag state={listing.status} />
-                  </td>
-                  <td>{formatPrice(listing, i18n.language)}</td>
-                  <td>
-                    <time dateTime={listing.updated_at}>{date.format(new Date(listing.updated_at))}</time>
-                  </td>
-                  <td>
-                    <Link to={`/listings/${listing.id}/edit`} aria-label={t('listings.edit_named', { title: listing.title })}>
-                      {t('listings.edit')}
-                    </Link>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <DataTable
+          columns={[
+            t('listings.photo'),
+            t('listings.title'),
+            t('listings.listing_state'),
+            t('listings.price'),
+            t('listings.updated'),
+            t('common.actions'),
+          ]}
+          caption={t('listings.my_listings')}
+          className="listings-table"
+        >
+          {result.data.map((listing) => {
+            const thumbnail = thumbnailOf(listing);
+            return (
+              <tr key={listing.id}>
+                <td>
+                  {thumbnail ? (
+                    <img className="thumb listings-thumb" src={thumbnail} alt="" width={64} height={48} loading="lazy" />
+                  ) : (
+                    <span className="thumb listings-thumb listings-thumb-empty" aria-hidden="true" />
+                  )}
+                </td>
+                <td>
+                  <Link to={`/listings/${listing.id}/edit`}>{listing.title}</Link>
+                  {listing.reference ? <div className="muted">{listing.reference}</div> : null}
+                </td>
+                <td>
+                  <StateTag state={listing.status} />
+                </td>
+                <td>{formatListingPrice(listing, i18n.language, { minimumFractionDigits: 0, maximumFractionDigits: 2 })}</td>
+                <td>
+                  <time dateTime={listing.updated_at}>{formatDateTime(listing.updated_at, i18n.language)}</time>
+                </td>
+                <td>
+                  <Link to={`/listings/${listing.id}/edit`} aria-label={t('listings.edit_named', { title: listing.title })}>
+                    {t('listings.edit')}
+                  </Link>
+                </td>
+              </tr>
+            );
+          })}
+        </DataTable>
       ) : null}
       <Pager currentPage={currentPage} pageCount={pageCount} total={result.total} onPage={setCurrentPage} />
     </section>

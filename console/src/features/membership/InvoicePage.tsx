@@ -2,8 +2,9 @@ import { useOne } from '@refinedev/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { ErrorNotice, Forbidden, isForbidden, Loading, NotFound } from '../../components/ui';
-import { formatMoney, type InvoiceRecord } from './money';
+import { type InvoiceRecord } from './money';
 import './membership.css';
+import { formatDate, formatMoney } from '../../format';
 
 /** One invoice, laid out for printing: the shell's header and navigation are hidden on paper (membership.css). */
 export default function InvoicePage() {
@@ -20,7 +21,7 @@ export default function InvoicePage() {
   if (query.error || !invoice) return <ErrorNotice error={query.error} onRetry={() => void query.refetch()} />;
 
   const money = (amount: number) => formatMoney(amount, invoice.currency, i18n.language);
-  const date = (value: string) => new Date(value).toLocaleDateString(i18n.language, { dateStyle: 'long' });
+  const date = (value: string) => formatDate(value, i18n.language, 'long');
   return (
     <article className="membership-invoice">
       <div className="row membership-noprint">

@@ -2,7 +2,7 @@ import { type HttpError, useCustom, useCustomMutation, useInvalidate, useList, u
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { ErrorNotice, Forbidden, isForbidden, Loading, PageHeader, Pager } from '../../components/ui';
+import { DataTable, ErrorNotice, Forbidden, isForbidden, Loading, PageHeader, Pager, QueryStatus } from '../../components/ui';
 import {
   type CheckoutAnswer,
   checkoutBody,
@@ -10,7 +10,6 @@ import {
   type Credits,
   creditsOf,
   type FlatPackage,
-  formatMoney,
   hasPackage,
   INVOICE_STATUSES,
   type InvoiceRecord,
@@ -21,6 +20,7 @@ import {
 } from './money';
 import { useBillingText } from './text';
 import './membership.css';
+import { formatDate, formatMoney } from '../../format';
 
 /** The caller's package and credits, the packages on sale with their checkout, and the caller's invoices. */
 export default function MembershipPage() {
@@ -112,9 +112,7 @@ function CurrentPackage({
             <dt>{t('membership.expires')}</dt>
             <dd>
               {current.package_expired_date ? (
-                <time dateTime={current.package_expired_date}>
-                  {new Date(current.package_expired_date).toLocaleDateString(i18n.language, { dateStyle: 'long' })}
-                </time>
+                <time dateTime={current.package_expired_date}>{formatDate(current.package_expired_date, i18n.language, 'long')}</time>
               ) : (
                 t('membership.never')
               )}
@@ -296,7 +294,7 @@ function Invoices() {
     syncWithLocation: false,
   });
   const status = (filters.find((filter) => 'field' in filter && filter.field === 'status')?.value as string | undefined) ?? '';
-  const date = (value: string | null) => (value ? new Date(value).toLocaleDateString(i18n.language, { dateStyle: 'medium' }) : '—');
+  const date = (value: string | null) => (value ? formatDate(value, i18n.language) : '—');
 
   return (
     <section className="stack" aria-labelledby="membership-invoices">
@@ -319,41 +317,36 @@ function Invoices() {
           </select>
         </label>
       </div>
-      <ErrorNotice error={tableQuery.error} onRetry={() => void tableQuery.refetch()} />
-      {tableQuery.isLoading ? <Loading /> : null}
-      {!tableQuery.isLoading && result.data.length === 0 ? <p className="muted">{t('membership.no_invoices')}</p> : null}
+      <QueryStatus query={tableQuery} isEmpty={result.data.length === 0} empty={t('membership.no_invoices')} />
       {result.data.length > 0 ? (
-        <table className="data">
-          <caption className="visually-hidden">{t('membership.invoices')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('membership.number')}</th>
-              <th scope="col">{t('membership.date')}</th>
-              <th scope="col">{t('membership.item')}</th>
-              <th scope="col">{t('membership.total')}</th>
-              <th scope="col">{t('membership.status')}</th>
-              <th scope="col">{t('membership.method')}</th>
+        <DataTable
+          columns={[
+            t('membership.number'),
+            t('membership.date'),
+            t('membership.item'),
+            t('membership.total'),
+            t('membership.status'),
+            t('membership.method'),
+          ]}
+          caption={t('membership.invoices')}
+        >
+          {result.data.map((invoice) => (
+            <tr key={invoice.id}>
+              <td>
+                <Link to={`/membership/invoices/${invoice.id}`}>{invoice.number}</Link>
+              </td>
+              <td>
+                <time dateTime={invoice.created_at}>{date(invoice.created_at)}</time>
+              </td>
+              <td>{invoice.item.title}</td>
+              <td>{formatMoney(invoice.total, invoice.currency, i18n.language)}</td>
+              <td>
+                <span className={`tag membership-status-${invoice.status}`}>{t(`membership.status_${invoice.status}`)}</span>
+              </td>
+              <td>{t(`membership.method_${invoice.payment_method}`)}</td>
             </tr>
-          </thead>
-          <tbody>
-            {result.data.map((invoice) => (
-              <tr key={invoice.id}>
-                <td>
-                  <Link to={`/membership/invoices/${invoice.id}`}>{invoice.number}</Link>
-                </td>
-                <td>
-                  <time dateTime={invoice.created_at}>{date(invoice.created_at)}</time>
-                </td>
-                <td>{invoice.item.title}</td>
-                <td>{formatMoney(invoice.total, invoice.currency, i18n.language)}</td>
-                <td>
-                  <span className={`tag membership-status-${invoice.status}`}>{t(`membership.status_${invoice.status}`)}</span>
-                </td>
-                <td>{t(`membership.method_${invoice.payment_method}`)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       ) : null}
       <Pager currentPage={currentPage} pageCount={pageCount} total={result.total} onPage={setCurrentPage} />
     </section>

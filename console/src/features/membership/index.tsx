@@ -1,10 +1,6 @@
-import { lazy, Suspense } from 'react';
-import { Loading } from '../../components/ui';
+import { lazyPage } from '../../components/lazy-page';
 import { LISTING_CREATORS, type ConsoleFeature } from '../types';
 import { messages } from './messages';
-
-const MembershipPage = lazy(() => import('./MembershipPage'));
-const InvoicePage = lazy(() => import('./InvoicePage'));
 
 /** The caller's membership, buying a package, and invoices with a printable page (docs/api.md 10). */
 export const membershipFeature: ConsoleFeature = {
@@ -14,20 +10,12 @@ export const membershipFeature: ConsoleFeature = {
     {
       path: '/membership',
       roles: LISTING_CREATORS,
-      element: (
-        <Suspense fallback={<Loading />}>
-          <MembershipPage />
-        </Suspense>
-      ),
+      element: lazyPage(() => import('./MembershipPage')),
     },
     {
       path: '/membership/invoices/:id',
       roles: LISTING_CREATORS,
-      element: (
-        <Suspense fallback={<Loading />}>
-          <InvoicePage />
-        </Suspense>
-      ),
+      element: lazyPage(() => import('./InvoicePage')),
     },
   ],
   menu: [{ path: '/membership', label: 'membership.title', roles: LISTING_CREATORS }],

@@ -6,37 +6,10 @@ import {
   checkoutRedirect,
   creditsOf,
   type FlatPackage,
-  formatMoney,
   hasPackage,
   invoiceStatusFilter,
   payableMethods,
 } from './money';
-
-describe('formatMoney', () => {
-  it('formats in the currency and the language', () => {
-    expect(formatMoney(19, 'USD', 'en')).toBe('$19.00');
-    expect(formatMoney(1234.5, 'EUR', 'fr')).toMatch(/^1\s234,50\s€$/);
-    expect(formatMoney(0, 'USD', 'es')).toMatch(/0,00/);
-    expect(formatMoney(399, 'AED', 'ar')).toContain('د.إ');
-  });
-
-  it('never throws on an unknown currency code', () => {
-    expect(formatMoney(5, 'not a code', 'en')).toBe('5 not a code');
-  });
-
-  it('shows every amount with its value, whatever the language', () => {
-    fc.assert(
-      fc.property(fc.integer({ min: 0, max: 10_000_000 }), fc.constantFrom('en', 'es', 'fr'), (cents, language) => {
-        const text = formatMoney(cents / 100, 'USD', language);
-        expect(text.replace(/\D/g, '')).toBe(
-          String(cents)
-            .padStart(3, '0')
-            .replace(/^0+(?=\d{3})/, ''),
-        );
-      }),
-    );
-  });
-});
 
 describe('credits', () => {
   it('reads -1 as unlimited, null as none or unlimited as asked, numbers as counts', () => {

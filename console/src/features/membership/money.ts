@@ -1,28 +1,15 @@
 /** Packages, memberships and invoices as the API gives them (docs/api.md 10), and the pure logic of their screens. */
 
-export type BillingPeriod = 'day' | 'week' | 'month' | 'year' | 'one_time';
-export type InvoiceStatus = 'pending' | 'paid' | 'cancelled' | 'refunded';
-export type PaymentMethod = 'stripe' | 'bank_transfer' | 'free';
+import { type BillingPeriod, INVOICE_STATUSES, type InvoiceRecord, type InvoiceStatus, type PackageRecord } from '../../api/billing';
 
-export const INVOICE_STATUSES: readonly InvoiceStatus[] = ['pending', 'paid', 'cancelled', 'refunded'];
-
-export interface PackageRecord {
-  id: number;
-  title: string;
-  description: string;
-  price: number;
-  currency: string;
-  tax_rate: number;
-  total_price: number;
-  formatted_price: string;
-  listings_included: number | null;
-  featured_included: number;
-  billing_period: BillingPeriod;
-  billing_frequency: number;
-  visible: boolean;
-  popular: boolean;
-  order: number;
-}
+export {
+  type BillingPeriod,
+  INVOICE_STATUSES,
+  type InvoiceRecord,
+  type InvoiceStatus,
+  type PackageRecord,
+  type PaymentMethod,
+} from '../../api/billing';
 
 /** GET /users/package: flat, Houzez-style; -1 is unlimited, nulls when there is no package. */
 export interface FlatPackage {
@@ -37,23 +24,6 @@ export interface FlatPackage {
   package_expired_date: string | null;
 }
 
-export interface InvoiceRecord {
-  id: number;
-  number: string;
-  buyer: { id: number; display_name: string; email: string };
-  item: { type: 'package' | 'listing' | 'featured'; id: number; title: string };
-  amount: number;
-  tax: number;
-  tax_rate?: number;
-  total: number;
-  currency: string;
-  status: InvoiceStatus;
-  payment_method: PaymentMethod;
-  recurring: boolean;
-  created_at: string;
-  paid_at: string | null;
-}
-
 export interface PaymentSettings {
   mode: 'free' | 'per_listing' | 'membership';
   currency: string;
@@ -64,16 +34,6 @@ export interface CheckoutAnswer {
   invoice: InvoiceRecord;
   checkout_url?: string;
   instructions?: string;
-}
-
-/** An amount in its currency, in the reader's language ("$19.00", "19,00 $US", "١٩٫٠٠ US$"). */
-export function formatMoney(amount: number, currency: string, language: string): string {
-  try {
-    return new Intl.NumberFormat(language, { style: 'currency', currency }).format(amount);
-  } catch {
-    // An unknown currency code: the number and the code, never a crash of the page.
-    return `${new Intl.NumberFormat(language, { maximumFractionDigits: 2 }).format(amount)} ${currency}`;
-  }
 }
 
 /** A credit allowance as shown: unlimited (-1 in /users/package, null in a package), none known, or a count. */

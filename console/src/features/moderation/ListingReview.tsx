@@ -2,7 +2,7 @@ import { useCustom, useOne } from '@refinedev/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { ErrorNotice, Forbidden, isForbidden, Loading, NotFound, PageHeader } from '../../components/ui';
+import { DataTable, ErrorNotice, Forbidden, isForbidden, Loading, NotFound, PageHeader } from '../../components/ui';
 import { DisapproveDialog, ReportRegions, type Target, useModeration } from './actions';
 import { placeOf, QUEUE_RESOURCE, type QueueListing } from './queue';
 import './moderation.css';
@@ -127,28 +127,18 @@ export default function ListingReview() {
         <h2>{t('moderation.history')}</h2>
         <ErrorNotice error={history.query.error} onRetry={() => void history.query.refetch()} />
         {history.query.data?.data.history.length ? (
-          <table className="data">
-            <thead>
-              <tr>
-                <th scope="col">{t('moderation.when')}</th>
-                <th scope="col">{t('moderation.move')}</th>
-                <th scope="col">{t('moderation.by')}</th>
-                <th scope="col">{t('moderation.reason_column')}</th>
+          <DataTable columns={[t('moderation.when'), t('moderation.move'), t('moderation.by'), t('moderation.reason_column')]}>
+            {history.query.data.data.history.map((entry, index) => (
+              <tr key={`${entry.at}-${index}`}>
+                <td>
+                  <time dateTime={entry.at}>{date(entry.at)}</time>
+                </td>
+                <td>{t('moderation.move_text', { from: stateName(entry.from), to: stateName(entry.to) })}</td>
+                <td>{entry.actor?.display_name ?? '—'}</td>
+                <td>{entry.reason || '—'}</td>
               </tr>
-            </thead>
-            <tbody>
-              {history.query.data.data.history.map((entry, index) => (
-                <tr key={`${entry.at}-${index}`}>
-                  <td>
-                    <time dateTime={entry.at}>{date(entry.at)}</time>
-                  </td>
-                  <td>{t('moderation.move_text', { from: stateName(entry.from), to: stateName(entry.to) })}</td>
-                  <td>{entry.actor?.display_name ?? '—'}</td>
-                  <td>{entry.reason || '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
         ) : null}
       </section>
       <DisapproveDialog

@@ -114,9 +114,9 @@ export default function ModerationPage() {
                   </td>
                   <td>
                     {thumbnail ? (
-                      <img className="moderation-thumb" src={thumbnail} alt="" width={64} height={64} loading="lazy" />
+                      <img className="thumb moderation-thumb" src={thumbnail} alt="" width={64} height={64} loading="lazy" />
                     ) : (
-                      <span className="moderation-thumb moderation-no-photo">{t('moderation.no_photo')}</span>
+                      <span className="thumb moderation-thumb moderation-no-photo">{t('moderation.no_photo')}</span>
                     )}
                   </td>
                   <td>

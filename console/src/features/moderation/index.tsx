@@ -1,11 +1,7 @@
-import { lazy, Suspense } from 'react';
-import { Loading } from '../../components/ui';
+import { lazyPage } from '../../components/lazy-page';
 import { MODERATORS, type ConsoleFeature } from '../types';
 import { messages } from './messages';
 import { QUEUE_ITEMS_KEY, QUEUE_LIST_PATH, QUEUE_RESOURCE } from './queue';
-
-const ModerationPage = lazy(() => import('./ModerationPage'));
-const ListingReview = lazy(() => import('./ListingReview'));
 
 /** Listings awaiting approval: approve or disapprove one or several (administrators and managers). */
 export const moderationFeature: ConsoleFeature = {
@@ -15,20 +11,12 @@ export const moderationFeature: ConsoleFeature = {
     {
       path: '/moderation',
       roles: MODERATORS,
-      element: (
-        <Suspense fallback={<Loading />}>
-          <ModerationPage />
-        </Suspense>
-      ),
+      element: lazyPage(() => import('./ModerationPage')),
     },
     {
       path: '/moderation/:id',
       roles: MODERATORS,
-      element: (
-        <Suspense fallback={<Loading />}>
-          <ListingReview />
-        </Suspense>
-      ),
+      element: lazyPage(() => import('./ListingReview')),
     },
   ],
   menu: [{ path: '/moderation', label: 'moderation.title', roles: MODERATORS }],

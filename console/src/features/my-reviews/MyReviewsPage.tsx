@@ -1,10 +1,12 @@
 import { type HttpError, useDelete, useTable } from '@refinedev/core';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { ErrorNotice, Forbidden, isForbidden, Loading, PageHeader, Pager } from '../../components/ui';
+import { ConfirmButton } from '../../components/ConfirmButton';
+import { DataTable, ErrorNotice, Forbidden, isForbidden, Loading, PageHeader, Pager } from '../../components/ui';
 import { MY_REVIEWS_RESOURCE, type MyReview, pageAfterDeletion, reviewName, stars, targetPath } from './reviews';
 import './my-reviews.css';
+import { formatDate } from '../../format';
 
 const PAGE_SIZE = 10;
 
@@ -70,83 +72,68 @@ export default function MyReviewsPage() {
       {loading ? <Loading /> : null}
       {!loading && !tableQuery.error && reviews.length === 0 ? <p className="muted">{t('my-reviews.nothing')}</p> : null}
       {reviews.length > 0 ? (
-        <div className="my-reviews-scroll">
-          <table className="data my-reviews-table">
-            <thead>
-              <tr>
-                <th scope="col">{t('my-reviews.col_rating')}</th>
-                <th scope="col">{t('my-reviews.col_review')}</th>
-                <th scope="col">{t('my-reviews.col_target')}</th>
-                <th scope="col">{t('my-reviews.col_date')}</th>
-                <th scope="col">{t('common.actions')}</th>
+        <DataTable
+          columns={[
+            t('my-reviews.col_rating'),
+            t('my-reviews.col_review'),
+            t('my-reviews.col_target'),
+            t('my-reviews.col_date'),
+            t('common.actions'),
+          ]}
+          className="my-reviews-table"
+          scroll
+        >
+          {reviews.map((review) => {
+            const name = nameOf(review);
+            return (
+              <tr key={review.id}>
+                <td className="review-rating">
+                  <span className="review-stars" aria-hidden="true">
+                    {stars(review.rating)}
+                  </span>{' '}
+                  <span className="review-rating-text">
+                    {t('my-reviews.rating', { rating: review.rating.toLocaleString(i18n.language) })}
+                  </span>
+                </td>
+                <td className="review-text">
+                  {review.title ? <strong dir="auto">{review.title}</strong> : <span className="muted">{t('my-reviews.no_title')}</span>}
+                  <p className="review-content" dir="auto">
+                    {review.content}
+                  </p>
+                  <p className="muted review-meta">
+                    {t('my-reviews.reactions', {
+                      likes: review.likes.toLocaleString(i18n.language),
+                      dislikes: review.dislikes.toLocaleString(i18n.language),
+                    })}
+                  </p>
+                </td>
+                <td>
+                  <span className="tag">{t(`my-reviews.kind_${review.target_type}`)}</span> <Target review={review} />
+                </td>
+                <td>
+                  <time dateTime={review.created_at}>{formatDate(review.created_at, i18n.language)}</time>
+                </td>
+                <td>
+                  <ConfirmButton
+                    label={t('common.delete')}
+                    ariaLabel={t('my-reviews.delete_named', { name })}
+                    question={t('my-reviews.confirm', { name })}
+                    confirmLabel={t('my-reviews.confirm_button')}
+                    busy={removal.isPending}
+                    focus="cancel"
+                    stacked
+                    open={confirming === review.id}
+                    onOpenChange={(open) => {
+                      if (open) setOutcome(null);
+                      setConfirming(open ? review.id : null);
+                    }}
+                    onConfirm={() => deleteReview(review)}
+                  />
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {reviews.map((review) => {
-                const name = nameOf(review);
-                return (
-                  <tr key={review.id}>
-                    <td className="my-reviews-rating">
-                      <span className="my-reviews-stars" aria-hidden="true">
-                        {stars(review.rating)}
-                      </span>{' '}
-                      <span className="my-reviews-rating-text">
-                        {t('my-reviews.rating', { rating: review.rating.toLocaleString(i18n.language) })}
-                      </span>
-                    </td>
-                    <td className="my-reviews-review">
-                      {review.title ? (
-                        <strong dir="auto">{review.title}</strong>
-                      ) : (
-                        <span className="muted">{t('my-reviews.no_title')}</span>
-                      )}
-                      <p className="my-reviews-content" dir="auto">
-                        {review.content}
-                      </p>
-                      <p className="muted my-reviews-reactions">
-                        {t('my-reviews.reactions', {
-                          likes: review.likes.toLocaleString(i18n.language),
-                          dislikes: review.dislikes.toLocaleString(i18n.language),
-                        })}
-                      </p>
-                    </td>
-                    <td>
-                      <span className="tag">{t(`my-reviews.kind_${review.target_type}`)}</span> <Target review={review} />
-                    </td>
-                    <td>
-                      <time dateTime={review.created_at}>
-                        {new Date(review.created_at).toLocaleDateString(i18n.language, { dateStyle: 'medium' })}
-                      </time>
-                    </td>
-                    <td>
-                      {confirming === review.id ? (
-                        <ConfirmDelete
-                          name={name}
-                          busy={removal.isPending}
-                          onConfirm={() => deleteReview(review)}
-                          onCancel={() => setConfirming(null)}
-                        />
-                      ) : (
-                        <button
-                          type="button"
-                          className="danger"
-                          disabled={removal.isPending}
-                          aria-label={t('my-reviews.delete_named', { name })}
-                          onClick={() => {
-                            setOutcome(null);
-                            setConfirming(review.id);
-                          }}
-                        >
-                          {t('common.delete')}
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+            );
+          })}
+        </DataTable>
       ) : null}
       <Pager currentPage={currentPage} pageCount={pageCount} total={result.total} onPage={setCurrentPage} />
     </section>
@@ -160,24 +147,4 @@ function Target({ review }: { review: MyReview }) {
   const path = targetPath(review);
   const title = <bdi>{review.target_title}</bdi>;
   return path ? <Link to={path}>{title}</Link> : title;
-}
-
-/** The confirmation step of a deletion, which takes the focus so that keyboard users land on it. */
-function ConfirmDelete({ name, busy, onConfirm, onCancel }: { name: string; busy: boolean; onConfirm: () => void; onCancel: () => void }) {
-  const { t } = useTranslation();
-  const cancel = useRef<HTMLButtonElement>(null);
-  useEffect(() => cancel.current?.focus(), []);
-  return (
-    <div className="my-reviews-confirm" role="group" aria-label={t('my-reviews.confirm', { name })}>
-      <span>{t('my-reviews.confirm', { name })}</span>
-      <div className="row">
-        <button type="button" className="danger" disabled={busy} onClick={onConfirm}>
-          {t('my-reviews.confirm_button')}
-        </button>
-        <button ref={cancel} type="button" disabled={busy} onClick={onCancel}>
-          {t('common.cancel')}
-        </button>
-      </div>
-    </div>
-  );
 }

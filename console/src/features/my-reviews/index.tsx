@@ -1,10 +1,7 @@
-import { lazy, Suspense } from 'react';
-import { Loading } from '../../components/ui';
+import { lazyPage } from '../../components/lazy-page';
 import type { ConsoleFeature } from '../types';
 import { messages } from './messages';
 import { MY_REVIEWS_RESOURCE } from './reviews';
-
-const MyReviewsPage = lazy(() => import('./MyReviewsPage'));
 
 /** The reviews the caller wrote (GET /users/reviews, docs/api.md 6.1), each deletable after a confirmation. */
 export const myReviewsFeature: ConsoleFeature = {
@@ -13,11 +10,7 @@ export const myReviewsFeature: ConsoleFeature = {
   routes: [
     {
       path: '/my-reviews',
-      element: (
-        <Suspense fallback={<Loading />}>
-          <MyReviewsPage />
-        </Suspense>
-      ),
+      element: lazyPage(() => import('./MyReviewsPage')),
     },
   ],
   menu: [{ path: '/my-reviews', label: 'my-reviews.title' }],

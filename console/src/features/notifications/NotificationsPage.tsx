@@ -1,6 +1,6 @@
 import { useCustomMutation, useDelete, useTable } from '@refinedev/core';
 import { useTranslation } from 'react-i18next';
-import { ErrorNotice, Loading, PageHeader, Pager } from '../../components/ui';
+import { PageHeader, Pager, QueryStatus } from '../../components/ui';
 import { type NotificationRecord, useLiveNotifications } from './live';
 
 /** The caller's notifications, newest first: filter by read state, mark one or all read, delete. */
@@ -52,9 +52,7 @@ export function NotificationsPage() {
           {t('notifications.mark_all_read')}
         </button>
       </PageHeader>
-      <ErrorNotice error={tableQuery.error} onRetry={() => void tableQuery.refetch()} />
-      {tableQuery.isLoading ? <Loading /> : null}
-      {result.data.length === 0 && !tableQuery.isLoading ? <p className="muted">{t('common.nothing_here')}</p> : null}
+      <QueryStatus query={tableQuery} isEmpty={result.data.length === 0} empty={t('common.nothing_here')} />
       <ul className="card-list">
         {result.data.map((notification) => (
           <li key={notification.id} className={notification.is_read ? 'card' : 'card card-unread'}>

@@ -222,7 +222,7 @@ function AvatarCard({ profile }: { profile: ProfileRecord | undefined }) {
         {current ? (
           <img className="profile-avatar" src={current} alt={preview ? t('profile.avatar_preview') : t('profile.avatar_current')} />
         ) : (
-          <span className="profile-avatar profile-avatar-empty">{t('profile.no_avatar')}</span>
+          <span className="profile-avatar image-placeholder profile-avatar-empty">{t('profile.no_avatar')}</span>
         )}
         <Field label={t('profile.choose_avatar')} error={problem ?? undefined} hint={t('profile.avatar_hint')}>
           {(props) => <input {...props} key={inputKey} type="file" accept={AVATAR_TYPES.join(',')} onChange={choose} />}

@@ -1,9 +1,6 @@
-import { lazy, Suspense } from 'react';
-import { Loading } from '../../components/ui';
+import { lazyPage } from '../../components/lazy-page';
 import type { ConsoleFeature } from '../types';
 import { messages } from './messages';
-
-const ProfilePage = lazy(() => import('./ProfilePage'));
 
 /** The caller's own account (docs/api.md 3.2): details, picture, password, deleting it. Every role. */
 export const profileFeature: ConsoleFeature = {
@@ -12,11 +9,7 @@ export const profileFeature: ConsoleFeature = {
   routes: [
     {
       path: '/profile',
-      element: (
-        <Suspense fallback={<Loading />}>
-          <ProfilePage />
-        </Suspense>
-      ),
+      element: lazyPage(() => import('./ProfilePage')),
     },
   ],
   menu: [{ path: '/profile', label: 'profile.title' }],

@@ -2,7 +2,7 @@ import { useTable } from '@refinedev/core';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { ErrorNotice, Forbidden, isForbidden, Loading, PageHeader, Pager } from '../../components/ui';
+import { DataTable, ErrorNotice, Forbidden, isForbidden, Loading, PageHeader, Pager } from '../../components/ui';
 import {
   fromCrudFilters,
   RECEIVED_RESOURCE,
@@ -14,6 +14,7 @@ import {
   toCrudFilters,
 } from './received';
 import './reviews-received.css';
+import { formatDate } from '../../format';
 
 const PAGE_SIZE = 10;
 
@@ -68,54 +69,49 @@ export default function ReviewsReceivedPage() {
         </p>
       ) : null}
       {reviews.length > 0 ? (
-        <div className="reviews-received-scroll">
-          <table className="data reviews-received-table">
-            <caption className="visually-hidden">{t('reviews-received.title')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('reviews-received.col_rating')}</th>
-                <th scope="col">{t('reviews-received.col_review')}</th>
-                <th scope="col">{t('reviews-received.col_target')}</th>
-                <th scope="col">{t('reviews-received.col_date')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {reviews.map((review) => (
-                <tr key={review.id}>
-                  <td className="reviews-received-rating">
-                    <span className="reviews-received-stars" aria-hidden="true">
-                      {stars(review.rating)}
-                    </span>{' '}
-                    <span className="reviews-received-rating-text">{t('reviews-received.rating', { rating: number(review.rating) })}</span>
-                  </td>
-                  <td className="reviews-received-review">
-                    {review.title ? (
-                      <strong dir="auto">{review.title}</strong>
-                    ) : (
-                      <span className="muted">{t('reviews-received.no_title')}</span>
-                    )}
-                    <p className="reviews-received-content" dir="auto">
-                      {review.content}
-                    </p>
-                    <p className="muted reviews-received-meta">
-                      {t('reviews-received.by', { author: review.author.display_name })}
-                      {' · '}
-                      {t('reviews-received.reactions', { likes: number(review.likes), dislikes: number(review.dislikes) })}
-                    </p>
-                  </td>
-                  <td>
-                    <span className="tag">{t(`reviews-received.kind_${review.target_type}`)}</span> <Target review={review} />
-                  </td>
-                  <td>
-                    <time dateTime={review.created_at}>
-                      {new Date(review.created_at).toLocaleDateString(i18n.language, { dateStyle: 'medium' })}
-                    </time>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          columns={[
+            t('reviews-received.col_rating'),
+            t('reviews-received.col_review'),
+            t('reviews-received.col_target'),
+            t('reviews-received.col_date'),
+          ]}
+          caption={t('reviews-received.title')}
+          className="reviews-received-table"
+          scroll
+        >
+          {reviews.map((review) => (
+            <tr key={review.id}>
+              <td className="review-rating">
+                <span className="review-stars" aria-hidden="true">
+                  {stars(review.rating)}
+                </span>{' '}
+                <span className="review-rating-text">{t('reviews-received.rating', { rating: number(review.rating) })}</span>
+              </td>
+              <td className="review-text">
+                {review.title ? (
+                  <strong dir="auto">{review.title}</strong>
+                ) : (
+                  <span className="muted">{t('reviews-received.no_title')}</span>
+                )}
+                <p className="review-content" dir="auto">
+                  {review.content}
+                </p>
+                <p className="muted review-meta">
+                  {t('reviews-received.by', { author: review.author.display_name })}
+                  {' · '}
+                  {t('reviews-received.reactions', { likes: number(review.likes), dislikes: number(review.dislikes) })}
+                </p>
+              </td>
+              <td>
+                <span className="tag">{t(`reviews-received.kind_${review.target_type}`)}</span> <Target review={review} />
+              </td>
+              <td>
+                <time dateTime={review.created_at}>{formatDate(review.created_at, i18n.language)}</time>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       ) : null}
       <Pager currentPage={currentPage} pageCount={pageCount} total={result.total} onPage={setCurrentPage} />
     </section>

@@ -1,10 +1,7 @@
-import { lazy, Suspense } from 'react';
-import { Loading } from '../../components/ui';
+import { lazyPage } from '../../components/lazy-page';
 import { LISTING_CREATORS, type ConsoleFeature } from '../types';
 import { messages } from './messages';
 import { RECEIVED_RESOURCE } from './received';
-
-const ReviewsReceivedPage = lazy(() => import('./ReviewsReceivedPage'));
 
 /**
  * Others' reviews of the caller's listings, agent records and agency (GET /users/reviews-received, docs/api.md
@@ -17,11 +14,7 @@ export const reviewsReceivedFeature: ConsoleFeature = {
     {
       path: '/reviews-received',
       roles: LISTING_CREATORS,
-      element: (
-        <Suspense fallback={<Loading />}>
-          <ReviewsReceivedPage />
-        </Suspense>
-      ),
+      element: lazyPage(() => import('./ReviewsReceivedPage')),
     },
   ],
   menu: [{ path: '/reviews-received', label: 'reviews-received.title', roles: LISTING_CREATORS }],

@@ -1,34 +1,37 @@
-import { useCustom } from '@refinedev/core';
+import { type HttpError, useCustom, useTable } from '@refinedev/core';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams, useSearchParams } from 'react-router';
-import type { Pagination } from '../../api/client';
-import { ErrorNotice, Forbidden, isForbidden, Loading, NotFound, PageHeader, Pager } from '../../components/ui';
-import { formatPrice, placeOf, type PropertySummary, termNames } from '../favorites/listing';
+import { Link, useParams } from 'react-router';
+import { DataTable, ErrorNotice, Forbidden, isForbidden, Loading, NotFound, PageHeader, Pager } from '../../components/ui';
+import { placeOf, type PropertySummary, termNames } from '../favorites/listing';
 import { useLiveNotifications } from '../notifications/live';
 import { MatchAlert, matchOf } from './MatchAlert';
 import './saved-searches.css';
-import type { SavedSearch } from './types';
+import { MATCHES_RESOURCE, type SavedSearch } from './types';
+import { formatListingPrice } from '../../format';
 
 const PER_PAGE = 20;
 
-/**
- * The current results of one saved search (GET /saved-searches/{id}/matches), paged. The route's id sits inside its
- * path, which Refine's list resources cannot express, hence useCustom with the page in the address.
- */
+/** The current results of one saved search (GET /saved-searches/{id}/matches), paged; the page sits in the address. */
 export default function MatchesPage() {
   const { t, i18n } = useTranslation();
   const params = useParams();
   const id = Number(params.id);
   const valid = Number.isSafeInteger(id) && id > 0;
-  const [search, setSearch] = useSearchParams();
-  const page = Math.max(1, Number(search.get('page')) || 1);
   const { latest } = useLiveNotifications();
 
-  const { query, result } = useCustom<{ properties: PropertySummary[]; pagination: Pagination }>({
-    url: `/saved-searches/${id}/matches`,
-    method: 'get',
-    config: { query: { page, per_page: PER_PAGE } },
+  const {
+    tableQuery: query,
+    result,
+    currentPage,
+    setCurrentPage,
+    pageCount,
+  } = useTable<PropertySummary, HttpError>({
+    resource: MATCHES_RESOURCE,
+    meta: { params: { id } },
+    pagination: { pageSize: PER_PAGE },
+    sorters: { mode: 'off' },
+    syncWithLocation: true,
     queryOptions: { enabled: valid },
   });
   // The search's name and description: GET /saved-searches/{id} (another user's or a deleted one is a 404, as for the matches).
@@ -45,8 +48,7 @@ export default function MatchesPage() {
   if (!valid || query.error?.statusCode === 404) return <NotFound />;
   if (isForbidden(query.error)) return <Forbidden />;
 
-  const properties = result.data?.properties ?? [];
-  const pagination = result.data?.pagination;
+  const properties = result.data;
   const title = record ? t('saved-searches.matches_of', { name: record.name }) : t('saved-searches.matches_title');
 
   return (
@@ -60,43 +62,36 @@ export default function MatchesPage() {
       {query.isLoading ? <Loading /> : null}
       {!query.isLoading && !query.error && properties.length === 0 ? <p className="muted">{t('saved-searches.no_matches')}</p> : null}
       {properties.length > 0 ? (
-        <div className="saved-searches-scroll">
-          <table className="data">
-            <thead>
-              <tr>
-                <th scope="col">{t('saved-searches.col_listing')}</th>
-                <th scope="col">{t('saved-searches.col_type')}</th>
-                <th scope="col">{t('saved-searches.col_city')}</th>
-                <th scope="col">{t('saved-searches.col_price')}</th>
-                <th scope="col">{t('saved-searches.col_beds')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {properties.map((listing) => (
-                <tr key={listing.id}>
-                  <td>
-                    <Link to={`/explore/${listing.id}`}>
-                      <bdi>{listing.title}</bdi>
-                    </Link>
-                  </td>
-                  <td>{termNames(listing.property_type)}</td>
-                  <td>{placeOf(listing)}</td>
-                  <td>
-                    <bdi>{formatPrice(listing, i18n.language) ?? t('saved-searches.price_on_request')}</bdi>
-                  </td>
-                  <td>{listing.bedrooms ?? ''}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          columns={[
+            t('saved-searches.col_listing'),
+            t('saved-searches.col_type'),
+            t('saved-searches.col_city'),
+            t('saved-searches.col_price'),
+            t('saved-searches.col_beds'),
+          ]}
+          scroll
+        >
+          {properties.map((listing) => (
+            <tr key={listing.id}>
+              <td>
+                <Link to={`/explore/${listing.id}`}>
+                  <bdi>{listing.title}</bdi>
+                </Link>
+              </td>
+              <td>{termNames(listing.property_type)}</td>
+              <td>{placeOf(listing)}</td>
+              <td>
+                <bdi>
+                  {formatListingPrice(listing, i18n.language, { maximumFractionDigits: 0 }) ?? t('saved-searches.price_on_request')}
+                </bdi>
+              </td>
+              <td>{listing.bedrooms ?? ''}</td>
+            </tr>
+          ))}
+        </DataTable>
       ) : null}
-      <Pager
-        currentPage={page}
-        pageCount={pagination?.total_pages ?? 1}
-        total={pagination?.total_records}
-        onPage={(next) => setSearch(next > 1 ? { page: String(next) } : {})}
-      />
+      <Pager currentPage={currentPage} pageCount={pageCount} total={result.total} onPage={setCurrentPage} />
     </section>
   );
 }

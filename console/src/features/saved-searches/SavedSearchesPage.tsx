@@ -2,7 +2,8 @@ import { type HttpError, useDelete, useTable, useUpdate } from '@refinedev/core'
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
-import { ErrorNotice, Forbidden, isForbidden, Loading, PageHeader, Pager } from '../../components/ui';
+import { ConfirmQuestion } from '../../components/ConfirmButton';
+import { DataTable, ErrorNotice, Forbidden, isForbidden, PageHeader, Pager, QueryStatus } from '../../components/ui';
 import { MatchAlert } from './MatchAlert';
 import { FREQUENCIES, type Frequency, isFrequency } from './query';
 import './saved-searches.css';
@@ -37,38 +38,30 @@ export default function SavedSearchesPage() {
   return (
     <section>
       <PageHeader title={t('saved-searches.title')}>
-        <Link to="/saved-searches/new" className="saved-searches-button-link">
+        <Link to="/saved-searches/new" className="button-link">
           {t('saved-searches.new_title')}
         </Link>
       </PageHeader>
       <MatchAlert />
       <div role="status">{announcement ? <p className="notice notice-ok">{announcement}</p> : null}</div>
       <ErrorNotice error={error} />
-      <ErrorNotice error={tableQuery.error} onRetry={() => void tableQuery.refetch()} />
-      {tableQuery.isLoading ? <Loading /> : null}
-      {!tableQuery.isLoading && !tableQuery.error && result.data.length === 0 ? (
-        <p className="muted">{t('saved-searches.none_saved')}</p>
-      ) : null}
+      <QueryStatus query={tableQuery} isEmpty={result.data.length === 0} empty={t('saved-searches.none_saved')} />
       {result.data.length > 0 ? (
-        <div className="saved-searches-scroll">
-          <table className="data">
-            <thead>
-              <tr>
-                <th scope="col">{t('saved-searches.col_name')}</th>
-                <th scope="col">{t('saved-searches.col_search')}</th>
-                <th scope="col">{t('saved-searches.col_frequency')}</th>
-                <th scope="col">{t('saved-searches.col_email')}</th>
-                <th scope="col">{t('saved-searches.col_last')}</th>
-                <th scope="col">{t('common.actions')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {result.data.map((search) => (
-                <SavedSearchRow key={search.id} search={search} onDone={done} onError={failed} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          columns={[
+            t('saved-searches.col_name'),
+            t('saved-searches.col_search'),
+            t('saved-searches.col_frequency'),
+            t('saved-searches.col_email'),
+            t('saved-searches.col_last'),
+            t('common.actions'),
+          ]}
+          scroll
+        >
+          {result.data.map((search) => (
+            <SavedSearchRow key={search.id} search={search} onDone={done} onError={failed} />
+          ))}
+        </DataTable>
       ) : null}
       <Pager currentPage={currentPage} pageCount={pageCount} total={result.total} onPage={setCurrentPage} />
     </section>
@@ -99,10 +92,8 @@ function SavedSearchRow({
   const busy = updating.isPending || removing.isPending;
   // The control that replaces the pressed button takes the focus, so keyboard users stay where they were.
   const nameInput = useRef<HTMLInputElement>(null);
-  const cancelDelete = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (mode === 'rename') nameInput.current?.focus();
-    if (mode === 'confirm') cancelDelete.current?.focus();
   }, [mode]);
 
   const change = (values: Partial<Pick<SavedSearch, 'name' | 'frequency' | 'email_alerts'>>, after?: () => void) =>
@@ -214,17 +205,16 @@ function SavedSearchRow({
       </td>
       <td>
         {mode === 'confirm' ? (
-          <div className="saved-searches-confirm" role="group" aria-label={t('saved-searches.delete_of', { name: search.name })}>
-            <span>{t('saved-searches.confirm_delete', { name: search.name })}</span>
-            <div className="row">
-              <button type="button" className="danger" disabled={busy} onClick={destroy}>
-                {t('saved-searches.confirm_yes')}
-              </button>
-              <button type="button" ref={cancelDelete} onClick={() => setMode('view')}>
-                {t('common.cancel')}
-              </button>
-            </div>
-          </div>
+          <ConfirmQuestion
+            question={t('saved-searches.confirm_delete', { name: search.name })}
+            groupLabel={t('saved-searches.delete_of', { name: search.name })}
+            confirmLabel={t('saved-searches.confirm_yes')}
+            focus="cancel"
+            confirmDisabled={busy}
+            stacked
+            onConfirm={destroy}
+            onCancel={() => setMode('view')}
+          />
         ) : (
           <div className="row">
             <Link to={`/saved-searches/${search.id}`} aria-label={t('saved-searches.view_matches_of', { name: search.name })}>

@@ -1,13 +1,7 @@
-import { lazy, type ReactNode, Suspense } from 'react';
-import { Loading } from '../../components/ui';
+import { lazyPage } from '../../components/lazy-page';
 import type { ConsoleFeature } from '../types';
 import { messages } from './messages';
-
-const SavedSearchesPage = lazy(() => import('./SavedSearchesPage'));
-const NewSavedSearchPage = lazy(() => import('./NewSavedSearchPage'));
-const MatchesPage = lazy(() => import('./MatchesPage'));
-
-const page = (element: ReactNode) => <Suspense fallback={<Loading />}>{element}</Suspense>;
+import { MATCHES_RESOURCE } from './types';
 
 /**
  * The caller's saved searches (docs/api.md 7): list with inline alert settings, rename and delete; a form to save
@@ -17,9 +11,9 @@ export const savedSearchesFeature: ConsoleFeature = {
   id: 'saved-searches',
   messages,
   routes: [
-    { path: '/saved-searches', element: page(<SavedSearchesPage />) },
-    { path: '/saved-searches/new', element: page(<NewSavedSearchPage />) },
-    { path: '/saved-searches/:id', element: page(<MatchesPage />) },
+    { path: '/saved-searches', element: lazyPage(() => import('./SavedSearchesPage')) },
+    { path: '/saved-searches/new', element: lazyPage(() => import('./NewSavedSearchPage')) },
+    { path: '/saved-searches/:id', element: lazyPage(() => import('./MatchesPage')) },
   ],
   menu: [{ path: '/saved-searches', label: 'saved-searches.title' }],
   resources: [
@@ -31,6 +25,7 @@ export const savedSearchesFeature: ConsoleFeature = {
       update: '/saved-searches/:id',
       remove: '/saved-searches/:id',
     },
+    { name: MATCHES_RESOURCE, list: '/saved-searches/:id/matches', itemsKey: 'properties' },
     // The term listings behind the form's pickers, under names of this feature's own.
     { name: 'saved-searches-types', list: '/property-types', itemsKey: 'property_types' },
     { name: 'saved-searches-statuses', list: '/property-status', itemsKey: 'property_status' },

@@ -19,3 +19,6 @@ export interface Term {
   name: string;
   slug: string;
 }
+
+/** The API resource of one saved search's current matches (its id in `meta.params.id`). */
+export const MATCHES_RESOURCE = 'saved-searches-matches';

@@ -2,8 +2,8 @@ import { type HttpError, useDelete, useList } from '@refinedev/core';
 import { type KeyboardEvent, type ReactNode, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { ErrorNotice, Forbidden, isForbidden, Loading, PageHeader } from '../../components/ui';
-import { ConfirmButton } from './ConfirmButton';
+import { ErrorNotice, Forbidden, isForbidden, Loading, PageHeader, QueryStatus } from '../../components/ui';
+import { ConfirmButton } from '../../components/ConfirmButton';
 import {
   LOCATION_LEVELS,
   locationTree,
@@ -173,9 +173,7 @@ function TermsPanel({ definition, stamp, onChanged }: PanelProps & { definition:
           <span className="muted">{t('taxonomy.term_count', { number: result.data.length.toLocaleString(i18n.language) })}</span>
         </div>
         <Outcome outcome={outcome} />
-        <ErrorNotice error={query.error} onRetry={() => void query.refetch()} />
-        {query.isLoading ? <Loading /> : null}
-        {!query.isLoading && result.data.length === 0 ? <p className="muted">{t('common.nothing_here')}</p> : null}
+        <QueryStatus query={query} isEmpty={result.data.length === 0} empty={t('common.nothing_here')} />
         <TermTree
           label={t(`taxonomy.${definition.label}`)}
           nodes={forest}

@@ -108,7 +108,7 @@ export function TermEditor({
         )}
       </Field>
       {definition.coloured ? (
-        <fieldset className="taxonomy-colour">
+        <fieldset className="boxed-fieldset">
           <legend>{t('taxonomy.colour')}</legend>
           <label className="row">
             <input type="checkbox" {...register('color_set')} />

@@ -1,10 +1,7 @@
-import { lazy, Suspense } from 'react';
-import { Loading } from '../../components/ui';
+import { lazyPage } from '../../components/lazy-page';
 import { ADMINISTRATORS, type ConsoleFeature } from '../types';
 import { messages } from './messages';
 import { TERM_RESOURCES } from './taxonomies';
-
-const TaxonomyPage = lazy(() => import('./TaxonomyPage'));
 
 /** The administrator's taxonomy editor: property types, statuses, features, labels, locations (docs/api.md 1.3). */
 export const taxonomyFeature: ConsoleFeature = {
@@ -14,11 +11,7 @@ export const taxonomyFeature: ConsoleFeature = {
     {
       path: '/taxonomy',
       roles: ADMINISTRATORS,
-      element: (
-        <Suspense fallback={<Loading />}>
-          <TaxonomyPage />
-        </Suspense>
-      ),
+      element: lazyPage(() => import('./TaxonomyPage')),
     },
   ],
   menu: [{ path: '/taxonomy', label: 'taxonomy.title', roles: ADMINISTRATORS }],

@@ -1,8 +1,9 @@
 import { type HttpError, useCustomMutation, useDelete, useGetIdentity, useTable } from '@refinedev/core';
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Identity, Role } from '../../api/session';
-import { ErrorNotice, Forbidden, isForbidden, Loading, PageHeader, Pager } from '../../components/ui';
+import { ConfirmQuestion } from '../../components/ConfirmButton';
+import { Forbidden, isForbidden, PageHeader, Pager, QueryStatus } from '../../components/ui';
 import {
   actionsFor,
   fromCrudFilters,
@@ -16,6 +17,7 @@ import {
   USERS_RESOURCE,
 } from './users-logic';
 import './users.css';
+import { formatDate } from '../../format';
 
 interface Outcome {
   ok: boolean;
@@ -161,12 +163,11 @@ export default function UsersPage() {
       <div role="alert" className="users-live">
         {outcome && !outcome.ok ? <p className="notice notice-error">{outcome.text}</p> : null}
       </div>
-      <ErrorNotice error={tableQuery.error} onRetry={() => void tableQuery.refetch()} />
-      {tableQuery.isLoading ? <Loading /> : null}
+      <QueryStatus query={tableQuery} />
       {!tableQuery.isLoading && !tableQuery.error && result.data.length === 0 ? <p>{t('users.none')}</p> : null}
 
       {result.data.length > 0 ? (
-        <div className="users-scroll">
+        <div className="table-scroll">
           <table className="data users-table">
             <caption className="visually-hidden">{t('users.title')}</caption>
             <thead>
@@ -202,16 +203,23 @@ export default function UsersPage() {
                       </span>
                     </td>
                     <td>
-                      <time dateTime={user.registered_date}>
-                        {new Date(user.registered_date).toLocaleDateString(i18n.language, { dateStyle: 'medium' })}
-                      </time>
+                      <time dateTime={user.registered_date}>{formatDate(user.registered_date, i18n.language)}</time>
                     </td>
                     <td className="users-number">{Number(user.properties_count).toLocaleString(i18n.language)}</td>
                     {administrator ? (
                       <td>
                         {self ? <span className="muted">{t('users.your_account')}</span> : null}
                         {manage && confirming === user.user_id ? (
-                          <ConfirmDelete name={name} busy={busy} onConfirm={() => deleteUser(user)} onCancel={() => setConfirming(null)} />
+                          <ConfirmQuestion
+                            question={t('users.confirm_delete', { name })}
+                            confirmLabel={t('users.confirm_delete_button')}
+                            focus="cancel"
+                            confirmDisabled={busy}
+                            cancelDisabled={busy}
+                            className="users-confirm"
+                            onConfirm={() => deleteUser(user)}
+                            onCancel={() => setConfirming(null)}
+                          />
                         ) : null}
                         {manage && confirming !== user.user_id ? (
                           <div className="row users-actions">
@@ -265,23 +273,5 @@ export default function UsersPage() {
       ) : null}
       <Pager currentPage={currentPage} pageCount={pageCount} total={result.total} onPage={setCurrentPage} />
     </section>
-  );
-}
-
-/** The confirmation step of a deletion, which takes the focus so that keyboard users land on it. */
-function ConfirmDelete({ name, busy, onConfirm, onCancel }: { name: string; busy: boolean; onConfirm: () => void; onCancel: () => void }) {
-  const { t } = useTranslation();
-  const cancel = useRef<HTMLButtonElement>(null);
-  useEffect(() => cancel.current?.focus(), []);
-  return (
-    <div className="row users-confirm" role="group" aria-label={t('users.confirm_delete', { name })}>
-      <span>{t('users.confirm_delete', { name })}</span>
-      <button type="button" className="danger" disabled={busy} onClick={onConfirm}>
-        {t('users.confirm_delete_button')}
-      </button>
-      <button ref={cancel} type="button" disabled={busy} onClick={onCancel}>
-        {t('common.cancel')}
-      </button>
-    </div>
   );
 }

@@ -1,10 +1,7 @@
-import { lazy, Suspense } from 'react';
-import { Loading } from '../../components/ui';
+import { lazyPage } from '../../components/lazy-page';
 import { MODERATORS, type ConsoleFeature } from '../types';
 import { messages } from './messages';
 import { USERS_RESOURCE } from './users-logic';
-
-const UsersPage = lazy(() => import('./UsersPage'));
 
 /** Accounts: administrators and managers read them; administrators change roles, suspend and delete. */
 export const usersFeature: ConsoleFeature = {
@@ -14,11 +11,7 @@ export const usersFeature: ConsoleFeature = {
     {
       path: '/users',
       roles: MODERATORS,
-      element: (
-        <Suspense fallback={<Loading />}>
-          <UsersPage />
-        </Suspense>
-      ),
+      element: lazyPage(() => import('./UsersPage')),
     },
   ],
   menu: [{ path: '/users', label: 'users.title', roles: MODERATORS }],

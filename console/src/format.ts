@@ -1,0 +1,63 @@
+/**
+ * The console's formatting of amounts, prices, numbers and dates in the reader's language (always the page's
+ * i18n language): Arabic gets Arabic-Indic digits, French its spaces, and so on. Pure functions of their inputs.
+ */
+
+/** How many decimals an amount shows; the currency's own by default. */
+export interface FractionDigits {
+  minimumFractionDigits?: number;
+  maximumFractionDigits?: number;
+}
+
+/**
+ * An amount in its currency, in the reader's language ("$19.00", "19,00 $US", "١٩٫٠٠ US$"). A code Intl refuses
+ * gives the number and the code ("5 XX1"), never a crash of the page.
+ */
+export function formatMoney(amount: number, currency: string, language: string, digits: FractionDigits = {}): string {
+  try {
+    return new Intl.NumberFormat(language, { style: 'currency', currency, ...digits }).format(amount);
+  } catch {
+    const maximumFractionDigits = digits.maximumFractionDigits ?? 2;
+    return `${new Intl.NumberFormat(language, { maximumFractionDigits }).format(amount)} ${currency}`;
+  }
+}
+
+/** What a listing says of its price (docs/api.md 4.1). */
+export interface ListingPrice {
+  price: number | null | undefined;
+  currency: string;
+  price_prefix?: string | null;
+  price_postfix?: string | null;
+}
+
+/**
+ * A listing's price in the reader's language and the listing's currency, with its prefix and postfix as the
+ * listing has them ("From $10/week"); null when the listing gives no price.
+ */
+export function formatListingPrice(listing: ListingPrice, language: string, digits: FractionDigits = {}): string | null {
+  if (listing.price === null || listing.price === undefined || !Number.isFinite(listing.price)) return null;
+  const amount = formatMoney(listing.price, listing.currency, language, digits);
+  const prefix = listing.price_prefix?.trim();
+  const postfix = listing.price_postfix?.trim();
+  return [prefix, `${amount}${postfix ?? ''}`].filter(Boolean).join(' ');
+}
+
+/** A count in the reader's digits (Arabic-Indic in Arabic). */
+export function formatCount(count: number, language: string): string {
+  return count.toLocaleString(language);
+}
+
+/** A plain number with grouping and at most two decimals, in the reader's digits. */
+export function formatNumber(value: number, language: string): string {
+  return new Intl.NumberFormat(language, { maximumFractionDigits: 2 }).format(value);
+}
+
+/** A date of an ISO timestamp ("Nov 26, 2026"; `long`: "November 26, 2026"). */
+export function formatDate(value: string, language: string, style: 'medium' | 'long' = 'medium'): string {
+  return new Date(value).toLocaleDateString(language, { dateStyle: style });
+}
+
+/** A date and time of an ISO timestamp, short ("Nov 26, 2026, 3:04 PM"). */
+export function formatDateTime(value: string, language: string): string {
+  return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(value));
+}
