@@ -4,6 +4,7 @@ import { keepPreviousData } from '@tanstack/react-query';
 import { type FormEvent, lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
+import { SaveSearchButton } from '../saved-searches/SaveSearchButton';
 import { ErrorNotice, isForbidden, Forbidden, PageHeader, Pager } from '../../components/ui';
 import type { ViewChange } from './ClusterMap';
 import {
@@ -15,6 +16,7 @@ import {
   type FacetName,
   facetKey,
   facetOptions,
+  filterQuery,
   type Facets,
   hasFilters,
   isSelected,
@@ -136,6 +138,7 @@ export default function ExplorePage() {
             ))}
           </select>
         </label>
+        <SaveSearchButton query={Object.fromEntries(Object.entries(filterQuery(state)).map(([key, value]) => [key, String(value)]))} />
       </PageHeader>
 
       <div className="explore-layout">
