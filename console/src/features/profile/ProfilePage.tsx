@@ -1,4 +1,4 @@
-import { type HttpError, useCustomMutation, useInvalidate, useInvalidateAuthStore, useLogout } from '@refinedev/core';
+import { type HttpError, useCustomMutation, useInvalidate, useInvalidateAuthStore } from '@refinedev/core';
 import { useForm } from '@refinedev/react-hook-form';
 import { type ChangeEvent, type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -16,6 +16,7 @@ import {
   type ProfileRecord,
   profileToForm,
 } from './profile-form';
+import { DeleteAccountCard } from './DeleteAccountCard';
 import './profile.css';
 
 /** Refreshes the header's name and picture after a change of the profile. */
@@ -319,83 +320,5 @@ function PasswordCard() {
       </div>
       <div role="status">{done ? <p className="notice notice-ok">{t('profile.password_saved')}</p> : null}</div>
     </form>
-  );
-}
-
-function DeleteAccountCard() {
-  const { t } = useTranslation();
-  const [open, setOpen] = useState(false);
-  const [password, setPassword] = useState('');
-  const [deleted, setDeleted] = useState(false);
-  const { mutate, mutation } = useCustomMutation();
-  const { mutate: logout } = useLogout();
-
-  // The account's sessions went with it: the sign-out forgets this tab's session and shows the sign-in page.
-  useEffect(() => {
-    if (deleted) logout();
-  }, [deleted, logout]);
-  const error = mutation.error as HttpError | null;
-  const fieldError = typeof error?.errors?.password === 'string' ? error.errors.password : undefined;
-
-  const remove = (event: FormEvent) => {
-    event.preventDefault();
-    mutate(
-      {
-        url: '/users/delete-profile',
-        method: 'delete',
-        values: password ? { password } : {},
-        successNotification: false,
-        errorNotification: false,
-      },
-      { onSuccess: () => setDeleted(true) },
-    );
-  };
-
-  return (
-    <section className="card stack profile-danger" aria-labelledby="profile-delete">
-      <h2 id="profile-delete">{t('profile.delete_account')}</h2>
-      <p>{t('profile.delete_explained')}</p>
-      {deleted ? (
-        <p className="notice notice-ok" role="status">
-          {t('profile.deleted')}
-        </p>
-      ) : !open ? (
-        <div className="row">
-          <button type="button" className="danger" onClick={() => setOpen(true)}>
-            {t('profile.delete_account')}
-          </button>
-        </div>
-      ) : (
-        <form className="stack" onSubmit={remove}>
-          <Field label={t('profile.delete_password')} error={fieldError} hint={t('profile.delete_password_hint')}>
-            {(props) => (
-              <input
-                {...props}
-                type="password"
-                autoComplete="current-password"
-                value={password}
-                onChange={(event) => setPassword(event.target.value)}
-              />
-            )}
-          </Field>
-          {error && !fieldError ? <ErrorNotice error={error} /> : null}
-          <div className="row">
-            <button type="submit" className="danger" disabled={mutation.isPending}>
-              {t('profile.delete_for_good')}
-            </button>
-            <button
-              type="button"
-              onClick={() => {
-                setOpen(false);
-                setPassword('');
-                mutation.reset();
-              }}
-            >
-              {t('common.cancel')}
-            </button>
-          </div>
-        </form>
-      )}
-    </section>
   );
 }

@@ -1,9 +1,8 @@
 import { type HttpError, useDelete, useList } from '@refinedev/core';
-import { type KeyboardEvent, type ReactNode, useMemo, useRef, useState } from 'react';
+import { type KeyboardEvent, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { ErrorNotice, Forbidden, isForbidden, Loading, PageHeader, QueryStatus } from '../../components/ui';
-import { ConfirmButton } from '../../components/ConfirmButton';
 import {
   LOCATION_LEVELS,
   locationTree,
@@ -18,7 +17,8 @@ import {
 } from './taxonomies';
 import { emptyTermForm, termToForm } from './term-form';
 import { TermEditor, type TermOption } from './TermEditor';
-import { descendantKeys, flatten, type TreeNode } from './tree';
+import { TermRow, TermTree } from './TermTree';
+import { descendantKeys, flatten } from './tree';
 import './taxonomy.css';
 
 type TabKey = TaxonomyName | 'locations';
@@ -334,72 +334,6 @@ function LocationsPanel({ stamp, onChanged }: PanelProps) {
           onCancel={() => setEditing(null)}
         />
       ) : null}
-    </div>
-  );
-}
-
-/** Nested lists: the hierarchy is read out by screen readers as lists within list items ("level 2"). */
-function TermTree<T>({ label, nodes, render }: { label: string; nodes: TreeNode<T>[]; render: (node: TreeNode<T>) => ReactNode }) {
-  const list = (items: TreeNode<T>[], top: boolean) => (
-    <ul className={top ? 'taxonomy-tree' : undefined} aria-label={top ? label : undefined}>
-      {items.map((node) => (
-        <li key={node.key}>
-          {render(node)}
-          {node.children.length > 0 ? list(node.children, false) : null}
-        </li>
-      ))}
-    </ul>
-  );
-  return nodes.length > 0 ? list(nodes, true) : null;
-}
-
-function TermRow({
-  term,
-  definition,
-  level,
-  onEdit,
-  onAddChild,
-  addChildText,
-  addChildLabel,
-  onDelete,
-}: {
-  term: TermRecord;
-  definition: TaxonomyDefinition;
-  level?: string;
-  onEdit: () => void;
-  onAddChild: () => void;
-  addChildText: string;
-  addChildLabel: string;
-  onDelete: () => void;
-}) {
-  const { t, i18n } = useTranslation();
-  return (
-    <div className="taxonomy-term">
-      <span className="taxonomy-term-name">
-        {definition.coloured && term.color ? (
-          <span className="taxonomy-swatch" style={{ backgroundColor: term.color }} aria-hidden="true" />
-        ) : null}
-        <strong>{term.name}</strong>
-        {level ? <span className="tag">{level}</span> : null}
-        <code className="muted">{term.slug}</code>
-        {definition.coloured && term.color ? <code className="muted">{term.color}</code> : null}
-        <span className="muted">{t('taxonomy.listings', { number: term.count.toLocaleString(i18n.language) })}</span>
-      </span>
-      <span className="row taxonomy-term-actions">
-        <button type="button" onClick={onEdit} aria-label={t('taxonomy.edit_named', { name: term.name })}>
-          {t('taxonomy.edit')}
-        </button>
-        <button type="button" onClick={onAddChild} aria-label={addChildLabel}>
-          {addChildText}
-        </button>
-        <ConfirmButton
-          label={t('common.delete')}
-          ariaLabel={t('taxonomy.delete_named', { name: term.name })}
-          question={t('taxonomy.confirm_delete', { name: term.name })}
-          confirmLabel={t('taxonomy.confirm_delete_button')}
-          onConfirm={onDelete}
-        />
-      </span>
     </div>
   );
 }
