@@ -4,8 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import { tileSource, type ConsoleConfig } from '../config-console.js';
 import { AppError } from '../lib/errors.js';
 
-/** Vite names every built file under assets/ by its content's hash: a changed file is a new name. */
-const HASHED_ASSET = /^\/console\/assets\/[A-Za-z0-9_.-]+$/;
+/** Vite names every built file under assets/ by its content's hash: a changed file is a new name. No dot-names. */
+const HASHED_ASSET = /^\/console\/assets\/[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
 /** Client-side routes of the single-page application: letters, digits and `/ - _` only, no dots (no files). */
 const APP_ROUTE = /^\/console(\/[A-Za-z0-9_/-]*)?$/;
 
