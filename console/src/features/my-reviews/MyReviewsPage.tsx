@@ -1,10 +1,11 @@
 import { type HttpError, useDelete, useTable } from '@refinedev/core';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { DataTable, ErrorNotice, Forbidden, isForbidden, Loading, PageHeader, Pager } from '../../components/ui';
-import { MY_REVIEWS_RESOURCE, type MyReview, pageAfterDeletion, reviewName, stars, targetPath } from './reviews';
+import type { UserReview } from '../../api/reviews';
+import { ReviewRating, ReviewTarget } from '../../components/ReviewParts';
+import { MY_REVIEWS_RESOURCE, pageAfterDeletion, reviewName, targetPath } from './reviews';
 import './my-reviews.css';
 import { formatDate } from '../../format';
 
@@ -16,9 +17,9 @@ interface Outcome {
 }
 
 /** The reviews the caller wrote, newest first, paged; each can be deleted after a confirmation. */
-export default function MyReviewsPage() {
+export default function UserReviewsPage() {
   const { t, i18n } = useTranslation();
-  const { tableQuery, result, currentPage, setCurrentPage, pageCount } = useTable<MyReview>({
+  const { tableQuery, result, currentPage, setCurrentPage, pageCount } = useTable<UserReview>({
     resource: MY_REVIEWS_RESOURCE,
     pagination: { pageSize: PAGE_SIZE },
     sorters: { mode: 'off' },
@@ -39,8 +40,8 @@ export default function MyReviewsPage() {
 
   if (isForbidden(tableQuery.error)) return <Forbidden />;
 
-  const nameOf = (review: MyReview) => reviewName(review, t('my-reviews.this_review'));
-  const deleteReview = (review: MyReview) => {
+  const nameOf = (review: UserReview) => reviewName(review, t('my-reviews.this_review'));
+  const deleteReview = (review: UserReview) => {
     const name = nameOf(review);
     setOutcome(null);
     remove(
@@ -88,12 +89,10 @@ export default function MyReviewsPage() {
             return (
               <tr key={review.id}>
                 <td className="review-rating">
-                  <span className="review-stars" aria-hidden="true">
-                    {stars(review.rating)}
-                  </span>{' '}
-                  <span className="review-rating-text">
-                    {t('my-reviews.rating', { rating: review.rating.toLocaleString(i18n.language) })}
-                  </span>
+                  <ReviewRating
+                    rating={review.rating}
+                    label={t('my-reviews.rating', { rating: review.rating.toLocaleString(i18n.language) })}
+                  />
                 </td>
                 <td className="review-text">
                   {review.title ? <strong dir="auto">{review.title}</strong> : <span className="muted">{t('my-reviews.no_title')}</span>}
@@ -108,7 +107,8 @@ export default function MyReviewsPage() {
                   </p>
                 </td>
                 <td>
-                  <span className="tag">{t(`my-reviews.kind_${review.target_type}`)}</span> <Target review={review} />
+                  <span className="tag">{t(`my-reviews.kind_${review.target_type}`)}</span>{' '}
+                  <ReviewTarget title={review.target_title} path={targetPath(review)} unavailable={t('my-reviews.unavailable')} />
                 </td>
                 <td>
                   <time dateTime={review.created_at}>{formatDate(review.created_at, i18n.language)}</time>
@@ -138,13 +138,4 @@ export default function MyReviewsPage() {
       <Pager currentPage={currentPage} pageCount={pageCount} total={result.total} onPage={setCurrentPage} />
     </section>
   );
-}
-
-/** The reviewed record: a link to a listing the caller may still see, a name, or "no longer available". */
-function Target({ review }: { review: MyReview }) {
-  const { t } = useTranslation();
-  if (review.target_title === null) return <span className="muted">{t('my-reviews.unavailable')}</span>;
-  const path = targetPath(review);
-  const title = <bdi>{review.target_title}</bdi>;
-  return path ? <Link to={path}>{title}</Link> : title;
 }

@@ -1,18 +1,10 @@
 import { useTable } from '@refinedev/core';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { DataTable, ErrorNotice, Forbidden, isForbidden, Loading, PageHeader, Pager } from '../../components/ui';
-import {
-  fromCrudFilters,
-  RECEIVED_RESOURCE,
-  type ReceivedReview,
-  stars,
-  TARGET_TYPES,
-  targetFilter,
-  targetPath,
-  toCrudFilters,
-} from './received';
+import { REVIEW_TARGET_TYPES, type UserReview } from '../../api/reviews';
+import { ReviewRating, ReviewTarget } from '../../components/ReviewParts';
+import { fromCrudFilters, RECEIVED_RESOURCE, targetFilter, targetPath, toCrudFilters } from './received';
 import './reviews-received.css';
 import { formatDate } from '../../format';
 
@@ -25,7 +17,7 @@ const PAGE_SIZE = 10;
 export default function ReviewsReceivedPage() {
   const { t, i18n } = useTranslation();
   const filterId = useId();
-  const { tableQuery, result, currentPage, setCurrentPage, pageCount, filters, setFilters } = useTable<ReceivedReview>({
+  const { tableQuery, result, currentPage, setCurrentPage, pageCount, filters, setFilters } = useTable<UserReview>({
     resource: RECEIVED_RESOURCE,
     pagination: { pageSize: PAGE_SIZE },
     sorters: { mode: 'off' },
@@ -52,7 +44,7 @@ export default function ReviewsReceivedPage() {
             }}
           >
             <option value="">{t('reviews-received.filter_all')}</option>
-            {TARGET_TYPES.map((type) => (
+            {REVIEW_TARGET_TYPES.map((type) => (
               <option key={type} value={type}>
                 {t(`reviews-received.filter_${type}`)}
               </option>
@@ -83,10 +75,7 @@ export default function ReviewsReceivedPage() {
           {reviews.map((review) => (
             <tr key={review.id}>
               <td className="review-rating">
-                <span className="review-stars" aria-hidden="true">
-                  {stars(review.rating)}
-                </span>{' '}
-                <span className="review-rating-text">{t('reviews-received.rating', { rating: number(review.rating) })}</span>
+                <ReviewRating rating={review.rating} label={t('reviews-received.rating', { rating: number(review.rating) })} />
               </td>
               <td className="review-text">
                 {review.title ? (
@@ -104,7 +93,8 @@ export default function ReviewsReceivedPage() {
                 </p>
               </td>
               <td>
-                <span className="tag">{t(`reviews-received.kind_${review.target_type}`)}</span> <Target review={review} />
+                <span className="tag">{t(`reviews-received.kind_${review.target_type}`)}</span>{' '}
+                <ReviewTarget title={review.target_title} path={targetPath(review)} unavailable={t('reviews-received.unavailable')} />
               </td>
               <td>
                 <time dateTime={review.created_at}>{formatDate(review.created_at, i18n.language)}</time>
@@ -116,13 +106,4 @@ export default function ReviewsReceivedPage() {
       <Pager currentPage={currentPage} pageCount={pageCount} total={result.total} onPage={setCurrentPage} />
     </section>
   );
-}
-
-/** The reviewed record: a link to the caller's listing, an agent's or agency's name, or "no longer available". */
-function Target({ review }: { review: ReceivedReview }) {
-  const { t } = useTranslation();
-  if (review.target_title === null) return <span className="muted">{t('reviews-received.unavailable')}</span>;
-  const path = targetPath(review);
-  const title = <bdi>{review.target_title}</bdi>;
-  return path ? <Link to={path}>{title}</Link> : title;
 }
