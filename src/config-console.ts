@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { EnvReader } from './config-env.js';
 
 /** The web console (console/, docs/console.md): a single-page application this process serves at /console. */
 export interface ConsoleConfig {
@@ -19,20 +20,16 @@ const BUILT_CONSOLE = path.resolve(path.dirname(fileURLToPath(import.meta.url)),
 const OPENSTREETMAP_TILES = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
 const OPENSTREETMAP_CREDIT = '© OpenStreetMap contributors';
 
-export function readConsoleConfig(env: Record<string, string | undefined>, problems: string[]): ConsoleConfig {
-  const enabledRaw = env.CONSOLE_ENABLED?.trim().toLowerCase() || 'true';
-  if (!['true', '1', 'yes', 'on', 'false', '0', 'no', 'off'].includes(enabledRaw)) {
-    problems.push(`CONSOLE_ENABLED must be true or false (got "${env.CONSOLE_ENABLED}")`);
-  }
-  const tileUrl = env.CONSOLE_TILE_URL?.trim() || OPENSTREETMAP_TILES;
+export function readConsoleConfig(read: EnvReader, problems: string[]): ConsoleConfig {
+  const tileUrl = read.string('CONSOLE_TILE_URL', OPENSTREETMAP_TILES);
   if (!isTileTemplate(tileUrl)) {
     problems.push(`CONSOLE_TILE_URL must be an http(s) URL with {z}, {x} and {y} placeholders (got "${tileUrl}")`);
   }
   return {
-    enabled: ['true', '1', 'yes', 'on'].includes(enabledRaw),
-    dir: path.resolve(env.CONSOLE_DIR?.trim() || BUILT_CONSOLE),
+    enabled: read.boolean('CONSOLE_ENABLED', true),
+    dir: path.resolve(read.string('CONSOLE_DIR', BUILT_CONSOLE)),
     tileUrl,
-    tileAttribution: env.CONSOLE_TILE_ATTRIBUTION?.trim() || OPENSTREETMAP_CREDIT,
+    tileAttribution: read.string('CONSOLE_TILE_ATTRIBUTION', OPENSTREETMAP_CREDIT),
   };
 }
 

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { type ConsoleConfig, readConsoleConfig } from './config-console.js';
+import { type Env, EnvReader } from './config-env.js';
 import { type FcmConfig, readFcmConfig } from './config-push.js';
 import { percentToBasisPoints, toMinor } from './lib/money.js';
 
@@ -122,8 +123,6 @@ export class ConfigError extends Error {
   }
 }
 
-type Env = Record<string, string | undefined>;
-
 const DEFAULT_DATABASE_URL = 'sqlite:./data/realty.db';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -185,7 +184,7 @@ export function loadConfig(env: Env = process.env, stdoutIsTerminal = Boolean(pr
   const searchEngine = read.string('SEARCH_ENGINE', 'memory');
   if (searchEngine !== 'memory' && searchEngine !== 'sql') problems.push(`SEARCH_ENGINE must be memory or sql (got "${searchEngine}")`);
 
-  const consoleConfig = readConsoleConfig(env, problems);
+  const consoleConfig = readConsoleConfig(read, problems);
   const resetPage = consoleConfig.enabled ? '/console/reset-password' : '/reset-password';
   const paymentReturnPage = consoleConfig.enabled ? '/console/membership' : '/payment';
 
@@ -374,59 +373,6 @@ function readPaymentsConfig(read: EnvReader, env: Env, currency: string, returnB
         }
       : undefined,
   };
-}
-
-class EnvReader {
-  constructor(
-    private readonly env: Env,
-    private readonly problems: string[],
-  ) {}
-
-  string(name: string, fallback: string): string {
-    const value = this.env[name];
-    return value === undefined || value === '' ? fallback : value.trim();
-  }
-
-  integer(name: string, fallback: number, min: number, max: number): number {
-    const raw = this.env[name];
-    if (raw === undefined || raw === '') return fallback;
-    const value = Number(raw);
-    if (!Number.isInteger(value) || value < min || value > max) {
-      this.problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
-      return fallback;
-    }
-    return value;
-  }
-
-  boolean(name: string, fallback: boolean): boolean {
-    const raw = this.env[name]?.trim().toLowerCase();
-    if (raw === undefined || raw === '') return fallback;
-    if (['true', '1', 'yes', 'on'].includes(raw)) return true;
-    if (['false', '0', 'no', 'off'].includes(raw)) return false;
-    this.problems.push(`${name} must be true or false (got "${this.env[name]}")`);
-    return fallback;
-  }
-
-  /** Comma-separated values, trimmed, empties dropped. */
-  list(name: string): readonly string[] {
-    return Object.freeze(
-      this.string(name, '')
-        .split(',')
-        .map((v) => v.trim())
-        .filter(Boolean),
-    );
-  }
-
-  url(name: string, fallback: string): string {
-    const value = this.string(name, fallback);
-    try {
-      const parsed = new URL(value);
-      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('scheme');
-    } catch {
-      this.problems.push(`${name} must be an absolute http(s) URL (got "${value}")`);
-    }
-    return value;
-  }
 }
 
 function deepFreeze<T>(value: T): T {
