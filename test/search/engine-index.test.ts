@@ -6,7 +6,7 @@ import { facetCounts } from '../../src/modules/search/engine/engine-facets.js';
 import { matchSlots } from '../../src/modules/search/engine/engine-match.js';
 import { pageOfMatches } from '../../src/modules/search/engine/engine-page.js';
 import type { IndexedListing } from '../../src/modules/search/engine/indexed-listing.js';
-import { ListingIndex } from '../../src/modules/search/engine/listing-index.js';
+import { cellOfGeoKey, ListingIndex } from '../../src/modules/search/engine/listing-index.js';
 import { matchesListing, type MatchableListing } from '../../src/modules/search/matcher/search-matcher.js';
 import type { ResolvedSearch } from '../../src/modules/search/query/search-terms.js';
 import type { SearchQuery } from '../../src/modules/search/query/search-types.js';
@@ -22,6 +22,15 @@ const TYPES = [1, 2, 3];
 const CITIES = [11, 12];
 const FEATURES = [21, 22, 23];
 const WORDS = ['sunni', 'hous', 'garden', 'ocean', 'view', 'loft'];
+/** An L of vertical, horizontal and sloped edges; a fifth of the listings sit on its corners' lines (on its edges). */
+const POLYGON = [
+  { latitude: 25.6, longitude: -80.4 },
+  { latitude: 25.6, longitude: -80.1 },
+  { latitude: 25.75, longitude: -80.1 },
+  { latitude: 25.75, longitude: -80.25 },
+  { latitude: 25.9, longitude: -80.3 },
+  { latitude: 25.9, longitude: -80.4 },
+];
 const AGENTS = [
   { id: 1, agency_id: 100 },
   { id: 2, agency_id: 101 },
@@ -32,8 +41,9 @@ function randomListing(random: () => number, id: number): IndexedListing {
   const pick = <T>(values: readonly T[]) => values[Math.floor(random() * values.length)]!;
   const maybe = <T>(value: T) => (random() < 0.15 ? null : value);
   const located = random() < 0.9;
-  const latitude = 25.5 + random() * 0.5;
-  const longitude = -80.5 + random() * 0.5;
+  const onEdges = random() < 0.2;
+  const latitude = onEdges ? pick(POLYGON).latitude : 25.5 + random() * 0.5;
+  const longitude = onEdges && random() < 0.5 ? pick(POLYGON).longitude : -80.5 + random() * 0.5;
   const [x, y, z] = unitVector(latitude, longitude);
   const words = WORDS.filter(() => random() < 0.4);
   return {
@@ -143,6 +153,7 @@ const query = fc
     include_sold: fc.constant(true as const),
     box: fc.constant({ north: 25.8, south: 25.6, east: -80.2, west: -80.4 }),
     circle: fc.constant({ latitude: 25.75, longitude: -80.25, radius: 12, unit: 'km' as const }),
+    polygon: fc.constant(POLYGON),
     agency_id: fc.constantFrom(100, 101),
     sortby: fc.constantFrom('d_date', 'a_price', 'd_price', 'a_title', 'featured_first', 'a_size', 'a_date'),
   })
@@ -222,5 +233,16 @@ describe('the engine index at scale', () => {
     check({ price: { max: 250_000.5 }, sortby: 'd_price' }, {}, 3);
     check({ price: { min: 250_000 }, sortby: 'a_price' }, {}, 2);
     check({ price: { min: 250_000, max: 250_000.5 }, sortby: 'd_price' }, { type: [1] }, 1);
+  });
+
+  it('lays a compacted index out in grid order: each cell in consecutive slots, listings without a place last', () => {
+    const { index } = worlds[1]!;
+    const cells = Array.from({ length: index.slotCount }, (_, slot) => {
+      const key = index.geoKey[slot]!;
+      return Number.isNaN(key) ? Infinity : cellOfGeoKey(key);
+    });
+    expect(index.size).toBe(index.slotCount);
+    expect(cells).toEqual([...cells].sort((a, b) => a - b));
+    expect(new Set(cells).size).toBeGreaterThan(10);
   });
 });

@@ -100,6 +100,42 @@ describe('Posting', () => {
       }),
     );
   });
+
+  it('renumbers in any new order (compaction lays slots out in grid order), ascending again, in the form its density gives', () => {
+    fc.assert(
+      fc.property(ascendingSlots, fc.integer({ min: 0, max: 2 ** 31 - 1 }), (slots, seed) => {
+        const top = (slots.at(-1) ?? 0) + 1;
+        // A shuffle of the slots, about one in five dropped.
+        const order = Array.from({ length: top }, (_, slot) => slot);
+        let state = seed;
+        const next = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
+        for (let i = top - 1; i > 0; i--) {
+          const j = Math.floor(next() * (i + 1));
+          [order[i], order[j]] = [order[j]!, order[i]!];
+        }
+        const renumber = new Int32Array(top).fill(-1);
+        let to = 0;
+        for (const slot of order) if (next() >= 0.2) renumber[slot] = to++;
+        const posting = postingOf(slots);
+        posting.renumber(renumber);
+        const expected = slots
+          .map((slot) => renumber[slot]!)
+          .filter((slot) => slot >= 0)
+          .sort((a, b) => a - b);
+        expect(slotsOf(posting)).toEqual(expected);
+        expect(posting.length).toBe(expected.length);
+        expect(posting.isBitmap).toBe(postingOf(expected).isBitmap);
+        const marks = new Uint32Array((to >>> 5) + 1);
+        posting.markInto(marks);
+        const marked: number[] = [];
+        forEachSetBit(marks, marks.length, (slot) => marked.push(slot));
+        expect(marked).toEqual(expected);
+        const copied = new Int32Array(expected.length + 1);
+        expect(posting.copyInto(copied, 1)).toBe(expected.length + 1);
+        expect([...copied.subarray(1)]).toEqual(expected);
+      }),
+    );
+  });
 });
 
 describe('PostingMap', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { between, type Random, seededRandom } from '../../src/lib/random.js';
-import { distanceKm, inBox, inCircle, type RadiusCircle } from '../../src/modules/search/geo/geo.js';
+import { boxOfPolygon, distanceKm, inBox, inCircle, inPolygon, type RadiusCircle } from '../../src/modules/search/geo/geo.js';
 import { geoKey, unitVector, CELL_LEVELS, cellOfGeoKey, columnOfLongitude, rowOfLatitude } from '../../src/lib/geo-grid.js';
 import {
   BoxCells,
@@ -14,6 +14,7 @@ import {
   childrenOf,
   type GridCell,
   keyRangeOf,
+  PolygonCells,
 } from '../../src/modules/search/geo/geo-cells.js';
 import type { GeoPoint, SearchBox } from '../../src/modules/search/query/search-types.js';
 
@@ -298,5 +299,75 @@ describe('cells of a circle', () => {
     const point = new CircleCells({ latitude: 10, longitude: 10, radius: 0, unit: 'km' });
     expect(point.relation(cellOfKey(12, cellOfPoint({ latitude: 10, longitude: 10 }, 12)))).toBe('crossing');
     expect(point.relation(cellOfKey(12, cellOfPoint({ latitude: 10.1, longitude: 10 }, 12)))).toBe('outside');
+  });
+});
+
+/** A star-shaped polygon of `corners` vertices around `centre` (concave when the radii differ much). */
+function starPolygon(random: Random, centre: GeoPoint, corners: number, reach: number): GeoPoint[] {
+  return Array.from({ length: corners }, (_, n) => {
+    const angle = (2 * Math.PI * (n + between(random, 0.1, 0.9))) / corners;
+    const radius = reach * between(random, 0.2, 1);
+    return { latitude: centre.latitude + radius * Math.sin(angle), longitude: centre.longitude + radius * Math.cos(angle) };
+  });
+}
+
+describe('cells of a polygon', () => {
+  // A U with horizontal edges, one with an edge on a level-10 grid line, and random stars of 3 to 9 corners.
+  const random = seededRandom(11);
+  const polygons: GeoPoint[][] = [
+    [
+      { latitude: 0, longitude: 0 },
+      { latitude: 0, longitude: 3 },
+      { latitude: 3, longitude: 3 },
+      { latitude: 3, longitude: 2 },
+      { latitude: 1, longitude: 2 },
+      { latitude: 1, longitude: 1 },
+      { latitude: 3, longitude: 1 },
+      { latitude: 3, longitude: 0 },
+    ],
+    [
+      { latitude: 25.6, longitude: -80.5 },
+      { latitude: 25.6, longitude: -180 + (360 / 1024) * 278 },
+      { latitude: 25.9, longitude: -80.1 },
+    ],
+    ...Array.from({ length: 24 }, (_, n) =>
+      starPolygon(random, { latitude: between(random, -60, 60), longitude: between(random, -170, 170) }, 3 + (n % 7), 0.05 * 2 ** (n % 6)),
+    ),
+  ];
+
+  it('classifies cells as inPolygon decides for every point they hold, edges included', () => {
+    const seen = { inside: 0, outside: 0, crossing: 0 };
+    for (const polygon of polygons) {
+      const bounds = boxOfPolygon(polygon);
+      const cells = new PolygonCells(polygon, bounds);
+      // A level at which the polygon's box spans about sixteen cells a side.
+      const level = Math.min(20, Math.max(4, Math.round(Math.log2((360 * 16) / Math.max(bounds.east - bounds.west, 1e-6)))));
+      const covering = cellsCoveringBox(bounds, level);
+      for (const cell of covering.length > 600 ? covering.filter((_, n) => n % 5 === 0) : covering) {
+        const relation = cells.relation(cell);
+        seen[relation]++;
+        if (relation === 'crossing') continue;
+        for (const point of pointsOf(cell, random, 6)) expect(inPolygon(point, polygon)).toBe(relation === 'inside');
+      }
+      // Beyond the box: nothing.
+      expect(cells.relation(cellOfKey(level, cellOfPoint({ latitude: bounds.north + 1, longitude: bounds.west }, level)))).toBe('outside');
+    }
+    expect(seen.inside).toBeGreaterThan(1_500);
+    expect(seen.outside).toBeGreaterThan(1_500);
+    expect(seen.crossing).toBeGreaterThan(500);
+  });
+
+  it('calls a cell crossing when an edge runs through it, even between its corners', () => {
+    // A thin spike whose tip enters a cell none of whose corners is inside.
+    const cell = cellOfKey(12, cellOfPoint({ latitude: 10.05, longitude: 10.05 }, 12));
+    const { south, north, west, east } = cellExtent(cell);
+    const middle = (south + north) / 2;
+    const spike = [
+      { latitude: middle - 1e-6, longitude: west - 1 },
+      { latitude: middle, longitude: (west + east) / 2 },
+      { latitude: middle + 1e-6, longitude: west - 1 },
+    ];
+    expect(new PolygonCells(spike, boxOfPolygon(spike)).relation(cell)).toBe('crossing');
+    expect(inPolygon({ latitude: middle, longitude: west + (east - west) / 8 }, spike)).toBe(true);
   });
 });

@@ -1,20 +1,21 @@
 import { deinterleave, unitVector } from '../../../lib/geo-grid.js';
 import { queryTerms } from '../../../lib/search-tokens.js';
-import { boxOfCircle, boxOfPolygon, crossesEdge, minimumDot, polygonEdges, radiusKmOf } from '../geo/geo.js';
-import { BoxCells, type CellRelation, CircleCells, type GridCell } from '../geo/geo-cells.js';
+import { boxOfCircle, boxOfPolygon, minimumDot, polygonEdges, radiusKmOf } from '../geo/geo.js';
+import { BoxCells, type CellRelation, CircleCells, type GridCell, PolygonCells } from '../geo/geo-cells.js';
 import type { ResolvedSearch } from '../query/search-terms.js';
 import {
   type FacetName,
+  type GeoPoint,
   LOCATION_FILTERS,
   type NumberRange,
   type SearchBox,
   TERM_FILTERS,
   type TaxonomyFilter,
 } from '../query/search-types.js';
-import { INDEX_CELL_LEVEL, type ListingIndex, NULL_INT, PUBLISH, SOLD } from './listing-index.js';
+import { INDEX_CELL_LEVEL, type ListingIndex, NULL_INT } from './listing-index.js';
 import { orderOf } from './engine-orders.js';
 import { boxTest, forEachCell } from './engine-regions.js';
-import { forEachSetBit, hasBit, intersectWords, type Posting, setBit } from './postings.js';
+import { forEachSetBit, hasBit, intersectWords, popCount, type Posting, setBit } from './postings.js';
 
 /**
  * Which listings of the index a search matches: the rules of query/search-filters.repository.ts (the reference),
@@ -34,29 +35,55 @@ export interface EngineSearch {
 
 /** Where candidates may come from, and how to test one that came from elsewhere. */
 interface Source {
-  /** About how many slots `each` visits. */
+  /** About how many slots `collect` gives. */
   estimate: number;
-  each(visit: (slot: number) => void): void;
-  /** Whether `each` may visit a slot twice (a union of lists). */
-  repeats: boolean;
-  /** Whether a slot belongs to the source (undefined: an exact test in `tests` decides). */
-  contains?: (slot: number) => boolean;
+  /** The source's slots, each once, in a new array the caller may overwrite. */
+  collect(): Int32Array;
+  /** Whether a slot belongs to the source (undefined: an exact check in the plan's checks decides). */
+  contains?: Check;
   /** The source's slots as a bitmap, when it keeps them so: several such sources are intersected word by word. */
   bits?: Uint32Array;
-  /** Sets the bit of each of its slots, a few times cheaper a slot than `each` (an intersection takes it so). */
+  /** Sets the bit of each of its slots, a few times cheaper a slot than `collect` (an intersection takes it so). */
   mark?: (marks: Uint32Array) => void;
 }
 
 /** How many times a source marked by `mark` may outnumber the smallest bitmap and still join their intersection. */
 const MARK_ADVANTAGE = 4;
-/** About how many words an AND of bitmaps goes through in the time a candidate takes to visit and test (measured). */
+/** About how many words an AND of bitmaps goes through in the time a candidate takes to collect and check (measured). */
 const WORDS_PER_VISIT = 8;
 
 type Test = (slot: number) => boolean;
 
+/**
+ * A rule a candidate must pass, in two forms: `test` one slot (facets and the saved-search paths ask so), and
+ * `keep` the passing ones of many, compacted in place at the front of the array (returns how many). Matching
+ * runs each rule's own loop over all candidates in turn: one call per rule and search rather than one per
+ * candidate, so the loops run over typed arrays without a function call per slot (about five times faster
+ * than calling a chain of tests per candidate, measured at a million listings).
+ */
+interface Check {
+  test: Test;
+  keep: (slots: Int32Array, length: number) => number;
+}
+
+/** A check whose `keep` calls `test` per slot, for rules without a loop of their own. */
+function checkOf(test: Test): Check {
+  return {
+    test,
+    keep(slots, length) {
+      let kept = 0;
+      for (let i = 0; i < length; i++) {
+        const slot = slots[i]!;
+        if (test(slot)) slots[kept++] = slot;
+      }
+      return kept;
+    },
+  };
+}
+
 interface Plan {
   sources: Source[];
-  tests: Test[];
+  checks: Check[];
 }
 
 /** The slots of the listings the search matches, ascending or not; `except` leaves out the filter of one facet. */
@@ -69,9 +96,9 @@ export function matchSlots(index: ListingIndex, engineSearch: EngineSearch, exce
   const bitmaps = plan.sources.filter((source) => source.bits !== undefined);
   const words = (index.slotCount + 31) >>> 5;
   // Dense filters (a city, a type, the states searched) kept as bitmaps: their intersection, a few thousand ANDs,
-  // drives instead of testing each on every candidate of the smallest source. A source not much larger than the
+  // drives instead of checking each on every candidate of the smallest source. A source not much larger than the
   // smallest of them that can mark its slots (a price range) joins as a bitmap of its own, and so does any
-  // source smaller than that: marking its slots costs less than testing the candidates left.
+  // source smaller than that: marking its slots costs less than checking the candidates left.
   let driven = new Set([driver]);
   if (bitmaps.length >= 2 && words * bitmaps.length < driver.estimate * WORDS_PER_VISIT) {
     const least = Math.min(...bitmaps.map((source) => source.estimate));
@@ -81,27 +108,17 @@ export function matchSlots(index: ListingIndex, engineSearch: EngineSearch, exce
     driver = intersectionSource(bitmaps, marked, words);
     driven = new Set([...bitmaps, ...marked]);
   }
-  // The other sources' tests first, the most selective first: a candidate most often fails one of them.
-  const tests: Test[] = plan.sources
+  // The other sources' checks first, the most selective first: a candidate most often fails one of them. The
+  // states searched are always a source, driving or checked; their bitmaps hold live slots only.
+  const checks: Check[] = plan.sources
     .filter((source) => !driven.has(source) && source.contains)
     .sort((a, b) => a.estimate - b.estimate)
     .map((source) => source.contains!);
-  tests.push(...plan.tests);
-  const alive = index.alive;
-  const found = new SlotList(Math.min(driver.estimate, index.slotCount));
-  // A bitmap: a byte a slot was a megabyte to allocate and clear per search at a million listings.
-  const seen = driver.repeats ? new Uint32Array((index.slotCount + 31) >>> 5) : undefined;
-  const visit = (slot: number) => {
-    if (alive[slot] !== 1) return;
-    if (seen) {
-      if (hasBit(seen, slot)) return;
-      setBit(seen, slot);
-    }
-    for (let i = 0; i < tests.length; i++) if (!tests[i]!(slot)) return;
-    found.push(slot);
-  };
-  driver.each(visit);
-  return found.values();
+  checks.push(...plan.checks);
+  const slots = driver.collect();
+  let length = slots.length;
+  for (const check of checks) length = check.keep(slots, length);
+  return slots.subarray(0, length);
 }
 
 /** The slots every one of the sources holds, ascending: the bitmaps' words ANDed, the others' slots marked first. */
@@ -111,44 +128,33 @@ function intersectionSource(bitmaps: readonly Source[], marked: readonly Source[
   for (const source of marked) {
     const own = new Uint32Array(words);
     if (source.mark) source.mark(own);
-    else source.each((slot) => setBit(own, slot));
+    else {
+      const slots = source.collect();
+      for (let i = 0; i < slots.length; i++) setBit(own, slots[i]!);
+    }
     intersectWords(marks, own);
   }
   return {
     estimate: Math.min(...[...bitmaps, ...marked].map((source) => source.estimate)),
-    repeats: false,
-    each: (visit) => forEachSetBit(marks, words, visit),
+    collect: () => slotsOfBits(marks, words),
   };
 }
 
-/** A growable list of slots. */
-class SlotList {
-  private slots: Int32Array;
-  length = 0;
-
-  constructor(capacity: number) {
-    this.slots = new Int32Array(Math.max(16, Math.min(capacity, 1 << 16)));
-  }
-
-  push(slot: number): void {
-    if (this.length === this.slots.length) {
-      const grown = new Int32Array(this.slots.length * 2);
-      grown.set(this.slots);
-      this.slots = grown;
-    }
-    this.slots[this.length++] = slot;
-  }
-
-  values(): Int32Array {
-    return this.slots.subarray(0, this.length);
-  }
+/** The slots set in the first `words` words of a bitmap, ascending. */
+function slotsOfBits(bits: Uint32Array, words: number): Int32Array {
+  let count = 0;
+  for (let word = 0; word < words; word++) if (bits[word] !== 0) count += popCount(bits[word]!);
+  const slots = new Int32Array(count);
+  let n = 0;
+  forEachSetBit(bits, words, (slot) => (slots[n++] = slot));
+  return slots;
 }
 
-/** The sources and tests of a search; undefined when a rule can match nothing (an unknown term or word). */
+/** The sources and checks of a search; undefined when a rule can match nothing (an unknown term or word). */
 function planOf(index: ListingIndex, { search, referenceIds }: EngineSearch, except?: FacetName): Plan | undefined {
   const { query, termIds } = search;
   const sources: Source[] = [];
-  const tests: Test[] = [];
+  const checks: Check[] = [];
   sources.push(statesSource(index, query.include_sold === true));
 
   for (const name of [...TERM_FILTERS, ...LOCATION_FILTERS] as TaxonomyFilter[]) {
@@ -159,12 +165,12 @@ function planOf(index: ListingIndex, { search, referenceIds }: EngineSearch, exc
       for (const id of ids) {
         const posting = index.termPostings.get(id);
         if (!posting) return undefined;
-        sources.push(postingSource([posting]));
+        sources.push(postingSource(index, [posting]));
       }
     } else {
       const postings = ids.flatMap((id) => index.termPostings.get(id) ?? []);
       if (postings.length === 0) return undefined;
-      sources.push(postingSource(postings));
+      sources.push(postingSource(index, postings));
     }
   }
 
@@ -172,16 +178,16 @@ function planOf(index: ListingIndex, { search, referenceIds }: EngineSearch, exc
     for (const word of queryTerms(query.keyword)) {
       const posting = index.wordPostings.get(word);
       if (!posting) return undefined;
-      sources.push(postingSource([posting]));
+      sources.push(postingSource(index, [posting]));
     }
   }
-  if (query.agent_id !== undefined && !addPostings(sources, agentPostings(index, query.agent_id))) return undefined;
-  if (query.agency_id !== undefined && !addPostings(sources, agencyPostings(index, query.agency_id))) return undefined;
+  if (query.agent_id !== undefined && !addPostings(index, sources, agentPostings(index, query.agent_id))) return undefined;
+  if (query.agency_id !== undefined && !addPostings(index, sources, agencyPostings(index, query.agency_id))) return undefined;
   if (search.scope) {
     const postings = search.scope.kind === 'agent' ? agentPostings(index, search.scope.id) : agencyPostings(index, search.scope.id);
-    if (!addPostings(sources, postings)) return undefined;
+    if (!addPostings(index, sources, postings)) return undefined;
   }
-  if (query.user_id !== undefined && !addPostings(sources, [index.authorPostings.get(query.user_id)])) return undefined;
+  if (query.user_id !== undefined && !addPostings(index, sources, [index.authorPostings.get(query.user_id)])) return undefined;
   if (query.ids !== undefined) sources.push(idsSource(index, query.ids));
   if (query.reference !== undefined)
     sources.push(
@@ -192,26 +198,26 @@ function planOf(index: ListingIndex, { search, referenceIds }: EngineSearch, exc
     );
 
   const price = except === 'price' ? undefined : query.price;
-  // The price range is a source (a stretch of the price order) whose own test is the range's.
-  const priceTests: Test[] = [];
-  addRange(priceTests, index.price, price);
+  // The price range is a source (a stretch of the price order) whose own check is the range's.
+  const priceChecks: Check[] = [];
+  addRange(priceChecks, index.price, price);
   const priceSource = price ? priceRangeSource(index, price) : undefined;
-  if (priceSource) sources.push({ ...priceSource, contains: priceTests[0]! });
-  addRange(tests, index.floorSize, query.size);
-  addRange(tests, index.landSize, query.land_size);
-  if (except !== 'bedrooms') addIntRange(tests, index.bedrooms, query.bedrooms);
-  if (except !== 'bathrooms') addIntRange(tests, index.bathrooms, query.bathrooms);
-  addIntRange(tests, index.yearBuilt, query.year_built);
+  if (priceSource) sources.push({ ...priceSource, contains: priceChecks[0]! });
+  addRange(checks, index.floorSize, query.size);
+  addRange(checks, index.landSize, query.land_size);
+  if (except !== 'bedrooms') addIntRange(checks, index.bedrooms, query.bedrooms);
+  if (except !== 'bathrooms') addIntRange(checks, index.bathrooms, query.bathrooms);
+  addIntRange(checks, index.yearBuilt, query.year_built);
   if (query.currency !== undefined) {
     const code = index.currencyOf(query.currency);
     if (code < 0) return undefined;
     const { currency } = index;
-    tests.push((slot) => currency[slot] === code);
+    checks.push(checkOf((slot) => currency[slot] === code));
   }
-  if (query.garage !== undefined) addIntRange(tests, index.garage, { min: query.garage });
+  if (query.garage !== undefined) addIntRange(checks, index.garage, { min: query.garage });
   if (query.featured) {
     const { featured } = index;
-    tests.push((slot) => featured[slot] === 1);
+    checks.push(checkOf((slot) => featured[slot] === 1));
   }
 
   if (query.circle?.radius !== undefined) {
@@ -220,30 +226,33 @@ function planOf(index: ListingIndex, { search, referenceIds }: EngineSearch, exc
     const least = minimumDot(radiusKmOf(circle));
     const { geoX, geoY, geoZ } = index;
     // `>=` is false for a listing without coordinates (NaN), as SQL's comparison with null is.
-    const inCircle: Test = (slot) => geoX[slot]! * x + geoY[slot]! * y + geoZ[slot]! * z >= least;
+    const inCircle: Check = {
+      test: (slot) => geoX[slot]! * x + geoY[slot]! * y + geoZ[slot]! * z >= least,
+      keep(slots, length) {
+        let kept = 0;
+        for (let i = 0; i < length; i++) {
+          const slot = slots[i]!;
+          if (geoX[slot]! * x + geoY[slot]! * y + geoZ[slot]! * z >= least) slots[kept++] = slot;
+        }
+        return kept;
+      },
+    };
     sources.push(regionSource(index, boxOfCircle(circle), new CircleCells(circle), inCircle));
   }
-  if (query.box !== undefined) sources.push(regionSource(index, [query.box], new BoxCells(query.box), boxTest(index, query.box)));
+  if (query.box !== undefined) sources.push(regionSource(index, [query.box], new BoxCells(query.box), checkOf(boxTest(index, query.box))));
   if (query.polygon !== undefined) {
     const bounds = boxOfPolygon(query.polygon);
-    sources.push(regionSource(index, [bounds], new BoxCells(bounds), boxTest(index, bounds)));
-    const edges = polygonEdges(query.polygon);
-    const { latitude, longitude } = index;
-    tests.push((slot) => {
-      const point = { latitude: latitude[slot]!, longitude: longitude[slot]! };
-      let crossings = 0;
-      for (const edge of edges) if (crossesEdge(point, edge)) crossings++;
-      return crossings % 2 === 1;
-    });
+    const inPolygon = polygonCheck(index, query.polygon, bounds);
+    sources.push(regionSource(index, [bounds], new PolygonCells(query.polygon, bounds), inPolygon));
   }
-  return { sources, tests };
+  return { sources, checks };
 }
 
 /** Adds the union of the postings as a source; false when there is none (nothing matches). */
-function addPostings(sources: Source[], postings: readonly (Posting | undefined)[]): boolean {
+function addPostings(index: ListingIndex, sources: Source[], postings: readonly (Posting | undefined)[]): boolean {
   const known = postings.filter((posting): posting is Posting => posting !== undefined);
   if (known.length === 0) return false;
-  sources.push(postingSource(known));
+  sources.push(postingSource(index, known));
   return true;
 }
 
@@ -256,38 +265,62 @@ function agencyPostings(index: ListingIndex, agencyId: number): (Posting | undef
   return [index.agencyPostings.get(agencyId), ...[...index.agentsOf(agencyId)].map((agentId) => index.agentPostings.get(agentId))];
 }
 
-function postingSource(postings: readonly Posting[]): Source {
+function postingSource(index: ListingIndex, postings: readonly Posting[]): Source {
   const estimate = postings.reduce((sum, posting) => sum + posting.length, 0);
+  const only = postings.length === 1 ? postings[0]! : undefined;
   return {
     estimate,
-    repeats: postings.length > 1,
-    each(visit) {
-      for (const posting of postings) posting.each(visit);
+    collect() {
+      if (only) {
+        const slots = new Int32Array(only.length);
+        only.copyInto(slots, 0);
+        return slots;
+      }
+      // A union: the lists marked in one bitmap, so that a slot in several is collected once.
+      const words = (index.slotCount + 31) >>> 5;
+      const marks = new Uint32Array(words);
+      for (const posting of postings) posting.markInto(marks);
+      return slotsOfBits(marks, words);
     },
-    ...(postings.length === 1 && postings[0]!.words ? { bits: postings[0]!.words } : {}),
-    contains:
-      postings.length === 1
-        ? (slot) => postings[0]!.has(slot)
-        : (slot) => {
+    ...(only?.words ? { bits: only.words } : {}),
+    contains: only?.words
+      ? bitsCheck(only.words)
+      : only
+        ? checkOf((slot) => only.has(slot))
+        : checkOf((slot) => {
             for (const posting of postings) if (posting.has(slot)) return true;
             return false;
-          },
+          }),
+  };
+}
+
+/** Whether a slot's bit is set, a loop of its own for many. */
+function bitsCheck(bits: Uint32Array): Check {
+  return {
+    test: (slot) => hasBit(bits, slot),
+    keep(slots, length) {
+      let kept = 0;
+      for (let i = 0; i < length; i++) {
+        const slot = slots[i]!;
+        if (((bits[slot >>> 5] ?? 0) & (1 << (slot & 31))) !== 0) slots[kept++] = slot;
+      }
+      return kept;
+    },
   };
 }
 
 /**
  * The live listings in the states searched (published; sold too with `include_sold`): the index's bitmaps of
  * them. Every search has this source; it drives only a search with no other (every listing is a candidate).
+ * Checked or driving, it leaves only live slots: the other sources may hold removed ones.
  */
 function statesSource(index: ListingIndex, includeSold: boolean): Source {
   const bits = includeSold ? index.liveBits : index.publishedBits;
-  const { status } = index;
   return {
     estimate: index.size,
-    repeats: false,
     bits,
-    each: (visit) => forEachSetBit(bits, (index.slotCount + 31) >>> 5, visit),
-    contains: includeSold ? (slot) => status[slot] === PUBLISH || status[slot] === SOLD : (slot) => status[slot] === PUBLISH,
+    collect: () => slotsOfBits(bits, (index.slotCount + 31) >>> 5),
+    contains: bitsCheck(bits),
   };
 }
 
@@ -297,11 +330,8 @@ function idsSource(index: ListingIndex, ids: readonly number[]): Source {
   const wanted = new Set(slots);
   return {
     estimate: slots.length,
-    repeats: false,
-    each(visit) {
-      for (const slot of slots) visit(slot);
-    },
-    contains: (slot) => wanted.has(slot),
+    collect: () => Int32Array.from(slots),
+    contains: checkOf((slot) => wanted.has(slot)),
   };
 }
 
@@ -312,10 +342,7 @@ function priceRangeSource(index: ListingIndex, range: NumberRange): Source | und
   const [from, to] = priceStretch(index, order, 'a_price', range);
   return {
     estimate: to - from,
-    repeats: false,
-    each(visit) {
-      for (let i = from; i < to; i++) visit(order[i]!);
-    },
+    collect: () => order.slice(from, to),
     mark(marks) {
       for (let i = from; i < to; i++) setBit(marks, order[i]!);
     },
@@ -347,22 +374,44 @@ export function priceStretch(index: ListingIndex, order: Int32Array, sort: 'a_pr
 }
 
 /** Inclusive bounds on a float column (NaN, a null, never passes). */
-function addRange(tests: Test[], column: Float64Array, range?: NumberRange): void {
-  if (range === undefined) return;
-  const { min, max } = range;
-  if (min !== undefined && max !== undefined) tests.push((slot) => column[slot]! >= min && column[slot]! <= max);
-  else if (min !== undefined) tests.push((slot) => column[slot]! >= min);
-  else if (max !== undefined) tests.push((slot) => column[slot]! <= max);
+function addRange(checks: Check[], column: Float64Array, range?: NumberRange): void {
+  if (range === undefined || (range.min === undefined && range.max === undefined)) return;
+  // A missing bound as an infinite one: NaN still fails both comparisons.
+  const min = range.min ?? -Infinity;
+  const max = range.max ?? Infinity;
+  checks.push({
+    test: (slot) => column[slot]! >= min && column[slot]! <= max,
+    keep(slots, length) {
+      let kept = 0;
+      for (let i = 0; i < length; i++) {
+        const slot = slots[i]!;
+        const value = column[slot]!;
+        if (value >= min && value <= max) slots[kept++] = slot;
+      }
+      return kept;
+    },
+  });
 }
 
 /** Inclusive bounds on an integer column (NULL_INT, a null, never passes). */
-function addIntRange(tests: Test[], column: Int32Array, range?: NumberRange): void {
+function addIntRange(checks: Check[], column: Int32Array, range?: NumberRange): void {
   if (range === undefined || (range.min === undefined && range.max === undefined)) return;
   const min = range.min ?? -Infinity;
   const max = range.max ?? Infinity;
-  tests.push((slot) => {
-    const value = column[slot]!;
-    return value !== NULL_INT && value >= min && value <= max;
+  checks.push({
+    test: (slot) => {
+      const value = column[slot]!;
+      return value !== NULL_INT && value >= min && value <= max;
+    },
+    keep(slots, length) {
+      let kept = 0;
+      for (let i = 0; i < length; i++) {
+        const slot = slots[i]!;
+        const value = column[slot]!;
+        if (value !== NULL_INT && value >= min && value <= max) slots[kept++] = slot;
+      }
+      return kept;
+    },
   });
 }
 
@@ -375,7 +424,7 @@ interface RegionCells {
  * The listings of a region: those of the index cells (INDEX_CELL_LEVEL) inside it as they are, those of the
  * cells its edge cuts by the exact test. When another source drives, the exact test decides.
  */
-function regionSource(index: ListingIndex, boxes: readonly SearchBox[], region: RegionCells, test: Test): Source {
+function regionSource(index: ListingIndex, boxes: readonly SearchBox[], region: RegionCells, check: Check): Source {
   const inside: Posting[] = [];
   const cut: Posting[] = [];
   forEachCell(index, boxes, (cell) => {
@@ -384,16 +433,56 @@ function regionSource(index: ListingIndex, boxes: readonly SearchBox[], region: 
     const posting = index.cellPostings.get(cell);
     if (posting) (relation === 'inside' ? inside : cut).push(posting);
   });
+  const sizeOf = (postings: Posting[]) => postings.reduce((sum, posting) => sum + posting.length, 0);
+  const insideSize = sizeOf(inside);
   return {
-    estimate: [...inside, ...cut].reduce((sum, posting) => sum + posting.length, 0),
-    repeats: false,
-    each(visit) {
-      for (const posting of inside) posting.each(visit);
-      const tested = (slot: number) => {
-        if (test(slot)) visit(slot);
-      };
-      for (const posting of cut) posting.each(tested);
+    estimate: insideSize + sizeOf(cut),
+    collect() {
+      const slots = new Int32Array(insideSize + sizeOf(cut));
+      let at = 0;
+      for (const posting of cut) at = posting.copyInto(slots, at);
+      // The cut cells' slots checked where they lie, at the front; the inside cells' then follow them.
+      at = check.keep(slots, at);
+      for (const posting of inside) at = posting.copyInto(slots, at);
+      return slots.subarray(0, at);
     },
-    contains: test,
+    contains: check,
+  };
+}
+
+/**
+ * geo.ts `inPolygon` over the columns: inside the polygon's bounding box, then even-odd ray casting with the
+ * edges' numbers in flat arrays and the arithmetic of `crossesEdge`, in the same order (the same roundings).
+ */
+function polygonCheck(index: ListingIndex, polygon: readonly GeoPoint[], bounds: SearchBox): Check {
+  const edges = polygonEdges(polygon);
+  const count = edges.length;
+  const lat0 = Float64Array.from(edges, (edge) => edge.lat);
+  const lng0 = Float64Array.from(edges, (edge) => edge.lng);
+  const otherLat = Float64Array.from(edges, (edge) => edge.otherLat);
+  const dLat = Float64Array.from(edges, (edge) => edge.dLat);
+  const dLng = Float64Array.from(edges, (edge) => edge.dLng);
+  const { latitude, longitude } = index;
+  const { south, north, west, east } = bounds;
+  const test = (slot: number): boolean => {
+    const lat = latitude[slot]!;
+    const lng = longitude[slot]!;
+    if (!(lat >= south && lat <= north && lng >= west && lng <= east)) return false;
+    let inside = false;
+    for (let k = 0; k < count; k++) {
+      if (lat0[k]! > lat !== otherLat[k]! > lat && lng < (dLng[k]! * (lat - lat0[k]!)) / dLat[k]! + lng0[k]!) inside = !inside;
+    }
+    return inside;
+  };
+  return {
+    test,
+    keep(slots, length) {
+      let kept = 0;
+      for (let i = 0; i < length; i++) {
+        const slot = slots[i]!;
+        if (test(slot)) slots[kept++] = slot;
+      }
+      return kept;
+    },
   };
 }

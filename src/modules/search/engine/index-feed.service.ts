@@ -169,6 +169,8 @@ export class IndexFeed {
       for (const term of terms) index.putTerm(term);
       for (const agent of agents) index.putAgent(agent);
       for await (const page of searchableListingPages(this.db, this.pageSize)) for (const listing of page) index.put(listing);
+      // In grid order (ListingIndex.compact): the listings of an area in consecutive slots.
+      index.compact();
       index.trim();
       this.current = index;
       this.applied = head;

@@ -269,23 +269,29 @@ export class ListingIndex {
     return { columns, postings, keyword, total: columns + postings + keyword };
   }
 
-  /** Drops the dead slots: live ones are renumbered in order, so every posting list stays sorted. */
+  /**
+   * Drops the dead slots and lays the live ones out in grid order: by index cell (the geo key's Z-order, which
+   * keeps neighbouring cells mostly near), then by slot, listings without coordinates last. The listings of a
+   * cell, and most of those of any region, then sit in consecutive slots, so a search of an area reads their
+   * columns in sequence instead of at random across the whole index (at a million listings the columns take
+   * 150 MB, far beyond the processor's caches). Posting lists are renumbered and sorted again. The feed
+   * compacts each index it builds, and again once dead slots weigh.
+   */
   compact(): void {
-    const renumber = new Int32Array(this.slotCount);
-    let next = 0;
-    for (let slot = 0; slot < this.slotCount; slot++) renumber[slot] = this.alive[slot] ? next++ : -1;
-    const keep = <T extends Float64Array | Int32Array | Uint8Array>(column: T): T => {
-      for (let slot = 0; slot < this.slotCount; slot++) {
-        const to = renumber[slot]!;
-        if (to >= 0) column[to] = column[slot]!;
-      }
-      return column;
+    const order = this.gridOrder();
+    const next = order.length;
+    const renumber = new Int32Array(this.slotCount).fill(-1);
+    for (let to = 0; to < next; to++) renumber[order[to]!] = to;
+    const permuted = <T extends Float64Array | Int32Array | Uint8Array>(column: T): T => {
+      const out = new (column.constructor as new (length: number) => T)(this.capacity);
+      for (let to = 0; to < next; to++) out[to] = column[order[to]!]!;
+      return out;
     };
-    for (const name of FLOAT_COLUMNS) keep(this[name]);
-    for (const name of INT_COLUMNS) keep(this[name]);
-    for (const name of BYTE_COLUMNS) keep(this[name]);
+    for (const name of FLOAT_COLUMNS) this[name] = permuted(this[name]);
+    for (const name of INT_COLUMNS) this[name] = permuted(this[name]);
+    for (const name of BYTE_COLUMNS) this[name] = permuted(this[name]);
     const titles: string[] = new Array<string>(next);
-    for (let slot = 0; slot < this.slotCount; slot++) if (renumber[slot]! >= 0) titles[renumber[slot]!] = this.sortTitle[slot]!;
+    for (let to = 0; to < next; to++) titles[to] = this.sortTitle[order[to]!]!;
     this.sortTitle = titles;
     for (const postings of [
       this.termPostings,
@@ -300,7 +306,6 @@ export class ListingIndex {
     for (const cell of this.cellAggregates.keys()) if (!this.cellPostings.get(cell)) this.cellAggregates.delete(cell);
     this.slotById.fill(-1);
     for (let slot = 0; slot < next; slot++) this.slotById[this.ids[slot]!] = slot;
-    this.alive.fill(0, next, this.slotCount);
     this.liveBits.fill(0);
     this.publishedBits.fill(0);
     for (let slot = 0; slot < next; slot++) {
@@ -309,6 +314,27 @@ export class ListingIndex {
     }
     this.slotCount = next;
     this.compactions++;
+  }
+
+  /**
+   * The live slots by index cell, then slot; unlocated ones last. Sorted as numbers (cell × 2^k + slot, exact
+   * in a double for up to 2^25 slots: cells take 28 bits), which is several times faster than a comparator.
+   */
+  private gridOrder(): Int32Array {
+    const scale = 2 ** Math.ceil(Math.log2(this.slotCount + 1));
+    const unlocated = 4 ** INDEX_CELL_LEVEL;
+    if (unlocated * scale > Number.MAX_SAFE_INTEGER) throw new RangeError(`${this.slotCount} slots are too many to order`);
+    const keys = new Float64Array(this.liveCount);
+    let n = 0;
+    for (let slot = 0; slot < this.slotCount; slot++) {
+      if (this.alive[slot] !== 1) continue;
+      const geoKey = this.geoKey[slot]!;
+      keys[n++] = (Number.isNaN(geoKey) ? unlocated : cellOfGeoKey(geoKey)) * scale + slot;
+    }
+    keys.sort();
+    const order = new Int32Array(n);
+    for (let i = 0; i < n; i++) order[i] = keys[i]! % scale;
+    return order;
   }
 
   /**

@@ -79,6 +79,30 @@ export class Posting {
     forEachSetBit(bits, (this.last >>> 5) + 1, visit);
   }
 
+  /** Writes its slots, ascending, into `out` from position `at`; returns the position after them. */
+  copyInto(out: Int32Array, at: number): number {
+    const bits = this.bits;
+    if (!bits) {
+      out.set(this.list!.subarray(0, this.length), at);
+      return at + this.length;
+    }
+    let next = at;
+    forEachSetBit(bits, (this.last >>> 5) + 1, (slot) => (out[next++] = slot));
+    return next;
+  }
+
+  /** Sets the bit of each of its slots in `marks` (a bitmap of slots at least as long as its highest slot). */
+  markInto(marks: Uint32Array): void {
+    const bits = this.bits;
+    if (bits) {
+      const words = Math.min(bits.length, marks.length);
+      for (let word = 0; word < words; word++) marks[word]! |= bits[word]!;
+      return;
+    }
+    const list = this.list!;
+    for (let i = 0; i < this.length; i++) setBit(marks, list[i]!);
+  }
+
   /** How many of its slots are set in `marks` (a bitmap of slots): word by word when both are bitmaps. */
   countIn(marks: Uint32Array): number {
     let count = 0;
@@ -109,18 +133,55 @@ export class Posting {
     return this.bits ? this.bits.length : this.length;
   }
 
-  /** Keeps the slots `renumber` maps to a new number (−1: dropped), renumbered; the order is kept. */
+  /**
+   * Keeps the slots `renumber` maps to a new number (−1: dropped), renumbered, ascending again: a bitmap is
+   * remade bit by bit, a list is mapped and sorted. Either way it then takes the form `add` would have given it.
+   */
   renumber(renumber: Int32Array): void {
-    const kept: number[] = [];
-    this.each((slot) => {
-      const to = renumber[slot]!;
-      if (to >= 0) kept.push(to);
-    });
-    this.list = new Int32Array(Math.max(4, kept.length));
+    const bits = this.bits;
+    let slots: Int32Array;
+    if (bits) {
+      let highest = -1;
+      let count = 0;
+      forEachSetBit(bits, (this.last >>> 5) + 1, (slot) => {
+        const to = renumber[slot]!;
+        if (to < 0) return;
+        count++;
+        if (to > highest) highest = to;
+      });
+      const remade = new Uint32Array((highest >>> 5) + 1);
+      forEachSetBit(bits, (this.last >>> 5) + 1, (slot) => {
+        const to = renumber[slot]!;
+        if (to >= 0) setBit(remade, to);
+      });
+      if (count >= BITMAP_FROM && count * 32 >= highest) {
+        this.bits = remade;
+        this.length = count;
+        this.last = highest;
+        return;
+      }
+      slots = new Int32Array(count);
+      let n = 0;
+      forEachSetBit(remade, remade.length, (slot) => (slots[n++] = slot));
+    } else {
+      const list = this.list!;
+      slots = new Int32Array(this.length);
+      let n = 0;
+      let ascending = true;
+      for (let i = 0; i < this.length; i++) {
+        const to = renumber[list[i]!]!;
+        if (to < 0) continue;
+        if (n > 0 && to < slots[n - 1]!) ascending = false;
+        slots[n++] = to;
+      }
+      slots = slots.subarray(0, n);
+      if (!ascending) slots.sort();
+    }
+    this.list = new Int32Array(Math.max(4, slots.length));
     this.bits = undefined;
     this.length = 0;
     this.last = -1;
-    for (const slot of kept) this.add(slot);
+    for (let i = 0; i < slots.length; i++) this.add(slots[i]!);
   }
 
   bytes(): number {
@@ -190,7 +251,7 @@ export function forEachSetBit(bits: Uint32Array, words: number, visit: (slot: nu
 }
 
 /** The set bits of a 32-bit word. */
-function popCount(word: number): number {
+export function popCount(word: number): number {
   word -= (word >>> 1) & 0x55555555;
   word = (word & 0x33333333) + ((word >>> 2) & 0x33333333);
   return (Math.imul((word + (word >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;

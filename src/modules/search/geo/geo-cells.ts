@@ -1,6 +1,6 @@
 import { columnOfLongitude, deinterleave, gather10, GRID_BITS, GRID_CELLS, interleave, rowOfLatitude } from '../../../lib/geo-grid.js';
-import { minimumDot, type RadiusCircle, radiusKmOf } from './geo.js';
-import type { SearchBox } from '../query/search-types.js';
+import { crossesEdge, minimumDot, polygonEdges, type RadiusCircle, radiusKmOf } from './geo.js';
+import type { GeoPoint, SearchBox } from '../query/search-types.js';
 
 /**
  * The cells of the `geo_key` grid (geo.ts), pure geometry. A cell of level L is one of 2^L × 2^L
@@ -8,7 +8,7 @@ import type { SearchBox } from '../query/search-types.js';
  * `geo_key` of any point in it shifted right by 2·(20 − L) bits. So the 16 cells two levels down are the
  * 16 consecutive keys `key·16 … key·16 + 15`, and a cell is one contiguous range of `geo_key`s.
  * `geo_cells` keeps per-cell aggregates at `CELL_LEVELS` (migration 0008); geo-cells.repository.ts reads them,
- * descending through the cells of a region's edge, classified here against circles and boxes.
+ * descending through the cells of a region's edge, classified here against circles, boxes and polygons.
  */
 
 /** Finest-grid rows (or columns) per cell side, by level: a table, as `2 ** n` is slow for a variable n. */
@@ -259,4 +259,78 @@ export class CircleCells {
 /** Whether [a, b] (degrees) holds `offset` plus a multiple of 360°. */
 function containsMultiple(a: number, b: number, offset: number): boolean {
   return Math.ceil((a - offset) / 360) <= Math.floor((b - offset) / 360);
+}
+
+/**
+ * Widening of a cell's rectangle against a polygon's edges. Besides the quantization (EDGE_MARGIN_DEGREES),
+ * the ray-casting test of a point near a steep or flat edge rounds by up to about 1e-14 of the degrees
+ * involved, times the edge's slope; 1e-7° (about a centimetre) keeps a cell `inside` or `outside` only when
+ * every point of it is far beyond any such rounding, and moves very few cells to `crossing`.
+ */
+const POLYGON_MARGIN_DEGREES = 1e-7;
+
+/**
+ * Where cells lie against a polygon, as geo.ts `inPolygon` decides for the points in them (even-odd ray
+ * casting on a flat map, the polygon's bounding box first): a cell none of whose points is near an edge lies
+ * wholly on one side, which its centre's own test tells; any other cell is `crossing` and its points are
+ * tested one by one. Conservative: a cell an edge comes within the margin of is `crossing`.
+ */
+export class PolygonCells {
+  private readonly vertices: readonly GeoPoint[];
+  private readonly bounds: BoxCells;
+  private readonly edges: ReturnType<typeof polygonEdges>;
+
+  constructor(polygon: readonly GeoPoint[], bounds: SearchBox) {
+    this.vertices = polygon;
+    this.bounds = new BoxCells(bounds);
+    this.edges = polygonEdges(polygon);
+  }
+
+  relation(cell: GridCell): CellRelation {
+    const inBounds = this.bounds.relation(cell);
+    if (inBounds === 'outside') return 'outside';
+    const { south, north, west, east } = cellExtent(cell);
+    const box = {
+      south: south - POLYGON_MARGIN_DEGREES,
+      north: north + POLYGON_MARGIN_DEGREES,
+      west: west - POLYGON_MARGIN_DEGREES,
+      east: east + POLYGON_MARGIN_DEGREES,
+    };
+    const count = this.vertices.length;
+    for (let i = 0; i < count; i++) {
+      if (segmentMeetsBox(this.vertices[i]!, this.vertices[(i + 1) % count]!, box)) return 'crossing';
+    }
+    const centre = { latitude: (south + north) / 2, longitude: (west + east) / 2 };
+    let crossings = 0;
+    for (const edge of this.edges) if (crossesEdge(centre, edge)) crossings++;
+    if (crossings % 2 === 0) return 'outside';
+    // Inside the polygon, and so inside its bounding box; the box's own edge test stays exact.
+    return inBounds === 'inside' ? 'inside' : 'crossing';
+  }
+}
+
+/** Whether the segment from `a` to `b` has a point in the closed box (Liang–Barsky clipping). */
+function segmentMeetsBox(a: GeoPoint, b: GeoPoint, box: SearchBox): boolean {
+  const dx = b.longitude - a.longitude;
+  const dy = b.latitude - a.latitude;
+  let from = 0;
+  let to = 1;
+  // Each side as p·t ≤ q: the part of the segment on the inner side of it.
+  const sides: [number, number][] = [
+    [-dx, a.longitude - box.west],
+    [dx, box.east - a.longitude],
+    [-dy, a.latitude - box.south],
+    [dy, box.north - a.latitude],
+  ];
+  for (const [p, q] of sides) {
+    if (p === 0) {
+      if (q < 0) return false;
+      continue;
+    }
+    const t = q / p;
+    if (p < 0) from = Math.max(from, t);
+    else to = Math.min(to, t);
+    if (from > to) return false;
+  }
+  return true;
 }
