@@ -141,19 +141,23 @@ export class Posting {
     const bits = this.bits;
     let slots: Int32Array;
     if (bits) {
-      let highest = -1;
+      // One pass over the set bits, with the loop of forEachSetBit inline: compaction renumbers every bitmap.
+      const remade = new Uint32Array((renumber.length + 31) >>> 5);
       let count = 0;
-      forEachSetBit(bits, (this.last >>> 5) + 1, (slot) => {
-        const to = renumber[slot]!;
-        if (to < 0) return;
-        count++;
-        if (to > highest) highest = to;
-      });
-      const remade = new Uint32Array((highest >>> 5) + 1);
-      forEachSetBit(bits, (this.last >>> 5) + 1, (slot) => {
-        const to = renumber[slot]!;
-        if (to >= 0) setBit(remade, to);
-      });
+      let highest = -1;
+      const words = (this.last >>> 5) + 1;
+      for (let word = 0; word < words; word++) {
+        let set = bits[word]!;
+        while (set !== 0) {
+          const lowest = set & -set;
+          set ^= lowest;
+          const to = renumber[word * 32 + 31 - Math.clz32(lowest)]!;
+          if (to < 0) continue;
+          remade[to >>> 5]! |= 1 << (to & 31);
+          count++;
+          if (to > highest) highest = to;
+        }
+      }
       if (count >= BITMAP_FROM && count * 32 >= highest) {
         this.bits = remade;
         this.length = count;
@@ -177,10 +181,18 @@ export class Posting {
       slots = slots.subarray(0, n);
       if (!ascending) slots.sort();
     }
-    this.list = new Int32Array(Math.max(4, slots.length));
     this.bits = undefined;
     this.length = 0;
     this.last = -1;
+    if (slots.length < BITMAP_FROM) {
+      // A list either way: taken as it is.
+      this.list = slots.length >= 4 ? slots : new Int32Array(4);
+      if (slots.length < 4) this.list.set(slots);
+      this.length = slots.length;
+      this.last = slots.length > 0 ? slots[slots.length - 1]! : -1;
+      return;
+    }
+    this.list = new Int32Array(4);
     for (let i = 0; i < slots.length; i++) this.add(slots[i]!);
   }
 
