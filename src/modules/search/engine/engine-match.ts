@@ -198,16 +198,16 @@ function planOf(index: ListingIndex, { search, referenceIds }: EngineSearch, exc
   if (priceSource) sources.push({ ...priceSource, contains: priceChecks[0]! });
   addRange(checks, index.floorSize, query.size);
   addRange(checks, index.landSize, query.land_size);
-  if (except !== 'bedrooms') addIntRange(checks, index.bedrooms, query.bedrooms);
-  if (except !== 'bathrooms') addIntRange(checks, index.bathrooms, query.bathrooms);
-  addIntRange(checks, index.yearBuilt, query.year_built);
+  if (except !== 'bedrooms') addRange(checks, index.bedrooms, query.bedrooms);
+  if (except !== 'bathrooms') addRange(checks, index.bathrooms, query.bathrooms);
+  addRange(checks, index.yearBuilt, query.year_built);
   if (query.currency !== undefined) {
     const code = index.currencyOf(query.currency);
     if (code < 0) return undefined;
     const { currency } = index;
     checks.push(checkOf((slot) => currency[slot] === code));
   }
-  if (query.garage !== undefined) addIntRange(checks, index.garage, { min: query.garage });
+  if (query.garage !== undefined) addRange(checks, index.garage, { min: query.garage });
   if (query.featured) {
     const { featured } = index;
     checks.push(checkOf((slot) => featured[slot] === 1));
@@ -360,11 +360,13 @@ export function priceStretch(index: ListingIndex, order: Int32Array, sort: 'a_pr
   return [from, Math.max(from, to)];
 }
 
-/** Inclusive bounds on a float column (NaN, a null, never passes). */
-function addRange(checks: Check[], column: Float64Array, range?: NumberRange): void {
+/**
+ * Inclusive bounds on a column, where a null never passes: NaN in a float column fails every comparison, and
+ * NULL_INT in an integer column lies below the least bound it is given. A missing bound is an infinite one.
+ */
+function addRange(checks: Check[], column: Float64Array | Int32Array, range?: NumberRange): void {
   if (range === undefined || (range.min === undefined && range.max === undefined)) return;
-  // A missing bound as an infinite one: NaN still fails both comparisons.
-  const min = range.min ?? -Infinity;
+  const min = Math.max(range.min ?? -Infinity, column instanceof Int32Array ? NULL_INT + 1 : -Infinity);
   const max = range.max ?? Infinity;
   checks.push((slots, length) => {
     let kept = 0;
@@ -372,22 +374,6 @@ function addRange(checks: Check[], column: Float64Array, range?: NumberRange): v
       const slot = slots[i]!;
       const value = column[slot]!;
       if (value >= min && value <= max) slots[kept++] = slot;
-    }
-    return kept;
-  });
-}
-
-/** Inclusive bounds on an integer column (NULL_INT, a null, never passes). */
-function addIntRange(checks: Check[], column: Int32Array, range?: NumberRange): void {
-  if (range === undefined || (range.min === undefined && range.max === undefined)) return;
-  const min = range.min ?? -Infinity;
-  const max = range.max ?? Infinity;
-  checks.push((slots, length) => {
-    let kept = 0;
-    for (let i = 0; i < length; i++) {
-      const slot = slots[i]!;
-      const value = column[slot]!;
-      if (value !== NULL_INT && value >= min && value <= max) slots[kept++] = slot;
     }
     return kept;
   });
