@@ -1,21 +1,21 @@
-import { deinterleave, unitVector } from '../../../lib/geo-grid.js';
+import { deinterleave } from '../../../lib/geo-grid.js';
 import { queryTerms } from '../../../lib/search-tokens.js';
-import { boxOfCircle, boxOfPolygon, minimumDot, polygonEdges, radiusKmOf } from '../geo/geo.js';
+import { boxOfCircle, boxOfPolygon } from '../geo/geo.js';
 import { BoxCells, type CellRelation, CircleCells, type GridCell, PolygonCells } from '../geo/geo-cells.js';
 import type { ResolvedSearch } from '../query/search-terms.js';
 import {
   type FacetName,
-  type GeoPoint,
   LOCATION_FILTERS,
   type NumberRange,
   type SearchBox,
   TERM_FILTERS,
   type TaxonomyFilter,
 } from '../query/search-types.js';
-import { INDEX_CELL_LEVEL, type ListingIndex, NULL_INT } from './listing-index.js';
+import { bitsCheck, type Check, checkOf, circleCheck, rangeCheck } from './engine-checks.js';
+import { INDEX_CELL_LEVEL, type ListingIndex } from './listing-index.js';
 import { orderOf } from './engine-orders.js';
-import { boxTest, forEachCell } from './engine-regions.js';
-import { forEachSetBit, intersectWords, popCount, type Posting, setBit } from './postings.js';
+import { boxTest, forEachCell, polygonTest } from './engine-regions.js';
+import { intersectWords, type Posting, setBit, slotsOfBits } from './postings.js';
 
 /**
  * Which listings of the index a search matches: the rules of query/search-filters.repository.ts (the reference),
@@ -51,28 +51,6 @@ interface Source {
 const MARK_ADVANTAGE = 4;
 /** About how many words an AND of bitmaps goes through in the time a candidate takes to collect and check (measured). */
 const WORDS_PER_VISIT = 8;
-
-type Test = (slot: number) => boolean;
-
-/**
- * A rule candidates must pass: keeps those of the first `length` slots that pass, compacted in place at the
- * front of the array, and returns how many. Matching runs each rule's own loop over all the candidates in
- * turn, one call per rule and search: the loops run over typed arrays without a function call per slot
- * (about five times faster than a chain of tests called per candidate, measured at a million listings).
- */
-type Check = (slots: Int32Array, length: number) => number;
-
-/** A check calling `test` per slot, for rules without a loop of their own. */
-function checkOf(test: Test): Check {
-  return (slots, length) => {
-    let kept = 0;
-    for (let i = 0; i < length; i++) {
-      const slot = slots[i]!;
-      if (test(slot)) slots[kept++] = slot;
-    }
-    return kept;
-  };
-}
 
 interface Plan {
   sources: Source[];
@@ -133,16 +111,6 @@ function intersectionSource(bitmaps: readonly Source[], marked: readonly Source[
   };
 }
 
-/** The slots set in the first `words` words of a bitmap, ascending. */
-function slotsOfBits(bits: Uint32Array, words: number): Int32Array {
-  let count = 0;
-  for (let word = 0; word < words; word++) if (bits[word] !== 0) count += popCount(bits[word]!);
-  const slots = new Int32Array(count);
-  let n = 0;
-  forEachSetBit(bits, words, (slot) => (slots[n++] = slot));
-  return slots;
-}
-
 /** The sources and checks of a search; undefined when a rule can match nothing (an unknown term or word). */
 function planOf(index: ListingIndex, { search, referenceIds }: EngineSearch, except?: FacetName): Plan | undefined {
   const { query, termIds } = search;
@@ -192,22 +160,26 @@ function planOf(index: ListingIndex, { search, referenceIds }: EngineSearch, exc
 
   const price = except === 'price' ? undefined : query.price;
   // The price range is a source (a stretch of the price order) whose own check is the range's.
-  const priceChecks: Check[] = [];
-  addRange(priceChecks, index.price, price);
   const priceSource = price ? priceRangeSource(index, price) : undefined;
-  if (priceSource) sources.push({ ...priceSource, contains: priceChecks[0]! });
-  addRange(checks, index.floorSize, query.size);
-  addRange(checks, index.landSize, query.land_size);
-  if (except !== 'bedrooms') addRange(checks, index.bedrooms, query.bedrooms);
-  if (except !== 'bathrooms') addRange(checks, index.bathrooms, query.bathrooms);
-  addRange(checks, index.yearBuilt, query.year_built);
+  if (priceSource) sources.push({ ...priceSource, contains: rangeCheck(index.price, price)! });
+  const ranges: [Float64Array | Int32Array, NumberRange | undefined][] = [
+    [index.floorSize, query.size],
+    [index.landSize, query.land_size],
+    [index.bedrooms, except === 'bedrooms' ? undefined : query.bedrooms],
+    [index.bathrooms, except === 'bathrooms' ? undefined : query.bathrooms],
+    [index.yearBuilt, query.year_built],
+    [index.garage, query.garage === undefined ? undefined : { min: query.garage }],
+  ];
+  for (const [column, range] of ranges) {
+    const check = rangeCheck(column, range);
+    if (check) checks.push(check);
+  }
   if (query.currency !== undefined) {
     const code = index.currencyOf(query.currency);
     if (code < 0) return undefined;
     const { currency } = index;
     checks.push(checkOf((slot) => currency[slot] === code));
   }
-  if (query.garage !== undefined) addRange(checks, index.garage, { min: query.garage });
   if (query.featured) {
     const { featured } = index;
     checks.push(checkOf((slot) => featured[slot] === 1));
@@ -215,24 +187,12 @@ function planOf(index: ListingIndex, { search, referenceIds }: EngineSearch, exc
 
   if (query.circle?.radius !== undefined) {
     const circle = { ...query.circle, radius: query.circle.radius };
-    const [x, y, z] = unitVector(circle.latitude, circle.longitude);
-    const least = minimumDot(radiusKmOf(circle));
-    const { geoX, geoY, geoZ } = index;
-    // `>=` is false for a listing without coordinates (NaN), as SQL's comparison with null is.
-    const inCircle: Check = (slots, length) => {
-      let kept = 0;
-      for (let i = 0; i < length; i++) {
-        const slot = slots[i]!;
-        if (geoX[slot]! * x + geoY[slot]! * y + geoZ[slot]! * z >= least) slots[kept++] = slot;
-      }
-      return kept;
-    };
-    sources.push(regionSource(index, boxOfCircle(circle), new CircleCells(circle), inCircle));
+    sources.push(regionSource(index, boxOfCircle(circle), new CircleCells(circle), circleCheck(index, circle)));
   }
   if (query.box !== undefined) sources.push(regionSource(index, [query.box], new BoxCells(query.box), checkOf(boxTest(index, query.box))));
   if (query.polygon !== undefined) {
     const bounds = boxOfPolygon(query.polygon);
-    const inPolygon = polygonCheck(index, query.polygon, bounds);
+    const inPolygon = checkOf(polygonTest(index, query.polygon, bounds));
     sources.push(regionSource(index, [bounds], new PolygonCells(query.polygon, bounds), inPolygon));
   }
   return { sources, checks };
@@ -281,18 +241,6 @@ function postingSource(index: ListingIndex, postings: readonly Posting[]): Sourc
             for (const posting of postings) if (posting.has(slot)) return true;
             return false;
           }),
-  };
-}
-
-/** Whether a slot's bit is set, a loop of its own for many. */
-function bitsCheck(bits: Uint32Array): Check {
-  return (slots, length) => {
-    let kept = 0;
-    for (let i = 0; i < length; i++) {
-      const slot = slots[i]!;
-      if (((bits[slot >>> 5] ?? 0) & (1 << (slot & 31))) !== 0) slots[kept++] = slot;
-    }
-    return kept;
   };
 }
 
@@ -360,25 +308,6 @@ export function priceStretch(index: ListingIndex, order: Int32Array, sort: 'a_pr
   return [from, Math.max(from, to)];
 }
 
-/**
- * Inclusive bounds on a column, where a null never passes: NaN in a float column fails every comparison, and
- * NULL_INT in an integer column lies below the least bound it is given. A missing bound is an infinite one.
- */
-function addRange(checks: Check[], column: Float64Array | Int32Array, range?: NumberRange): void {
-  if (range === undefined || (range.min === undefined && range.max === undefined)) return;
-  const min = Math.max(range.min ?? -Infinity, column instanceof Int32Array ? NULL_INT + 1 : -Infinity);
-  const max = range.max ?? Infinity;
-  checks.push((slots, length) => {
-    let kept = 0;
-    for (let i = 0; i < length; i++) {
-      const slot = slots[i]!;
-      const value = column[slot]!;
-      if (value >= min && value <= max) slots[kept++] = slot;
-    }
-    return kept;
-  });
-}
-
 /** Which index cells a region holds whole, cuts or misses (geo/geo-cells.ts, exact about the grid's quantization). */
 interface RegionCells {
   relation(cell: GridCell): CellRelation;
@@ -412,30 +341,4 @@ function regionSource(index: ListingIndex, boxes: readonly SearchBox[], region: 
     },
     contains: check,
   };
-}
-
-/**
- * geo.ts `inPolygon` over the columns: inside the polygon's bounding box, then even-odd ray casting with the
- * edges' numbers in flat arrays and the arithmetic of `crossesEdge`, in the same order (the same roundings).
- */
-function polygonCheck(index: ListingIndex, polygon: readonly GeoPoint[], bounds: SearchBox): Check {
-  const edges = polygonEdges(polygon);
-  const count = edges.length;
-  const lat0 = Float64Array.from(edges, (edge) => edge.lat);
-  const lng0 = Float64Array.from(edges, (edge) => edge.lng);
-  const otherLat = Float64Array.from(edges, (edge) => edge.otherLat);
-  const dLat = Float64Array.from(edges, (edge) => edge.dLat);
-  const dLng = Float64Array.from(edges, (edge) => edge.dLng);
-  const { latitude, longitude } = index;
-  const { south, north, west, east } = bounds;
-  return checkOf((slot) => {
-    const lat = latitude[slot]!;
-    const lng = longitude[slot]!;
-    if (!(lat >= south && lat <= north && lng >= west && lng <= east)) return false;
-    let inside = false;
-    for (let k = 0; k < count; k++) {
-      if (lat0[k]! > lat !== otherLat[k]! > lat && lng < (dLng[k]! * (lat - lat0[k]!)) / dLat[k]! + lng0[k]!) inside = !inside;
-    }
-    return inside;
-  });
 }

@@ -1,5 +1,6 @@
 import { columnOfLongitude, interleave, deinterleave, rowOfLatitude } from '../../../lib/geo-grid.js';
-import type { SearchBox } from '../query/search-types.js';
+import { polygonEdges } from '../geo/geo.js';
+import type { GeoPoint, SearchBox } from '../query/search-types.js';
 import { INDEX_CELL_LEVEL, type ListingIndex } from './listing-index.js';
 
 // The geometry of the index's grid cells (INDEX_CELL_LEVEL) that the geo filters and the map clusters share.
@@ -19,6 +20,32 @@ export function boxTest(index: ListingIndex, box: SearchBox): (slot: number) => 
     const lat = latitude[slot]!;
     const lng = longitude[slot]!;
     return lat >= south && lat <= north && (lng >= west || lng <= east);
+  };
+}
+
+/**
+ * geo.ts `inPolygon` over the columns: inside the polygon's bounding box, then even-odd ray casting with the
+ * edges' numbers in flat arrays and the arithmetic of `crossesEdge`, in the same order (the same roundings).
+ */
+export function polygonTest(index: ListingIndex, polygon: readonly GeoPoint[], bounds: SearchBox): (slot: number) => boolean {
+  const edges = polygonEdges(polygon);
+  const count = edges.length;
+  const lat0 = Float64Array.from(edges, (edge) => edge.lat);
+  const lng0 = Float64Array.from(edges, (edge) => edge.lng);
+  const otherLat = Float64Array.from(edges, (edge) => edge.otherLat);
+  const dLat = Float64Array.from(edges, (edge) => edge.dLat);
+  const dLng = Float64Array.from(edges, (edge) => edge.dLng);
+  const { latitude, longitude } = index;
+  const { south, north, west, east } = bounds;
+  return (slot) => {
+    const lat = latitude[slot]!;
+    const lng = longitude[slot]!;
+    if (!(lat >= south && lat <= north && lng >= west && lng <= east)) return false;
+    let inside = false;
+    for (let k = 0; k < count; k++) {
+      if (lat0[k]! > lat !== otherLat[k]! > lat && lng < (dLng[k]! * (lat - lat0[k]!)) / dLat[k]! + lng0[k]!) inside = !inside;
+    }
+    return inside;
   };
 }
 

@@ -164,9 +164,7 @@ export class Posting {
         this.last = highest;
         return;
       }
-      slots = new Int32Array(count);
-      let n = 0;
-      forEachSetBit(remade, remade.length, (slot) => (slots[n++] = slot));
+      slots = slotsOfBits(remade, remade.length);
     } else {
       const list = this.list!;
       slots = new Int32Array(this.length);
@@ -240,6 +238,16 @@ export function bitmapOf(slots: Int32Array, slotCount: number): Uint32Array {
   return bits;
 }
 
+/** The slots set in the first `words` words of a bitmap, ascending. */
+export function slotsOfBits(bits: Uint32Array, words: number): Int32Array {
+  let count = 0;
+  for (let word = 0; word < words; word++) if (bits[word] !== 0) count += popCount(bits[word]!);
+  const slots = new Int32Array(count);
+  let n = 0;
+  forEachSetBit(bits, words, (slot) => (slots[n++] = slot));
+  return slots;
+}
+
 /** Whether bit `slot` of a bitmap of slots is set (a slot past its end is not). */
 export function hasBit(bits: Uint32Array, slot: number): boolean {
   return ((bits[slot >>> 5] ?? 0) & (1 << (slot & 31))) !== 0;
@@ -263,7 +271,7 @@ export function forEachSetBit(bits: Uint32Array, words: number, visit: (slot: nu
 }
 
 /** The set bits of a 32-bit word. */
-export function popCount(word: number): number {
+function popCount(word: number): number {
   word -= (word >>> 1) & 0x55555555;
   word = (word & 0x33333333) + ((word >>> 2) & 0x33333333);
   return (Math.imul((word + (word >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
