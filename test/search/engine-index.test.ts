@@ -37,21 +37,27 @@ const AGENTS = [
   { id: 3, agency_id: null },
 ];
 
-function randomListing(random: () => number, id: number): IndexedListing {
+/**
+ * `narrow`: whole prices and sizes, coordinates with six decimals, as most datasets have (the index keeps them
+ * in integer columns); else some prices and sizes with decimals and coordinates with all of a double's digits
+ * (the columns widen to doubles as they meet the first).
+ */
+function randomListing(random: () => number, id: number, narrow: boolean): IndexedListing {
   const pick = <T>(values: readonly T[]) => values[Math.floor(random() * values.length)]!;
   const maybe = <T>(value: T) => (random() < 0.15 ? null : value);
+  const digits = (degrees: number) => (narrow ? Math.round(degrees * 1e6) / 1e6 : degrees);
   const located = random() < 0.9;
   const onEdges = random() < 0.2;
-  const latitude = onEdges ? pick(POLYGON).latitude : 25.5 + random() * 0.5;
-  const longitude = onEdges && random() < 0.5 ? pick(POLYGON).longitude : -80.5 + random() * 0.5;
+  const latitude = onEdges ? pick(POLYGON).latitude : digits(25.5 + random() * 0.5);
+  const longitude = onEdges && random() < 0.5 ? pick(POLYGON).longitude : digits(-80.5 + random() * 0.5);
   const [x, y, z] = unitVector(latitude, longitude);
   const words = WORDS.filter(() => random() < 0.4);
   return {
     id,
     status: random() < 0.8 ? 'publish' : 'sold',
-    price: maybe(pick([100_000, 250_000, 250_000.5, 900_000])),
+    price: maybe(pick([100_000, 250_000, narrow ? 250_001 : 250_000.5, 900_000])),
     currency: pick(['USD', 'EUR']),
-    size: maybe(pick([50, 80.5, 120])),
+    size: maybe(pick([50, narrow ? 80 : 80.5, 120])),
     land_size: null,
     bedrooms: maybe(Math.floor(random() * 5)),
     bathrooms: maybe(1 + Math.floor(random() * 3)),
@@ -63,7 +69,8 @@ function randomListing(random: () => number, id: number): IndexedListing {
     reference: `R-${id}`,
     search_text: words.join(' '),
     title_tokens: words.slice(0, 2).join(' '),
-    sort_title: pick(['alpha', 'beta', 'gamma', 'Émile', 'zeta']),
+    // Code point order is not UTF-16's: U+FF21 sorts before the surrogate pair of U+1F3E0 by code point, after it by unit.
+    sort_title: pick(['alpha', 'beta', 'gamma', 'Émile', 'zeta', '\uFF21lpha', '\u{1F3E0} house']),
     published_at: new Date(Date.UTC(2026, 0, 1 + Math.floor(random() * 30))).toISOString(),
     latitude: located ? latitude : null,
     longitude: located ? longitude : null,
@@ -98,7 +105,7 @@ function modelOrder(sort: string): (a: IndexedListing, b: IndexedListing) => num
     a_price: (a, b) => nullsLast(a.price, b.price, 1),
     d_price: (a, b) => nullsLast(a.price, b.price, -1),
     a_size: (a, b) => nullsLast(a.size, b.size, 1),
-    a_title: (a, b) => (a.sort_title < b.sort_title ? -1 : a.sort_title > b.sort_title ? 1 : 0),
+    a_title: (a, b) => Buffer.compare(Buffer.from(a.sort_title), Buffer.from(b.sort_title)),
     featured_first: (a, b) => Number(b.featured) - Number(a.featured) || date(b) - date(a),
   };
   return (a, b) => key[sort]!(a, b) || b.id - a.id;
@@ -110,7 +117,7 @@ interface World {
 }
 
 /** 3,000 listings put, a quarter of them replaced and a tenth removed; compacted or not. */
-function world(seed: number, compact: boolean): World {
+function world(seed: number, compact: boolean, narrow: boolean): World {
   const random = seededRandom(seed);
   const index = new ListingIndex();
   for (const agent of AGENTS) index.putAgent(agent);
@@ -122,11 +129,11 @@ function world(seed: number, compact: boolean): World {
     for (const id of ids) index.putTerm({ id, taxonomy, slug: `t${id}`, name: `T${id}` });
   }
   const listings = new Map<number, IndexedListing>();
-  for (let id = 1; id <= 3_000; id++) listings.set(id, randomListing(random, id));
+  for (let id = 1; id <= 3_000; id++) listings.set(id, randomListing(random, id, narrow));
   for (const listing of listings.values()) index.put(listing);
   for (let id = 1; id <= 3_000; id++) {
     if (random() < 0.25) {
-      const replaced = randomListing(random, id);
+      const replaced = randomListing(random, id, narrow);
       listings.set(id, replaced);
       index.put(replaced);
     } else if (random() < 0.1) {
@@ -141,7 +148,8 @@ function world(seed: number, compact: boolean): World {
   return { index, listings };
 }
 
-const worlds = [world(1, false), world(1, true)];
+/** Each pair: the same listings, not compacted and compacted. */
+const pairs = [false, true].map((narrow) => [world(1, false, narrow), world(1, true, narrow)] as const);
 
 const query = fc
   .record({
@@ -177,6 +185,10 @@ const termIds = fc
 
 /** What the engine answers for the search in each world, held to the matcher, plain sorts and counts. */
 function check(q: SearchQuery, terms: ResolvedSearch['termIds'], page: number): void {
+  for (const worlds of pairs) checkWorlds(worlds, q, terms, page);
+}
+
+function checkWorlds(worlds: readonly World[], q: SearchQuery, terms: ResolvedSearch['termIds'], page: number): void {
   const search: ResolvedSearch = { query: { ...q, facets: ['type', 'city', 'bedrooms', 'price'] }, termIds: terms };
   const expected = [...worlds[0]!.listings.values()].map(matchable).filter((listing) => matchesListing(listing, search));
   const answers = worlds.map(({ index }) => {
@@ -236,13 +248,35 @@ describe('the engine index at scale', () => {
   });
 
   it('lays a compacted index out in grid order: each cell in consecutive slots, listings without a place last', () => {
-    const { index } = worlds[1]!;
-    const cells = Array.from({ length: index.slotCount }, (_, slot) => {
-      const key = index.geoKey[slot]!;
-      return Number.isNaN(key) ? Infinity : cellOfGeoKey(key);
-    });
-    expect(index.size).toBe(index.slotCount);
-    expect(cells).toEqual([...cells].sort((a, b) => a - b));
-    expect(new Set(cells).size).toBeGreaterThan(10);
+    for (const [, { index }] of pairs) {
+      const cells = Array.from({ length: index.slotCount }, (_, slot) =>
+        index.isLocated(slot) ? cellOfGeoKey(index.geoKeyOf(slot)) : Infinity,
+      );
+      expect(index.size).toBe(index.slotCount);
+      expect(cells).toEqual([...cells].sort((a, b) => a - b));
+      expect(new Set(cells).size).toBeGreaterThan(10);
+    }
+  });
+
+  it('keeps narrow data in integer columns and widens a column at its first value with decimals', () => {
+    const [narrow, wide] = [pairs[1]![1].index, pairs[0]![1].index];
+    for (const column of [narrow.price, narrow.floorSize, narrow.latitude, narrow.longitude]) expect(column).toBeInstanceOf(Int32Array);
+    expect(narrow.bedrooms).toBeInstanceOf(Int16Array);
+    for (const column of [wide.price, wide.floorSize, wide.latitude, wide.longitude]) expect(column).toBeInstanceOf(Float64Array);
+  });
+
+  it('answers from a stored geo key that the coordinates would not give (a row written by other code)', () => {
+    const random = seededRandom(7);
+    const index = new ListingIndex();
+    const listings = Array.from({ length: 40 }, (_, n) => randomListing(random, n + 1, true)).filter((l) => l.latitude !== null);
+    // The first listing's key is moved one finest cell over: as if another program had rounded differently.
+    const [odd, ...others] = listings;
+    const stored = odd!.geo_key! + 1;
+    index.put({ ...odd!, geo_key: stored });
+    for (const listing of others) index.put(listing);
+    index.compact();
+    const slot = index.slotOf(odd!.id);
+    expect(index.geoKeyOf(slot)).toBe(stored);
+    for (const listing of others) expect(index.geoKeyOf(index.slotOf(listing.id))).toBe(listing.geo_key);
   });
 });

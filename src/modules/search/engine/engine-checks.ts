@@ -1,7 +1,8 @@
 import { unitVector } from '../../../lib/geo-grid.js';
 import { minimumDot, type RadiusCircle, radiusKmOf } from '../geo/geo.js';
 import type { NumberRange } from '../query/search-types.js';
-import { type ListingIndex, NULL_INT } from './listing-index.js';
+import { leastOf, type NumberColumn } from './engine-columns.js';
+import type { ListingIndex } from './listing-index.js';
 import { hasBit } from './postings.js';
 
 /** Whether one slot passes a rule. */
@@ -42,12 +43,12 @@ export function bitsCheck(bits: Uint32Array): Check {
 
 /**
  * Inclusive bounds on a column, where a null never passes: NaN in a float column fails every comparison, and
- * NULL_INT in an integer column lies below the least bound it is given. A missing bound is an infinite one;
+ * an integer column's null lies below the least bound it is given. A missing bound is an infinite one;
  * undefined when the range bounds nothing.
  */
-export function rangeCheck(column: Float64Array | Int32Array, range: NumberRange | undefined): Check | undefined {
+export function rangeCheck(column: NumberColumn, range: NumberRange | undefined): Check | undefined {
   if (range === undefined || (range.min === undefined && range.max === undefined)) return undefined;
-  const min = Math.max(range.min ?? -Infinity, column instanceof Int32Array ? NULL_INT + 1 : -Infinity);
+  const min = Math.max(range.min ?? -Infinity, leastOf(column));
   const max = range.max ?? Infinity;
   return (slots, length) => {
     let kept = 0;

@@ -20,11 +20,11 @@ export function mapClusters(index: ListingIndex, engineSearch: EngineSearch, box
   const groups = new Map<number, CellTotals>();
   const groupOfKey = 4 ** (20 - level);
   const add = (slot: number) => {
-    const key = Math.floor(index.geoKey[slot]! / groupOfKey);
-    addTotals(groups, key, 1, microdegreesOf(index.latitude[slot]!), microdegreesOf(index.longitude[slot]!), index.ids[slot]!);
+    const key = Math.floor(index.geoKeyOf(slot) / groupOfKey);
+    addTotals(groups, key, 1, microdegreesOf(index.latitudeOf(slot)), microdegreesOf(index.longitudeOf(slot)), index.ids[slot]!);
   };
   if (!boxOnly || level > INDEX_CELL_LEVEL) {
-    for (const slot of matchSlots(index, engineSearch)) if (!Number.isNaN(index.geoKey[slot]!)) add(slot);
+    for (const slot of matchSlots(index, engineSearch)) if (index.isLocated(slot)) add(slot);
     return clustersOf(groups);
   }
   const statuses = includeSold ? [PUBLISH, SOLD] : [PUBLISH];
@@ -41,7 +41,7 @@ export function mapClusters(index: ListingIndex, engineSearch: EngineSearch, box
       return;
     }
     index.cellPostings.get(cell)!.each((slot) => {
-      if (index.alive[slot] === 1 && statuses.includes(index.status[slot]!) && inBox(slot)) add(slot);
+      if (index.isLive(slot) && statuses.includes(index.statusOf(slot)) && inBox(slot)) add(slot);
     });
   });
   return clustersOf(groups);

@@ -3,7 +3,8 @@ import { byCount, type FacetCount } from '../facets/facet-counts.js';
 import { TAXONOMY_OF } from '../query/search-terms.js';
 import type { FacetName, TaxonomyFilter } from '../query/search-types.js';
 import { type EngineSearch, matchSlots } from './engine-match.js';
-import { type ListingIndex, NULL_INT } from './listing-index.js';
+import { leastOf, type NumberColumn } from './engine-columns.js';
+import type { ListingIndex } from './listing-index.js';
 import { bitmapOf } from './postings.js';
 
 /**
@@ -72,13 +73,14 @@ function termCounts(index: ListingIndex, taxonomy: Parameters<ListingIndex['term
 /** Room counts below this are counted in an array; the rare higher ones in a map. */
 const ROOMS_IN_ARRAY = 64;
 
-function roomCounts(column: Int32Array, slots: Int32Array): FacetCount[] {
+function roomCounts(column: NumberColumn, slots: Int32Array): FacetCount[] {
   const few = new Int32Array(ROOMS_IN_ARRAY);
   const many = new Map<number, number>();
+  const least = leastOf(column);
   for (let i = 0; i < slots.length; i++) {
     const value = column[slots[i]!]!;
     if (value >= 0 && value < ROOMS_IN_ARRAY) few[value]!++;
-    else if (value !== NULL_INT) many.set(value, (many.get(value) ?? 0) + 1);
+    else if (value >= least) many.set(value, (many.get(value) ?? 0) + 1);
   }
   few.forEach((count, value) => {
     if (count > 0) many.set(value, count);
@@ -87,11 +89,13 @@ function roomCounts(column: Int32Array, slots: Int32Array): FacetCount[] {
 }
 
 /** Counts per range of the 10 fitted to the prices of `slots`, lowest to highest (search-facets.repository.ts). */
-function priceCounts(price: Float64Array, slots: Int32Array): FacetCount[] {
+function priceCounts(price: NumberColumn, slots: Int32Array): FacetCount[] {
   let lowest = Infinity;
   let highest = -Infinity;
+  const least = leastOf(price);
   for (let i = 0; i < slots.length; i++) {
     const value = price[slots[i]!]!;
+    if (value < least) continue;
     if (value < lowest) lowest = value;
     if (value > highest) highest = value;
   }
@@ -100,7 +104,7 @@ function priceCounts(price: Float64Array, slots: Int32Array): FacetCount[] {
   const counts = new Array<number>(ranges.length).fill(0);
   for (let i = 0; i < slots.length; i++) {
     const value = price[slots[i]!]!;
-    if (Number.isNaN(value)) continue;
+    if (!(value >= least)) continue;
     const at = rangeIndexOf(ranges, value);
     if (at >= 0) counts[at]!++;
   }

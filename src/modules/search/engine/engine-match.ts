@@ -12,6 +12,7 @@ import {
   type TaxonomyFilter,
 } from '../query/search-types.js';
 import { bitsCheck, type Check, checkOf, circleCheck, rangeCheck } from './engine-checks.js';
+import { leastOf, type NumberColumn } from './engine-columns.js';
 import { INDEX_CELL_LEVEL, type ListingIndex } from './listing-index.js';
 import { orderOf } from './engine-orders.js';
 import { boxTest, forEachCell, polygonTest } from './engine-regions.js';
@@ -162,7 +163,7 @@ function planOf(index: ListingIndex, { search, referenceIds }: EngineSearch, exc
   // The price range is a source (a stretch of the price order) whose own check is the range's.
   const priceSource = price ? priceRangeSource(index, price) : undefined;
   if (priceSource) sources.push({ ...priceSource, contains: rangeCheck(index.price, price)! });
-  const ranges: [Float64Array | Int32Array, NumberRange | undefined][] = [
+  const ranges: [NumberColumn, NumberRange | undefined][] = [
     [index.floorSize, query.size],
     [index.landSize, query.land_size],
     [index.bedrooms, except === 'bedrooms' ? undefined : query.bedrooms],
@@ -181,8 +182,7 @@ function planOf(index: ListingIndex, { search, referenceIds }: EngineSearch, exc
     checks.push(checkOf((slot) => currency[slot] === code));
   }
   if (query.featured) {
-    const { featured } = index;
-    checks.push(checkOf((slot) => featured[slot] === 1));
+    checks.push(bitsCheck(index.featuredBits));
   }
 
   if (query.circle?.radius !== undefined) {
@@ -290,6 +290,7 @@ function priceRangeSource(index: ListingIndex, range: NumberRange): Source | und
  */
 export function priceStretch(index: ListingIndex, order: Int32Array, sort: 'a_price' | 'd_price', range: NumberRange): [number, number] {
   const { price } = index;
+  const least = leastOf(price);
   const { min = -Infinity, max = Infinity } = range;
   // The number of positions whose price is priced and `before` the bound (a prefix of the order).
   const prefix = (before: (value: number) => boolean) => {
@@ -298,7 +299,7 @@ export function priceStretch(index: ListingIndex, order: Int32Array, sort: 'a_pr
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       const value = price[order[mid]!]!;
-      if (!Number.isNaN(value) && before(value)) lo = mid + 1;
+      if (value >= least && before(value)) lo = mid + 1;
       else hi = mid;
     }
     return lo;

@@ -1,24 +1,25 @@
 import { columnOfLongitude, interleave, deinterleave, rowOfLatitude } from '../../../lib/geo-grid.js';
 import { polygonEdges } from '../geo/geo.js';
 import type { GeoPoint, SearchBox } from '../query/search-types.js';
+import { degreesReader } from './engine-columns.js';
 import { INDEX_CELL_LEVEL, type ListingIndex } from './listing-index.js';
 
 // The geometry of the index's grid cells (INDEX_CELL_LEVEL) that the geo filters and the map clusters share.
 
 /** geo.ts `inBox`, where a listing without coordinates (NaN) is outside. */
 export function boxTest(index: ListingIndex, box: SearchBox): (slot: number) => boolean {
-  const { latitude, longitude } = index;
+  const [latitude, longitude] = [degreesReader(index.latitude), degreesReader(index.longitude)];
   const { south, north, west, east } = box;
   if (west <= east) {
     return (slot) => {
-      const lat = latitude[slot]!;
-      const lng = longitude[slot]!;
+      const lat = latitude(slot);
+      const lng = longitude(slot);
       return lat >= south && lat <= north && lng >= west && lng <= east;
     };
   }
   return (slot) => {
-    const lat = latitude[slot]!;
-    const lng = longitude[slot]!;
+    const lat = latitude(slot);
+    const lng = longitude(slot);
     return lat >= south && lat <= north && (lng >= west || lng <= east);
   };
 }
@@ -35,11 +36,11 @@ export function polygonTest(index: ListingIndex, polygon: readonly GeoPoint[], b
   const otherLat = Float64Array.from(edges, (edge) => edge.otherLat);
   const dLat = Float64Array.from(edges, (edge) => edge.dLat);
   const dLng = Float64Array.from(edges, (edge) => edge.dLng);
-  const { latitude, longitude } = index;
+  const [latitude, longitude] = [degreesReader(index.latitude), degreesReader(index.longitude)];
   const { south, north, west, east } = bounds;
   return (slot) => {
-    const lat = latitude[slot]!;
-    const lng = longitude[slot]!;
+    const lat = latitude(slot);
+    const lng = longitude(slot);
     if (!(lat >= south && lat <= north && lng >= west && lng <= east)) return false;
     let inside = false;
     for (let k = 0; k < count; k++) {

@@ -1,7 +1,9 @@
 import type { Taxonomy } from '../../../db/schema/index.js';
 import { microdegreesOf } from '../../../db/dialect/ddl/geo-cell-triggers.js';
+import { geoKey } from '../../../lib/geo-grid.js';
+import { type DegreeColumn, degreesAt, type NumberColumn, storeDegrees, storeNumber, TextColumn } from './engine-columns.js';
 import type { IndexedAgent, IndexedListing, IndexedTerm } from './indexed-listing.js';
-import { clearBit, PostingMap, setBit } from './postings.js';
+import { clearBit, hasBit, PostingMap, setBit } from './postings.js';
 
 /**
  * The search engine's index (docs/search-engine.md): the searchable listings (`publish`, `sold`) held in memory
@@ -11,12 +13,14 @@ import { clearBit, PostingMap, setBit } from './postings.js';
  *
  * A slot is never rewritten: a changed listing gets a new slot at the end and its old one is marked dead. So
  * every posting list stays sorted by appending, nothing needs the listing's previous values to update the
- * lists, and a reader that holds a slot number sees one consistent listing. Dead slots are skipped by `alive`
- * and dropped by `compact` (the feed calls it when they weigh).
+ * lists, and a reader that holds a slot number sees one consistent listing. Dead slots are skipped by
+ * `liveBits` and dropped by `compact` (the feed calls it when they weigh).
+ *
+ * Columns are as narrow as their values allow exactly (engine-columns.ts): numbers that may be null in
+ * integers widened on demand, titles as UTF-8, yes/no facts as bitmaps, and no column for what another part
+ * already holds (the state is `publishedBits`; authors and agencies are postings; the geo key is worked out
+ * again from the coordinates, with the rare stored key that differs kept aside).
  */
-
-/** `null` in the integer columns (bedrooms, bathrooms, garage, year built). */
-export const NULL_INT = -2147483648;
 /** The grid level of the cell postings and aggregates: cells of about 1.2 × 2.2 km in Miami (lib/geo-grid.ts). */
 export const INDEX_CELL_LEVEL = 14;
 const CELL_DIVISOR = 4 ** (20 - INDEX_CELL_LEVEL);
@@ -33,24 +37,16 @@ export interface CellAggregate {
   sums: Float64Array;
 }
 
-type FloatColumn = 'price' | 'floorSize' | 'landSize' | 'publishedAt' | 'latitude' | 'longitude' | 'geoKey' | 'geoX' | 'geoY' | 'geoZ';
-type IntColumn = 'ids' | 'bedrooms' | 'bathrooms' | 'garage' | 'yearBuilt' | 'author' | 'agency' | 'referenceHash';
-type ByteColumn = 'alive' | 'status' | 'featured' | 'currency';
+type FloatColumn = 'publishedAt' | 'geoX' | 'geoY' | 'geoZ';
+type IntColumn = 'ids' | 'referenceHash';
+type NumberColumnName = 'price' | 'floorSize' | 'landSize' | 'bedrooms' | 'bathrooms' | 'garage' | 'yearBuilt';
+type BitColumn = 'liveBits' | 'publishedBits' | 'featuredBits';
 
-const FLOAT_COLUMNS: readonly FloatColumn[] = [
-  'price',
-  'floorSize',
-  'landSize',
-  'publishedAt',
-  'latitude',
-  'longitude',
-  'geoKey',
-  'geoX',
-  'geoY',
-  'geoZ',
-];
-const INT_COLUMNS: readonly IntColumn[] = ['ids', 'bedrooms', 'bathrooms', 'garage', 'yearBuilt', 'author', 'agency', 'referenceHash'];
-const BYTE_COLUMNS: readonly ByteColumn[] = ['alive', 'status', 'featured', 'currency'];
+const FLOAT_COLUMNS: readonly FloatColumn[] = ['publishedAt', 'geoX', 'geoY', 'geoZ'];
+const DEGREE_COLUMNS = ['latitude', 'longitude'] as const;
+const INT_COLUMNS: readonly IntColumn[] = ['ids', 'referenceHash'];
+const NUMBER_COLUMNS: readonly NumberColumnName[] = ['price', 'floorSize', 'landSize', 'bedrooms', 'bathrooms', 'garage', 'yearBuilt'];
+const BIT_COLUMNS: readonly BitColumn[] = ['liveBits', 'publishedBits', 'featuredBits'];
 
 export class ListingIndex {
   /** Slots used, dead ones included; new slots are numbered from here. */
@@ -58,29 +54,24 @@ export class ListingIndex {
   private liveCount = 0;
   private capacity = INITIAL_CAPACITY;
 
-  // Columns, by slot. Floats are NaN for null; integers NULL_INT (author and agency: 0).
+  // Columns, by slot. Doubles are NaN for null; the number columns their type's null (engine-columns.ts).
   ids = new Int32Array(INITIAL_CAPACITY);
-  alive = new Uint8Array(INITIAL_CAPACITY);
-  status = new Uint8Array(INITIAL_CAPACITY);
-  featured = new Uint8Array(INITIAL_CAPACITY);
   /** Index into `currencies`. */
   currency = new Uint8Array(INITIAL_CAPACITY);
-  price = new Float64Array(INITIAL_CAPACITY);
-  floorSize = new Float64Array(INITIAL_CAPACITY);
-  landSize = new Float64Array(INITIAL_CAPACITY);
-  bedrooms = new Int32Array(INITIAL_CAPACITY);
-  bathrooms = new Int32Array(INITIAL_CAPACITY);
-  garage = new Int32Array(INITIAL_CAPACITY);
-  yearBuilt = new Int32Array(INITIAL_CAPACITY);
-  author = new Int32Array(INITIAL_CAPACITY);
-  agency = new Int32Array(INITIAL_CAPACITY);
+  price: NumberColumn = new Int32Array(INITIAL_CAPACITY);
+  floorSize: NumberColumn = new Int32Array(INITIAL_CAPACITY);
+  landSize: NumberColumn = new Int32Array(INITIAL_CAPACITY);
+  bedrooms: NumberColumn = new Int16Array(INITIAL_CAPACITY);
+  bathrooms: NumberColumn = new Int16Array(INITIAL_CAPACITY);
+  garage: NumberColumn = new Int16Array(INITIAL_CAPACITY);
+  yearBuilt: NumberColumn = new Int16Array(INITIAL_CAPACITY);
   /** FNV-1a of the reference: a listing whose reference equals a text has its hash (the caller confirms). */
   referenceHash = new Int32Array(INITIAL_CAPACITY);
   /** Milliseconds since the epoch. */
   publishedAt = new Float64Array(INITIAL_CAPACITY);
-  latitude = new Float64Array(INITIAL_CAPACITY);
-  longitude = new Float64Array(INITIAL_CAPACITY);
-  geoKey = new Float64Array(INITIAL_CAPACITY);
+  /** Read through `latitudeOf`, `longitudeOf` or engine-columns.ts `degreesReader`. */
+  latitude: DegreeColumn = new Int32Array(INITIAL_CAPACITY);
+  longitude: DegreeColumn = new Int32Array(INITIAL_CAPACITY);
   /** The unit vector of the point, as `listings.geo_x/y/z` store it (lib/geo-grid.ts). */
   geoX = new Float64Array(INITIAL_CAPACITY);
   geoY = new Float64Array(INITIAL_CAPACITY);
@@ -91,8 +82,14 @@ export class ListingIndex {
    */
   liveBits = new Uint32Array(INITIAL_CAPACITY >>> 5);
   publishedBits = new Uint32Array(INITIAL_CAPACITY >>> 5);
-  /** `sort_title`, by slot (strings cannot live in a typed array). */
-  sortTitle: string[] = [];
+  featuredBits = new Uint32Array(INITIAL_CAPACITY >>> 5);
+  /** `sort_title`, by slot. */
+  titles = new TextColumn(INITIAL_CAPACITY);
+  /**
+   * The slots whose stored `geo_key` is not the one lib/geo-grid.ts works out from their coordinates (rows
+   * written by something else than this code), with the stored key: the index answers from the stored one.
+   */
+  private geoKeysAside = new Map<number, number>();
 
   /** The slot of a listing id, −1 when not indexed. */
   private slotById = new Int32Array(INITIAL_CAPACITY).fill(-1);
@@ -131,6 +128,35 @@ export class ListingIndex {
     return listingId < this.slotById.length ? this.slotById[listingId]! : -1;
   }
 
+  /** Whether a slot holds a listing (false once it was removed or replaced). */
+  isLive(slot: number): boolean {
+    return hasBit(this.liveBits, slot);
+  }
+
+  /** PUBLISH or SOLD, of a live slot. */
+  statusOf(slot: number): number {
+    return hasBit(this.publishedBits, slot) ? PUBLISH : SOLD;
+  }
+
+  latitudeOf(slot: number): number {
+    return degreesAt(this.latitude, slot);
+  }
+
+  longitudeOf(slot: number): number {
+    return degreesAt(this.longitude, slot);
+  }
+
+  /** Whether the listing of a slot has coordinates (then also a geo key and unit vector). */
+  isLocated(slot: number): boolean {
+    return !Number.isNaN(this.latitudeOf(slot));
+  }
+
+  /** `listings.geo_key` of a located slot. */
+  geoKeyOf(slot: number): number {
+    const aside = this.geoKeysAside.size === 0 ? undefined : this.geoKeysAside.get(slot);
+    return aside ?? geoKey(this.latitudeOf(slot), this.longitudeOf(slot));
+  }
+
   /** Inserts the listing, or replaces the one of its id. */
   put(listing: IndexedListing): void {
     this.remove(listing.id);
@@ -138,24 +164,20 @@ export class ListingIndex {
     const slot = this.slotCount++;
     this.liveCount++;
     this.ids[slot] = listing.id;
-    this.alive[slot] = 1;
-    this.status[slot] = listing.status === 'sold' ? SOLD : PUBLISH;
     setBit(this.liveBits, slot);
-    if (this.status[slot] === PUBLISH) setBit(this.publishedBits, slot);
-    this.featured[slot] = listing.featured ? 1 : 0;
+    if (listing.status !== 'sold') setBit(this.publishedBits, slot);
+    if (listing.featured) setBit(this.featuredBits, slot);
     this.currency[slot] = this.currencyCode(listing.currency);
-    this.price[slot] = listing.price ?? NaN;
-    this.floorSize[slot] = listing.size ?? NaN;
-    this.landSize[slot] = listing.land_size ?? NaN;
-    this.bedrooms[slot] = listing.bedrooms ?? NULL_INT;
-    this.bathrooms[slot] = listing.bathrooms ?? NULL_INT;
-    this.garage[slot] = listing.garage ?? NULL_INT;
-    this.yearBuilt[slot] = listing.year_built ?? NULL_INT;
-    this.author[slot] = listing.author_id ?? 0;
-    this.agency[slot] = listing.agency_id ?? 0;
+    this.price = storeNumber(this.price, slot, listing.price);
+    this.floorSize = storeNumber(this.floorSize, slot, listing.size);
+    this.landSize = storeNumber(this.landSize, slot, listing.land_size);
+    this.bedrooms = storeNumber(this.bedrooms, slot, listing.bedrooms);
+    this.bathrooms = storeNumber(this.bathrooms, slot, listing.bathrooms);
+    this.garage = storeNumber(this.garage, slot, listing.garage);
+    this.yearBuilt = storeNumber(this.yearBuilt, slot, listing.year_built);
     this.referenceHash[slot] = hashText(listing.reference);
     this.publishedAt[slot] = Date.parse(listing.published_at);
-    this.sortTitle[slot] = listing.sort_title;
+    this.titles.append(listing.sort_title);
     const located =
       listing.latitude !== null &&
       listing.longitude !== null &&
@@ -163,9 +185,9 @@ export class ListingIndex {
       listing.geo_x !== null &&
       listing.geo_y !== null &&
       listing.geo_z !== null;
-    this.latitude[slot] = located ? listing.latitude! : NaN;
-    this.longitude[slot] = located ? listing.longitude! : NaN;
-    this.geoKey[slot] = located ? listing.geo_key! : NaN;
+    this.latitude = storeDegrees(this.latitude, slot, located ? listing.latitude : null);
+    this.longitude = storeDegrees(this.longitude, slot, located ? listing.longitude : null);
+    if (located && geoKey(listing.latitude!, listing.longitude!) !== listing.geo_key) this.geoKeysAside.set(slot, listing.geo_key!);
     this.geoX[slot] = located ? listing.geo_x! : NaN;
     this.geoY[slot] = located ? listing.geo_y! : NaN;
     this.geoZ[slot] = located ? listing.geo_z! : NaN;
@@ -196,11 +218,12 @@ export class ListingIndex {
     const slot = this.slotOf(listingId);
     if (slot < 0) return;
     this.slotById[listingId] = -1;
-    this.alive[slot] = 0;
+    // Before the bits go: the cell's sums are kept per state.
+    if (this.isLocated(slot)) this.addToCell(cellOfGeoKey(this.geoKeyOf(slot)), slot, -1);
     clearBit(this.liveBits, slot);
     clearBit(this.publishedBits, slot);
+    clearBit(this.featuredBits, slot);
     this.liveCount--;
-    if (!Number.isNaN(this.geoKey[slot]!)) this.addToCell(cellOfGeoKey(this.geoKey[slot]!), slot, -1);
   }
 
   putTerm(term: IndexedTerm): void {
@@ -252,11 +275,11 @@ export class ListingIndex {
 
   /** Bytes held, by part: the columns, the postings of terms, agents, authors, agencies and cells, and the keyword index. */
   memory(): { columns: number; postings: number; keyword: number; total: number } {
-    let columns = this.slotById.byteLength;
-    for (const name of [...FLOAT_COLUMNS, ...INT_COLUMNS, ...BYTE_COLUMNS]) columns += this[name].byteLength;
-    columns += this.liveBits.byteLength + this.publishedBits.byteLength;
-    // A string of n one-byte characters takes about 16 + n bytes; the array slot 8 more.
-    for (let slot = 0; slot < this.slotCount; slot++) columns += 24 + (this.sortTitle[slot]?.length ?? 0);
+    let columns = this.slotById.byteLength + this.currency.byteLength + this.titles.byteLength();
+    for (const name of [...FLOAT_COLUMNS, ...DEGREE_COLUMNS, ...INT_COLUMNS, ...NUMBER_COLUMNS, ...BIT_COLUMNS])
+      columns += this[name].byteLength;
+    // A map entry takes about 40 bytes.
+    columns += this.geoKeysAside.size * 40;
     const postings =
       this.termPostings.bytes() +
       this.agentPostings.bytes() +
@@ -282,17 +305,25 @@ export class ListingIndex {
     const next = order.length;
     const renumber = new Int32Array(this.slotCount).fill(-1);
     for (let to = 0; to < next; to++) renumber[order[to]!] = to;
-    const permuted = <T extends Float64Array | Int32Array | Uint8Array>(column: T): T => {
+    const permuted = <T extends Column>(column: T): T => {
       const out = new (column.constructor as new (length: number) => T)(this.capacity);
       for (let to = 0; to < next; to++) out[to] = column[order[to]!]!;
       return out;
     };
     for (const name of FLOAT_COLUMNS) this[name] = permuted(this[name]);
+    for (const name of DEGREE_COLUMNS) this[name] = permuted(this[name]);
     for (const name of INT_COLUMNS) this[name] = permuted(this[name]);
-    for (const name of BYTE_COLUMNS) this[name] = permuted(this[name]);
-    const titles: string[] = new Array<string>(next);
-    for (let to = 0; to < next; to++) titles[to] = this.sortTitle[order[to]!]!;
-    this.sortTitle = titles;
+    for (const name of NUMBER_COLUMNS) this[name] = permuted(this[name]);
+    this.currency = permuted(this.currency);
+    for (const name of BIT_COLUMNS) {
+      const bits = new Uint32Array(this[name].length);
+      for (let to = 0; to < next; to++) if (hasBit(this[name], order[to]!)) setBit(bits, to);
+      this[name] = bits;
+    }
+    this.titles = this.titles.permuted(order, this.capacity);
+    const aside = new Map<number, number>();
+    for (const [slot, key] of this.geoKeysAside) if (renumber[slot]! >= 0) aside.set(renumber[slot]!, key);
+    this.geoKeysAside = aside;
     for (const postings of [
       this.termPostings,
       this.wordPostings,
@@ -306,12 +337,6 @@ export class ListingIndex {
     for (const cell of this.cellAggregates.keys()) if (!this.cellPostings.get(cell)) this.cellAggregates.delete(cell);
     this.slotById.fill(-1);
     for (let slot = 0; slot < next; slot++) this.slotById[this.ids[slot]!] = slot;
-    this.liveBits.fill(0);
-    this.publishedBits.fill(0);
-    for (let slot = 0; slot < next; slot++) {
-      setBit(this.liveBits, slot);
-      if (this.status[slot] === PUBLISH) setBit(this.publishedBits, slot);
-    }
     this.slotCount = next;
     this.compactions++;
   }
@@ -327,9 +352,8 @@ export class ListingIndex {
     const keys = new Float64Array(this.liveCount);
     let n = 0;
     for (let slot = 0; slot < this.slotCount; slot++) {
-      if (this.alive[slot] !== 1) continue;
-      const geoKey = this.geoKey[slot]!;
-      keys[n++] = (Number.isNaN(geoKey) ? unlocated : cellOfGeoKey(geoKey)) * scale + slot;
+      if (!this.isLive(slot)) continue;
+      keys[n++] = (this.isLocated(slot) ? cellOfGeoKey(this.geoKeyOf(slot)) : unlocated) * scale + slot;
     }
     keys.sort();
     const order = new Int32Array(n);
@@ -345,17 +369,18 @@ export class ListingIndex {
     const capacity = this.slotCount + TRIMMED_HEADROOM;
     if (capacity < this.capacity) this.grow(capacity);
     let highestId = 0;
-    for (let slot = 0; slot < this.slotCount; slot++)
-      if (this.alive[slot] === 1 && this.ids[slot]! > highestId) highestId = this.ids[slot]!;
+    for (let slot = 0; slot < this.slotCount; slot++) if (this.isLive(slot) && this.ids[slot]! > highestId) highestId = this.ids[slot]!;
     if (highestId + 1 + TRIMMED_HEADROOM < this.slotById.length) this.slotById = grown(this.slotById, highestId + 1 + TRIMMED_HEADROOM);
   }
 
   private grow(capacity: number): void {
     for (const name of FLOAT_COLUMNS) this[name] = grown(this[name], capacity);
+    for (const name of DEGREE_COLUMNS) this[name] = grown(this[name], capacity);
     for (const name of INT_COLUMNS) this[name] = grown(this[name], capacity);
-    for (const name of BYTE_COLUMNS) this[name] = grown(this[name], capacity);
-    this.liveBits = grown(this.liveBits, (capacity + 31) >>> 5);
-    this.publishedBits = grown(this.publishedBits, (capacity + 31) >>> 5);
+    for (const name of NUMBER_COLUMNS) this[name] = grown(this[name], capacity);
+    this.currency = grown(this.currency, capacity);
+    for (const name of BIT_COLUMNS) this[name] = grown(this[name], (capacity + 31) >>> 5);
+    this.titles.resize(capacity);
     this.capacity = capacity;
   }
 
@@ -374,10 +399,10 @@ export class ListingIndex {
   private addToCell(cell: number, slot: number, sign: 1 | -1): void {
     let aggregate = this.cellAggregates.get(cell);
     if (!aggregate) this.cellAggregates.set(cell, (aggregate = { sums: new Float64Array(8) }));
-    const at = this.status[slot]! * 4;
+    const at = this.statusOf(slot) * 4;
     aggregate.sums[at] = aggregate.sums[at]! + sign;
-    aggregate.sums[at + 1] = aggregate.sums[at + 1]! + sign * microdegreesOf(this.latitude[slot]!);
-    aggregate.sums[at + 2] = aggregate.sums[at + 2]! + sign * microdegreesOf(this.longitude[slot]!);
+    aggregate.sums[at + 1] = aggregate.sums[at + 1]! + sign * microdegreesOf(this.latitudeOf(slot));
+    aggregate.sums[at + 2] = aggregate.sums[at + 2]! + sign * microdegreesOf(this.longitudeOf(slot));
     aggregate.sums[at + 3] = aggregate.sums[at + 3]! + sign * this.ids[slot]!;
   }
 }
@@ -397,7 +422,9 @@ export function hashText(text: string): number {
   return hash | 0;
 }
 
-function grown<T extends Float64Array | Int32Array | Uint8Array | Uint32Array>(column: T, capacity: number): T {
+type Column = NumberColumn | Uint8Array | Uint32Array;
+
+function grown<T extends Column>(column: T, capacity: number): T {
   const next = new (column.constructor as new (length: number) => T)(capacity);
   next.set(column.length > capacity ? column.subarray(0, capacity) : column);
   return next;

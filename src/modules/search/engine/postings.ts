@@ -2,7 +2,7 @@
  * A posting list: the slots (engine/listing-index.ts) holding one term, word, agent or grid cell, ascending.
  * Slots are only ever appended with a number above every slot before (a changed listing gets a new slot), so a
  * list stays sorted by appending, and a lookup is a binary search. Slots of removed listings stay until the
- * index is compacted; readers skip them by the index's `alive` column.
+ * index is compacted; readers skip them by the index's `liveBits`.
  *
  * A list that holds one slot in 32 or more (the words of template sentences, a city's listings) becomes a
  * bitmap instead: smaller than the list, and membership in O(1), which the filters and facets test for every

@@ -68,7 +68,7 @@ export class SearchEngine {
     const hash = hashText(text);
     const candidates: number[] = [];
     const test = (slot: number) => {
-      if (index.alive[slot] === 1 && index.referenceHash[slot] === hash) candidates.push(index.ids[slot]!);
+      if (index.referenceHash[slot] === hash && index.isLive(slot)) candidates.push(index.ids[slot]!);
     };
     if (within) within.each(test);
     else for (let slot = 0; slot < index.slotCount; slot++) test(slot);
