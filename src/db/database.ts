@@ -20,6 +20,11 @@ export interface Database {
   readonly localWrites: LocalWrites;
   /** True when reading a stamp costs no network round trip (the embedded database). */
   readonly stampReadsAreLocal: boolean;
+  /**
+   * How another thread reaches the same data (`openReader`): absent for a database held in this process's
+   * memory (`:memory:`, the tests' copies), which no other connection can open.
+   */
+  readonly readerConfig?: DatabaseConfig;
   /** The connection pool's state, for metrics; absent for the embedded database (one connection, in process). */
   poolStats?(): { total: number; idle: number; waiting: number };
   destroy(): Promise<void>;
@@ -36,7 +41,8 @@ function openSqlite(file: string): Database {
   const connection = new SQLite(file);
   // WAL lets readers run beside the writer; NORMAL sync is durable across crashes of the process in WAL.
   if (!inMemory) connection.pragma('journal_mode = WAL');
-  return sqliteDatabase(connection, isNew);
+  const database = sqliteDatabase(connection, isNew);
+  return inMemory ? database : { ...database, readerConfig: { kind: 'sqlite', path: file } };
 }
 
 /**
@@ -66,10 +72,10 @@ export function sqliteDatabase(connection: SQLite.Database, isNew: boolean): Dat
   };
 }
 
-function openPostgres(url: string, schema: string | undefined): Database {
+function postgresPool(url: string, schema: string | undefined, max: number): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
-    max: 10,
+    max,
     // A dedicated schema (tests: one per test file) is selected for every connection of the pool.
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
@@ -77,6 +83,11 @@ function openPostgres(url: string, schema: string | undefined): Database {
   // 'error' event of the pool, which would otherwise end the process: the pool has already discarded that
   // connection, and the next query opens a new one.
   pool.on('error', () => undefined);
+  return pool;
+}
+
+function openPostgres(url: string, schema: string | undefined): Database {
+  const pool = postgresPool(url, schema, 10);
   const localWrites = new LocalWrites();
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [localWrites] });
   return {
@@ -86,9 +97,23 @@ function openPostgres(url: string, schema: string | undefined): Database {
     readCacheVersion: kyselyCacheVersionReader(db),
     localWrites,
     stampReadsAreLocal: false,
+    readerConfig: { kind: 'postgres', url, ...(schema ? { schema } : {}) },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     destroy: () => db.destroy(),
   };
+}
+
+/**
+ * One more connection that only reads, for a worker thread (the search index's build): SQLite read-only,
+ * beside the process's own connection (WAL lets them read while it writes), or one PostgreSQL connection.
+ */
+export function openReader(config: DatabaseConfig): Kysely<DB> {
+  if (config.kind === 'sqlite') {
+    const connection = new SQLite(config.path, { readonly: true, fileMustExist: true });
+    connection.pragma('busy_timeout = 5000');
+    return new Kysely<DB>({ dialect: new SqliteDialect({ database: connection }) });
+  }
+  return new Kysely<DB>({ dialect: new PostgresDialect({ pool: postgresPool(config.url, config.schema, 1) }) });
 }
 
 /**

@@ -1,6 +1,5 @@
-import { on } from 'node:events';
-import { Worker } from 'node:worker_threads';
 import { type Random, seededRandom } from '../lib/random.js';
+import { pagesFromWorker, startModuleWorker } from '../lib/worker-thread.js';
 import type { ListingDraft } from '../modules/properties/index.js';
 import { type DraftContext, draftListing } from './demo-listing-drafts.js';
 import { listingReviews } from './demo-reviews.js';
@@ -76,35 +75,11 @@ export function* draftBatches(job: DraftJob): Generator<ListingDraft[]> {
  * most three batches whatever the count.
  */
 export async function* draftBatchesOnWorker(job: DraftJob): AsyncGenerator<ListingDraft[]> {
-  const worker = startWorker(job);
   let received = 0;
-  try {
-    // A worker that dies without an error event would otherwise leave the loop waiting for ever.
-    const exited = new AbortController();
-    worker.once('exit', (code) => exited.abort(new Error(`the drafting worker exited with code ${code}`)));
-    const more = () => worker.postMessage('more');
-    more();
-    more();
-    for await (const [batch] of on(worker, 'message', { signal: exited.signal }) as AsyncIterable<[ListingDraft[]]>) {
-      received += batch.length;
-      if (batch.length > 0) yield batch;
-      if (received >= job.count || batch.length === 0) break;
-      more();
-    }
-  } finally {
-    await worker.terminate();
+  for await (const batch of pagesFromWorker<ListingDraft[]>(startModuleWorker(new URL('./demo-drafts-worker.js', import.meta.url), job))) {
+    if (batch.length === 0) return;
+    received += batch.length;
+    yield batch;
+    if (received >= job.count) return;
   }
-}
-
-/**
- * The worker runs the compiled module next to this one (dist/), or under tsx (npm run seed, tests) the
- * TypeScript source: Node 20 does not hand tsx's loader to a worker's entry module, so a one-line script
- * registers it in the thread first.
- */
-function startWorker(job: DraftJob): Worker {
-  if (import.meta.url.endsWith('.js')) return new Worker(new URL('./demo-drafts-worker.js', import.meta.url), { workerData: job });
-  const module = new URL('./demo-drafts-worker.ts', import.meta.url);
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const bootstrap = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(module.href)}); })`;
-  return new Worker(bootstrap, { eval: true, workerData: job });
 }

@@ -2,7 +2,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import { createQueryId, type Kysely, type KyselyPlugin, type RootOperationNode } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { changeLogHead, pruneChangeLog } from '../../src/db/change-log.js';
-import { createDatabase } from '../../src/db/database.js';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createDatabase, type Database, migrateToLatest } from '../../src/db/database.js';
 import type { DB, Taxonomy } from '../../src/db/schema/index.js';
 import { IndexFeed, type IndexFeedOptions } from '../../src/modules/search/engine/index-feed.service.js';
 import {
@@ -190,6 +193,54 @@ describe.each(DIALECTS)('search index feed (%s)', (dialect) => {
     expect(feed.buildMs).toBeGreaterThan(0);
     expect(heldRows(feed.index)).toEqual(await databaseRows(db));
     expect(feed.index.size).toBe((await databaseRows(db)).listings.length);
+  });
+
+  it('reads the pages of a large build on a worker thread with a connection of its own: the same index as read here', async () => {
+    // The tests' SQLite databases live in this process's memory, which no other thread can open: a file here.
+    const directory = dialect === 'sqlite' ? fs.mkdtempSync(path.join(os.tmpdir(), 'realty-feed-')) : undefined;
+    const source: Database = directory ? createDatabase({ kind: 'sqlite', path: path.join(directory, 'db.sqlite') }) : database;
+    try {
+      if (directory) await migrateToLatest(source.db);
+      const agentId = await newAgent(source.db);
+      const now = new Date().toISOString();
+      const slug = unique('worker-term-');
+      const { id: type } = await source.db
+        .insertInto('terms')
+        .values({ taxonomy: 'property_type', name: slug, slug, sort_key: slug, created_at: now, updated_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      for (let i = 0; i < 9; i++) {
+        const id = await newListing(source.db, {
+          status: i % 4 === 0 ? 'draft' : 'publish',
+          price: 100_000 + i * 0.5,
+          latitude: 25 + i / 7,
+          longitude: -80,
+          title: `Façade ${i} 🏠`,
+          terms: [{ termId: type, taxonomy: 'property_type' }],
+        });
+        if (i % 2 === 0) await source.db.insertInto('listing_agents').values({ listing_id: id, agent_id: agentId, position: 0 }).execute();
+      }
+      expect(source.readerConfig).toBeDefined();
+      const feed = (options: IndexFeedOptions) =>
+        new IndexFeed(source.db, source.localWrites, silentLog(), { createIndex: () => new WatchedIndex(), pageSize: 2, ...options });
+      const [there, here] = [feed({ reader: source.readerConfig!, readOnWorkerFrom: 0 }), feed({})];
+      await Promise.all([there.build(), here.build()]);
+      expect(heldRows(there.index)).toEqual(heldRows(here.index));
+      expect(heldRows(there.index)).toEqual(await databaseRows(source.db));
+      expect(there.index.size).toBeGreaterThanOrEqual(6);
+    } finally {
+      if (directory) {
+        await source.destroy();
+        fs.rmSync(directory, { recursive: true, force: true });
+      }
+    }
+  });
+
+  it('fails a build whose reading thread fails, and builds on a later try', async () => {
+    const unreachable = { kind: 'sqlite' as const, path: path.join(os.tmpdir(), 'realty-feed-missing', 'none.sqlite') };
+    const feed = newFeed({ reader: unreachable, readOnWorkerFrom: 0 });
+    await expect(feed.build()).rejects.toThrow(/unable to open|directory does not exist|no such file/i);
+    expect(feed.built).toBe(false);
   });
 
   it('joins a build or a catch-up already waiting to run instead of starting another', async () => {

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { DatabaseConfig } from '../../../config.js';
 import type { LocalWrites } from '../../../db/cache-versions.js';
 import { type Change, changeLogHead, readChangesAfter } from '../../../db/change-log.js';
 import type { DB } from '../../../db/schema/index.js';
@@ -9,8 +10,13 @@ import {
   findIndexedAgents,
   findIndexedListings,
   findIndexedTerms,
+  highestListingId,
+  parseListingPage,
   searchableListingPages,
 } from './index-rows.repository.js';
+import type { ListingTextsJob } from './index-rows-worker.js';
+import type { IndexedListing } from './indexed-listing.js';
+import { pagesFromWorker, startModuleWorker } from '../../../lib/worker-thread.js';
 import { ListingIndex } from './listing-index.js';
 
 export interface IndexFeedOptions {
@@ -20,6 +26,12 @@ export interface IndexFeedOptions {
   batchSize?: number;
   /** Makes each new index (tests wrap the real one to watch what it is given). */
   createIndex?: () => ListingIndex;
+  /**
+   * How another thread opens the same database (db/database.ts `Database.readerConfig`): a build of a
+   * database whose listing ids reach `readOnWorkerFrom` reads its pages there (index-rows-worker.ts).
+   */
+  reader?: DatabaseConfig;
+  readOnWorkerFrom?: number;
 }
 
 /**
@@ -28,6 +40,11 @@ export interface IndexFeedOptions {
  */
 const DEFAULT_PAGE_SIZE = 2_000;
 const DEFAULT_BATCH_SIZE = 10_000;
+/**
+ * A worker thread takes a few hundred milliseconds to start (longer under tsx, which compiles its modules),
+ * about what reading 20,000 listings costs: below that a build reads here.
+ */
+const DEFAULT_READ_ON_WORKER_FROM = 20_000;
 /** Dead slots (replaced or removed listings) kept before compacting, when they are also a quarter of the live ones. */
 const COMPACT_AFTER_DEAD_SLOTS = 10_000;
 
@@ -64,6 +81,8 @@ export class IndexFeed {
   private readonly pageSize: number;
   private readonly batchSize: number;
   private readonly createIndex: () => ListingIndex;
+  private readonly reader: DatabaseConfig | undefined;
+  private readonly readOnWorkerFrom: number;
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -74,6 +93,8 @@ export class IndexFeed {
     this.pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
     this.batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
     this.createIndex = options.createIndex ?? (() => new ListingIndex());
+    this.reader = options.reader;
+    this.readOnWorkerFrom = options.readOnWorkerFrom ?? DEFAULT_READ_ON_WORKER_FROM;
     this.current = this.createIndex();
   }
 
@@ -168,7 +189,7 @@ export class IndexFeed {
       const [terms, agents] = await Promise.all([findAllIndexedTerms(this.db), findAllIndexedAgents(this.db)]);
       for (const term of terms) index.putTerm(term);
       for (const agent of agents) index.putAgent(agent);
-      for await (const page of searchableListingPages(this.db, this.pageSize)) for (const listing of page) index.put(listing);
+      for await (const page of await this.listingPages()) for (const listing of page) index.put(listing);
       // In grid order (ListingIndex.compact): the listings of an area in consecutive slots.
       index.compact();
       index.trim();
@@ -186,6 +207,13 @@ export class IndexFeed {
       if (this.writesSeen === writes) this.writesSeen = -1;
       throw error;
     }
+  }
+
+  /** The searchable listings in pages: read on a worker thread for a large database that another thread can open. */
+  private async listingPages(): Promise<AsyncIterable<IndexedListing[]>> {
+    if (!this.reader || (await highestListingId(this.db)) < this.readOnWorkerFrom) return searchableListingPages(this.db, this.pageSize);
+    const job: ListingTextsJob = { database: this.reader, pageSize: this.pageSize };
+    return parsedPages(pagesFromWorker<string>(startModuleWorker(new URL('./index-rows-worker.js', import.meta.url), job)));
   }
 
   private async runCatchUp(): Promise<number> {
@@ -260,4 +288,8 @@ export class IndexFeed {
     }
     this.applied = changes[changes.length - 1]!.seq;
   }
+}
+
+async function* parsedPages(texts: AsyncIterable<string>): AsyncGenerator<IndexedListing[]> {
+  for await (const text of texts) yield parseListingPage(text);
 }

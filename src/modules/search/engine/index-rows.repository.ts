@@ -49,17 +49,38 @@ const LISTING_COLUMNS = [
 
 /**
  * Every searchable listing, in pages of at most `pageSize` by ascending id (keyset: each page starts after the
- * last id of the one before). The next page is read while the caller works on the current one.
+ * last id of the one before), each page as one JSON text (`parseListingPage` reads it): what a worker thread
+ * hands the thread that builds the index (index-rows.worker.ts), a copy of one string. The next page is read
+ * while the caller works on the current one.
  */
-export async function* searchableListingPages(db: Executor, pageSize: number): AsyncGenerator<IndexedListing[]> {
-  let next = listingPageAfter(db, 0, pageSize);
+export async function* searchableListingTexts(db: Executor, pageSize: number): AsyncGenerator<string> {
+  let next = listingTextAfter(db, 0, pageSize);
   for (;;) {
     const page = await next;
-    if (page.length === 0) return;
-    if (page.length === pageSize) next = listingPageAfter(db, page[page.length - 1]!.id, pageSize);
-    else next = Promise.resolve([]);
-    yield page;
+    if (page.listings === 0) return;
+    next =
+      page.listings === pageSize ? listingTextAfter(db, page.lastId, pageSize) : Promise.resolve({ text: '[]', listings: 0, lastId: 0 });
+    yield page.text;
   }
+}
+
+/** `searchableListingTexts`, read here. */
+export async function* searchableListingPages(db: Executor, pageSize: number): AsyncGenerator<IndexedListing[]> {
+  for await (const text of searchableListingTexts(db, pageSize)) yield parseListingPage(text);
+}
+
+/** The listings of a page of `searchableListingTexts`. */
+export function parseListingPage(text: string): IndexedListing[] {
+  return (JSON.parse(text) as PageValues[]).map((values) => toIndexedListing(values, values[24], values[25]));
+}
+
+/** The highest listing id, 0 without listings: how large a build will be, through the primary key alone. */
+export async function highestListingId(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom('listings')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .executeTakeFirst();
+  return Number(row?.id ?? 0);
 }
 
 /** The searchable listings among `ids` (those gone or in another state are absent), in ascending id order. */
@@ -108,17 +129,28 @@ export async function findIndexedAgents(db: Executor, ids: readonly number[]): P
   return agents;
 }
 
-async function listingPageAfter(db: Executor, afterId: number, pageSize: number): Promise<IndexedListing[]> {
-  const rows = (await searchableListings(db).where('id', '>', afterId).orderBy('id').limit(pageSize).execute()).map(valuesOf);
-  if (rows.length === 0) return [];
+/**
+ * The page after `afterId` as one JSON array of listings, each its row's values with its term ids and agent ids
+ * appended as two arrays: the texts the databases give, joined, never parsed here.
+ */
+async function listingTextAfter(
+  db: Executor,
+  afterId: number,
+  pageSize: number,
+): Promise<{ text: string; listings: number; lastId: number }> {
+  const rows = await searchableListings(db).select('id').where('id', '>', afterId).orderBy('id').limit(pageSize).execute();
+  if (rows.length === 0) return { text: '[]', listings: 0, lastId: afterId };
   // The links of the page's id range, through the primary keys (listing_id first): links of listings in the
   // range that are not searchable come along and are dropped, which costs less than naming thousands of ids.
-  const [first, last] = [rows[0]![0], rows[rows.length - 1]![0]];
+  const [first, last] = [rows[0]!.id, rows[rows.length - 1]!.id];
   const [terms, agents] = await Promise.all([
     termIdsOf(db).where('listing_id', '>=', first).where('listing_id', '<=', last).execute(),
     agentIdsOf(db).where('listing_id', '>=', first).where('listing_id', '<=', last).execute(),
   ]);
-  return toIndexedListings(rows, terms, agents);
+  const termIds = new Map(terms.map(({ listing_id, ids }) => [listing_id, ids]));
+  const agentIds = new Map(agents.map(({ listing_id, ids }) => [listing_id, ids]));
+  const listings = rows.map(({ id, row }) => `${row.slice(0, -1)},[${termIds.get(id) ?? ''}],[${agentIds.get(id) ?? ''}]]`);
+  return { text: `[${listings.join(',')}]`, listings: rows.length, lastId: last };
 }
 
 function searchableListings(db: Executor) {
@@ -154,7 +186,7 @@ function agentIdsOf(db: Executor) {
     .groupBy('listing_id');
 }
 
-/** A listing's values in the order of LISTING_COLUMNS, then `published_at`. */
+/** A listing's values in the order of LISTING_COLUMNS, then `published_at`; in a page, its term and agent ids after. */
 type ListingValues = [
   id: number,
   status: IndexedListing['status'],
@@ -182,6 +214,8 @@ type ListingValues = [
   publishedAt: string,
 ];
 
+type PageValues = [...ListingValues, termIds: number[], agentIds: number[]];
+
 function valuesOf({ row }: { row: string }): ListingValues {
   return JSON.parse(row) as ListingValues;
 }
@@ -202,7 +236,7 @@ function toIndexedListings(rows: readonly ListingValues[], terms: readonly IdLis
   return rows.map((values) => toIndexedListing(values, termIds.get(values[0]) ?? NO_IDS, agentIds.get(values[0]) ?? NO_IDS));
 }
 
-function toIndexedListing(values: ListingValues, termIds: readonly number[], agentIds: readonly number[]): IndexedListing {
+function toIndexedListing(values: ListingValues | PageValues, termIds: readonly number[], agentIds: readonly number[]): IndexedListing {
   return {
     id: values[0],
     status: values[1],

@@ -22,7 +22,7 @@ export const SEARCH_INDEX_CHANNEL = 'search-index';
 export function createSearchIndex({ config, database, redis, log }: Platform): SearchIndex | undefined {
   if (config.search.engine !== 'memory') return undefined;
   const { db, localWrites } = database;
-  const feed = new IndexFeed(db, localWrites, log);
+  const feed = new IndexFeed(db, localWrites, log, database.readerConfig ? { reader: database.readerConfig } : {});
   const follower = new IndexFollower(feed, db, localWrites, log, {
     pollMs: config.search.enginePollMs,
     ...(redis ? { redis: { client: redis, channel: `${config.redisKeyPrefix}${SEARCH_INDEX_CHANNEL}` } } : {}),
