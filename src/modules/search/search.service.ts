@@ -81,7 +81,8 @@ export class SearchService {
     const { ids, total, facets } = this.engine
       ? await this.engine.search(search, sort, window)
       : await this.sqlSearch(search, sort, window);
-    const summaries = await this.properties.summaries(caller, ids);
+    // A page past the last match (or of no match) needs no summaries, nor the stamps that vouch for them.
+    const summaries = ids.length === 0 ? [] : await this.properties.summaries(caller, ids);
     const entries = summaries.map((summary) => ({ summary, ...(query.circle ? distanceOf(summary, query.circle) : {}) }));
     return { entries, pagination: paginationOf(total, window), ...(facets ? { facets } : {}) };
   }

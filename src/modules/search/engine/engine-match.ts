@@ -16,7 +16,7 @@ import { leastOf, type NumberColumn } from './engine-columns.js';
 import { INDEX_CELL_LEVEL, type ListingIndex } from './listing-index.js';
 import { orderOf } from './engine-orders.js';
 import { boxTest, forEachCell, polygonTest } from './engine-regions.js';
-import { intersectWords, type Posting, setBit, slotsOfBits } from './postings.js';
+import { hasBit, intersectWords, type Posting, setBit, slotsOfBits } from './postings.js';
 
 /**
  * Which listings of the index a search matches: the rules of query/search-filters.repository.ts (the reference),
@@ -52,6 +52,9 @@ interface Source {
 const MARK_ADVANTAGE = 4;
 /** About how many words an AND of bitmaps goes through in the time a candidate takes to collect and check (measured). */
 const WORDS_PER_VISIT = 8;
+
+/** The term filters, then the location ones: the order their sources are made in. */
+const TAXONOMY_FILTERS_MATCHED: readonly TaxonomyFilter[] = [...TERM_FILTERS, ...LOCATION_FILTERS];
 
 interface Plan {
   sources: Source[];
@@ -93,11 +96,19 @@ export function matchSlots(index: ListingIndex, engineSearch: EngineSearch, exce
   return slots.subarray(0, length);
 }
 
-/** The slots every one of the sources holds, ascending: the bitmaps' words ANDed, the others' slots marked first. */
+/**
+ * The slots every one of the sources holds. The bitmaps' words are ANDed into a copy of the first; the smallest
+ * source to mark then drives instead, its slots tested against that bitmap (any others are marked in first).
+ * Marking it into a bitmap of its own, ANDing that and reading the slots back off every word made the whole
+ * match of a city, a type and a price range (a few thousand priced listings) about 1.5 times as slow at 100,000.
+ */
 function intersectionSource(bitmaps: readonly Source[], marked: readonly Source[], words: number): Source {
-  const marks = new Uint32Array(words).fill(0xffffffff);
-  for (const source of bitmaps) intersectWords(marks, source.bits!);
-  for (const source of marked) {
+  const [first, ...others] = bitmaps;
+  const marks = new Uint32Array(words);
+  marks.set(first!.bits!.subarray(0, words));
+  for (const source of others) intersectWords(marks, source.bits!);
+  const [lead, ...rest] = [...marked].sort((a, b) => a.estimate - b.estimate);
+  for (const source of rest) {
     const own = new Uint32Array(words);
     if (source.mark) source.mark(own);
     else {
@@ -108,7 +119,16 @@ function intersectionSource(bitmaps: readonly Source[], marked: readonly Source[
   }
   return {
     estimate: Math.min(...[...bitmaps, ...marked].map((source) => source.estimate)),
-    collect: () => slotsOfBits(marks, words),
+    collect() {
+      if (!lead) return slotsOfBits(marks, words);
+      const slots = lead.collect();
+      let kept = 0;
+      for (let i = 0; i < slots.length; i++) {
+        const slot = slots[i]!;
+        if (hasBit(marks, slot)) slots[kept++] = slot;
+      }
+      return slots.subarray(0, kept);
+    },
   };
 }
 
@@ -119,7 +139,7 @@ function planOf(index: ListingIndex, { search, referenceIds }: EngineSearch, exc
   const checks: Check[] = [];
   sources.push(statesSource(index, query.include_sold === true));
 
-  for (const name of [...TERM_FILTERS, ...LOCATION_FILTERS] as TaxonomyFilter[]) {
+  for (const name of TAXONOMY_FILTERS_MATCHED) {
     const ids = termIds[name];
     if (ids === undefined || except === name) continue;
     if (ids.length === 0) return undefined;

@@ -302,12 +302,20 @@ function readBounds(reader: ParamReader, minName: string, maxName: string): Boun
   const min = reader.number(minName);
   const max = reader.number(maxName);
   if (min && max && min.value > max.value) reader.fail(min.field, 'rule_maximum', { limit: max.value });
-  return { ...(min ? { min } : {}), ...(max ? { max } : {}) };
+  // Assigned rather than spread from conditional objects: every search reads six ranges, and the spreads were
+  // most of the time it took to read a query.
+  const bounds: Bounds = {};
+  if (min) bounds.min = min;
+  if (max) bounds.max = max;
+  return bounds;
 }
 
 function asRange({ min, max }: Bounds): NumberRange | undefined {
   if (!min && !max) return undefined;
-  return { ...(min ? { min: min.value } : {}), ...(max ? { max: max.value } : {}) };
+  const range: NumberRange = {};
+  if (min) range.min = min.value;
+  if (max) range.max = max.value;
+  return range;
 }
 
 function readRange(reader: ParamReader, minName: string, maxName: string): NumberRange | undefined {
