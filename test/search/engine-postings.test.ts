@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { forEachSetBit, intersectWords, Posting, PostingMap } from '../../src/modules/search/engine/postings.js';
+import { WordPostings } from '../../src/modules/search/engine/word-postings.js';
 
 /**
  * Posting lists (engine/postings.ts) against a plain model: ascending slots appended, a list that turns into a
@@ -152,5 +153,40 @@ describe('PostingMap', () => {
     map.renumber(renumber);
     expect(slotsOf(map.get('once')!)).toEqual([3]);
     expect(slotsOf(map.get('twice')!)).toEqual([0]);
+  });
+});
+
+describe('WordPostings', () => {
+  // Few words, some sharing a hash bucket's neighbourhood, one not ASCII; texts with runs of spaces.
+  const word = fc.oneof(fc.constantFrom('sunni', 'hous', 'café', 'a', 'ab', 'ba'), fc.integer({ min: 0, max: 3_000 }).map(String));
+  const text = fc.array(fc.tuple(word, fc.constantFrom(' ', '  ', ' ')), { maxLength: 12 }).map((parts) => ` ${parts.flat().join('')}`);
+
+  it('holds for each word the slots of the texts that have it, as split words would, before and after renumbering', () => {
+    fc.assert(
+      fc.property(fc.array(text, { minLength: 1, maxLength: 200 }), fc.integer({ min: 0, max: 9 }), (texts, dropEvery) => {
+        const postings = new WordPostings();
+        const model = new Map<string, number[]>();
+        texts.forEach((value, slot) => {
+          postings.addWordsOf(value, slot);
+          for (const word of new Set(value.split(' '))) if (word !== '') model.set(word, [...(model.get(word) ?? []), slot]);
+        });
+        const check = () => {
+          for (const [word, slots] of model) expect(slotsOf(postings.get(word)!)).toEqual(slots);
+          expect(postings.get('never')).toBeUndefined();
+        };
+        check();
+        // Every dropEvery-th slot dropped (none when 0), the others numbered down.
+        let next = 0;
+        const renumber = Int32Array.from(texts, (_, slot) => (dropEvery > 0 && slot % dropEvery === 0 ? -1 : next++));
+        postings.renumber(renumber);
+        for (const [word, slots] of model) {
+          const kept = slots.map((slot) => renumber[slot]!).filter((slot) => slot >= 0);
+          if (kept.length === 0) model.delete(word);
+          else model.set(word, kept);
+        }
+        check();
+        for (const [word] of model) expect(postings.get(word)).toBeDefined();
+      }),
+    );
   });
 });

@@ -4,6 +4,7 @@ import { geoKey } from '../../../lib/geo-grid.js';
 import { type DegreeColumn, degreesAt, type NumberColumn, storeDegrees, storeNumber, TextColumn } from './engine-columns.js';
 import type { IndexedAgent, IndexedListing, IndexedTerm } from './indexed-listing.js';
 import { clearBit, hasBit, PostingMap, setBit } from './postings.js';
+import { hashRange, WordPostings } from './word-postings.js';
 
 /**
  * The search engine's index (docs/search-engine.md): the searchable listings (`publish`, `sold`) held in memory
@@ -98,8 +99,8 @@ export class ListingIndex {
   private readonly currencyCodes = new Map<string, number>();
 
   readonly termPostings = new PostingMap<number>();
-  readonly wordPostings = new PostingMap<string>();
-  readonly titleWordPostings = new PostingMap<string>();
+  readonly wordPostings = new WordPostings();
+  readonly titleWordPostings = new WordPostings();
   readonly agentPostings = new PostingMap<number>();
   readonly authorPostings = new PostingMap<number>();
   readonly agencyPostings = new PostingMap<number>();
@@ -203,9 +204,8 @@ export class ListingIndex {
     for (const agentId of listing.agent_ids) this.agentPostings.add(agentId, slot);
     if (listing.author_id !== null) this.authorPostings.add(listing.author_id, slot);
     if (listing.agency_id !== null) this.agencyPostings.add(listing.agency_id, slot);
-    // A word met twice in a listing is added once: a posting ignores its own last slot.
-    for (const word of listing.search_text.split(' ')) if (word !== '') this.wordPostings.add(word, slot);
-    for (const word of listing.title_tokens.split(' ')) if (word !== '') this.titleWordPostings.add(word, slot);
+    this.wordPostings.addWordsOf(listing.search_text, slot);
+    this.titleWordPostings.addWordsOf(listing.title_tokens, slot);
     if (located) {
       const cell = cellOfGeoKey(listing.geo_key!);
       this.cellPostings.add(cell, slot);
@@ -287,8 +287,7 @@ export class ListingIndex {
       this.agencyPostings.bytes() +
       this.cellPostings.bytes() +
       this.cellAggregates.size * 120;
-    const wordKey = (word: string) => 24 + word.length;
-    const keyword = this.wordPostings.bytes(wordKey) + this.titleWordPostings.bytes(wordKey);
+    const keyword = this.wordPostings.bytes() + this.titleWordPostings.bytes();
     return { columns, postings, keyword, total: columns + postings + keyword };
   }
 
@@ -332,7 +331,7 @@ export class ListingIndex {
       this.authorPostings,
       this.agencyPostings,
       this.cellPostings,
-    ] as PostingMap<unknown>[])
+    ] as { renumber(renumber: Int32Array): void }[])
       postings.renumber(renumber);
     for (const cell of this.cellAggregates.keys()) if (!this.cellPostings.get(cell)) this.cellAggregates.delete(cell);
     this.slotById.fill(-1);
@@ -414,12 +413,7 @@ export function cellOfGeoKey(geoKey: number): number {
 
 /** 32-bit FNV-1a over the UTF-16 code units. */
 export function hashText(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash | 0;
+  return hashRange(text, 0, text.length);
 }
 
 type Column = NumberColumn | Uint8Array | Uint32Array;

@@ -321,9 +321,9 @@ export class PostingMap<K> {
     }
   }
 
-  bytes(keyBytes: (key: K) => number = () => 0): number {
+  bytes(): number {
     let total = 0;
-    for (const [key, known] of this.lists) total += ENTRY_BYTES + keyBytes(key) + (typeof known === 'number' ? 0 : known.bytes());
+    for (const known of this.lists.values()) total += ENTRY_BYTES + (typeof known === 'number' ? 0 : known.bytes());
     return total;
   }
 }
