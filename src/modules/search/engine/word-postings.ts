@@ -11,11 +11,15 @@ import { Posting } from './postings.js';
  * occur once: references, street numbers), as engine/postings.ts `PostingMap` does.
  */
 export class WordPostings {
-  private keys: (string | undefined)[] = new Array<string | undefined>(INITIAL_ENTRIES);
-  private hashes = new Int32Array(INITIAL_ENTRIES);
-  private lists: (Posting | number)[] = new Array<Posting | number>(INITIAL_ENTRIES);
-  /** Words held. */
-  private count = 0;
+  /**
+   * The table, two numbers an entry: a word's hash and its number + 1 (0: a free entry). The hash settles most
+   * probes without reading anything else, and the words themselves sit in `words` and `lists` by number, in
+   * the order first met: the template words that most texts share stay together in the processor's cache
+   * whatever the table's size (at a million listings millions of words, mostly references and numbers).
+   */
+  private table = new Int32Array(2 * INITIAL_ENTRIES);
+  private words: string[] = [];
+  private lists: (Posting | number)[] = [];
 
   /** Adds `slot` under each space-separated word of `text` (a word twice in the text: once). */
   addWordsOf(text: string, slot: number): void {
@@ -33,110 +37,100 @@ export class WordPostings {
         if (unit === SPACE) break;
         hash = Math.imul(hash ^ unit, FNV_PRIME);
       }
-      this.addAt(this.entryOf(text, start, at, hash), slot);
+      this.addAt(this.numberOf(text, start, at, hash), slot);
     }
   }
 
   /** The posting of a word, undefined when no listing has it. */
   get(word: string): Posting | undefined {
-    const entry = this.find(word, 0, word.length, hashRange(word, 0, word.length));
-    if (this.keys[entry] === undefined) return undefined;
-    const known = this.lists[entry]!;
+    const number = this.table[this.find(word, 0, word.length, hashRange(word, 0, word.length)) + 1]! - 1;
+    if (number < 0) return undefined;
+    const known = this.lists[number]!;
     return typeof known === 'number' ? Posting.of(known) : known;
   }
 
   /** Renumbers every posting (ListingIndex.compact); words left without a slot are dropped. */
   renumber(renumber: Int32Array): void {
-    const { keys, hashes, lists } = this;
-    this.clear(keys.length);
-    for (let entry = 0; entry < keys.length; entry++) {
-      const key = keys[entry];
-      if (key === undefined) continue;
-      const known = lists[entry]!;
-      let kept: Posting | number;
+    const [words, lists] = [this.words, this.lists];
+    this.words = [];
+    this.lists = [];
+    for (let number = 0; number < words.length; number++) {
+      const known = lists[number]!;
       if (typeof known === 'number') {
         if (renumber[known]! < 0) continue;
-        kept = renumber[known]!;
-      } else {
-        known.renumber(renumber);
-        if (known.length === 0) continue;
-        kept = known;
+        this.words.push(words[number]!);
+        this.lists.push(renumber[known]!);
+        continue;
       }
-      const at = this.find(key, 0, key.length, hashes[entry]!);
-      this.keys[at] = key;
-      this.hashes[at] = hashes[entry]!;
-      this.lists[at] = kept;
-      this.count++;
+      known.renumber(renumber);
+      if (known.length === 0) continue;
+      this.words.push(words[number]!);
+      this.lists.push(known);
     }
+    this.rehash(this.table.length / 2);
   }
 
-  /** Bytes held, roughly: the table, each word (about 24 bytes and its characters) and its posting. */
+  /** Bytes held, roughly: the table, each word (about 24 bytes and its characters, 16 in the arrays) and its posting. */
   bytes(): number {
-    let total = this.keys.length * TABLE_BYTES_PER_ENTRY;
-    for (let entry = 0; entry < this.keys.length; entry++) {
-      const key = this.keys[entry];
-      if (key === undefined) continue;
-      const known = this.lists[entry]!;
-      total += 24 + key.length + (typeof known === 'number' ? 0 : known.bytes());
+    let total = this.table.byteLength;
+    for (let number = 0; number < this.words.length; number++) {
+      const known = this.lists[number]!;
+      total += 40 + this.words[number]!.length + (typeof known === 'number' ? 0 : known.bytes());
     }
     return total;
   }
 
-  /** The entry of the word `text[start, end)`, made if new. */
-  private entryOf(text: string, start: number, end: number, hash: number): number {
-    const entry = this.find(text, start, end, hash);
-    if (this.keys[entry] !== undefined) return entry;
-    if ((this.count + 1) * 2 > this.keys.length) {
-      this.grow();
-      return this.entryOf(text, start, end, hash);
+  /** The number of the word `text[start, end)`, given one if new. */
+  private numberOf(text: string, start: number, end: number, hash: number): number {
+    const at = this.find(text, start, end, hash);
+    const known = this.table[at + 1]!;
+    if (known !== 0) return known - 1;
+    if ((this.words.length + 1) * 2 > this.table.length / 2) {
+      this.rehash(this.table.length);
+      return this.numberOf(text, start, end, hash);
     }
-    this.keys[entry] = text.slice(start, end);
-    this.hashes[entry] = hash;
-    this.count++;
-    return entry;
+    this.words.push(text.slice(start, end));
+    this.table[at] = hash;
+    this.table[at + 1] = this.words.length;
+    return this.words.length - 1;
   }
 
-  /** The entry holding the word `text[start, end)`, or the free entry where it would go. */
+  /** Where in the table the word `text[start, end)` is, or the free entry where it would go. */
   private find(text: string, start: number, end: number, hash: number): number {
-    const mask = this.keys.length - 1;
+    const { table, words } = this;
+    const mask = table.length / 2 - 1;
     const length = end - start;
     for (let entry = hash & mask; ; entry = (entry + 1) & mask) {
-      const key = this.keys[entry];
-      if (key === undefined) return entry;
-      if (this.hashes[entry] === hash && key.length === length && sameUnits(key, text, start)) return entry;
+      const number = table[2 * entry + 1]!;
+      if (number === 0) return 2 * entry;
+      if (table[2 * entry] === hash) {
+        const word = words[number - 1]!;
+        if (word.length === length && sameUnits(word, text, start)) return 2 * entry;
+      }
     }
   }
 
-  private addAt(entry: number, slot: number): void {
-    const known = this.lists[entry];
-    if (known === undefined) this.lists[entry] = slot;
+  private addAt(number: number, slot: number): void {
+    const known = this.lists[number];
+    if (known === undefined) this.lists[number] = slot;
     else if (typeof known === 'number') {
       if (known === slot) return;
       const posting = Posting.of(known);
       posting.add(slot);
-      this.lists[entry] = posting;
+      this.lists[number] = posting;
     } else known.add(slot);
   }
 
-  private grow(): void {
-    const { keys, hashes, lists } = this;
-    this.clear(keys.length * 2);
-    for (let entry = 0; entry < keys.length; entry++) {
-      const key = keys[entry];
-      if (key === undefined) continue;
-      const at = this.find(key, 0, key.length, hashes[entry]!);
-      this.keys[at] = key;
-      this.hashes[at] = hashes[entry]!;
-      this.lists[at] = lists[entry]!;
-      this.count++;
+  /** A table of `entries` entries (a power of two) holding every word. */
+  private rehash(entries: number): void {
+    this.table = new Int32Array(2 * entries);
+    for (let number = 0; number < this.words.length; number++) {
+      const word = this.words[number]!;
+      const hash = hashRange(word, 0, word.length);
+      const at = this.find(word, 0, word.length, hash);
+      this.table[at] = hash;
+      this.table[at + 1] = number + 1;
     }
-  }
-
-  private clear(entries: number): void {
-    this.keys = new Array<string | undefined>(entries);
-    this.hashes = new Int32Array(entries);
-    this.lists = new Array<Posting | number>(entries);
-    this.count = 0;
   }
 }
 
@@ -158,5 +152,3 @@ const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
 /** A power of two, as every size of the table. */
 const INITIAL_ENTRIES = 1_024;
-/** The key, hash and list slots of an entry. */
-const TABLE_BYTES_PER_ENTRY = 20;
