@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
  */
 const SHIPPED: Readonly<Record<string, string>> = {
   'src/db/dialect/ddl/change-log-once-per-statement.ts': '79e7b66573fa0763',
+  'src/db/dialect/ddl/change-log-once-per-bulk-transaction.ts': '5a20dfc8cf33eb90',
   'src/db/dialect/ddl/change-log.ts': 'a9d9089647a08935',
   'src/db/dialect/ddl/columns.ts': '780b84553994f090',
   'src/db/dialect/ddl/deferred-stamps.ts': '45abd620c22f4e03',
@@ -39,6 +40,7 @@ const SHIPPED: Readonly<Record<string, string>> = {
   'src/db/migrations/0014_change_log_once_per_statement.ts': '8c6434280e1782d0',
   'src/db/migrations/0015_dashboard_indexes.ts': '0d539746bd9789fc',
   'src/db/migrations/0016_moderation_queue_index.ts': '0f2b84db3a4d0546',
+  'src/db/migrations/0017_change_log_once_per_bulk_transaction.ts': '96a631e828546f91',
 };
 
 const FOLDERS = ['src/db/migrations', 'src/db/dialect/ddl'];
