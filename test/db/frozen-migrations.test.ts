@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
  */
 const SHIPPED: Readonly<Record<string, string>> = {
   'src/db/dialect/ddl/change-log-once-per-statement.ts': '79e7b66573fa0763',
+  'src/db/dialect/ddl/change-log-once-per-bulk-transaction.ts': '5a20dfc8cf33eb90',
   'src/db/dialect/ddl/change-log.ts': 'a9d9089647a08935',
   'src/db/dialect/ddl/columns.ts': '780b84553994f090',
   'src/db/dialect/ddl/deferred-stamps.ts': '45abd620c22f4e03',
@@ -22,6 +23,7 @@ const SHIPPED: Readonly<Record<string, string>> = {
   'src/db/dialect/ddl/session-triggers.ts': 'abb09271e4798223',
   'src/db/dialect/ddl/term-copies-by-statement.ts': 'f0069f47e55e8c90',
   'src/db/dialect/ddl/term-count-statements.ts': '6c59539d91073b74',
+  'src/db/dialect/ddl/term-counts-by-listing-ids.ts': '98901395b256b19a',
   'src/db/dialect/ddl/term-triggers.ts': 'de1185cce75b0b4c',
   'src/db/migrations/0001_initial.ts': '36bcbbdf18112110',
   'src/db/migrations/0002_accounts.ts': 'b5a69b2e1eef19a6',
@@ -39,6 +41,8 @@ const SHIPPED: Readonly<Record<string, string>> = {
   'src/db/migrations/0014_change_log_once_per_statement.ts': '8c6434280e1782d0',
   'src/db/migrations/0015_dashboard_indexes.ts': '0d539746bd9789fc',
   'src/db/migrations/0016_moderation_queue_index.ts': '0f2b84db3a4d0546',
+  'src/db/migrations/0017_change_log_once_per_bulk_transaction.ts': '96a631e828546f91',
+  'src/db/migrations/0018_term_counts_by_listing_ids.ts': 'd47df1d9b818469b',
 };
 
 const FOLDERS = ['src/db/migrations', 'src/db/dialect/ddl'];

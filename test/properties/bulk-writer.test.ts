@@ -4,6 +4,7 @@ import path from 'node:path';
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiskStorage } from '../../src/adapters/storage/disk-storage.js';
+import { changeLogHead, readChangesAfter } from '../../src/db/change-log.js';
 import { fillGeoCells } from '../../src/db/dialect/ddl/geo-cell-triggers.js';
 import { compactGeoCells } from '../../src/db/dialect/geo-cell-compaction.js';
 import type { DB } from '../../src/db/schema/index.js';
@@ -137,6 +138,58 @@ describe.each(DIALECTS)('bulk listing writes (%s)', (dialect) => {
     expect(ids).toHaveLength(250);
     await expectRecounted(db);
     await expectGeoCellsRecounted(db);
+  });
+
+  it('records each listing of a live write in the change log, fewer rows than links, and a later link row by row', async () => {
+    const db = fresh.database.db;
+    const head = await changeLogHead(db);
+    const highest = Number(
+      (
+        await db
+          .selectFrom('listings')
+          .select((eb) => eb.fn.max('id').as('id'))
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
+    await seedDemoListings(db, fresh.services.users, storage, { count: 60, seed: SEED + 3, now: NOW });
+    const ids = (await db.selectFrom('listings').select('id').where('id', '>', highest).orderBy('id').execute()).map((row) => row.id);
+    expect(ids).toHaveLength(60);
+    const changes = (await readChangesAfter(db, head, 100_000)).filter((change) => change.entity === 'listing');
+    const recorded = new Set(changes.map((change) => change.entityId));
+    expect(ids.filter((id) => !recorded.has(id))).toEqual([]);
+    // SQLite: the links and agents of a listing add one row each after the listing's own (migration 0017);
+    // PostgreSQL: one per listing and statement (migration 0014). Either way far fewer than one per link.
+    const links = await sql<{ n: number | string }>`select count(*) as n from listing_terms where listing_id > ${highest}`.execute(db);
+    expect(changes.length).toBeLessThanOrEqual(ids.length * 3);
+    expect(changes.length).toBeLessThan(Number(links.rows[0]!.n));
+    if (dialect === 'sqlite') {
+      const marks = await sql<{ n: number }>`select count(*) as n from change_log_bulk_mark`.execute(db);
+      expect(Number(marks.rows[0]!.n)).toBe(0);
+    }
+    // Outside a bulk transaction a link of the listing the last change names is recorded, as every change.
+    const last = ids[ids.length - 1]!;
+    const term = await db
+      .selectFrom('terms')
+      .select('id')
+      .where('taxonomy', '=', 'property_feature')
+      .where('id', 'not in', db.selectFrom('listing_terms').select('term_id').where('listing_id', '=', last))
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    const before = await changeLogHead(db);
+    await db
+      .insertInto('listing_terms')
+      .values({ listing_id: last, term_id: term.id, taxonomy: 'property_feature', position: 99 })
+      .execute();
+    expect((await readChangesAfter(db, before, 10)).map((change) => [change.entity, change.entityId])).toEqual([['listing', last]]);
+    await expectRecounted(db);
+    // One statement removing, then one adding back, the links of listings in several states: counts follow.
+    const some = ids.slice(0, 30);
+    const statuses = await db.selectFrom('listings').select('status').distinct().where('id', 'in', some).execute();
+    expect(statuses.length).toBeGreaterThan(1);
+    const removed = await db.deleteFrom('listing_terms').where('listing_id', 'in', some).returningAll().execute();
+    await expectRecounted(db);
+    await db.insertInto('listing_terms').values(removed).execute();
+    await expectRecounted(db);
   });
 
   it('names a bad draft and leaves whole listings only: live keeps the transactions before it, fresh keeps nothing', async () => {

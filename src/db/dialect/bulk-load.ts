@@ -144,6 +144,21 @@ export async function tidyBetweenTransactions(db: AnyKysely, tables: readonly st
   if (dialectOf(db) === 'postgres') await sql.raw(`vacuum ${tables.map(quote).join(', ')}`).execute(db);
 }
 
+/**
+ * Runs `write`, the work of one live bulk transaction, between the SQLite change log's bulk mark and its
+ * removal (db/dialect/ddl/change-log-once-per-bulk-transaction.ts): while the mark holds the highest `seq`
+ * of before the transaction, the term links and agents of a listing whose change this transaction has just
+ * recorded record nothing more. The mark is written first, under the write lock it takes, and deleted last:
+ * no committed state holds it, and a failure rolls both back. PostgreSQL records once per statement already.
+ */
+export async function inMarkedTransaction<T>(trx: AnyKysely, write: () => Promise<T>): Promise<T> {
+  if (dialectOf(trx) === 'postgres') return write();
+  await sql`insert into change_log_bulk_mark (seq) select coalesce(max(seq), 0) from change_log`.execute(trx);
+  const result = await write();
+  await sql`delete from change_log_bulk_mark`.execute(trx);
+  return result;
+}
+
 /** Page cache of SQLite's connection during a bulk write (KiB): the default 2 MiB makes every index insert a read. */
 const SQLITE_BULK_CACHE_KIB = 262_144;
 

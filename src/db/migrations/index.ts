@@ -15,6 +15,8 @@ import * as m0013 from './0013_term_copies_by_statement.js';
 import * as m0014 from './0014_change_log_once_per_statement.js';
 import * as m0015 from './0015_dashboard_indexes.js';
 import * as m0016 from './0016_moderation_queue_index.js';
+import * as m0017 from './0017_change_log_once_per_bulk_transaction.js';
+import * as m0018 from './0018_term_counts_by_listing_ids.js';
 
 /** Migrations in order. Static imports keep them inside the compiled bundle (no directory scanning). */
 const MIGRATIONS: Record<string, Migration> = {
@@ -34,6 +36,8 @@ const MIGRATIONS: Record<string, Migration> = {
   '0014_change_log_once_per_statement': m0014,
   '0015_dashboard_indexes': m0015,
   '0016_moderation_queue_index': m0016,
+  '0017_change_log_once_per_bulk_transaction': m0017,
+  '0018_term_counts_by_listing_ids': m0018,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -49,7 +49,7 @@ export class ListingBulkWriter {
         for await (const batch of batches) {
           for (let start = 0; start < batch.length; start += size) {
             const slice = batch.slice(start, start + size);
-            await this.db.transaction().execute((trx) => run.writeBatch(trx, slice));
+            await this.db.transaction().execute((trx) => repository.inLiveTransaction(trx, () => run.writeBatch(trx, slice)));
             if (++transactions % TIDY_EVERY === 0) await repository.tidyHotRows(this.db);
           }
         }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import {
+  inMarkedTransaction,
   insertRows,
   liveBatchSize,
   recordNewListings,
@@ -68,6 +69,14 @@ export function liveTransactionSize(db: Kysely<DB>): number {
 /** Between live transactions: the rows the triggers update once per written row (term counts, stamps) tidied. */
 export function tidyHotRows(db: Kysely<DB>): Promise<void> {
   return tidyBetweenTransactions(db, ['terms', 'cache_versions']);
+}
+
+/**
+ * One live transaction's work in `trx`, marked for the SQLite change log: a listing's links and agents
+ * written after its row record no change of their own (db/dialect/ddl/change-log-once-per-bulk-transaction.ts).
+ */
+export function inLiveTransaction<T>(trx: Executor, write: () => Promise<T>): Promise<T> {
+  return inMarkedTransaction(trx, write);
 }
 
 export function reserveListingIds(trx: Executor, count: number): Promise<number[]> {
