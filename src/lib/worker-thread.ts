@@ -18,16 +18,18 @@ export function startModuleWorker(module: URL, workerData: unknown): Worker {
 /**
  * The pages a worker makes on demand (`servePages` on its side), `ahead` asked for before they are needed:
  * the worker makes the next ones while the caller works on this one, and memory holds at most `ahead` + 1.
- * A `null` page ends them. The worker is stopped when the caller stops reading, and its error (or an exit
- * without one) is thrown here.
+ * A `null` page ends them. The worker is stopped when the caller stops reading or `cancel` aborts (a running
+ * worker would keep a process that is shutting down alive), and its error (or an exit without one) is thrown
+ * here.
  */
-export async function* pagesFromWorker<T>(worker: Worker, ahead = 2): AsyncGenerator<T> {
+export async function* pagesFromWorker<T>(worker: Worker, ahead = 2, cancel?: AbortSignal): AsyncGenerator<T> {
   try {
     // A worker that dies without an error event would otherwise leave the loop waiting for ever.
     const exited = new AbortController();
     worker.once('exit', (code) => exited.abort(new Error(`the worker thread exited with code ${code}`)));
+    const signal = cancel ? AbortSignal.any([exited.signal, cancel]) : exited.signal;
     for (let asked = 0; asked < ahead; asked++) worker.postMessage('more');
-    for await (const [page] of on(worker, 'message', { signal: exited.signal }) as AsyncIterable<[T | null]>) {
+    for await (const [page] of on(worker, 'message', { signal }) as AsyncIterable<[T | null]>) {
       if (page === null) return;
       yield page;
       worker.postMessage('more');

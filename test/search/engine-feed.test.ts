@@ -228,6 +228,12 @@ describe.each(DIALECTS)('search index feed (%s)', (dialect) => {
       expect(heldRows(there.index)).toEqual(heldRows(here.index));
       expect(heldRows(there.index)).toEqual(await databaseRows(source.db));
       expect(there.index.size).toBeGreaterThanOrEqual(6);
+      // Closed (the process shutting down): the build stops instead of reading on, and fails.
+      const closed = feed({ reader: source.readerConfig!, readOnWorkerFrom: 0 });
+      const build = closed.build();
+      closed.close();
+      await expect(build).rejects.toThrow(/aborted|closed/);
+      expect(closed.built).toBe(false);
     } finally {
       if (directory) {
         await source.destroy();

@@ -83,6 +83,8 @@ export class IndexFeed {
   private readonly createIndex: () => ListingIndex;
   private readonly reader: DatabaseConfig | undefined;
   private readonly readOnWorkerFrom: number;
+  /** Aborted by `close`: stops a build's reading thread. */
+  private readonly closing = new AbortController();
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -213,7 +215,13 @@ export class IndexFeed {
   private async listingPages(): Promise<AsyncIterable<IndexedListing[]>> {
     if (!this.reader || (await highestListingId(this.db)) < this.readOnWorkerFrom) return searchableListingPages(this.db, this.pageSize);
     const job: ListingTextsJob = { database: this.reader, pageSize: this.pageSize };
-    return parsedPages(pagesFromWorker<string>(startModuleWorker(new URL('./index-rows-worker.js', import.meta.url), job)));
+    const worker = startModuleWorker(new URL('./index-rows-worker.js', import.meta.url), job);
+    return parsedPages(pagesFromWorker<string>(worker, 2, this.closing.signal));
+  }
+
+  /** Stops a build reading on a worker thread (it fails); at shutdown, once nothing asks the feed any more. */
+  close(): void {
+    this.closing.abort(new Error('the search index feed is closed'));
   }
 
   private async runCatchUp(): Promise<number> {

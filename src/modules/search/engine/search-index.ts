@@ -48,7 +48,10 @@ export function createSearchIndex({ config, database, redis, log }: Platform): S
       started = true;
       follower.start();
     },
-    stop: () => follower.stop(),
+    async stop() {
+      await follower.stop();
+      feed.close();
+    },
   };
 }
 
