@@ -4,6 +4,7 @@ import type { DatabaseConfig } from '../../../config.js';
 import type { LocalWrites } from '../../../db/cache-versions.js';
 import { type Change, changeLogHead, readChangesAfter } from '../../../db/change-log.js';
 import type { DB } from '../../../db/schema/index.js';
+import { pagesFromWorker, startModuleWorker } from '../../../lib/worker-thread.js';
 import {
   findAllIndexedAgents,
   findAllIndexedTerms,
@@ -11,12 +12,11 @@ import {
   findIndexedListings,
   findIndexedTerms,
   highestListingId,
-  parseListingPage,
+  parsedListingPages,
   searchableListingPages,
 } from './index-rows.repository.js';
 import type { ListingTextsJob } from './index-rows-worker.js';
 import type { IndexedListing } from './indexed-listing.js';
-import { pagesFromWorker, startModuleWorker } from '../../../lib/worker-thread.js';
 import { ListingIndex } from './listing-index.js';
 
 export interface IndexFeedOptions {
@@ -216,7 +216,7 @@ export class IndexFeed {
     if (!this.reader || (await highestListingId(this.db)) < this.readOnWorkerFrom) return searchableListingPages(this.db, this.pageSize);
     const job: ListingTextsJob = { database: this.reader, pageSize: this.pageSize };
     const worker = startModuleWorker(new URL('./index-rows-worker.js', import.meta.url), job);
-    return parsedPages(pagesFromWorker<string>(worker, 2, this.closing.signal));
+    return parsedListingPages(pagesFromWorker<string>(worker, 2, this.closing.signal));
   }
 
   /** Stops a build reading on a worker thread (it fails); at shutdown, once nothing asks the feed any more. */
@@ -296,8 +296,4 @@ export class IndexFeed {
     }
     this.applied = changes[changes.length - 1]!.seq;
   }
-}
-
-async function* parsedPages(texts: AsyncIterable<string>): AsyncGenerator<IndexedListing[]> {
-  for await (const text of texts) yield parseListingPage(text);
 }

@@ -50,7 +50,7 @@ const LISTING_COLUMNS = [
 /**
  * Every searchable listing, in pages of at most `pageSize` by ascending id (keyset: each page starts after the
  * last id of the one before), each page as one JSON text (`parseListingPage` reads it): what a worker thread
- * hands the thread that builds the index (index-rows.worker.ts), a copy of one string. The next page is read
+ * hands the thread that builds the index (index-rows-worker.ts), a copy of one string. The next page is read
  * while the caller works on the current one.
  */
 export async function* searchableListingTexts(db: Executor, pageSize: number): AsyncGenerator<string> {
@@ -65,12 +65,17 @@ export async function* searchableListingTexts(db: Executor, pageSize: number): A
 }
 
 /** `searchableListingTexts`, read here. */
-export async function* searchableListingPages(db: Executor, pageSize: number): AsyncGenerator<IndexedListing[]> {
-  for await (const text of searchableListingTexts(db, pageSize)) yield parseListingPage(text);
+export function searchableListingPages(db: Executor, pageSize: number): AsyncGenerator<IndexedListing[]> {
+  return parsedListingPages(searchableListingTexts(db, pageSize));
+}
+
+/** The listings of each page of `searchableListingTexts`, wherever it was read. */
+export async function* parsedListingPages(texts: AsyncIterable<string>): AsyncGenerator<IndexedListing[]> {
+  for await (const text of texts) yield parseListingPage(text);
 }
 
 /** The listings of a page of `searchableListingTexts`. */
-export function parseListingPage(text: string): IndexedListing[] {
+function parseListingPage(text: string): IndexedListing[] {
   return (JSON.parse(text) as PageValues[]).map((values) => toIndexedListing(values, values[24], values[25]));
 }
 
