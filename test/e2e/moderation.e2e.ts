@@ -75,6 +75,29 @@ describe('moderation and the administrators’ pages', () => {
     expect(problems()).toEqual([]);
   });
 
+  it('opens a listing from Explore at once, leaving no live Explore page behind while its code arrives', async () => {
+    const { page, problems } = await openPage(suite.browser);
+    await signIn(page, suite.server, ADMIN.email, ADMIN.password);
+    // The listing page's code is held back, as on a slow network: a stale Explore page left working meanwhile
+    // (its map settling and replacing the address) sent the user back to Explore.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/ListingPage-[^/]*\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${suite.server.url}/console/explore`);
+    const first = page.locator('.explore-list a').first();
+    const title = (await first.textContent()) ?? '';
+    await first.click();
+    await page.getByRole('heading', { level: 1, name: 'Explore' }).waitFor({ state: 'detached' });
+    await expect.poll(() => page.locator('.explore-map').count()).toBe(0);
+    release();
+    await page.getByRole('heading', { level: 1, name: title }).waitFor();
+    expect(new URL(page.url()).pathname).toMatch(/^\/console\/explore\/\d+$/);
+    expect(problems()).toEqual([]);
+  });
+
   // Twenty pages each: longer than one flow on a busy machine.
   it.each(['en', 'ar'])('every main page passes axe (%s)', { timeout: 180_000 }, async (language) => {
     const { page, problems } = await openPage(suite.browser);

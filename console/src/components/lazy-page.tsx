@@ -1,15 +1,22 @@
 import { type ComponentType, createElement, lazy, type ReactNode, Suspense } from 'react';
 import { Loading } from './ui';
 
-/** An element shown inside Suspense, with the console's loading line while its code arrives. */
-function suspended(element: ReactNode): ReactNode {
-  return <Suspense fallback={<Loading />}>{element}</Suspense>;
-}
+/** Each route's page gets a Suspense boundary of its own (see lazyPage). */
+let pagesMade = 0;
 
 /**
  * A route's page loaded on first use: `lazyPage(() => import('./X'))` (X's default export is the page) gives the
  * element for a route entry, so the page's code stays out of the console's first load.
+ *
+ * The boundary is keyed per page. The router navigates inside a transition, and a boundary React reuses would keep
+ * the page being left on screen, mounted and working, until the next page's code arrives: its timers could still
+ * navigate (Explore's map reports a settled view by replacing the address) and send the user back. With a boundary
+ * of its own, the next page shows the loading line at once and the page being left is gone.
  */
 export function lazyPage(load: () => Promise<{ default: ComponentType }>): ReactNode {
-  return suspended(createElement(lazy(load)));
+  return (
+    <Suspense key={`page-${pagesMade++}`} fallback={<Loading />}>
+      {createElement(lazy(load))}
+    </Suspense>
+  );
 }

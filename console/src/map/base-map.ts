@@ -15,6 +15,18 @@ export function createBaseMap(container: HTMLElement, view: { center: [number, n
   return map;
 }
 
+/**
+ * Takes a map down when its component unmounts. Leaflet 1.9 finishes a zoom animation from a timer that fails
+ * with a TypeError once the map is removed (Leaflet issue 9575), and a page left mid-zoom (Explore fitting its
+ * first answer, a click on a cluster) would then raise an error in the next page: such a map is removed when its
+ * animation ends, a quarter of a second later, the moment Leaflet's own timer fires.
+ */
+export function removeMap(map: L.Map): void {
+  map.stop();
+  if (map.getPane('mapPane')?.classList.contains('leaflet-zoom-anim')) map.once('moveend', () => map.remove());
+  else map.remove();
+}
+
 /** Leaflet writes the attribution as HTML: the setting is shown as text. */
 function escapeText(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { createBaseMap, L } from '../../map/base-map';
+import { createBaseMap, L, removeMap } from '../../map/base-map';
 import { type BoundingBox, boxFromBounds, type MapView, normalizeView, placeLongitude } from './explore-state';
 import type { Cluster } from './types';
 
@@ -74,9 +74,12 @@ export default function ClusterMap(props: ClusterMapProps) {
     resize.observe(container.current);
     report();
     return () => {
+      // A map removed mid-zoom still ends its move (removeMap): it must not report a view to a page that is gone.
+      map.off('moveend', settle);
+      map.off('resize', settle);
       clearTimeout(timer);
       resize.disconnect();
-      map.remove();
+      removeMap(map);
       mapRef.current = null;
       layer.current = null;
       pins.current.clear();

@@ -58,8 +58,13 @@ export default function ExplorePage() {
   const [area, setArea] = useState<{ box: BoundingBox; zoom: number } | null>(null);
   const [highlighted, setHighlighted] = useState<number | null>(null);
 
+  // The browser's address moves as soon as a link is followed, while the router renders the next page in a
+  // transition; a change reported meanwhile (the map settling after a move) must not take the user back here.
+  const ownPath = useRef(window.location.pathname);
+
   const update = useCallback(
     (change: (current: ExploreState) => ExploreState, replace = false) => {
+      if (window.location.pathname !== ownPath.current) return;
       const next = stateSearch(change(parseState(new URLSearchParams(latest.current))));
       if (next === latest.current) return;
       latest.current = next;

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { createBaseMap, L } from '../../map/base-map';
+import { createBaseMap, L, removeMap } from '../../map/base-map';
 
 /** A small map centred on one listing, with its pin. */
 export default function PinMap({ latitude, longitude, label }: { latitude: number; longitude: number; label: string }) {
@@ -18,7 +18,7 @@ export default function PinMap({ latitude, longitude, label }: { latitude: numbe
     resize.observe(container.current);
     return () => {
       resize.disconnect();
-      map.remove();
+      removeMap(map);
     };
   }, [latitude, longitude]);
   return <div ref={container} className="explore-pin-map" role="region" aria-label={label} />;

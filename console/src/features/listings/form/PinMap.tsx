@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { createBaseMap, L } from '../../../map/base-map';
+import { createBaseMap, L, removeMap } from '../../../map/base-map';
 import '../listings.css';
 
 export interface PinMapProps {
@@ -38,7 +38,7 @@ export default function PinMap({ latitude, longitude, onPick, label }: PinMapPro
     });
     map.current = instance;
     return () => {
-      instance.remove();
+      removeMap(instance);
       map.current = null;
       marker.current = null;
     };
