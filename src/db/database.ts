@@ -8,6 +8,7 @@ import { type CacheVersionReader, kyselyCacheVersionReader, LocalWrites, sqliteC
 import type { DialectName } from './dialect/index.js';
 import { MIGRATION_NAMES, migrationProvider } from './migrations/index.js';
 import type { DB } from './schema/index.js';
+import { withStatementCache } from './sqlite-statement-cache.js';
 
 export interface Database {
   readonly db: Kysely<DB>;
@@ -58,7 +59,7 @@ export function sqliteDatabase(connection: SQLite.Database, isNew: boolean): Dat
   connection.pragma('analysis_limit = 1000');
   connection.pragma('optimize = 0x10002');
   const localWrites = new LocalWrites();
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: connection }), plugins: [localWrites] });
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }), plugins: [localWrites] });
   let reader: CacheVersionReader | undefined; // prepared lazily: the table exists only after migration
   const readCacheVersion: CacheVersionReader = (name) => (reader ??= sqliteCacheVersionReader(connection))(name);
   return {
@@ -111,7 +112,7 @@ export function openReader(config: DatabaseConfig): Kysely<DB> {
   if (config.kind === 'sqlite') {
     const connection = new SQLite(config.path, { readonly: true, fileMustExist: true });
     connection.pragma('busy_timeout = 5000');
-    return new Kysely<DB>({ dialect: new SqliteDialect({ database: connection }) });
+    return new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
   }
   return new Kysely<DB>({ dialect: new PostgresDialect({ pool: postgresPool(config.url, config.schema, 1) }) });
 }
