@@ -132,8 +132,15 @@ describe.each(DIALECTS)('bulk listing writes (%s)', (dialect) => {
       .selectFrom('listings')
       .select((eb) => eb.fn.max('id').as('id'))
       .executeTakeFirstOrThrow();
+    // SQLite's connection is widened for the write (page cache, log checkpoints) and set back afterwards.
+    const pragmas = async () =>
+      dialect === 'sqlite'
+        ? [(await sql`pragma cache_size`.execute(db)).rows, (await sql`pragma wal_autocheckpoint`.execute(db)).rows]
+        : [];
+    const settings = await pragmas();
     const written = await seedDemoListings(db, fresh.services.users, storage, { count: 250, seed: SEED + 1, now: NOW });
     expect(written.mode).toBe('live');
+    expect(await pragmas()).toEqual(settings);
     const ids = await db.selectFrom('listings').select('id').where('id', '>', Number(highest.id)).execute();
     expect(ids).toHaveLength(250);
     await expectRecounted(db);

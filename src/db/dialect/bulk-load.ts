@@ -161,22 +161,37 @@ export async function inMarkedTransaction<T>(trx: AnyKysely, write: () => Promis
 
 /** Page cache of SQLite's connection during a bulk write (KiB): the default 2 MiB makes every index insert a read. */
 const SQLITE_BULK_CACHE_KIB = 262_144;
+/**
+ * Write-ahead log pages after which a commit of a bulk write copies the log into the database (SQLite's
+ * default: 1,000). A live transaction of 1,000 listings dirties more than that, so by default every commit
+ * checkpoints, copying again the index pages that every transaction touches; one checkpoint per 80 MB of log
+ * copies each of them once (10,000 listings into 100,000: commits 2.6 → 1.9 s, the write 9.7 → 8.3 s).
+ */
+const SQLITE_BULK_CHECKPOINT_PAGES = 20_000;
 
 /**
  * Runs `write` with the connection set for large writes: SQLite's page cache widened to 256 MiB (random
- * inserts into the indexes of a large table then find their pages in memory), and set back afterwards.
+ * inserts into the indexes of a large table then find their pages in memory) and its log checkpointed less
+ * often, both set back afterwards.
  * PostgreSQL's buffers are the server's: nothing to do.
  */
 export async function withBulkSettings<T>(db: AnyKysely, write: () => Promise<T>): Promise<T> {
   if (dialectOf(db) === 'postgres') return write();
-  const { rows } = await sql<{ cache_size: number }>`pragma cache_size`.execute(db);
-  const before = Number(rows[0]?.cache_size ?? -2000);
+  const cacheBefore = await pragmaNumber(db, 'cache_size');
+  const checkpointBefore = await pragmaNumber(db, 'wal_autocheckpoint');
   await sql.raw(`pragma cache_size = -${SQLITE_BULK_CACHE_KIB}`).execute(db);
+  await sql.raw(`pragma wal_autocheckpoint = ${SQLITE_BULK_CHECKPOINT_PAGES}`).execute(db);
   try {
     return await write();
   } finally {
-    await sql.raw(`pragma cache_size = ${before}`).execute(db);
+    await sql.raw(`pragma cache_size = ${cacheBefore}`).execute(db);
+    await sql.raw(`pragma wal_autocheckpoint = ${checkpointBefore}`).execute(db);
   }
+}
+
+async function pragmaNumber(db: AnyKysely, name: 'cache_size' | 'wal_autocheckpoint'): Promise<number> {
+  const { rows } = await sql<Record<string, number>>`${sql.raw(`pragma ${name}`)}`.execute(db);
+  return Number(Object.values(rows[0]!)[0]);
 }
 
 /** Triggers, indexes and keys set aside by `setAsideForLoad`, to be put back by `restore`. */
