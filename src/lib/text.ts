@@ -39,9 +39,16 @@ export function excerptOf(html: string): string {
     .replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_, name: string) => ENTITIES[name]!)
     .replace(/\s+/g, ' ')
     .trim();
-  const chars = [...text];
-  if (chars.length <= EXCERPT_LENGTH) return text;
-  const cut = chars.slice(0, EXCERPT_LENGTH - 1).join('');
+  // Counted in characters (code points), walking only as far as the cut.
+  let end = 0;
+  for (let kept = 0; kept < EXCERPT_LENGTH - 1 && end < text.length; kept++) end += codePointUnits(text, end);
+  if (end >= text.length || end + codePointUnits(text, end) >= text.length) return text;
+  const cut = text.slice(0, end);
   const boundary = cut.lastIndexOf(' ');
   return `${(boundary > EXCERPT_LENGTH / 2 ? cut.slice(0, boundary) : cut).trimEnd()}…`;
+}
+
+/** UTF-16 units of the character at `index`: 2 for a surrogate pair, else 1 (a lone surrogate counts alone). */
+function codePointUnits(text: string, index: number): number {
+  return text.codePointAt(index)! > 0xffff ? 2 : 1;
 }
