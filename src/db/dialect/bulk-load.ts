@@ -165,7 +165,8 @@ const SQLITE_BULK_CACHE_KIB = 262_144;
  * Write-ahead log pages after which a commit of a bulk write copies the log into the database (SQLite's
  * default: 1,000). A live transaction of 1,000 listings dirties more than that, so by default every commit
  * checkpoints, copying again the index pages that every transaction touches; one checkpoint per 80 MB of log
- * copies each of them once (10,000 listings into 100,000: commits 2.6 → 1.9 s, the write 9.7 → 8.3 s).
+ * copies each of them once. 10,000 listings into 100,000, statements timed: the 10 commits 2.6 s → 1.9–2.0 s
+ * (four runs); the bench's live rate moved within its run-to-run spread (1,206 → 1,339 and 1,194 a second).
  */
 const SQLITE_BULK_CHECKPOINT_PAGES = 20_000;
 
