@@ -16,6 +16,7 @@ const SHIPPED: Readonly<Record<string, string>> = {
   'src/db/dialect/ddl/deferred-stamps.ts': '45abd620c22f4e03',
   'src/db/dialect/ddl/directory-triggers.ts': 'c3b9b99dc077d60c',
   'src/db/dialect/ddl/geo-cell-triggers.ts': 'c6986856908eb662',
+  'src/db/dialect/ddl/geo-cells-by-statement.ts': '3cb9522c2e9abcab',
   'src/db/dialect/ddl/keyword-index.ts': '269c8d1662c13c22',
   'src/db/dialect/ddl/listing-triggers.ts': '29df37fd8d68a019',
   'src/db/dialect/ddl/media-keys.ts': '88ae9daafa4cfc82',
@@ -43,6 +44,7 @@ const SHIPPED: Readonly<Record<string, string>> = {
   'src/db/migrations/0016_moderation_queue_index.ts': '0f2b84db3a4d0546',
   'src/db/migrations/0017_change_log_once_per_bulk_transaction.ts': '96a631e828546f91',
   'src/db/migrations/0018_term_counts_by_listing_ids.ts': 'd47df1d9b818469b',
+  'src/db/migrations/0019_geo_cells_by_statement.ts': 'f864b078e362dbd6',
 };
 
 const FOLDERS = ['src/db/migrations', 'src/db/dialect/ddl'];
