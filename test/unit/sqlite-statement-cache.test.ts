@@ -48,6 +48,21 @@ describe('withStatementCache', () => {
     expect(cache.prepare('select 0')).not.toBe(oldest);
   });
 
+  it('keeps no more than 256 KB of query text, the least recently used leaving first', () => {
+    const cache = withStatementCache(connection());
+    const padded = (n: number) => `select ${n} /* ${'x'.repeat(50_000)} */`; // about 50 KB each
+    const first = cache.prepare(padded(0));
+    const second = cache.prepare(padded(1));
+    for (let n = 2; n < 5; n++) cache.prepare(padded(n));
+    expect(cache.prepare(padded(0))).toBe(first); // five fit, and 0 is now the most recent
+    cache.prepare(padded(5)); // the sixth pushes out the least recent: 1
+    expect(cache.prepare(padded(0))).toBe(first);
+    expect(cache.prepare(padded(1))).not.toBe(second);
+    expect(cache.prepare(padded(2))).toBe(cache.prepare(padded(2)));
+    const huge = `select 1 /* ${'x'.repeat(300_000)} */`;
+    expect(cache.prepare(huge)).not.toBe(cache.prepare(huge)); // larger than the budget: never kept
+  });
+
   it('keeps answering right through Kysely when the schema changes under a kept statement', async () => {
     const db = new Kysely<{ t: { id: Generated<number>; name: string } }>({
       dialect: new SqliteDialect({ database: withStatementCache(connection()) }),
