@@ -85,6 +85,45 @@ describe('Posting', () => {
     );
   });
 
+  it('spans the words of its slots (a city’s slots after compaction: a run far from slot 0), before and after renumbering', () => {
+    const shifted = fc
+      .tuple(fc.integer({ min: 0, max: 50_000 }), ascendingSlots)
+      .map(([shift, slots]) => slots.map((slot) => slot + shift));
+    const clearOutside = (posting: Posting) => {
+      const words = posting.words;
+      if (!words) return;
+      const [from, to] = posting.wordSpan();
+      expect(words.subarray(0, from).every((word) => word === 0)).toBe(true);
+      expect(words.subarray(to).every((word) => word === 0)).toBe(true);
+    };
+    fc.assert(
+      fc.property(shifted, fc.integer({ min: 2, max: 5 }), (slots, every) => {
+        const posting = postingOf(slots);
+        const [from, to] = posting.wordSpan();
+        if (slots.length === 0) expect(to - from).toBe(0);
+        else expect([from, to]).toEqual([slots[0]! >>> 5, (slots.at(-1)! >>> 5) + 1]);
+        clearOutside(posting);
+        // Marks set outside the span are neither counted nor changed by its words.
+        const marks = new Uint32Array(((slots.at(-1) ?? 0) >>> 5) + 8).fill(0xffffffff);
+        expect(posting.countIn(marks)).toBe(slots.length);
+        const top = (slots.at(-1) ?? 0) + 1;
+        const renumber = new Int32Array(top);
+        let next = 0;
+        for (let slot = 0; slot < top; slot++) renumber[slot] = slot % every === 0 ? -1 : next++;
+        posting.renumber(renumber);
+        const kept = slots.filter((slot) => slot % every !== 0).map((slot) => renumber[slot]!);
+        if (kept.length > 0 && posting.isBitmap) expect(posting.wordSpan()).toEqual([kept[0]! >>> 5, (kept.at(-1)! >>> 5) + 1]);
+        clearOutside(posting);
+      }),
+    );
+  });
+
+  it('intersects only the words asked, clearing those of them past the bitmap', () => {
+    const marks = new Uint32Array(8).fill(0xffffffff);
+    intersectWords(marks, Uint32Array.of(1, 2, 4, 8, 16), 2, 7);
+    expect([...marks]).toEqual([0xffffffff, 0xffffffff, 4, 8, 16, 0, 0, 0xffffffff]);
+  });
+
   it('renumbers as compaction does: dropped slots go, the rest keep their order', () => {
     fc.assert(
       fc.property(ascendingSlots, fc.integer({ min: 2, max: 5 }), (slots, every) => {

@@ -17,6 +17,8 @@ export class Posting {
   length = 0;
   /** The highest slot held, −1 when none. */
   private last = -1;
+  /** The lowest slot held, −1 when none: with `last`, the words a bitmap may have bits in. */
+  private first = -1;
 
   get isBitmap(): boolean {
     return this.bits !== undefined;
@@ -34,6 +36,7 @@ export class Posting {
     if (slot === this.last) return;
     this.length++;
     this.last = slot;
+    if (this.length === 1) this.first = slot;
     if (this.bits) {
       this.setBit(slot);
       return;
@@ -76,7 +79,7 @@ export class Posting {
       for (let i = 0; i < this.length; i++) visit(list[i]!);
       return;
     }
-    forEachSetBit(bits, (this.last >>> 5) + 1, visit);
+    forEachSetBit(bits, (this.last >>> 5) + 1, visit, this.first >>> 5);
   }
 
   /** Writes its slots, ascending, into `out` from position `at`; returns the position after them. */
@@ -87,7 +90,7 @@ export class Posting {
       return at + this.length;
     }
     let next = at;
-    forEachSetBit(bits, (this.last >>> 5) + 1, (slot) => (out[next++] = slot));
+    forEachSetBit(bits, (this.last >>> 5) + 1, (slot) => (out[next++] = slot), this.first >>> 5);
     return next;
   }
 
@@ -95,8 +98,8 @@ export class Posting {
   markInto(marks: Uint32Array): void {
     const bits = this.bits;
     if (bits) {
-      const words = Math.min(bits.length, marks.length);
-      for (let word = 0; word < words; word++) marks[word]! |= bits[word]!;
+      const [from, to] = this.wordSpan(marks.length);
+      for (let word = from; word < to; word++) marks[word]! |= bits[word]!;
       return;
     }
     const list = this.list!;
@@ -108,8 +111,8 @@ export class Posting {
     let count = 0;
     const bits = this.bits;
     if (bits) {
-      const words = Math.min(bits.length, marks.length);
-      for (let word = 0; word < words; word++) {
+      const [from, to] = this.wordSpan(marks.length);
+      for (let word = from; word < to; word++) {
         const both = bits[word]! & marks[word]!;
         if (both !== 0) count += popCount(both);
       }
@@ -128,9 +131,22 @@ export class Posting {
     return this.bits;
   }
 
-  /** What `countIn` costs, in steps: the bitmap's words, or the list's slots. */
+  /**
+   * The words of a bitmap posting that may have bits set, from (inclusive) to (exclusive), within the first
+   * `limit`: those from its lowest slot's to its highest slot's. After compaction the listings of a city or an
+   * area lie in a narrow run of slots (grid order), so their words are a small part of the index's.
+   */
+  wordSpan(limit = Infinity): [from: number, to: number] {
+    if (this.length === 0) return [0, 0];
+    const to = Math.min((this.last >>> 5) + 1, limit);
+    return [Math.min(this.first >>> 5, to), to];
+  }
+
+  /** What `countIn` costs, in steps: the bitmap's words it spans, or the list's slots. */
   get countCost(): number {
-    return this.bits ? this.bits.length : this.length;
+    if (!this.bits) return this.length;
+    const [from, to] = this.wordSpan();
+    return to - from;
   }
 
   /**
@@ -145,8 +161,9 @@ export class Posting {
       const remade = new Uint32Array((renumber.length + 31) >>> 5);
       let count = 0;
       let highest = -1;
+      let least = renumber.length;
       const words = (this.last >>> 5) + 1;
-      for (let word = 0; word < words; word++) {
+      for (let word = this.first >>> 5; word < words; word++) {
         let set = bits[word]!;
         while (set !== 0) {
           const lowest = set & -set;
@@ -156,12 +173,14 @@ export class Posting {
           remade[to >>> 5]! |= 1 << (to & 31);
           count++;
           if (to > highest) highest = to;
+          if (to < least) least = to;
         }
       }
       if (count >= BITMAP_FROM && count * 32 >= highest) {
         this.bits = remade;
         this.length = count;
         this.last = highest;
+        this.first = least;
         return;
       }
       slots = slotsOfBits(remade, remade.length);
@@ -182,12 +201,14 @@ export class Posting {
     this.bits = undefined;
     this.length = 0;
     this.last = -1;
+    this.first = -1;
     if (slots.length < BITMAP_FROM) {
       // A list either way: taken as it is.
       this.list = slots.length >= 4 ? slots : new Int32Array(4);
       if (slots.length < 4) this.list.set(slots);
       this.length = slots.length;
       this.last = slots.length > 0 ? slots[slots.length - 1]! : -1;
+      this.first = slots.length > 0 ? slots[0]! : -1;
       return;
     }
     this.list = new Int32Array(4);
@@ -217,13 +238,13 @@ export class Posting {
 }
 
 /**
- * Clears in `marks` (a bitmap of slots) every slot not set in `bits`: one AND a word, so that the slots two or
- * more dense filters share cost their words rather than a test per candidate.
+ * Clears in words `from` to `to` of `marks` (a bitmap of slots) every slot not set in `bits`: one AND a word, so
+ * that the slots two or more dense filters share cost their words rather than a test per candidate.
  */
-export function intersectWords(marks: Uint32Array, bits: Uint32Array): void {
-  const shared = Math.min(bits.length, marks.length);
-  for (let word = 0; word < shared; word++) marks[word]! &= bits[word]!;
-  marks.fill(0, shared);
+export function intersectWords(marks: Uint32Array, bits: Uint32Array, from = 0, to = marks.length): void {
+  const shared = Math.min(bits.length, to);
+  for (let word = from; word < shared; word++) marks[word]! &= bits[word]!;
+  if (shared < to) marks.fill(0, Math.max(from, shared), to);
 }
 
 /** Sets bit `slot` of a bitmap of slots. */
@@ -238,13 +259,26 @@ export function bitmapOf(slots: Int32Array, slotCount: number): Uint32Array {
   return bits;
 }
 
-/** The slots set in the first `words` words of a bitmap, ascending. */
-export function slotsOfBits(bits: Uint32Array, words: number): Int32Array {
+/** How many bits are set in words `from` to `to` (exclusive) of a bitmap. */
+export function countBits(bits: Uint32Array, from: number, to: number): number {
   let count = 0;
-  for (let word = 0; word < words; word++) if (bits[word] !== 0) count += popCount(bits[word]!);
-  const slots = new Int32Array(count);
+  for (let word = from; word < to; word++) if (bits[word] !== 0) count += popCount(bits[word]!);
+  return count;
+}
+
+/** The slots set in words `from` to `words` (exclusive) of a bitmap, ascending. */
+export function slotsOfBits(bits: Uint32Array, words: number, from = 0): Int32Array {
+  const slots = new Int32Array(countBits(bits, from, words));
   let n = 0;
-  forEachSetBit(bits, words, (slot) => (slots[n++] = slot));
+  // forEachSetBit's loop inline: a call per slot cost about 3 of the 23 µs of a (f) search's match at 100,000.
+  for (let word = from; word < words; word++) {
+    let set = bits[word]!;
+    while (set !== 0) {
+      const lowest = set & -set;
+      slots[n++] = word * 32 + 31 - Math.clz32(lowest);
+      set ^= lowest;
+    }
+  }
   return slots;
 }
 
@@ -258,9 +292,9 @@ export function clearBit(bits: Uint32Array, slot: number): void {
   bits[slot >>> 5]! &= ~(1 << (slot & 31));
 }
 
-/** Calls `visit` with each slot set in the first `words` words of the bitmap, ascending. */
-export function forEachSetBit(bits: Uint32Array, words: number, visit: (slot: number) => void): void {
-  for (let word = 0; word < words; word++) {
+/** Calls `visit` with each slot set in words `from` to `words` (exclusive) of the bitmap, ascending. */
+export function forEachSetBit(bits: Uint32Array, words: number, visit: (slot: number) => void, from = 0): void {
+  for (let word = from; word < words; word++) {
     let set = bits[word]!;
     while (set !== 0) {
       const lowest = set & -set;
