@@ -35,15 +35,21 @@ export function sendCacheable(
 }
 
 /**
- * As sendCacheable, for a body the caller assembled itself (e.g. from pieces serialized once each): the ETag is
- * that of these bytes, and nothing is kept, since each such answer is a new one.
+ * As sendCacheable, for a body the caller assembled itself (e.g. from pieces serialized once each), with a
+ * fingerprint it made of them that changes exactly when the body does: the ETag. Nothing is kept, since each
+ * such answer is a new one.
  */
-export function sendCacheableBody(request: FastifyRequest, reply: FastifyReply, body: Buffer, cacheControl: string): FastifyReply {
-  return sendRepresentation(request, reply, representationOf(body), cacheControl);
+export function sendCacheableBody(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  { body, fingerprint }: { body: Buffer; fingerprint: string },
+  cacheControl: string,
+): FastifyReply {
+  return sendRepresentation(request, reply, { body, etag: `W/"${fingerprint}"` }, cacheControl);
 }
 
 function representationOf(body: Buffer): Representation {
-  // The one-shot hash: a Hash object per answer cost three times as much (a new search answer is hashed each time).
+  // The one-shot hash: a Hash object per answer cost three times as much.
   return { body, etag: `W/"${hash('sha1', body, 'base64url')}"` };
 }
 

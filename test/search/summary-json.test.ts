@@ -62,6 +62,29 @@ describe.each(DIALECTS)('search answers from cached summary bytes (%s)', (dialec
     expect(data.pagination.total_records).toBeGreaterThanOrEqual(data.properties.length);
   });
 
+  it('gives the same ETag to the same bytes and another to any other, down to a distance or the page size', async () => {
+    const [a, b] = (await get('sortby=d_date&per_page=2')).json().data.properties.map((summary: { id: number }) => summary.id);
+    const queries = [
+      ...SEARCHES,
+      // The same listings in the same order at other distances (centres 11 m apart), and the same listings in
+      // pages of another size.
+      'latitude=25.7617&longitude=-80.1918&radius=20000&sortby=a_price&per_page=3',
+      'latitude=25.7618&longitude=-80.1918&radius=20000&sortby=a_price&per_page=3',
+      `ids=${a},${b}&per_page=10`,
+      `ids=${a},${b}&per_page=20`,
+    ];
+    const etagOf = new Map<string, string>();
+    for (const query of queries) {
+      const answer = await get(query);
+      expect(answer.statusCode, answer.body).toBe(200);
+      const known = etagOf.get(answer.body);
+      if (known) expect(answer.headers.etag).toBe(known);
+      else etagOf.set(answer.body, String(answer.headers.etag));
+    }
+    expect(etagOf.size).toBe(queries.length);
+    expect(new Set(etagOf.values()).size).toBe(queries.length);
+  });
+
   it('answers 304 to an anonymous revalidation with the ETag, and 200 once the data changed', async () => {
     const query = SEARCHES[0]!;
     const first = await get(query);

@@ -89,7 +89,7 @@ export { formatPrice } from './price-format.js';
 export { listingUrl } from './properties.mapper.js';
 export type { ListSort, PropertyListRecord, PropertySummaryRecord } from './properties.schemas.js';
 export type { PropertiesService } from './properties.service.js';
-export { type SummaryEntry, summaryListJson } from './summary-json.js';
+export { type ListJson, type SummaryEntry, summaryListJson } from './summary-json.js';
 export { ListingBulkWriter } from './bulk/listing-bulk-writer.service.js';
 export {
   BulkDraftError,
