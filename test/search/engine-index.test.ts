@@ -247,6 +247,18 @@ describe('the engine index at scale', () => {
     check({ price: { min: 250_000, max: 250_000.5 }, sortby: 'd_price' }, { type: [1] }, 1);
   });
 
+  it('intersects dense filters led by a price range or a small source: by the lead’s slots, or by the shared ones when fewer', () => {
+    // A type, a city and a feature share about 250 of 3,000 slots, a wide price range holds most: the shared
+    // slots are priced one by one. A narrow range holds fewer than four times the shared slots: it is read off the
+    // price order instead.
+    check({ price: { min: 100_000 }, sortby: 'a_price' }, { type: [1], city: [11], feature: [21] }, 2);
+    check({ price: { min: 250_000, max: 250_001 }, sortby: 'a_price' }, { type: [1], city: [11] }, 1);
+    // 800 ids (no bitmap, no price) lead two features, a type and a city sharing about 125 slots.
+    const ids = Array.from({ length: 800 }, (_, n) => n + 1);
+    check({ ids, sortby: 'd_date' }, { type: [2], city: [12], feature: [21, 22] }, 1);
+    check({ ids: ids.slice(0, 200), sortby: 'd_date' }, { type: [2], city: [12] }, 1);
+  });
+
   it('lays a compacted index out in grid order: each cell in consecutive slots, listings without a place last', () => {
     for (const [, { index }] of pairs) {
       const cells = Array.from({ length: index.slotCount }, (_, slot) =>

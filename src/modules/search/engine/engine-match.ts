@@ -48,8 +48,11 @@ interface Source {
   span?: readonly [from: number, to: number];
   /** Sets the bit of each of its slots, a few times cheaper a slot than `collect` (an intersection takes it so). */
   mark?: (marks: Uint32Array) => void;
-  /** Its slots whose bit is set in `marks`, of which there are at most `most`: `collect` filtered, without the copy. */
-  collectMarked?: (marks: Uint32Array, most: number) => Int32Array;
+  /**
+   * Its slots whose bit is set in `marks`, a bitmap whose `count` set bits all lie in words `from` to `to`:
+   * `collect` filtered, by whichever of the two is shorter to go through.
+   */
+  collectMarked?: (marks: Uint32Array, [from, to]: [number, number], count: number) => Int32Array;
 }
 
 /** How many times a source marked by `mark` may outnumber the smallest bitmap and still join their intersection. */
@@ -62,7 +65,7 @@ const WORDS_PER_VISIT = 8;
  * otherwise lead it, and still drive instead: listing a shared slot and checking it costs a few times testing a
  * lead's slot against the bitmap. The 1,000 requests of the bench's (f) at 100,000 listings took 21.1–21.6 µs
  * each led by their price ranges, 20.0–20.5 driven by their shared slots, 17.2–18.0 with this choice (2 to 8
- * measured alike).
+ * measured alike), and 16–17 once a price range prices the shared slots as it lists them (`priceRangeSource`).
  */
 const SHARED_PER_LEAD = 4;
 
@@ -146,14 +149,14 @@ function intersectionSource(bitmaps: readonly Source[], marked: readonly Source[
   return {
     estimate: Math.min(...[...bitmaps, ...marked].map((source) => source.estimate)),
     collect() {
-      // The shared slots drive when they are few beside the lead's (a city's apartments beside a price range
-      // of every city's), each then checked by the lead's own rule.
+      if (!lead) return slotsOfBits(marks, to, from);
       const count = countBits(marks, from, to);
-      if (!lead || (lead.contains && count * SHARED_PER_LEAD < lead.estimate)) {
+      if (lead.collectMarked) return lead.collectMarked(marks, [from, to], count);
+      // The shared slots drive when they are few beside the lead's, each then checked by the lead's own rule.
+      if (lead.contains && count * SHARED_PER_LEAD < lead.estimate) {
         const shared = slotsOfBits(marks, to, from);
-        return lead ? shared.subarray(0, lead.contains!(shared, shared.length)) : shared;
+        return shared.subarray(0, lead.contains(shared, shared.length));
       }
-      if (lead.collectMarked) return lead.collectMarked(marks, count);
       const slots = lead.collect();
       let kept = 0;
       for (let i = 0; i < slots.length; i++) {
@@ -345,15 +348,31 @@ function priceRangeSource(index: ListingIndex, range: NumberRange): Source | und
   if (range.min === undefined && range.max === undefined) return undefined;
   const order = orderOf(index, 'a_price');
   const [from, to] = priceStretch(index, order, 'a_price', range);
+  const { price } = index;
+  const [least, most] = [Math.max(range.min ?? -Infinity, leastOf(price)), range.max ?? Infinity];
   return {
     estimate: to - from,
     collect: () => order.slice(from, to),
     mark(marks) {
       for (let i = from; i < to; i++) setBit(marks, order[i]!);
     },
-    collectMarked(marks, most) {
-      const slots = new Int32Array(most);
+    collectMarked(marks, [fromWord, toWord], count) {
+      const slots = new Int32Array(count);
       let kept = 0;
+      if (count * SHARED_PER_LEAD < to - from) {
+        // The marked slots (a city's apartments beside a price range of every city's), each priced here.
+        for (let word = fromWord; word < toWord; word++) {
+          let set = marks[word]!;
+          while (set !== 0) {
+            const lowest = set & -set;
+            set ^= lowest;
+            const slot = word * 32 + 31 - Math.clz32(lowest);
+            const value = price[slot]!;
+            if (value >= least && value <= most) slots[kept++] = slot;
+          }
+        }
+        return slots.subarray(0, kept);
+      }
       for (let i = from; i < to; i++) {
         const slot = order[i]!;
         if (hasBit(marks, slot)) slots[kept++] = slot;
