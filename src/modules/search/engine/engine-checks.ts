@@ -48,8 +48,7 @@ export function bitsCheck(bits: Uint32Array): Check {
  */
 export function rangeCheck(column: NumberColumn, range: NumberRange | undefined): Check | undefined {
   if (range === undefined || (range.min === undefined && range.max === undefined)) return undefined;
-  const min = Math.max(range.min ?? -Infinity, leastOf(column));
-  const max = range.max ?? Infinity;
+  const [min, max] = rangeBounds(column, range);
   return (slots, length) => {
     let kept = 0;
     for (let i = 0; i < length; i++) {
@@ -59,6 +58,11 @@ export function rangeCheck(column: NumberColumn, range: NumberRange | undefined)
     }
     return kept;
   };
+}
+
+/** The inclusive bounds a value of the column must lie within (rangeCheck): a null lies below the least. */
+export function rangeBounds(column: NumberColumn, range: NumberRange): [min: number, max: number] {
+  return [Math.max(range.min ?? -Infinity, leastOf(column)), range.max ?? Infinity];
 }
 
 /**

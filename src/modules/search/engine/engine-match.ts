@@ -11,7 +11,7 @@ import {
   TERM_FILTERS,
   type TaxonomyFilter,
 } from '../query/search-types.js';
-import { bitsCheck, type Check, checkOf, circleCheck, rangeCheck } from './engine-checks.js';
+import { bitsCheck, type Check, checkOf, circleCheck, rangeBounds, rangeCheck } from './engine-checks.js';
 import { leastOf, type NumberColumn } from './engine-columns.js';
 import { INDEX_CELL_LEVEL, type ListingIndex } from './listing-index.js';
 import { orderOf } from './engine-orders.js';
@@ -171,10 +171,10 @@ function intersectionSource(bitmaps: readonly Source[], marked: readonly Source[
 /**
  * The bitmap an intersection is made in, all zeros outside words `from` to `to`, until the next intersection is
  * made (matchSlots collects its intersection at once). One bitmap serves every search in turn (a match is one
- * synchronous step): a new one per search was 12 kB at
- * 100,000 listings, 122 kB at a million, to allocate, clear and collect. Only the words the last search may have
- * set are cleared. A whole bitmap rather than one of the span alone: read at `slot − span start`, the price
- * range's loop below ran half as slow again (most of its slots fall outside the span).
+ * synchronous step): a new one per search was 12 kB at 100,000 listings, 122 kB at a million, to allocate,
+ * clear and collect. Only the words the last search may have set are cleared. A whole bitmap rather than one
+ * of the span alone: read at `slot − span start`, the price range's loop below ran half as slow again (most of
+ * its slots fall outside the span).
  */
 function intersectionMarks(words: number, from: number, to: number): Uint32Array {
   if (scratch.marks.length < words) scratch.marks = new Uint32Array(words);
@@ -233,9 +233,8 @@ function planOf(index: ListingIndex, { search, referenceIds }: EngineSearch, exc
     );
 
   const price = except === 'price' ? undefined : query.price;
-  // The price range is a source (a stretch of the price order) whose own check is the range's.
   const priceSource = price ? priceRangeSource(index, price) : undefined;
-  if (priceSource) sources.push({ ...priceSource, contains: rangeCheck(index.price, price)! });
+  if (priceSource) sources.push(priceSource);
   const ranges: [NumberColumn, NumberRange | undefined][] = [
     [index.floorSize, query.size],
     [index.landSize, query.land_size],
@@ -343,16 +342,20 @@ function idsSource(index: ListingIndex, ids: readonly number[]): Source {
   };
 }
 
-/** The slots whose price lies in the range: one stretch of the price order, found by binary search. */
+/**
+ * The slots whose price lies in the range: one stretch of the price order, found by binary search; its own
+ * check is the range's.
+ */
 function priceRangeSource(index: ListingIndex, range: NumberRange): Source | undefined {
   if (range.min === undefined && range.max === undefined) return undefined;
   const order = orderOf(index, 'a_price');
   const [from, to] = priceStretch(index, order, 'a_price', range);
   const { price } = index;
-  const [least, most] = [Math.max(range.min ?? -Infinity, leastOf(price)), range.max ?? Infinity];
+  const [least, most] = rangeBounds(price, range);
   return {
     estimate: to - from,
     collect: () => order.slice(from, to),
+    contains: rangeCheck(price, range)!,
     mark(marks) {
       for (let i = from; i < to; i++) setBit(marks, order[i]!);
     },
