@@ -8,6 +8,7 @@ import { type CacheVersionReader, kyselyCacheVersionReader, LocalWrites, sqliteC
 import type { DialectName } from './dialect/index.js';
 import { MIGRATION_NAMES, migrationProvider } from './migrations/index.js';
 import type { DB } from './schema/index.js';
+import { registerCopyClients } from './postgres-copy.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
 
 export interface Database {
@@ -91,6 +92,7 @@ function openPostgres(url: string, schema: string | undefined): Database {
   const pool = postgresPool(url, schema, 10);
   const localWrites = new LocalWrites();
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [localWrites] });
+  registerCopyClients(db, pool);
   return {
     db,
     dialect: 'postgres',

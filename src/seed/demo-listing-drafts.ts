@@ -190,7 +190,7 @@ export function draftListing(random: Random, context: DraftContext, n: number): 
   ];
   // Computed here, on the drafting thread (demo-draft-batches.ts), rather than by the bulk writer.
   return {
-    row: { ...row, ...searchColumnsOf(row) },
+    row: Object.assign(row, searchColumnsOf(row)),
     terms: links,
     agentIds: seller.agentIds,
     gallery: galleryOf(random, profile, context.images),

@@ -1,4 +1,5 @@
 import { CompiledQuery, type Kysely, sql, type Transaction } from 'kysely';
+import { copyRows } from '../postgres-copy.js';
 import { dialectOf } from './index.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -19,41 +20,17 @@ type AnyKysely = Kysely<any> | Transaction<any>;
  * rows, 0.6-0.8 s in statements of 128 to 256 rows, the same as one prepared single-row insert reused).
  */
 const SQLITE_VALUES_PER_STATEMENT = 2_000;
-/** Rows per PostgreSQL statement: a JSON text of a few megabytes. */
-const POSTGRES_ROWS_PER_STATEMENT = 5_000;
 
 const quote = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
 
 /**
  * Inserts `rows` (arrays of values in the order of `columns`) into `table`, in as few statements as the
- * database allows. SQLite: multi-row VALUES of up to 2,000 bound values. PostgreSQL: thousands of rows
- * per statement as one JSON array of arrays, `SELECT (r->>0)::type, … FROM jsonb_array_elements($1)`, so that
- * neither the statement's text nor its planning grows with the number of rows (a VALUES list of thousands
- * of rows takes PostgreSQL longer to plan than to run), and the values are serialized by native
- * JSON.stringify (half the time of pg's arrays or bound values, measured). Row triggers in force fire for
- * every row either way.
+ * database allows. SQLite: multi-row VALUES of up to 2,000 bound values. PostgreSQL: one COPY
+ * (postgres-copy.ts). Row triggers in force fire for every row either way.
  */
 export async function insertRows(db: AnyKysely, table: string, columns: readonly string[], rows: readonly unknown[][]): Promise<void> {
   if (rows.length === 0) return;
-  if (dialectOf(db) === 'postgres') {
-    const types = await columnTypes(db, table);
-    const fields = columns.map((column, n) => {
-      const type = types.get(column);
-      if (!type) throw new Error(`${table} has no column ${column}`);
-      return `(r->>${n})::${type}`;
-    });
-    // One JSON text per statement of up to POSTGRES_ROWS_PER_STATEMENT rows: JSON.stringify is native code.
-    for (let start = 0; start < rows.length; start += POSTGRES_ROWS_PER_STATEMENT) {
-      const slice = rows.slice(start, start + POSTGRES_ROWS_PER_STATEMENT);
-      await db.executeQuery(
-        CompiledQuery.raw(
-          `insert into ${quote(table)} (${columns.map(quote).join(', ')}) select ${fields.join(', ')} from jsonb_array_elements($1::jsonb) r`,
-          [JSON.stringify(slice)],
-        ),
-      );
-    }
-    return;
-  }
+  if (dialectOf(db) === 'postgres') return copyRows(db, table, columns, rows);
   const perStatement = Math.max(1, Math.floor(SQLITE_VALUES_PER_STATEMENT / columns.length));
   for (let start = 0; start < rows.length; start += perStatement) {
     const end = Math.min(rows.length, start + perStatement);
@@ -78,24 +55,6 @@ function sqliteInsertSql(table: string, columns: readonly string[], rowCount: nu
     sqliteInsertTexts.set(key, text);
   }
   return text;
-}
-
-/** PostgreSQL column types of `table` (in the current schema), cached per executor's driver. */
-const typeCache = new WeakMap<object, Map<string, Map<string, string>>>();
-
-async function columnTypes(db: AnyKysely, table: string): Promise<Map<string, string>> {
-  const key = db.getExecutor().adapter;
-  let tables = typeCache.get(key);
-  if (!tables) typeCache.set(key, (tables = new Map()));
-  let types = tables.get(table);
-  if (!types) {
-    const { rows } = await sql<{ name: string; type: string }>`
-      select a.attname as name, format_type(a.atttypid, a.atttypmod) as type
-      from pg_attribute a where a.attrelid = to_regclass(${quote(table)}) and a.attnum > 0 and not a.attisdropped`.execute(db);
-    types = new Map(rows.map((row) => [row.name, row.type]));
-    tables.set(table, types);
-  }
-  return types;
 }
 
 /**

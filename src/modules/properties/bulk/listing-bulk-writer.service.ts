@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Executor } from '../../../db/executor.js';
 import type { DB, Taxonomy } from '../../../db/schema/index.js';
 import { averageRating } from '../../../lib/rating.js';
-import { searchColumnsOf } from '../../../lib/search-columns.js';
+import { type SearchColumns, searchColumnsOf } from '../../../lib/search-columns.js';
 import { firstFreeSlug } from '../../../lib/slug.js';
 import { BulkDraftError, type BulkWriteMode, type BulkWriteOptions, type BulkWriteSummary, type ListingDraft } from './listing-drafts.js';
 import * as repository from './listing-bulk.repository.js';
@@ -96,6 +96,8 @@ class WriteRun {
   /** The columns of the first draft's row, in its order: every other draft must name the same. */
   private draftColumns: string[] | undefined;
   private computeSearch = false;
+  /** The columns of the written rows: the id, the draft's, the search columns when computed here, the aggregate. */
+  private columns: string[] = [];
 
   constructor(
     private readonly mode: BulkWriteMode,
@@ -108,16 +110,12 @@ class WriteRun {
     const offset = this.written;
     const rows = this.listingRows(drafts, offset);
     await this.checkReferences(trx, drafts, offset);
-    if (this.mode === 'live') await avoidTakenSlugs(trx, rows);
+    const slugAt = this.columns.indexOf('slug');
+    if (this.mode === 'live') await avoidTakenSlugs(trx, rows, slugAt);
 
     const ids = await repository.reserveListingIds(trx, drafts.length);
-    const columns = ['id', ...this.draftColumns!, ...(this.computeSearch ? SEARCH_COLUMNS : []), ...AGGREGATE_COLUMNS];
-    await repository.insertLoadedRows(
-      trx,
-      'listings',
-      columns,
-      rows.map((row, n) => columns.map((column) => (column === 'id' ? ids[n] : row[column]))),
-    );
+    rows.forEach((row, n) => (row[0] = ids[n]));
+    await repository.insertLoadedRows(trx, 'listings', this.columns, rows);
     await repository.insertLoadedRows(
       trx,
       'listing_terms',
@@ -185,13 +183,17 @@ class WriteRun {
     this.options.onProgress?.(drafts.length);
   }
 
-  /** Each draft's row with its search columns (when not given) and review aggregate, checked for its columns and links. */
-  private listingRows(drafts: readonly ListingDraft[], offset: number): Record<string, unknown>[] {
+  /**
+   * Each draft's row as the values of `columns` (the id left for the caller), with its search columns (when not
+   * given) and review aggregate, checked for its columns and links.
+   */
+  private listingRows(drafts: readonly ListingDraft[], offset: number): unknown[][] {
     if (!this.draftColumns) {
       const first = drafts[0]!.row;
       this.draftColumns = Object.keys(first).filter((column) => column !== 'id' && !AGGREGATE_COLUMNS.includes(column));
       this.computeSearch = !('search_text' in first);
       if (this.computeSearch) this.draftColumns = this.draftColumns.filter((column) => !SEARCH_COLUMNS.includes(column));
+      this.columns = ['id', ...this.draftColumns, ...(this.computeSearch ? SEARCH_COLUMNS : []), ...AGGREGATE_COLUMNS];
     }
     const expected = this.draftColumns;
     const slugs = new Set<string>();
@@ -214,11 +216,15 @@ class WriteRun {
         if (taxonomy !== link.taxonomy)
           throw new BulkDraftError(offset + n, `term ${link.termId} is a ${taxonomy}, not a ${link.taxonomy}`);
       }
-      const ratingSum = draft.reviews.reduce((sum, review) => sum + review.rating, 0);
-      const aggregate = { rating_sum: ratingSum, reviews_count: draft.reviews.length };
-      return Object.assign({ ...row }, this.computeSearch ? searchColumnsOf(draft.row) : undefined, aggregate, {
-        rating: averageRating(aggregate),
-      });
+      const values: unknown[] = [null];
+      for (const column of expected) values.push(row[column]);
+      if (this.computeSearch) {
+        const search = searchColumnsOf(draft.row);
+        for (const column of SEARCH_COLUMNS) values.push(search[column as keyof SearchColumns]);
+      }
+      const aggregate = { rating_sum: draft.reviews.reduce((sum, review) => sum + review.rating, 0), reviews_count: draft.reviews.length };
+      values.push(aggregate.rating_sum, aggregate.reviews_count, averageRating(aggregate));
+      return values;
     });
   }
 
@@ -279,14 +285,14 @@ function firstCity(draft: ListingDraft): number | null {
 }
 
 /** Live mode: a slug some listing holds already gets the first free one after it (the row path's rule). */
-async function avoidTakenSlugs(trx: Executor, rows: Record<string, unknown>[]): Promise<void> {
+async function avoidTakenSlugs(trx: Executor, rows: unknown[][], slugAt: number): Promise<void> {
   const taken = await repository.takenSlugs(
     trx,
-    rows.map((row) => row.slug as string),
+    rows.map((row) => row[slugAt] as string),
   );
   if (taken.size === 0) return;
   for (const row of rows) {
-    if (!taken.has(row.slug as string)) continue;
-    row.slug = await firstFreeSlug(row.slug as string, (slug) => repository.slugTaken(trx, slug));
+    if (!taken.has(row[slugAt] as string)) continue;
+    row[slugAt] = await firstFreeSlug(row[slugAt] as string, (slug) => repository.slugTaken(trx, slug));
   }
 }
