@@ -33,8 +33,8 @@ interface BulkDataset {
  * unless BENCH_DATABASE_URL=none, a PostgreSQL database of its own. Each of BENCH_BULK_ROUNDS rounds (default
  * 3) seeds a new database (fresh mode: triggers set aside, their work done set-wise; the rate counts the
  * drafting, the writing, the index builds, counts, geo cells and, on PostgreSQL, VACUUM ANALYZE), then seeds as
- * many listings again into it (live mode: transactions of 1,000 listings, every trigger in force). Results:
- * bench/results/bulk-latest.json (BENCH_BULK_JSON).
+ * many listings again into it (live mode: transactions of 5,000 listings on SQLite and 100 on PostgreSQL, every
+ * trigger in force). Results: bench/results/bulk-latest.json (BENCH_BULK_JSON).
  */
 export async function runBulkSuite(outer: Cleanups): Promise<void> {
   const listings = positiveInteger('BENCH_BULK_LISTINGS', 100_000);

@@ -15,7 +15,7 @@ import { DEMO_CITIES } from './demo-places.js';
  * agents and private sellers, with galleries that share a few stored pictures. Drafted here (or, for large
  * seeds, on a worker thread: demo-draft-batches.ts) and written by the properties module's bulk writer: into
  * a database without listings with the listing tables' triggers set aside and their work done set-wise
- * afterwards, else in transactions of a thousand listings with every trigger in force.
+ * afterwards, else in transactions (5,000 listings on SQLite, 100 on PostgreSQL) with every trigger in force.
  */
 
 export interface DemoListingsOptions {

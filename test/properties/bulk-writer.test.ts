@@ -237,7 +237,10 @@ describe.each(DIALECTS)('bulk listing writes (%s)', (dialect) => {
         reviews: [],
       }));
     const before = await countListings(db);
-    const error = await new ListingBulkWriter(db).write([drafts(130, 120)], { batchSize: 50 }).catch((e: unknown) => e);
+    // Drafts come in batches of 30 and go in transactions of 50: 0-49 and 50-99 commit, 100-129 fails.
+    const all = drafts(130, 120);
+    const batches = Array.from({ length: 5 }, (_, n) => all.slice(n * 30, n * 30 + 30));
+    const error = await new ListingBulkWriter(db).write(batches, { batchSize: 50 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BulkDraftError);
     expect(error).toMatchObject({ index: 120, message: 'listing draft 120: term 999999 does not exist' });
     expect(await countListings(db)).toBe(before + 100);

@@ -86,11 +86,15 @@ export async function reserveIds(trx: AnyKysely, table: string, count: number): 
  * listing updates its term's count row (term-triggers.ts) and a row updated many times in one transaction
  * grows a chain of versions that each further update walks (measured at 10,000 listings: 1,000 per
  * transaction wrote about 300 listings/s, 100 about 430/s, and 550/s with `tidyBetweenTransactions` every
- * ten). SQLite has no such chains and gains from larger statements (1,000: about twice the rate of 100; 4,000
- * no better).
+ * ten). SQLite has no such chains, and a commit writes each page the transaction dirtied once, however
+ * many of its rows went there: most are pages of the indexes, each touched by inserts all over it, so larger
+ * transactions write fewer pages per listing (30,000 listings into 100,000, the wide cache and rare
+ * checkpoints of `withBulkSettings`, three runs each: 24.4 s by 1,000, 22.7 s by 2,500, 20.2 s by 5,000,
+ * 2026-11-26). The price: a transaction of 5,000 holds the write lock about 3 s on a 2-core machine, which
+ * other writers wait out (busy_timeout: 5 s, database.ts).
  */
 export function liveBatchSize(db: AnyKysely): number {
-  return dialectOf(db) === 'postgres' ? 100 : 1_000;
+  return dialectOf(db) === 'postgres' ? 100 : 5_000;
 }
 
 /**

@@ -17,7 +17,7 @@ import * as repository from './listing-bulk.repository.js';
  *   statements, then the indexes and triggers come back and what the triggers would have done is done
  *   set-wise (listing-bulk.repository.ts `redoTriggerWork`). Ids are numbered from the identity (1 up in a
  *   new database). All or nothing: a failure leaves the tables as they were. Other writers of listings wait.
- * - **Live** (listings exist): transactions of `batchSize` listings (default: 100 on PostgreSQL, 1,000 on
+ * - **Live** (listings exist): transactions of `batchSize` listings (default: 100 on PostgreSQL, 5,000 on
  *   SQLite, db/dialect/bulk-load.ts `liveBatchSize`) with every trigger in force, each table
  *   written with large multi-row statements; ids come from the database's own numbering. A failure keeps the
  *   transactions before it.
@@ -46,13 +46,17 @@ export class ListingBulkWriter {
       } else {
         const size = options.batchSize ?? repository.liveTransactionSize(this.db);
         let transactions = 0;
+        const writeTransaction = async (drafts: readonly ListingDraft[]) => {
+          await this.db.transaction().execute((trx) => repository.inLiveTransaction(trx, () => run.writeBatch(trx, drafts)));
+          if (++transactions % TIDY_EVERY === 0) await repository.tidyHotRows(this.db);
+        };
+        // Transactions of `size` whatever the producer's batches: drafts wait here until a transaction is full.
+        let pending: readonly ListingDraft[] = [];
         for await (const batch of batches) {
-          for (let start = 0; start < batch.length; start += size) {
-            const slice = batch.slice(start, start + size);
-            await this.db.transaction().execute((trx) => repository.inLiveTransaction(trx, () => run.writeBatch(trx, slice)));
-            if (++transactions % TIDY_EVERY === 0) await repository.tidyHotRows(this.db);
-          }
+          pending = pending.concat(batch);
+          for (; pending.length >= size; pending = pending.slice(size)) await writeTransaction(pending.slice(0, size));
         }
+        if (pending.length > 0) await writeTransaction(pending);
       }
     });
     return run.summary();
