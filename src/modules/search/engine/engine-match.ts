@@ -1,28 +1,20 @@
-import { deinterleave } from '../../../lib/geo-grid.js';
 import { queryTerms } from '../../../lib/search-tokens.js';
 import { boxOfCircle, boxOfPolygon } from '../geo/geo.js';
-import { BoxCells, type CellRelation, CircleCells, type GridCell, PolygonCells } from '../geo/geo-cells.js';
+import { BoxCells, CircleCells, PolygonCells } from '../geo/geo-cells.js';
 import type { ResolvedSearch } from '../query/search-terms.js';
-import {
-  type FacetName,
-  LOCATION_FILTERS,
-  type NumberRange,
-  type SearchBox,
-  TERM_FILTERS,
-  type TaxonomyFilter,
-} from '../query/search-types.js';
-import { bitsCheck, type Check, checkOf, circleCheck, rangeBounds, rangeCheck } from './engine-checks.js';
-import { leastOf, type NumberColumn } from './engine-columns.js';
-import { INDEX_CELL_LEVEL, type ListingIndex } from './listing-index.js';
-import { orderOf } from './engine-orders.js';
-import { boxTest, forEachCell, polygonTest } from './engine-regions.js';
+import { type FacetName, LOCATION_FILTERS, type NumberRange, TERM_FILTERS, type TaxonomyFilter } from '../query/search-types.js';
+import { bitsCheck, type Check, checkOf, circleCheck, rangeCheck } from './engine-checks.js';
+import type { NumberColumn } from './engine-columns.js';
+import { boxTest, polygonTest } from './engine-regions.js';
+import { idsSource, postingSource, priceRangeSource, regionSource, SHARED_PER_LEAD, type Source, statesSource } from './engine-sources.js';
+import type { ListingIndex } from './listing-index.js';
 import { countBits, hasBit, intersectWords, type Posting, setBit, slotsOfBits } from './postings.js';
 
 /**
  * Which listings of the index a search matches: the rules of query/search-filters.repository.ts (the reference),
- * over the columns and postings of engine/listing-index.ts. The smallest source of candidates drives (a term,
- * a word, an agent, the grid cells of a region, a price range of the price order, the ids), every other rule
- * is tested on each candidate.
+ * over the columns and postings of engine/listing-index.ts. The smallest source of candidates (engine-sources.ts:
+ * a term, a word, an agent, the grid cells of a region, a price range of the price order, the ids) drives, or
+ * the intersection of the dense ones; every other rule is tested on each candidate.
  */
 
 /** A search as the engine runs it: the references it names already confirmed against the database. */
@@ -34,40 +26,10 @@ export interface EngineSearch {
   keywordReferenceIds?: ReadonlySet<number>;
 }
 
-/** Where candidates may come from, and how to check those that came from elsewhere. */
-interface Source {
-  /** About how many slots `collect` gives. */
-  estimate: number;
-  /** The source's slots, each once, in a new array the caller may overwrite. */
-  collect(): Int32Array;
-  /** Keeps the candidates that belong to the source (undefined: an exact check among the plan's decides). */
-  contains?: Check;
-  /** The source's slots as a bitmap, when it keeps them so: several such sources are intersected word by word. */
-  bits?: Uint32Array;
-  /** The words of `bits` outside which it has none set (absent: any word may have bits). */
-  span?: readonly [from: number, to: number];
-  /** Sets the bit of each of its slots, a few times cheaper a slot than `collect` (an intersection takes it so). */
-  mark?: (marks: Uint32Array) => void;
-  /**
-   * Its slots whose bit is set in `marks`, a bitmap whose `count` set bits all lie in words `from` to `to`:
-   * `collect` filtered, by whichever of the two is shorter to go through.
-   */
-  collectMarked?: (marks: Uint32Array, [from, to]: [number, number], count: number) => Int32Array;
-}
-
 /** How many times a source marked by `mark` may outnumber the smallest bitmap and still join their intersection. */
 const MARK_ADVANTAGE = 4;
 /** About how many words an AND of bitmaps goes through in the time a candidate takes to collect and check (measured). */
 const WORDS_PER_VISIT = 8;
-
-/**
- * How many times the slots of an intersection of bitmaps may be outnumbered by those of the source that would
- * otherwise lead it, and still drive instead: listing a shared slot and checking it costs a few times testing a
- * lead's slot against the bitmap. The 1,000 requests of the bench's (f) at 100,000 listings took 21.1–21.6 µs
- * each led by their price ranges, 20.0–20.5 driven by their shared slots, 17.2–18.0 with this choice (2 to 8
- * measured alike), and 16–17 once a price range prices the shared slots as it lists them (`priceRangeSource`).
- */
-const SHARED_PER_LEAD = 4;
 
 /** The term filters, then the location ones: the order their sources are made in. */
 const TAXONOMY_FILTERS_MATCHED: readonly TaxonomyFilter[] = [...TERM_FILTERS, ...LOCATION_FILTERS];
@@ -285,162 +247,4 @@ function agentPostings(index: ListingIndex, agentId: number): (Posting | undefin
 /** An agency's listings (docs/api.md 12): its own, and those naming one of its agents. */
 function agencyPostings(index: ListingIndex, agencyId: number): (Posting | undefined)[] {
   return [index.agencyPostings.get(agencyId), ...[...index.agentsOf(agencyId)].map((agentId) => index.agentPostings.get(agentId))];
-}
-
-function postingSource(index: ListingIndex, postings: readonly Posting[]): Source {
-  const estimate = postings.reduce((sum, posting) => sum + posting.length, 0);
-  const only = postings.length === 1 ? postings[0]! : undefined;
-  return {
-    estimate,
-    collect() {
-      if (only) {
-        const slots = new Int32Array(only.length);
-        only.copyInto(slots, 0);
-        return slots;
-      }
-      // A union: the lists marked in one bitmap, so that a slot in several is collected once.
-      const words = (index.slotCount + 31) >>> 5;
-      const marks = new Uint32Array(words);
-      for (const posting of postings) posting.markInto(marks);
-      return slotsOfBits(marks, words);
-    },
-    ...(only?.words ? { bits: only.words, span: only.wordSpan() } : {}),
-    contains: only?.words
-      ? bitsCheck(only.words)
-      : only
-        ? checkOf((slot) => only.has(slot))
-        : checkOf((slot) => {
-            for (const posting of postings) if (posting.has(slot)) return true;
-            return false;
-          }),
-  };
-}
-
-/**
- * The live listings in the states searched (published; sold too with `include_sold`): the index's bitmaps of
- * them. Every search has this source; it drives only a search with no other (every listing is a candidate).
- * Checked or driving, it leaves only live slots: the other sources may hold removed ones.
- */
-function statesSource(index: ListingIndex, includeSold: boolean): Source {
-  const bits = includeSold ? index.liveBits : index.publishedBits;
-  return {
-    estimate: index.size,
-    bits,
-    collect: () => slotsOfBits(bits, (index.slotCount + 31) >>> 5),
-    contains: bitsCheck(bits),
-  };
-}
-
-/** The listings of the ids (ascending, unique). */
-function idsSource(index: ListingIndex, ids: readonly number[]): Source {
-  const slots = ids.map((id) => index.slotOf(id)).filter((slot) => slot >= 0);
-  const wanted = new Set(slots);
-  return {
-    estimate: slots.length,
-    collect: () => Int32Array.from(slots),
-    contains: checkOf((slot) => wanted.has(slot)),
-  };
-}
-
-/**
- * The slots whose price lies in the range: one stretch of the price order, found by binary search; its own
- * check is the range's.
- */
-function priceRangeSource(index: ListingIndex, range: NumberRange): Source | undefined {
-  if (range.min === undefined && range.max === undefined) return undefined;
-  const order = orderOf(index, 'a_price');
-  const [from, to] = priceStretch(index, order, 'a_price', range);
-  const { price } = index;
-  const [least, most] = rangeBounds(price, range);
-  return {
-    estimate: to - from,
-    collect: () => order.slice(from, to),
-    contains: rangeCheck(price, range)!,
-    mark(marks) {
-      for (let i = from; i < to; i++) setBit(marks, order[i]!);
-    },
-    collectMarked(marks, [fromWord, toWord], count) {
-      const slots = new Int32Array(count);
-      let kept = 0;
-      if (count * SHARED_PER_LEAD < to - from) {
-        // The marked slots (a city's apartments beside a price range of every city's), each priced here.
-        for (let word = fromWord; word < toWord; word++) {
-          let set = marks[word]!;
-          while (set !== 0) {
-            const lowest = set & -set;
-            set ^= lowest;
-            const slot = word * 32 + 31 - Math.clz32(lowest);
-            const value = price[slot]!;
-            if (value >= least && value <= most) slots[kept++] = slot;
-          }
-        }
-        return slots.subarray(0, kept);
-      }
-      for (let i = from; i < to; i++) {
-        const slot = order[i]!;
-        if (hasBit(marks, slot)) slots[kept++] = slot;
-      }
-      return slots.subarray(0, kept);
-    },
-  };
-}
-
-/**
- * Where the listings priced within the range lie in a price order (`a_price` or `d_price`, listings without a
- * price last in both): positions `from` (inclusive) to `to` (exclusive), by binary search.
- */
-export function priceStretch(index: ListingIndex, order: Int32Array, sort: 'a_price' | 'd_price', range: NumberRange): [number, number] {
-  const { price } = index;
-  const least = leastOf(price);
-  const { min = -Infinity, max = Infinity } = range;
-  // The number of positions whose price is priced and `before` the bound (a prefix of the order).
-  const prefix = (before: (value: number) => boolean) => {
-    let lo = 0;
-    let hi = order.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      const value = price[order[mid]!]!;
-      if (value >= least && before(value)) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-  const from = sort === 'a_price' ? prefix((value) => value < min) : prefix((value) => value > max);
-  const to = sort === 'a_price' ? prefix((value) => value <= max) : prefix((value) => value >= min);
-  return [from, Math.max(from, to)];
-}
-
-/** Which index cells a region holds whole, cuts or misses (geo/geo-cells.ts, exact about the grid's quantization). */
-interface RegionCells {
-  relation(cell: GridCell): CellRelation;
-}
-
-/**
- * The listings of a region: those of the index cells (INDEX_CELL_LEVEL) inside it as they are, those of the
- * cells its edge cuts by the exact test. When another source drives, the exact test decides.
- */
-function regionSource(index: ListingIndex, boxes: readonly SearchBox[], region: RegionCells, check: Check): Source {
-  const inside: Posting[] = [];
-  const cut: Posting[] = [];
-  forEachCell(index, boxes, (cell) => {
-    const relation = region.relation({ level: INDEX_CELL_LEVEL, ...deinterleave(cell) });
-    if (relation === 'outside') return;
-    const posting = index.cellPostings.get(cell);
-    if (posting) (relation === 'inside' ? inside : cut).push(posting);
-  });
-  const sizeOf = (postings: Posting[]) => postings.reduce((sum, posting) => sum + posting.length, 0);
-  const insideSize = sizeOf(inside);
-  return {
-    estimate: insideSize + sizeOf(cut),
-    collect() {
-      const slots = new Int32Array(insideSize + sizeOf(cut));
-      let at = 0;
-      for (const posting of cut) at = posting.copyInto(slots, at);
-      // The cut cells' slots checked where they lie, at the front; the inside cells' then follow them.
-      at = check(slots, at);
-      for (const posting of inside) at = posting.copyInto(slots, at);
-      return slots.subarray(0, at);
-    },
-    contains: check,
-  };
 }
