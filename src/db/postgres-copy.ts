@@ -31,12 +31,13 @@ export function registerCopyClients(db: AnyKysely, pool: pg.Pool): void {
     if (id !== null) clients.set(id, client);
   });
   pool.on('remove', (client) => {
+    // Only this client's entry: a process id the server gave again to a newer connection stays registered.
     const id = processIdOf(client);
-    if (id !== null) clients.delete(id);
+    if (id !== null && clients.get(id) === client) clients.delete(id);
   });
 }
 
-/** Rows per chunk of COPY text handed to the socket: a few hundred kilobytes. */
+/** Rows per chunk of COPY text handed to the socket: tens of kilobytes of term links, a few megabytes of listings. */
 const ROWS_PER_CHUNK = 1_000;
 
 /** Writes `rows` (values in the order of `columns`) into `table` with one COPY in the transaction `db`. */
