@@ -53,8 +53,10 @@ export class ListingBulkWriter {
         // Transactions of `size` whatever the producer's batches: drafts wait here until a transaction is full.
         let pending: readonly ListingDraft[] = [];
         for await (const batch of batches) {
-          pending = pending.concat(batch);
-          for (; pending.length >= size; pending = pending.slice(size)) await writeTransaction(pending.slice(0, size));
+          pending = pending.length === 0 ? batch : pending.concat(batch);
+          let start = 0;
+          for (; pending.length - start >= size; start += size) await writeTransaction(pending.slice(start, start + size));
+          pending = pending.slice(start);
         }
         if (pending.length > 0) await writeTransaction(pending);
       }
