@@ -7,8 +7,8 @@ import type { DatabaseConfig } from '../config.js';
 import { type CacheVersionReader, kyselyCacheVersionReader, LocalWrites, sqliteCacheVersionReader } from './cache-versions.js';
 import type { DialectName } from './dialect/index.js';
 import { MIGRATION_NAMES, migrationProvider } from './migrations/index.js';
-import type { DB } from './schema/index.js';
 import { registerCopyClients } from './postgres-copy.js';
+import type { DB } from './schema/index.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
 
 export interface Database {
