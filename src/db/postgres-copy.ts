@@ -43,7 +43,8 @@ const ROWS_PER_CHUNK = 1_000;
 /** Writes `rows` (values in the order of `columns`) into `table` with one COPY in the transaction `db`. */
 export async function copyRows(db: AnyKysely, table: string, columns: readonly string[], rows: readonly unknown[][]): Promise<void> {
   const client = await clientOf(db);
-  const statement = `copy ${quote(table)} (${columns.map(quote).join(', ')}) from stdin`;
+  // Identifiers quoted by Kysely's own compiler; the statement has no parameters.
+  const statement = sql`copy ${sql.table(table)} (${sql.join(columns.map((column) => sql.id(column)))}) from stdin`.compile(db).sql;
   await pipeline(Readable.from(copyTextChunks(rows)), client.query(copyFrom(statement)));
 }
 
@@ -96,5 +97,3 @@ export function copyValue(value: unknown): string {
             : JSON.stringify(value);
   return SPECIAL.test(text) ? text.replace(SPECIALS, (character) => ESCAPES[character]!) : text;
 }
-
-const quote = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
