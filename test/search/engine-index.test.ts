@@ -4,6 +4,7 @@ import { geoKey, unitVector } from '../../src/lib/geo-grid.js';
 import { seededRandom } from '../../src/lib/random.js';
 import { facetCounts } from '../../src/modules/search/engine/engine-facets.js';
 import { matchSlots } from '../../src/modules/search/engine/engine-match.js';
+import { orderOf, termOrderOf } from '../../src/modules/search/engine/engine-orders.js';
 import { pageOfMatches } from '../../src/modules/search/engine/engine-page.js';
 import type { IndexedListing } from '../../src/modules/search/engine/indexed-listing.js';
 import { cellOfGeoKey, ListingIndex } from '../../src/modules/search/engine/listing-index.js';
@@ -248,15 +249,48 @@ describe('the engine index at scale', () => {
   });
 
   it('intersects dense filters led by a price range or a small source: by the lead’s slots, or by the shared ones when fewer', () => {
-    // A type, a city and a feature share about 250 of 3,000 slots, a wide price range holds most: the shared
-    // slots are priced one by one. A narrow range holds fewer than four times the shared slots: it is read off the
-    // price order instead.
-    check({ price: { min: 100_000 }, sortby: 'a_price' }, { type: [1], city: [11], feature: [21] }, 2);
-    check({ price: { min: 250_000, max: 250_001 }, sortby: 'a_price' }, { type: [1], city: [11] }, 1);
+    // A type and two features share about 250 of 3,000 slots, a wide price range holds most: the shared slots are
+    // priced one by one. A narrow range holds fewer than four times the shared slots: it is read off the price
+    // order instead. (No city: a city within a price range drives off its own price order, below.)
+    check({ price: { min: 100_000 }, sortby: 'a_price' }, { type: [1], feature: [21, 22] }, 2);
+    check({ price: { min: 250_000, max: 250_001 }, sortby: 'a_price' }, { type: [1], feature: [21] }, 1);
     // 800 ids (no bitmap, no price) lead two features, a type and a city sharing about 125 slots.
     const ids = Array.from({ length: 800 }, (_, n) => n + 1);
     check({ ids, sortby: 'd_date' }, { type: [2], city: [12], feature: [21, 22] }, 1);
     check({ ids: ids.slice(0, 200), sortby: 'd_date' }, { type: [2], city: [12] }, 1);
+  });
+
+  it('drives a city within a price range off the city’s own price order, kept as listings change and after compaction', () => {
+    const random = seededRandom(11);
+    const changing = world(5, false, true);
+    const { index, listings } = changing;
+    const city = index.termPostings.get(11)!;
+    const liveInOrder = (order: Int32Array) => Array.from(order).filter((slot) => index.isLive(slot));
+    const agree = () => {
+      for (const price of [{ min: 100_000, max: 250_001 }, { max: 250_000 }, { min: 900_000 }]) {
+        checkWorlds([changing, changing], { price, sortby: 'a_price' }, { city: [11], type: [2] }, 1);
+        checkWorlds([changing, changing], { price, sortby: 'd_price' }, { city: [11] }, 2);
+      }
+      expect(liveInOrder(termOrderOf(index, 'a_price', 11, city))).toEqual(
+        liveInOrder(orderOf(index, 'a_price')).filter((slot) => city.has(slot)),
+      );
+    };
+    agree();
+    // Put, replaced and removed after the city's order was made: it takes in the slots added since.
+    for (let id = 1; id <= 3_300; id++) {
+      if (id > 3_000 || random() < 0.2) {
+        const listing = randomListing(random, id, true);
+        listings.set(id, listing);
+        index.put(listing);
+      } else if (random() < 0.1) {
+        listings.delete(id);
+        index.remove(id);
+      }
+    }
+    agree();
+    // Compaction renumbers the slots: the city's order is made again.
+    index.compact();
+    agree();
   });
 
   it('lays a compacted index out in grid order: each cell in consecutive slots, listings without a place last', () => {

@@ -1,7 +1,7 @@
 import type { SearchSort } from '../query/search-types.js';
 import { leastOf } from './engine-columns.js';
 import type { ListingIndex } from './listing-index.js';
-import { hasBit } from './postings.js';
+import { hasBit, type Posting } from './postings.js';
 
 /**
  * The orders of `sortby` over the index (search.repository.ts `inSearchOrder` is the reference): every order ends
@@ -58,26 +58,98 @@ interface KeptOrder {
   compactions: number;
 }
 
-const kept = new WeakMap<ListingIndex, Map<PresortedSort, KeptOrder>>();
+/** The orders kept for an index: over all its slots, and over single terms' slots (`termOrderOf`). */
+interface KeptOrders {
+  whole: Map<PresortedSort, KeptOrder>;
+  ofTerms: Map<string, KeptOrder>;
+}
+
+const kept = new WeakMap<ListingIndex, KeptOrders>();
+
+/**
+ * Term orders are made for places (engine-match.ts): a listing lies in one country, state, city and area, so
+ * the orders of every place hold it four times at most (4 bytes each: 16 MB at a million listings).
+ */
+const TERM_ORDER_SLOTS_PER_LISTING = 4;
+
+function keptOrders(index: ListingIndex): KeptOrders {
+  let orders = kept.get(index);
+  if (!orders) kept.set(index, (orders = { whole: new Map(), ofTerms: new Map() }));
+  return orders;
+}
 
 /** The index's live slots in the order of `sort` (it may hold slots removed since: readers test `liveBits`). */
 export function orderOf(index: ListingIndex, sort: PresortedSort): Int32Array {
-  let orders = kept.get(index);
-  if (!orders) kept.set(index, (orders = new Map()));
-  const known = orders.get(sort);
+  const { whole } = keptOrders(index);
+  return upToDate(index, whole.get(sort), sort, (order) => whole.set(sort, order));
+}
+
+/**
+ * The live slots of one term's posting in the order of `sort` (it may hold slots removed since, as `orderOf`):
+ * a stretch of a city's price order is the city's listings in a price range and nothing else
+ * (engine-sources.ts `termPriceSource`). Made from the index's order on first use, then kept up to date the
+ * same way. The term orders kept hold at most TERM_ORDER_SLOTS_PER_LISTING slots per live listing together:
+ * past that they start over.
+ */
+export function termOrderOf(index: ListingIndex, sort: PresortedSort, termId: number, posting: Posting): Int32Array {
+  const { ofTerms } = keptOrders(index);
+  const key = `${sort}:${termId}`;
+  return upToDate(
+    index,
+    ofTerms.get(key),
+    sort,
+    (order) => {
+      let held = order.slots.length;
+      for (const [other, { slots }] of ofTerms) if (other !== key) held += slots.length;
+      if (held > TERM_ORDER_SLOTS_PER_LISTING * index.size) ofTerms.clear();
+      ofTerms.set(key, order);
+    },
+    posting,
+  );
+}
+
+/**
+ * `known` if it holds every slot of the index, else brought up to date: the slots added since merged in, or
+ * made anew after a compaction. With a posting, only its slots, taken from the index's whole order when made anew.
+ */
+function upToDate(
+  index: ListingIndex,
+  known: KeptOrder | undefined,
+  sort: PresortedSort,
+  keep: (order: KeptOrder) => void,
+  posting?: Posting,
+): Int32Array {
   if (known && known.compactions === index.compactions && known.upTo === index.slotCount) return known.slots;
   const compare = comparatorOf(index, sort);
-  const from = known && known.compactions === index.compactions ? known.upTo : 0;
-  const added = liveSlots(index, from, index.slotCount).sort(compare);
-  const slots = from === 0 ? added : merge(known!.slots, added, index.liveBits, compare);
-  orders.set(sort, { slots, upTo: index.slotCount, compactions: index.compactions });
+  let slots: Int32Array;
+  if (known && known.compactions === index.compactions) {
+    const added = liveSlots(index, known.upTo, index.slotCount, posting).sort(compare);
+    slots = merge(known.slots, added, index.liveBits, compare);
+  } else if (posting) {
+    slots = liveOf(orderOf(index, sort), index.liveBits, posting);
+  } else {
+    slots = liveSlots(index, 0, index.slotCount).sort(compare);
+  }
+  keep({ slots, upTo: index.slotCount, compactions: index.compactions });
   return slots;
 }
 
-function liveSlots(index: ListingIndex, from: number, to: number): Int32Array {
+/** The live slots from `from` to `to` (of the posting, when given), ascending. */
+function liveSlots(index: ListingIndex, from: number, to: number, posting?: Posting): Int32Array {
   const slots = new Int32Array(to - from);
   let length = 0;
-  for (let slot = from; slot < to; slot++) if (index.isLive(slot)) slots[length++] = slot;
+  for (let slot = from; slot < to; slot++) if (index.isLive(slot) && (!posting || posting.has(slot))) slots[length++] = slot;
+  return slots.subarray(0, length);
+}
+
+/** The live slots of `order` that the posting holds, in their order. */
+function liveOf(order: Int32Array, live: Uint32Array, posting: Posting): Int32Array {
+  const slots = new Int32Array(Math.min(order.length, posting.length));
+  let length = 0;
+  for (let i = 0; i < order.length && length < slots.length; i++) {
+    const slot = order[i]!;
+    if (hasBit(live, slot) && posting.has(slot)) slots[length++] = slot;
+  }
   return slots.subarray(0, length);
 }
 

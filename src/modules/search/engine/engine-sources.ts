@@ -4,7 +4,7 @@ import type { NumberRange, SearchBox } from '../query/search-types.js';
 import { bitsCheck, type Check, checkOf, rangeBounds, rangeCheck } from './engine-checks.js';
 import { leastOf } from './engine-columns.js';
 import { INDEX_CELL_LEVEL, type ListingIndex } from './listing-index.js';
-import { orderOf } from './engine-orders.js';
+import { orderOf, termOrderOf } from './engine-orders.js';
 import { forEachCell } from './engine-regions.js';
 import { hasBit, type Posting, setBit, slotsOfBits } from './postings.js';
 
@@ -33,6 +33,8 @@ export interface Source {
    * `collect` filtered, by whichever of the two is shorter to go through.
    */
   collectMarked?: (marks: Uint32Array, [from, to]: [number, number], count: number) => Int32Array;
+  /** Sources whose rules every slot it gives already passes: when it drives, they are neither intersected nor checked. */
+  covers?: readonly Source[];
 }
 
 /**
@@ -140,6 +142,25 @@ export function priceRangeSource(index: ListingIndex, range: NumberRange): Sourc
       return slots.subarray(0, kept);
     },
   };
+}
+
+/**
+ * The slots of one term priced within the range: a stretch of the term's own price order (engine-orders.ts
+ * `termOrderOf`), found by binary search. It stands for the term's source and the price range's together
+ * (`covers`): a city's apartments in a price band are then checked among the city's listings in the band, a
+ * few hundred to a few thousand, where the city, the price band and their intersection's words are each
+ * thousands. It only drives; when another source does, the two it covers check.
+ */
+export function termPriceSource(
+  index: ListingIndex,
+  termId: number,
+  posting: Posting,
+  range: NumberRange,
+  covers: readonly Source[],
+): Source {
+  const order = termOrderOf(index, 'a_price', termId, posting);
+  const [from, to] = priceStretch(index, order, 'a_price', range);
+  return { estimate: to - from, collect: () => order.slice(from, to), covers };
 }
 
 /**
