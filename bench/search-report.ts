@@ -217,9 +217,12 @@ export function engineTargets(datasets: readonly DatasetResult[]): EngineTarget[
       },
     ];
     if (dataset.listings >= 1_000_000) {
-      const total = engine.memoryTotalBytes === null ? null : engine.memoryTotalBytes / MB;
+      // Judged after the scenarios: the sort orders they used (made on use) are part of the engine then.
+      const { afterLoad } = dataset.engine;
+      const whole = afterLoad.memoryTotalBytes ?? engine.memoryTotalBytes;
+      const total = whole === null ? null : whole / MB;
       targets.splice(1, 0, {
-        name: 'whole engine at 1,000,000 listings',
+        name: 'whole engine at 1,000,000 listings, after the scenarios',
         dataset: name,
         measured: mb(total),
         target: `≤ ${ENGINE_MB_AT_MILLION} MB`,

@@ -199,11 +199,16 @@ describe.each(DIALECTS)('the search index of two processes on one database (%s)'
     expect(await metric(server, 'realty_search_engine_change_log_position')).toBe(head);
     expect(await metric(server, 'realty_search_engine_change_log_lag')).toBe(0);
     expect(await metric(server, 'realty_search_engine_build_seconds')).toBeGreaterThan(0);
-    const res = await server.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
-    for (const part of ['columns', 'postings', 'keyword']) {
+    const metrics = () => server.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    const res = await metrics();
+    for (const part of ['columns', 'postings', 'keyword', 'orders']) {
       expect(res.body).toMatch(new RegExp(`realty_search_engine_memory_bytes\\{part="${part}"\\} \\d+`));
     }
     expect(res.body).toMatch(/realty_search_engine_memory_bytes\{part="columns"\} [1-9]/);
+    // Sort orders are made on use: none before a search sorted by price, some after.
+    expect(res.body).toMatch(/realty_search_engine_memory_bytes\{part="orders"\} 0\n/);
+    expect((await server.app.inject({ method: 'GET', url: `${API}/properties/search?sortby=a_price&min_price=1` })).statusCode).toBe(200);
+    expect((await metrics()).body).toMatch(/realty_search_engine_memory_bytes\{part="orders"\} [1-9]/);
   });
 });
 

@@ -84,6 +84,15 @@ export function orderOf(index: ListingIndex, sort: PresortedSort): Int32Array {
   return upToDate(index, whole.get(sort), sort, (order) => whole.set(sort, order));
 }
 
+/** Bytes of the orders kept for the index (presorted and per term): made on use, so none right after a build. */
+export function ordersMemory(index: ListingIndex): number {
+  const orders = kept.get(index);
+  if (!orders) return 0;
+  let bytes = 0;
+  for (const { slots } of [...orders.whole.values(), ...orders.ofTerms.values()]) bytes += slots.byteLength;
+  return bytes;
+}
+
 /**
  * The live slots of one term's posting in the order of `sort` (it may hold slots removed since, as `orderOf`):
  * a stretch of a city's price order is the city's listings in a price range and nothing else

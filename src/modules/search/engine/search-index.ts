@@ -1,6 +1,7 @@
 import { changeLogHead } from '../../../db/change-log.js';
 import type { MetricGauge } from '../../../lib/metric-gauge.js';
 import type { Platform } from '../../module.js';
+import { ordersMemory } from './engine-orders.js';
 import { IndexFeed } from './index-feed.service.js';
 import { IndexFollower } from './index-follower.service.js';
 
@@ -65,12 +66,12 @@ function searchIndexGauges(feed: IndexFeed, head: () => Promise<number>): Metric
     },
     {
       name: 'realty_search_engine_memory_bytes',
-      help: 'Memory of the in-process search index by part: columns, postings (terms, agents, cells), keyword',
+      help: 'Memory of the in-process search index by part: columns, postings (terms, agents, cells), keyword, orders (made on use)',
       labelNames: ['part'],
       read: () =>
         built(() => {
-          const memory = feed.index.memory();
-          return (['columns', 'postings', 'keyword'] as const).map((part) => ({ labels: { part }, value: memory[part] }));
+          const memory = { ...feed.index.memory(), orders: ordersMemory(feed.index) };
+          return (['columns', 'postings', 'keyword', 'orders'] as const).map((part) => ({ labels: { part }, value: memory[part] }));
         }),
     },
     {
