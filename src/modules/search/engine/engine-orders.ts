@@ -84,12 +84,12 @@ export function orderOf(index: ListingIndex, sort: PresortedSort): Int32Array {
   return upToDate(index, whole.get(sort), sort, (order) => whole.set(sort, order));
 }
 
-/** Bytes of the orders kept for the index (presorted and per term): made on use, so none right after a build. */
+/** Bytes held by the orders kept for the index (presorted and per term): made on use, so none right after a build. */
 export function ordersMemory(index: ListingIndex): number {
   const orders = kept.get(index);
   if (!orders) return 0;
   let bytes = 0;
-  for (const { slots } of [...orders.whole.values(), ...orders.ofTerms.values()]) bytes += slots.byteLength;
+  for (const { slots } of [...orders.whole.values(), ...orders.ofTerms.values()]) bytes += slots.buffer.byteLength;
   return bytes;
 }
 
