@@ -132,21 +132,33 @@ function world(seed: number, compact: boolean, narrow: boolean): World {
   const listings = new Map<number, IndexedListing>();
   for (let id = 1; id <= 3_000; id++) listings.set(id, randomListing(random, id, narrow));
   for (const listing of listings.values()) index.put(listing);
-  for (let id = 1; id <= 3_000; id++) {
-    if (random() < 0.25) {
-      const replaced = randomListing(random, id, narrow);
-      listings.set(id, replaced);
-      index.put(replaced);
-    } else if (random() < 0.1) {
-      listings.delete(id);
-      index.remove(id);
-    }
-  }
+  churn(random, { index, listings }, { known: 3_000, upTo: 3_000, replaced: 0.25, narrow });
   if (compact) {
     index.compact();
     index.trim();
   }
   return { index, listings };
+}
+
+/**
+ * Each id from 1 to `upTo` in turn: one above `known` is put; of the others a share `replaced` is replaced by a
+ * new random listing, and a tenth of the rest removed.
+ */
+function churn(
+  random: () => number,
+  { index, listings }: World,
+  { known, upTo, replaced, narrow }: { known: number; upTo: number; replaced: number; narrow: boolean },
+): void {
+  for (let id = 1; id <= upTo; id++) {
+    if (id > known || random() < replaced) {
+      const listing = randomListing(random, id, narrow);
+      listings.set(id, listing);
+      index.put(listing);
+    } else if (random() < 0.1) {
+      listings.delete(id);
+      index.remove(id);
+    }
+  }
 }
 
 /** Each pair: the same listings, not compacted and compacted. */
@@ -263,7 +275,7 @@ describe('the engine index at scale', () => {
   it('drives a city within a price range off the city’s own price order, kept as listings change and after compaction', () => {
     const random = seededRandom(11);
     const changing = world(5, false, true);
-    const { index, listings } = changing;
+    const { index } = changing;
     const city = index.termPostings.get(11)!;
     const liveInOrder = (order: Int32Array) => Array.from(order).filter((slot) => index.isLive(slot));
     const agree = () => {
@@ -277,16 +289,7 @@ describe('the engine index at scale', () => {
     };
     agree();
     // Put, replaced and removed after the city's order was made: it takes in the slots added since.
-    for (let id = 1; id <= 3_300; id++) {
-      if (id > 3_000 || random() < 0.2) {
-        const listing = randomListing(random, id, true);
-        listings.set(id, listing);
-        index.put(listing);
-      } else if (random() < 0.1) {
-        listings.delete(id);
-        index.remove(id);
-      }
-    }
+    churn(random, changing, { known: 3_000, upTo: 3_300, replaced: 0.2, narrow: true });
     agree();
     // Compaction renumbers the slots: the city's order is made again.
     index.compact();
