@@ -25,6 +25,7 @@ const SHIPPED: Readonly<Record<string, string>> = {
   'src/db/dialect/ddl/term-copies-by-statement.ts': 'f0069f47e55e8c90',
   'src/db/dialect/ddl/term-count-statements.ts': '6c59539d91073b74',
   'src/db/dialect/ddl/term-counts-by-listing-ids.ts': '98901395b256b19a',
+  'src/db/dialect/ddl/term-links-clustered.ts': 'd1f2042d268bb970',
   'src/db/dialect/ddl/term-triggers.ts': 'de1185cce75b0b4c',
   'src/db/migrations/0001_initial.ts': '36bcbbdf18112110',
   'src/db/migrations/0002_accounts.ts': 'b5a69b2e1eef19a6',
@@ -45,6 +46,7 @@ const SHIPPED: Readonly<Record<string, string>> = {
   'src/db/migrations/0017_change_log_once_per_bulk_transaction.ts': '96a631e828546f91',
   'src/db/migrations/0018_term_counts_by_listing_ids.ts': 'd47df1d9b818469b',
   'src/db/migrations/0019_geo_cells_by_statement.ts': 'f864b078e362dbd6',
+  'src/db/migrations/0020_term_links_clustered.ts': 'f44e06f6fcb3d951',
 };
 
 const FOLDERS = ['src/db/migrations', 'src/db/dialect/ddl'];

@@ -172,14 +172,20 @@ export const SIMILAR_PRICE_BAND = 0.25;
 
 /**
  * Published listings similar to one (docs/api.md 4.2, 12), nearest in price first, ties by id descending. Both
- * databases find the candidates of the type and of the place through listing_terms_term_idx (term_id,
- * listing_id), intersect them, and check state and price band on each through the listings primary key; the
- * few that remain are sorted. (listings_status_price_idx could drive the price band instead where it is the
- * narrower filter.)
+ * databases find the candidates of the type and of the place through listing_terms_search_idx (term, state,
+ * city, price), narrowed to published links within the price band by the copies each link carries of its
+ * listing's state and price, intersect them, and check state and price band on each through the listings
+ * primary key; the few that remain are sorted. (listings_status_price_idx could drive the price band instead
+ * where it is the narrower filter.)
  */
 export async function findSimilarIds(db: Kysely<DB>, criteria: SimilarCriteria): Promise<number[]> {
   if (criteria.typeIds.length === 0) return [];
-  const withTerm = (termIds: readonly number[]) => db.selectFrom('listing_terms').select('listing_id').where('term_id', 'in', termIds);
+  const { price } = criteria;
+  const band = price === null ? undefined : ([price * (1 - SIMILAR_PRICE_BAND), price * (1 + SIMILAR_PRICE_BAND)] as const);
+  const withTerm = (termIds: readonly number[]) => {
+    const links = db.selectFrom('listing_terms').select('listing_id').where('term_id', 'in', termIds).where('status', '=', 'publish');
+    return band ? links.where('price', '>=', band[0]).where('price', '<=', band[1]) : links;
+  };
   let query = db
     .selectFrom('listings')
     .select('id')
@@ -187,11 +193,10 @@ export async function findSimilarIds(db: Kysely<DB>, criteria: SimilarCriteria):
     .where('id', '!=', criteria.listingId)
     .where('id', 'in', withTerm(criteria.typeIds));
   if (criteria.placeTermId !== null) query = query.where('id', 'in', withTerm([criteria.placeTermId]));
-  if (criteria.price !== null) {
-    const { price } = criteria;
+  if (band) {
     query = query
-      .where('price', '>=', price * (1 - SIMILAR_PRICE_BAND))
-      .where('price', '<=', price * (1 + SIMILAR_PRICE_BAND))
+      .where('price', '>=', band[0])
+      .where('price', '<=', band[1])
       .orderBy(sql`abs(price - ${price})`);
   }
   const rows = await query.orderBy('id', 'desc').limit(criteria.limit).execute();
