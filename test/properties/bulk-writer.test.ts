@@ -108,6 +108,16 @@ describe.each(DIALECTS)('bulk listing writes (%s)', (dialect) => {
     expect(x.get('listings')).toHaveLength(COUNT);
     await expectRecounted(fresh.database.db);
     await expectGeoCellsRecounted(fresh.database.db);
+    if (dialect === 'postgres') {
+      // Settled after the commit: each loaded table vacuumed, every page visible to index-only scans.
+      const { rows } = await sql<{ name: string; pages: number; visible: number }>`
+        select relname as name, relpages as pages, relallvisible as visible from pg_class
+        where relname in ('listings', 'listing_terms', 'listing_agents', 'media', 'reviews', 'listing_transitions')
+          and relnamespace = current_schema()::regnamespace`.execute(fresh.database.db);
+      expect(rows).toHaveLength(6);
+      for (const { name, pages, visible } of rows) expect(visible, name).toBe(pages);
+      expect(rows.find((row) => row.name === 'listing_terms')!.pages).toBeGreaterThan(0);
+    }
     const after = await stamps(fresh.database.db);
     for (const name of ['listings', 'reviews', 'terms']) expect(after[name], name).not.toBe(before[name]);
   });
