@@ -1,14 +1,8 @@
 import { type Kysely, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/db/schema/index.js';
-import { DIALECTS, emptyDatabase } from '../helpers/database.js';
+import { appliedMigrations, DIALECTS, emptyDatabase } from '../helpers/database.js';
 import { newMedia, newUser } from '../helpers/factories.js';
-
-async function migrate(run: Promise<{ error?: unknown; results?: readonly { migrationName: string; status: string }[] }>) {
-  const { error, results } = await run;
-  if (error) throw error;
-  return (results ?? []).map((r) => `${r.migrationName}:${r.status}`);
-}
 
 describe.each(DIALECTS)('0003 makes media storage keys shareable (%s)', (dialect) => {
   let dispose: (() => Promise<void>) | undefined;
@@ -21,7 +15,7 @@ describe.each(DIALECTS)('0003 makes media storage keys shareable (%s)', (dialect
     const empty = await emptyDatabase(dialect);
     dispose = empty.dispose;
     const db: Kysely<DB> = empty.database.db;
-    expect(await migrate(empty.migrator.migrateTo('0002_accounts'))).toEqual(['0001_initial:Success', '0002_accounts:Success']);
+    expect(await appliedMigrations(empty.migrator.migrateTo('0002_accounts'))).toEqual(['0001_initial:Success', '0002_accounts:Success']);
 
     // Data as 0002 left it: a user with an avatar, a gallery image on a listing, a plain upload.
     const user = await newUser(db, { role: 'seller' });
@@ -45,7 +39,7 @@ describe.each(DIALECTS)('0003 makes media storage keys shareable (%s)', (dialect
     const upload = await newMedia(db, user.id, { mime_type: 'application/pdf', width: null, height: null });
     await db.updateTable('users').set({ avatar_media_id: avatar.id }).where('id', '=', user.id).execute();
 
-    expect(await migrate(empty.migrator.migrateTo('0003_listings'))).toEqual(['0003_listings:Success']);
+    expect(await appliedMigrations(empty.migrator.migrateTo('0003_listings'))).toEqual(['0003_listings:Success']);
 
     const rows = await db.selectFrom('media').selectAll().orderBy('id').execute();
     expect(rows).toEqual([avatar, gallery, upload]);
@@ -92,7 +86,7 @@ describe.each(DIALECTS)('0003 makes media storage keys shareable (%s)', (dialect
     const empty = await emptyDatabase(dialect);
     dispose = empty.dispose;
     const db = empty.database.db;
-    await migrate(empty.migrator.migrateToLatest());
+    await appliedMigrations(empty.migrator.migrateToLatest());
     const indexes =
       dialect === 'sqlite'
         ? (await sql<{ name: string; unique: number }>`select name, "unique" from pragma_index_list('media')`.execute(db)).rows.map(

@@ -1,48 +1,16 @@
 import { type Kysely, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DB, Taxonomy } from '../../src/db/schema/index.js';
-import { DIALECTS, emptyDatabase } from '../helpers/database.js';
-import { newListing, unique } from '../helpers/factories.js';
-
-async function migrate(run: Promise<{ error?: unknown; results?: readonly { migrationName: string; status: string }[] }>) {
-  const { error, results } = await run;
-  if (error) throw error;
-  return (results ?? []).map((r) => `${r.migrationName}:${r.status}`);
-}
-
-async function newTerm(db: Kysely<DB>, taxonomy: Taxonomy): Promise<number> {
-  const name = unique('Term ');
-  const at = new Date().toISOString();
-  const { id } = await db
-    .insertInto('terms')
-    .values({
-      taxonomy,
-      name,
-      slug: name.toLowerCase().replaceAll(' ', '-'),
-      sort_key: name.toLowerCase(),
-      parent_id: null,
-      location_parent_id: null,
-      image_url: null,
-      marker_icon_url: null,
-      marker_retina_icon_url: null,
-      custom_link: null,
-      color: null,
-      created_at: at,
-      updated_at: at,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return id;
-}
+import type { DB } from '../../src/db/schema/index.js';
+import { appliedMigrations, DIALECTS, emptyDatabase } from '../helpers/database.js';
+import { insertTermRow, newListing, unique } from '../helpers/factories.js';
 
 const links = (db: Kysely<DB>) => db.selectFrom('listing_terms').selectAll().orderBy('listing_id').orderBy('term_id').execute();
 const counts = (db: Kysely<DB>) => db.selectFrom('terms').select(['id', 'count']).orderBy('id').execute();
 
 async function schemaOf(db: Kysely<DB>, dialect: string): Promise<{ indexes: string[]; triggers: string[]; withoutRowid: boolean }> {
   if (dialect === 'postgres') {
-    const { rows } = await sql<{
-      name: string;
-    }>`select indexname as name from pg_indexes where tablename = 'listing_terms' order by 1`.execute(db);
+    const { rows } = await sql<{ name: string }>`
+      select indexname as name from pg_indexes where tablename = 'listing_terms' order by 1`.execute(db);
     return { indexes: rows.map((row) => row.name), triggers: [], withoutRowid: false };
   }
   const { rows } = await sql<{ type: string; name: string; sql: string | null }>`
@@ -65,13 +33,13 @@ describe.each(DIALECTS)('0020 stores term links in fewer structures (%s)', (dial
     const empty = await emptyDatabase(dialect);
     dispose = empty.dispose;
     const db: Kysely<DB> = empty.database.db;
-    await migrate(empty.migrator.migrateTo('0019_geo_cells_by_statement'));
+    await appliedMigrations(empty.migrator.migrateTo('0019_geo_cells_by_statement'));
 
     const [type, city, otherCity, feature] = [
-      await newTerm(db, 'property_type'),
-      await newTerm(db, 'property_city'),
-      await newTerm(db, 'property_city'),
-      await newTerm(db, 'property_feature'),
+      await insertTermRow(db, 'property_type', unique('term-')),
+      await insertTermRow(db, 'property_city', unique('term-')),
+      await insertTermRow(db, 'property_city', unique('term-')),
+      await insertTermRow(db, 'property_feature', unique('term-')),
     ];
     const published = await newListing(db, {
       price: 300_000,
@@ -84,7 +52,7 @@ describe.each(DIALECTS)('0020 stores term links in fewer structures (%s)', (dial
     const before = { links: await links(db), counts: await counts(db), schema: await schemaOf(db, dialect) };
     expect(before.schema.indexes).toContain('listing_terms_term_idx');
 
-    expect(await migrate(empty.migrator.migrateToLatest())).toContain('0020_term_links_clustered:Success');
+    expect(await appliedMigrations(empty.migrator.migrateToLatest())).toContain('0020_term_links_clustered:Success');
 
     expect(await links(db)).toEqual(before.links);
     expect(await counts(db)).toEqual(before.counts);

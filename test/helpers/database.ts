@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import SQLite from 'better-sqlite3';
-import { Migrator, sql } from 'kysely';
+import { type MigrationResultSet, Migrator, sql } from 'kysely';
 import { inject } from 'vitest';
 import { createDatabase, type Database, migrateToLatest, sqliteDatabase } from '../../src/db/database.js';
 import type { DialectName } from '../../src/db/dialect/index.js';
@@ -115,4 +115,11 @@ export async function emptyDatabase(dialect: DialectName): Promise<{ database: D
       await postgresAdmin(url, (client) => client.query(`drop database if exists "${name}" with (force)`));
     },
   };
+}
+
+/** `name:status` of each migration a Migrator run applied; its error thrown. */
+export async function appliedMigrations(run: Promise<MigrationResultSet>): Promise<string[]> {
+  const { error, results } = await run;
+  if (error) throw error;
+  return (results ?? []).map((r) => `${r.migrationName}:${r.status}`);
 }

@@ -107,6 +107,31 @@ export async function newTerm(
   return taxonomies.createTerm(taxonomy, { name: unique('Term '), ...input });
 }
 
+/** A term row written straight into the table (no service, no stamps): for data that predates later migrations. */
+export async function insertTermRow(db: Kysely<DB>, taxonomy: Taxonomy, slug: string): Promise<number> {
+  const now = new Date().toISOString();
+  const { id } = await db
+    .insertInto('terms')
+    .values({
+      taxonomy,
+      name: slug,
+      slug,
+      sort_key: slug,
+      parent_id: null,
+      location_parent_id: null,
+      image_url: null,
+      marker_icon_url: null,
+      marker_retina_icon_url: null,
+      custom_link: null,
+      color: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
 export async function newListing(
   db: Kysely<DB>,
   { status = 'publish', terms = [] as TermLink[], ...overrides }: Partial<NewListing> & { status?: ListingState; terms?: TermLink[] } = {},

@@ -15,7 +15,7 @@ import { resolveTerms } from '../../src/modules/search/query/search-terms.reposi
 import { FACET_NAMES, SEARCH_SORTS, type SearchQuery, type SearchSort } from '../../src/modules/search/query/search-types.js';
 import { findSearchPage } from '../../src/modules/search/search.repository.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';
-import { newAgency, newAgent, newUser } from '../helpers/factories.js';
+import { insertTermRow, newAgency, newAgent, newUser } from '../helpers/factories.js';
 
 /**
  * docs/api.md 4.4: "Results are identical on SQLite and PostgreSQL for the same data", and docs/api.md 7: the in-memory
@@ -256,32 +256,10 @@ beforeAll(async () => {
   for (const dialect of DIALECTS) {
     const database = await createTestDatabase(dialect);
     const { db } = database;
-    const now = new Date().toISOString();
     const termIds: Record<string, number[]> = {};
     for (const [name, { taxonomy, slugs }] of Object.entries(TERMS)) {
       termIds[name] = [];
-      for (const slug of slugs) {
-        const row = await db
-          .insertInto('terms')
-          .values({
-            taxonomy,
-            name: slug,
-            slug,
-            sort_key: slug,
-            parent_id: null,
-            location_parent_id: null,
-            image_url: null,
-            marker_icon_url: null,
-            marker_retina_icon_url: null,
-            custom_link: null,
-            color: null,
-            created_at: now,
-            updated_at: now,
-          })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        termIds[name]!.push(row.id);
-      }
+      for (const slug of slugs) termIds[name]!.push(await insertTermRow(db, taxonomy, slug));
     }
     const users = [(await newUser(db, { role: 'agent' })).id, (await newUser(db, { role: 'owner' })).id];
     const agencies = [await newAgency(db), await newAgency(db)];
