@@ -1,7 +1,8 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changeLogHead, pruneChangeLog, readChangesAfter } from '../../src/db/change-log.js';
 import { createDatabase } from '../../src/db/database.js';
+import { recordNewListings } from '../../src/db/dialect/bulk-load.js';
 import type { DB } from '../../src/db/schema/index.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';
 import { newAgency, newAgent, newListing, unique } from '../helpers/factories.js';
@@ -129,4 +130,52 @@ describe.each(DIALECTS)('change log (%s)', (dialect) => {
       }
     },
   );
+
+  it.runIf(dialect === 'postgres')(
+    'numbers a fresh load’s listings as it records them, and a write committing meanwhile waits and comes after them',
+    async () => {
+      const late = await newListing(db);
+      const start = await changeLogHead(db);
+      const { rows } = await sql<{ id: number }>`select id from listings order by id`.execute(db);
+      const other = createDatabase({ kind: 'postgres', url: database.url! });
+      try {
+        const recorded = gate();
+        const goOn = gate();
+        // As a fresh bulk load ends (bulk-load.ts): its listings recorded, then a stamp renewed, then commit.
+        const load = db.transaction().execute(async (trx) => {
+          await recordNewListings(trx);
+          recorded.release();
+          await goOn.wait;
+          await trx
+            .updateTable('cache_versions')
+            .set({ version: unique('v') })
+            .where('name', '=', 'listings')
+            .execute();
+        });
+        await recorded.wait;
+        // Its commit numbers its change and renews the listings stamp: it must wait for the load's commit.
+        const write = other.db.updateTable('listings').set({ title: 'Committed meanwhile' }).where('id', '=', late).execute();
+        await waitForLockWaiter(db);
+        expect(await changesAfter(start)).toEqual([]);
+        goOn.release();
+        await Promise.all([load, write]);
+        expect(await changesAfter(start)).toEqual([
+          ...rows.map(({ id }, n) => ['listing', id, start + 1 + n]),
+          ['listing', late, start + rows.length + 1],
+        ]);
+      } finally {
+        await other.destroy();
+      }
+    },
+  );
 });
+
+/** Resolves once some session of this database waits for a lock held by another. */
+async function waitForLockWaiter(db: Kysely<DB>): Promise<void> {
+  for (;;) {
+    const { rows } = await sql<{ n: number }>`
+      select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(db);
+    if (rows[0]!.n > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
