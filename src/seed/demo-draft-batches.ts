@@ -1,3 +1,4 @@
+import type { Worker } from 'node:worker_threads';
 import { type Random, seededRandom } from '../lib/random.js';
 import { pagesFromWorker, startModuleWorker } from '../lib/worker-thread.js';
 import type { ListingDraft } from '../modules/properties/index.js';
@@ -70,13 +71,19 @@ export function* draftBatches(job: DraftJob): Generator<ListingDraft[]> {
   for (let batch = draftBatch(job, streams); batch.length > 0; batch = draftBatch(job, streams)) yield batch;
 }
 
+/** A drafting thread (demo-drafts-worker.ts), started before its job is known: it waits for it. */
+export function startDraftingThread(): Worker {
+  return startModuleWorker(new URL('./demo-drafts-worker.js', import.meta.url), undefined);
+}
+
 /**
- * The job's batches, drafted on a worker thread (demo-drafts-worker.ts) two batches ahead: memory holds at
- * most three batches whatever the count.
+ * The job's batches, drafted on `thread` (startDraftingThread) two batches ahead: memory holds at most three
+ * batches whatever the count. The thread is stopped when they end.
  */
-export async function* draftBatchesOnWorker(job: DraftJob): AsyncGenerator<ListingDraft[]> {
+export async function* draftBatchesOnWorker(thread: Worker, job: DraftJob): AsyncGenerator<ListingDraft[]> {
   let received = 0;
-  for await (const batch of pagesFromWorker<ListingDraft[]>(startModuleWorker(new URL('./demo-drafts-worker.js', import.meta.url), job))) {
+  thread.postMessage(job);
+  for await (const batch of pagesFromWorker<ListingDraft[]>(thread)) {
     if (batch.length === 0) return;
     received += batch.length;
     yield batch;

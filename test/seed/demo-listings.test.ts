@@ -362,6 +362,27 @@ describe.each(DIALECTS)('demo listings (%s)', (dialect) => {
     const other = await sql<{ title: string }>`select title from listings order by id desc limit 20`.execute(db);
     expect(other.rows.map((r) => r.title)).not.toEqual(again.map((l) => l.title).reverse());
   });
+
+  it('drafts on a worker thread the very listings it drafts here', async () => {
+    const storage = new DiskStorage(uploads, 'https://realty.example');
+    const before = await sql<{ id: number }>`select max(id) as id from listings`.execute(db);
+    await seedDemoListings(db, t.services.users, storage, { count: 20, seed: SEED, now: NOW, draftOnWorker: true });
+    const drafted = await db
+      .selectFrom('listings')
+      .select(['title', 'price', 'bedrooms', 'latitude', 'longitude', 'status'])
+      .where('id', '>', Number(before.rows[0]!.id))
+      .orderBy('id')
+      .execute();
+    const fields = (l: Pick<ListingRow, 'title' | 'price' | 'bedrooms' | 'latitude' | 'longitude' | 'status'>) => [
+      l.title,
+      Number(l.price),
+      l.bedrooms,
+      l.latitude,
+      l.longitude,
+      l.status,
+    ];
+    expect(drafted.map(fields)).toEqual(listings.slice(0, 20).map(fields));
+  });
 });
 
 describe('seed --properties on the command line', () => {
