@@ -5,7 +5,7 @@ import { createDatabase } from '../../src/db/database.js';
 import { recordNewListings } from '../../src/db/dialect/bulk-load.js';
 import type { DB } from '../../src/db/schema/index.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';
-import { newAgency, newAgent, newListing, unique } from '../helpers/factories.js';
+import { insertTermRow, newAgency, newAgent, newListing, unique } from '../helpers/factories.js';
 import { gate } from '../helpers/gate.js';
 
 describe.each(DIALECTS)('change log (%s)', (dialect) => {
@@ -18,16 +18,7 @@ describe.each(DIALECTS)('change log (%s)', (dialect) => {
   afterAll(() => database.dispose());
 
   const changesAfter = async (seq: number) => (await readChangesAfter(db, seq, 10_000)).map((c) => [c.entity, c.entityId, c.seq]);
-  const newTermRow = async () => {
-    const now = new Date().toISOString();
-    const slug = unique('type-');
-    const row = await db
-      .insertInto('terms')
-      .values({ taxonomy: 'property_type', name: slug, slug, sort_key: slug, created_at: now, updated_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return row.id;
-  };
+  const newTermRow = () => insertTermRow(db, 'property_type', unique('type-'));
 
   it('records each change to a listing, its terms and agents, a term, an agent’s agency and an agency, numbered in order', async () => {
     const start = await changeLogHead(db);

@@ -17,7 +17,7 @@ import {
 import type { IndexedAgent, IndexedListing, IndexedTerm } from '../../src/modules/search/engine/indexed-listing.js';
 import { ListingIndex } from '../../src/modules/search/engine/listing-index.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';
-import { newAgency, newAgent, newListing, unique } from '../helpers/factories.js';
+import { insertTermRow, newAgency, newAgent, newListing, unique } from '../helpers/factories.js';
 import { gate } from '../helpers/gate.js';
 
 const silentLog = () => ({ warn: vi.fn(), error: vi.fn(), info: vi.fn(), debug: vi.fn() }) as unknown as FastifyBaseLogger;
@@ -86,16 +86,7 @@ describe.each(DIALECTS)('search index feed (%s)', (dialect) => {
 
   const newFeed = (options: IndexFeedOptions = {}) =>
     new IndexFeed(db, database.localWrites, silentLog(), { createIndex: () => new WatchedIndex(), ...options });
-  const newTermRow = async (taxonomy: Taxonomy = 'property_type') => {
-    const now = new Date().toISOString();
-    const slug = unique('term-');
-    const row = await db
-      .insertInto('terms')
-      .values({ taxonomy, name: slug, slug, sort_key: slug, created_at: now, updated_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return row.id;
-  };
+  const newTermRow = (taxonomy: Taxonomy = 'property_type') => insertTermRow(db, taxonomy, unique('term-'));
   const linkAgent = (listingId: number, agentId: number, position = 0) =>
     db.insertInto('listing_agents').values({ listing_id: listingId, agent_id: agentId, position }).execute();
 
