@@ -25,6 +25,7 @@ import type { Scheduler } from './jobs/scheduler.js';
 import { createAccountsModule } from './modules/accounts/index.js';
 import { createAuthModule } from './modules/auth/index.js';
 import { createDirectoryModule } from './modules/directory/index.js';
+import { createExchangeModule } from './modules/exchange/index.js';
 import { createLeadsModule } from './modules/leads/index.js';
 import { createMediaModule } from './modules/media/index.js';
 import type { AppModule, Platform, ServicesOf } from './modules/module.js';
@@ -75,6 +76,7 @@ function createModules(platform: Platform) {
   const savedSearches = createSavedSearchesModule(platform, { ...search.services, ...notifications.services });
   const payments = createPaymentsModule(platform, { ...accounts.services, ...users.services, ...properties.services });
   const stats = createStatsModule(platform);
+  const exchange = createExchangeModule(platform, { ...taxonomies.services, ...properties.services });
   return [
     taxonomies,
     accounts,
@@ -91,6 +93,7 @@ function createModules(platform: Platform) {
     directory,
     payments,
     stats,
+    exchange,
   ] as const;
 }
 

@@ -88,6 +88,15 @@ export interface Config {
   };
   /** S3-compatible storage, when S3_BUCKET is set. */
   readonly s3: S3Config | undefined;
+  /** Feed imports (docs/data-exchange.md). */
+  readonly imports: {
+    /** Largest feed file, uploaded or downloaded. */
+    readonly maxFileBytes: number;
+    /** Hosts that feeds and pictures may be fetched from even when they resolve to private addresses. */
+    readonly allowedHosts: readonly string[];
+    /** Time limit of one download (a feed file or a picture). */
+    readonly fetchTimeoutMs: number;
+  };
   readonly payments: PaymentsConfig;
   readonly listings: {
     /** New listings of non-moderators wait in `pending` (docs/api.md 4.3). */
@@ -276,6 +285,11 @@ export function loadConfig(env: Env = process.env, stdoutIsTerminal = Boolean(pr
       maxImagePixels: read.integer('IMAGE_MAX_MEGAPIXELS', 40, 1, 500) * 1_000_000,
     },
     s3,
+    imports: {
+      maxFileBytes: read.integer('IMPORT_MAX_FILE_BYTES', 200 * 1024 * 1024, 1024, 10 * 1024 * 1024 * 1024),
+      allowedHosts: read.list('IMPORT_ALLOWED_HOSTS').map((host) => host.toLowerCase()),
+      fetchTimeoutMs: read.integer('IMPORT_FETCH_TIMEOUT_MS', 300_000, 1000, 3_600_000),
+    },
   };
 
   if (problems.length > 0) throw new ConfigError(problems);

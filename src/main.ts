@@ -18,6 +18,10 @@ Commands:
                                 N demo listings (1 to 1,000,000) with their agencies, agents and pictures
   create-admin --email E --password P [--username U]
                                 create an administrator account
+  import <file|url> --format F [--source NAME] [--owner EMAIL] [--dry-run] [--strict] [--withdraw-missing]
+                                import listings from a feed (F: csv, reso, kyero); see docs/data-exchange.md
+  export --format F [--output FILE]
+                                write every listing as a feed (F: csv, reso, kyero) to FILE or standard output
 
 Every setting is an environment variable (see docs/configuration.md); a .env file is read when present.`;
 
@@ -31,17 +35,25 @@ async function main(argv: string[]): Promise<void> {
       password: { type: 'string' },
       username: { type: 'string' },
       properties: { type: 'string' },
+      format: { type: 'string' },
+      source: { type: 'string' },
+      owner: { type: 'string' },
+      output: { type: 'string' },
+      'dry-run': { type: 'boolean' },
+      strict: { type: 'boolean' },
+      'withdraw-missing': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   const command = positionals[0] ?? 'serve';
-  if (values.help || !['serve', 'migrate', 'seed', 'create-admin'].includes(command)) {
+  if (values.help || !COMMANDS.includes(command)) {
     console.log(USAGE);
     if (!values.help) process.exitCode = 2;
     return;
   }
   if (values.properties !== undefined && command !== 'seed') throw new UsageError('--properties goes with the seed command');
   const propertyCount = values.properties === undefined ? undefined : parsePropertyCount(values.properties);
+  const feed = feedArguments(command, positionals, values);
 
   const config = loadConfig();
   if (command === 'serve') return (await import('./server.js')).serve(config);
@@ -60,6 +72,14 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     const services = createServices({ config, database, jwtSecret: resolveJwtSecret(config) });
+    if (feed) {
+      const { FeedCommandError, exportCommand, importCommand } = await import('./feed-commands.js');
+      try {
+        return await (feed.command === 'import' ? importCommand(services, config, feed) : exportCommand(services, feed));
+      } catch (error) {
+        throw error instanceof FeedCommandError ? new PlainError(error.message) : error;
+      }
+    }
     if (command === 'seed') {
       if (propertyCount !== undefined) return await seedListings(config, database, services, propertyCount);
       const created = await seedDemoTerms(services.taxonomies);
@@ -82,6 +102,59 @@ async function main(argv: string[]): Promise<void> {
     await database.destroy();
   }
 }
+
+const COMMANDS = ['serve', 'migrate', 'seed', 'create-admin', 'import', 'export'];
+const FEED_OPTIONS = {
+  import: ['format', 'source', 'owner', 'dry-run', 'strict', 'withdraw-missing'],
+  export: ['format', 'output'],
+} as const;
+/** The formats each command takes (modules/exchange feed-formats.ts; kept here so that a mistake loads nothing). */
+const FEED_FORMATS = { import: ['csv', 'reso', 'kyero'], export: ['csv', 'reso', 'kyero'] } as const;
+
+type FeedFormatName = (typeof FEED_FORMATS)['import'][number];
+type FeedArguments =
+  | ({ command: 'import' } & import('./feed-commands.js').ImportCommand)
+  | ({ command: 'export' } & import('./feed-commands.js').ExportCommand);
+
+/** The feed command's arguments, checked; undefined for other commands (which must not be given feed options). */
+function feedArguments(
+  command: string,
+  positionals: string[],
+  values: Record<string, string | boolean | undefined>,
+): FeedArguments | undefined {
+  const given = Object.entries(values).filter(([name, value]) => value !== undefined && name in FEED_OPTION_NAMES);
+  if (command !== 'import' && command !== 'export') {
+    if (given.length > 0) throw new UsageError(`--${given[0]![0]} goes with the import or export command`);
+    return undefined;
+  }
+  const allowed: readonly string[] = FEED_OPTIONS[command];
+  const stray = given.find(([name]) => !allowed.includes(name));
+  if (stray) throw new UsageError(`--${stray[0]} does not go with the ${command} command`);
+  const format = values.format;
+  const formats: readonly string[] = FEED_FORMATS[command];
+  if (typeof format !== 'string' || !formats.includes(format)) {
+    throw new UsageError(
+      `${command} needs --format, one of: ${formats.join(', ')}${format === undefined ? '' : ` (got "${String(format)}")`}`,
+    );
+  }
+  if (command === 'export') {
+    if (positionals.length > 1) throw new UsageError('export takes no file argument; use --output FILE');
+    return { command, format: format as FeedFormatName, output: values.output as string | undefined };
+  }
+  if (positionals.length !== 2) throw new UsageError('import needs one file, e.g. realty-api import listings.csv --format csv');
+  return {
+    command,
+    input: positionals[1]!,
+    format: format as FeedFormatName,
+    source: values.source as string | undefined,
+    ownerEmail: values.owner as string | undefined,
+    dryRun: values['dry-run'] === true,
+    strict: values.strict === true,
+    withdrawMissing: values['withdraw-missing'] === true,
+  };
+}
+
+const FEED_OPTION_NAMES = Object.fromEntries([...FEED_OPTIONS.import, ...FEED_OPTIONS.export].map((name) => [name, true]));
 
 const MAX_PROPERTIES = 1_000_000;
 

@@ -83,8 +83,11 @@ function toAppError(error: FastifyError, request: FastifyRequest): AppError {
   return new AppError('internal_error');
 }
 
-/** One entry per field, naming the field and the rule (Ajv reports unions once per branch; keep the first). */
-function fieldErrors(errors: AjvError[]): FieldError[] {
+/**
+ * One entry per field, naming the field and the rule (Ajv reports unions once per branch; keep the first). Feed
+ * imports report their records' problems with it, in the same words as a request's.
+ */
+export function fieldErrors(errors: AjvError[]): FieldError[] {
   const byField = new Map<string, FieldError>();
   for (const error of errors) {
     const field = fieldPath(error);

@@ -115,6 +115,15 @@ export function jsonValidator<T>(schema: object): (value: unknown) => T {
   };
 }
 
+/** The JSON-body rules of `schema` as a plain check: the Ajv errors of a value, none when it passes. */
+export function bodyChecker(schema: object): (value: unknown) => ErrorObject[] {
+  let validate: Validator | undefined;
+  return (value) => {
+    const result = (validate ??= validatorFor('body', schema))(value);
+    return result === true ? [] : result === false ? [] : result.error;
+  };
+}
+
 function withFormats(ajv: Ajv): Ajv {
   (addFormats as unknown as (ajv: Ajv) => Ajv)(ajv);
   return ajv;

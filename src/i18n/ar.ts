@@ -93,6 +93,9 @@ export const ar: Catalogue = {
 
   // Listings
   listing_rule_unknown_user: 'ليس مستخدمًا موجودًا',
+  exchange_rule_unknown_agent: 'لا يشير إلى وكيل في هذا الموقع (بمفتاح الملف أو البريد أو المعرّف)',
+  exchange_rule_unknown_agency: 'لا يشير إلى وكالة في هذا الموقع (بمفتاح الملف أو البريد أو المعرّف)',
+  exchange_rule_repeated_key: 'هو مفتاح إعلان سابق في هذا الملف',
   listing_rule_media_not_yours: 'يجب أن يكون من ملفاتك المرفوعة وغير مستخدم في إعلان آخر',
   listing_rule_media_not_image: 'يجب أن يكون صورة',
   listing_rule_featured_not_in_gallery: 'يجب أن تكون إحدى صور المعرض',

@@ -97,6 +97,9 @@ export const en = {
 
   // Listings
   listing_rule_unknown_user: 'is not an existing user',
+  exchange_rule_unknown_agent: 'does not name an agent here (by the feed’s key, e-mail or id)',
+  exchange_rule_unknown_agency: 'does not name an agency here (by the feed’s key, e-mail or id)',
+  exchange_rule_repeated_key: 'is the key of an earlier listing in this feed',
   listing_rule_media_not_yours: 'must be one of your uploads that is not in another listing',
   listing_rule_media_not_image: 'must be an image',
   listing_rule_featured_not_in_gallery: 'must be one of the gallery’s images',

@@ -94,6 +94,9 @@ export const es: Catalogue = {
 
   // Listings
   listing_rule_unknown_user: 'no es un usuario existente',
+  exchange_rule_unknown_agent: 'no corresponde a ningún agente de este sitio (por clave del feed, correo o id)',
+  exchange_rule_unknown_agency: 'no corresponde a ninguna agencia de este sitio (por clave del feed, correo o id)',
+  exchange_rule_repeated_key: 'es la clave de un anuncio anterior de este feed',
   listing_rule_media_not_yours: 'debe ser uno de tus archivos subidos que no esté en otro anuncio',
   listing_rule_media_not_image: 'debe ser una imagen',
   listing_rule_featured_not_in_gallery: 'debe ser una de las imágenes de la galería',

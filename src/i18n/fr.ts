@@ -93,6 +93,9 @@ export const fr: Catalogue = {
 
   // Listings
   listing_rule_unknown_user: 'n’est pas un utilisateur existant',
+  exchange_rule_unknown_agent: 'ne désigne aucun agent de ce site (par clé du flux, e-mail ou id)',
+  exchange_rule_unknown_agency: 'ne désigne aucune agence de ce site (par clé du flux, e-mail ou id)',
+  exchange_rule_repeated_key: 'est la clé d’une annonce précédente de ce flux',
   listing_rule_media_not_yours: 'doit être l’un de vos fichiers téléversés qui n’est pas dans une autre annonce',
   listing_rule_media_not_image: 'doit être une image',
   listing_rule_featured_not_in_gallery: 'doit être une des images de la galerie',

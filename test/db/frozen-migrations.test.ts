@@ -47,6 +47,7 @@ const SHIPPED: Readonly<Record<string, string>> = {
   'src/db/migrations/0018_term_counts_by_listing_ids.ts': 'd47df1d9b818469b',
   'src/db/migrations/0019_geo_cells_by_statement.ts': 'f864b078e362dbd6',
   'src/db/migrations/0020_term_links_clustered.ts': 'f44e06f6fcb3d951',
+  'src/db/migrations/0021_listing_sources.ts': '3c1ed98d41fe1af3',
 };
 
 const FOLDERS = ['src/db/migrations', 'src/db/dialect/ddl'];

@@ -19,6 +19,7 @@ import * as m0017 from './0017_change_log_once_per_bulk_transaction.js';
 import * as m0018 from './0018_term_counts_by_listing_ids.js';
 import * as m0019 from './0019_geo_cells_by_statement.js';
 import * as m0020 from './0020_term_links_clustered.js';
+import * as m0021 from './0021_listing_sources.js';
 
 /** Migrations in order. Static imports keep them inside the compiled bundle (no directory scanning). */
 const MIGRATIONS: Record<string, Migration> = {
@@ -42,6 +43,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0018_term_counts_by_listing_ids': m0018,
   '0019_geo_cells_by_statement': m0019,
   '0020_term_links_clustered': m0020,
+  '0021_listing_sources': m0021,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -8,6 +8,7 @@ import type { PaymentsTables } from './payments.js';
 import type { SavedSearchesTables } from './saved-searches.js';
 import type { NotificationsTables } from './notifications.js';
 import type { PlatformTables } from './platform.js';
+import type { ExchangeTables } from './exchange.js';
 
 /**
  * The one typed view of the database, the same for SQLite and PostgreSQL.
@@ -27,7 +28,8 @@ export interface DB
     PaymentsTables,
     SavedSearchesTables,
     NotificationsTables,
-    PlatformTables {}
+    PlatformTables,
+    ExchangeTables {}
 
 export * from './accounts.js';
 export * from './taxonomies.js';
@@ -38,4 +40,5 @@ export * from './reviews-leads.js';
 export * from './payments.js';
 export * from './saved-searches.js';
 export * from './notifications.js';
+export * from './exchange.js';
 export * from './platform.js';

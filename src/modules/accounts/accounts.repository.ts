@@ -66,6 +66,18 @@ export async function isActiveAdministrator(db: Executor, id: number): Promise<b
   return row !== undefined;
 }
 
+/** The active administrator with the lowest id: who acts for the command line. */
+export async function findFirstAdministrator(db: Executor): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('role', '=', 'administrator')
+    .where('status', '=', 'active')
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+}
+
 /** Sets a user's role or status; a trigger moves the `sessions` stamp with it (db/dialect/ddl/session-triggers.ts). */
 export async function setUserAccess(db: Executor, id: number, change: { role: Role } | { status: UserStatus }, now: string): Promise<void> {
   await db

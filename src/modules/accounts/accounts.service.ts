@@ -36,6 +36,11 @@ export class AccountsService {
     return repository.findUserByEmail(this.db, email);
   }
 
+  /** The active administrator with the lowest id (commands run without a signed-in user act as them). */
+  findFirstAdministrator(): Promise<UserRow | undefined> {
+    return repository.findFirstAdministrator(this.db);
+  }
+
   async findAccount(id: number): Promise<AccountRow | undefined> {
     const [account] = await repository.findAccounts(this.db, [id]);
     return account;

@@ -91,6 +91,8 @@ export type { ListSort, PropertyListRecord, PropertySummaryRecord } from './prop
 export type { PropertiesService } from './properties.service.js';
 export { type ListJson, type SummaryEntry, summaryListJson } from './summary-json.js';
 export { ListingBulkWriter } from './bulk/listing-bulk-writer.service.js';
+export { type DraftRules, type ListingInputDraft, draftOfInput } from './bulk/input-drafts.js';
+export { UpdatePropertyBody, type UpdatePropertyInput } from './properties.schemas.js';
 export {
   BulkDraftError,
   type BulkWriteMode,

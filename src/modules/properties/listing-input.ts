@@ -72,7 +72,7 @@ export async function checkListingInput(
   if (!moderator) {
     for (const field of MODERATOR_FIELDS) if (input[field] !== undefined) errors.push({ field, key: 'rule_unknown_field' });
   }
-  const columns = cleanColumns(input, errors);
+  const columns = cleanListingColumns(input, errors);
   const { termTaxonomies, terms } = await checkTerms(trx, input, errors);
   await resolveLocations(trx, input, existing, termTaxonomies, terms, errors, taxonomies);
   const galleryIds = await checkGallery(trx, caller, input, existing, moderator, errors);
@@ -96,8 +96,11 @@ export async function checkListingInput(
   return { columns, termTaxonomies, terms, agentIds, galleryIds };
 }
 
-/** Scalar columns: text cleaned (plain or rich), the excerpt and sort key derived, numbers as given. */
-function cleanColumns(input: UpdatePropertyInput, errors: FieldError[]): ListingUpdate {
+/**
+ * Scalar columns: text cleaned (plain or rich), the excerpt and sort key derived, numbers as given; what the
+ * schema cannot check (a title blank once cleaned, a year too far ahead, a URL no parser accepts) goes to `errors`.
+ */
+export function cleanListingColumns(input: UpdatePropertyInput, errors: FieldError[]): ListingUpdate {
   const columns: ListingUpdate = {};
   if (input.title !== undefined) {
     const title = plainText(input.title);

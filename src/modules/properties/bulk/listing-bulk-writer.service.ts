@@ -107,13 +107,18 @@ class WriteRun {
 
   constructor(
     private readonly mode: BulkWriteMode,
-    private readonly taxonomies: ReadonlyMap<number, Taxonomy>,
+    private readonly taxonomies: Map<number, Taxonomy>,
     private readonly options: BulkWriteOptions,
   ) {}
 
   async writeBatch(trx: Executor, drafts: readonly ListingDraft[]): Promise<void> {
     if (drafts.length === 0) return;
     const offset = this.written;
+    // Terms made while the write runs (a feed import creates the ones its records name) are looked up as they come.
+    const unknown = [...new Set(drafts.flatMap((draft) => draft.terms.map((link) => link.termId)))].filter(
+      (id) => !this.taxonomies.has(id),
+    );
+    for (const [id, taxonomy] of await repository.termTaxonomies(trx, unknown)) this.taxonomies.set(id, taxonomy);
     const rows = this.listingRows(drafts, offset);
     await this.checkReferences(trx, drafts, offset);
     const slugAt = this.columns.indexOf('slug');
@@ -181,6 +186,7 @@ class WriteRun {
       drafts.map((draft, n) => [ids[n], null, draft.row.status, draft.row.author_id ?? null, '', draft.row.created_at]),
     );
 
+    await this.options.onWritten?.(trx, ids, drafts);
     this.written += drafts.length;
     this.published += drafts.filter((draft) => draft.row.status === 'publish').length;
     this.reviews += drafts.reduce((sum, draft) => sum + draft.reviews.length, 0);

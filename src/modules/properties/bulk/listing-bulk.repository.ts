@@ -27,8 +27,11 @@ export async function hasListings(db: Executor): Promise<boolean> {
 }
 
 /** Every term's taxonomy, by id: what links are checked against. */
-export async function termTaxonomies(db: Executor): Promise<Map<number, Taxonomy>> {
-  const rows = await db.selectFrom('terms').select(['id', 'taxonomy']).execute();
+export async function termTaxonomies(db: Executor, ids?: readonly number[]): Promise<Map<number, Taxonomy>> {
+  if (ids?.length === 0) return new Map();
+  let query = db.selectFrom('terms').select(['id', 'taxonomy']);
+  if (ids) query = query.where('id', 'in', ids);
+  const rows = await query.execute();
   return new Map(rows.map((row) => [row.id, row.taxonomy]));
 }
 

@@ -1,3 +1,4 @@
+import type { Executor } from '../../../db/executor.js';
 import type { NewListing } from '../../../db/schema/index.js';
 import type { TermLink } from '../properties.repository.js';
 
@@ -54,6 +55,11 @@ export interface BulkWriteOptions {
   mode?: BulkWriteMode | 'auto';
   /** Live mode: listings per transaction (default: 100 on PostgreSQL, 1,000 on SQLite). */
   batchSize?: number;
+  /**
+   * Called in the transaction that wrote `drafts`, with the ids they got (in order), before it commits: what a
+   * producer records beside its listings (an import's source keys) commits with them or not at all.
+   */
+  onWritten?: (trx: Executor, ids: readonly number[], drafts: readonly ListingDraft[]) => Promise<void>;
   /** Called as listings are written, with how many were written since the last call. */
   onProgress?: (written: number) => void;
 }

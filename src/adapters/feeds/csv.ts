@@ -1,0 +1,249 @@
+import { parse } from 'csv-parse';
+import { stringify } from 'csv-stringify/sync';
+import { type FeedListing, type FeedReader, type FeedRecord, FeedSyntaxError, type FeedWriter } from './feed-records.js';
+
+/**
+ * Listings as CSV, one row per listing (docs/data-exchange.md, "CSV"). The header names the columns; any subset
+ * in any order, `key` required. A column the file lacks is a field it does not carry (the import keeps the
+ * listing's own value); an empty cell clears the field. Lists (terms, pictures, agents) are items separated by
+ * `|`, or a JSON array of strings when an item holds a `|`; floor plans and additional features are JSON.
+ *
+ * A text cell that a spreadsheet would run as a formula (it begins with `=`, `+`, `-`, `@`, a tab or a carriage
+ * return) is written with a leading `'`, as OWASP advises, and so is one that begins with `'` itself; the reader
+ * takes one leading `'` off every text cell, so the text comes back as it was.
+ */
+
+type Kind = 'text' | 'number' | 'integer' | 'boolean' | 'list' | 'json' | 'optional-text';
+
+/** Every column, in the order the writer writes them: the name is the FeedListing field's. */
+const COLUMNS = {
+  key: 'text',
+  title: 'text',
+  status: 'text',
+  description: 'text',
+  reference: 'text',
+  price: 'number',
+  second_price: 'number',
+  currency: 'text',
+  price_prefix: 'text',
+  price_postfix: 'text',
+  bedrooms: 'integer',
+  bathrooms: 'integer',
+  rooms: 'integer',
+  garage: 'integer',
+  garage_size: 'text',
+  size: 'number',
+  size_unit: 'text',
+  land_size: 'number',
+  land_size_unit: 'text',
+  year_built: 'integer',
+  featured: 'boolean',
+  types: 'list',
+  statuses: 'list',
+  labels: 'list',
+  features: 'list',
+  country: 'optional-text',
+  state: 'optional-text',
+  city: 'optional-text',
+  area: 'optional-text',
+  address: 'text',
+  zipcode: 'text',
+  latitude: 'number',
+  longitude: 'number',
+  images: 'list',
+  agents: 'list',
+  agency: 'optional-text',
+  agent_display: 'text',
+  video_url: 'text',
+  virtual_tour: 'text',
+  additional_features: 'json',
+  floor_plans: 'json',
+  created_at: 'text',
+  updated_at: 'text',
+} as const satisfies Record<keyof FeedListing, Kind>;
+
+type Column = keyof typeof COLUMNS;
+const COLUMN_NAMES = Object.keys(COLUMNS) as Column[];
+
+/** Fields a row left out, and why, for the rejection report. */
+class CellError extends Error {
+  constructor(
+    readonly field: string,
+    reason: string,
+  ) {
+    super(reason);
+  }
+}
+
+export const readCsvFeed: FeedReader = async function* (input) {
+  const skipped: FeedRecord[] = [];
+  const parser = parse({
+    bom: true,
+    info: true,
+    skip_empty_lines: true,
+    // A row with more or fewer cells than the header is reported by the reader below, not thrown.
+    relax_column_count: true,
+    // A row the parser cannot read (a stray quote) is reported and skipped; the rows after it are still read.
+    skip_records_with_error: true,
+    on_skip: (error) => {
+      skipped.push({ kind: 'unreadable', at: `line ${error?.lines ?? '?'}`, reason: error?.message ?? 'cannot be read as CSV' });
+      return undefined;
+    },
+  });
+  input.pipe(parser);
+  input.on('error', (error) => parser.destroy(error));
+  let header: Column[] | undefined;
+  try {
+    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+      yield* skipped.splice(0);
+      // The record ends on `info.lines`; the line breaks inside its quoted cells say where it began.
+      const at = `line ${info.lines - record.reduce((breaks, cell) => breaks + countBreaks(cell), 0)}`;
+      if (!header) {
+        header = headerOf(record, at);
+        continue;
+      }
+      if (record.length !== header.length) {
+        yield { kind: 'unreadable', at, reason: `has ${record.length} cells where the header names ${header.length}` };
+        continue;
+      }
+      try {
+        yield { kind: 'listing', at, listing: listingOf(header, record) };
+      } catch (error) {
+        if (!(error instanceof CellError)) throw error;
+        const key = header.indexOf('key');
+        yield {
+          kind: 'unreadable',
+          at,
+          ...(record[key] ? { key: unquoteText(record[key]) } : {}),
+          field: error.field,
+          reason: error.message,
+        };
+      }
+    }
+  } catch (error) {
+    throw error instanceof Error && 'code' in error && String(error.code).startsWith('CSV_')
+      ? new FeedSyntaxError(`line ${(error as { lines?: number }).lines ?? '?'}`, error.message)
+      : error;
+  }
+  yield* skipped.splice(0);
+  if (!header) throw new FeedSyntaxError('line 1', 'the file is empty: a header row naming the columns is required');
+};
+
+function countBreaks(cell: string): number {
+  let breaks = 0;
+  for (let at = cell.indexOf('\n'); at !== -1; at = cell.indexOf('\n', at + 1)) breaks++;
+  return breaks;
+}
+
+function headerOf(cells: readonly string[], at: string): Column[] {
+  const names = cells.map((cell) => cell.trim().toLowerCase());
+  const unknown = names.find((name) => !(name in COLUMNS));
+  if (unknown !== undefined) {
+    throw new FeedSyntaxError(at, `unknown column "${unknown}"; the columns are: ${COLUMN_NAMES.join(', ')}`);
+  }
+  const repeated = names.find((name, n) => names.indexOf(name) !== n);
+  if (repeated !== undefined) throw new FeedSyntaxError(at, `the column "${repeated}" is named twice`);
+  if (!names.includes('key')) throw new FeedSyntaxError(at, 'the column "key" is required');
+  return names as Column[];
+}
+
+function listingOf(header: readonly Column[], cells: readonly string[]): FeedListing {
+  const listing: Record<string, unknown> = {};
+  header.forEach((column, n) => (listing[column] = cellValue(column, cells[n]!)));
+  if (listing.key === '') throw new CellError('key', 'is required');
+  return listing as unknown as FeedListing;
+}
+
+function cellValue(column: Column, cell: string): unknown {
+  switch (COLUMNS[column]) {
+    case 'text':
+      return unquoteText(cell);
+    case 'optional-text':
+      return cell === '' ? null : unquoteText(cell);
+    case 'number':
+    case 'integer': {
+      const text = cell.trim();
+      if (text === '') return null;
+      const value = Number(text);
+      if (!/^-?\d+(\.\d+)?$/.test(text) || !Number.isFinite(value)) throw new CellError(column, 'must be of type number');
+      if (COLUMNS[column] === 'integer' && !Number.isInteger(value)) throw new CellError(column, 'must be of type integer');
+      return value;
+    }
+    case 'boolean': {
+      const text = cell.trim().toLowerCase();
+      if (['true', '1', 'yes'].includes(text)) return true;
+      if (['false', '0', 'no', ''].includes(text)) return false;
+      throw new CellError(column, 'must be one of: true, false');
+    }
+    case 'list':
+      return listOf(column, unquoteText(cell));
+    case 'json': {
+      if (cell.trim() === '') return [];
+      let value: unknown;
+      try {
+        value = JSON.parse(cell);
+      } catch {
+        throw new CellError(column, 'must be a JSON array');
+      }
+      if (!Array.isArray(value)) throw new CellError(column, 'must be a JSON array');
+      return value;
+    }
+  }
+}
+
+function listOf(column: Column, text: string): string[] {
+  if (text.trim() === '') return [];
+  if (!text.startsWith('[')) return text.split('|').map((item) => item.trim());
+  let items: unknown;
+  try {
+    items = JSON.parse(text);
+  } catch {
+    throw new CellError(column, 'must be items separated by | or a JSON array of strings');
+  }
+  if (!Array.isArray(items) || !items.every((item) => typeof item === 'string')) {
+    throw new CellError(column, 'must be items separated by | or a JSON array of strings');
+  }
+  return items;
+}
+
+/** The cells a spreadsheet would read as a formula, and `'` (the escape itself). */
+const FORMULA_START = /^[=+\-@\t\r']/;
+
+function quoteText(text: string): string {
+  return FORMULA_START.test(text) ? `'${text}` : text;
+}
+
+function unquoteText(cell: string): string {
+  return cell.startsWith("'") ? cell.slice(1) : cell;
+}
+
+/** The header, then one row per listing; only the columns named (default: all). */
+export function csvWriter(columns: readonly Column[] = COLUMN_NAMES): FeedWriter {
+  return async function* ({ listings }) {
+    yield stringify([columns]);
+    for await (const listing of listings) yield stringify([columns.map((column) => cellText(column, listing[column]))]);
+  };
+}
+
+export const writeCsvFeed: FeedWriter = csvWriter();
+
+function cellText(column: Column, value: unknown): string {
+  if (value === undefined || value === null) return '';
+  switch (COLUMNS[column]) {
+    case 'text':
+    case 'optional-text':
+      return quoteText(String(value));
+    case 'number':
+    case 'integer':
+      return String(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'list': {
+      const items = value as string[];
+      const plain = items.every((item) => !item.includes('|') && item.trim() === item && item !== '') && !items[0]?.startsWith('[');
+      return quoteText(plain ? items.join('|') : JSON.stringify(items));
+    }
+    case 'json':
+      return (value as unknown[]).length === 0 ? '' : JSON.stringify(value);
+  }
+}

@@ -1,0 +1,109 @@
+import type { Executor } from '../../../db/executor.js';
+import type { ListingState, Taxonomy } from '../../../db/schema/index.js';
+
+/** Which listings an export holds: all, or those an agency or agent stands behind. */
+export interface ExportScope {
+  states?: readonly ListingState[];
+  agencyId?: number;
+  agentId?: number;
+}
+
+/** A page of listings after `afterId` in id order, with the key their source gave them. */
+export async function listingPage(db: Executor, scope: ExportScope, afterId: number, limit: number) {
+  let query = db
+    .selectFrom('listings')
+    .leftJoin('listing_sources', 'listing_sources.listing_id', 'listings.id')
+    .selectAll('listings')
+    .select('listing_sources.source_key')
+    .where('listings.id', '>', afterId)
+    .orderBy('listings.id')
+    .limit(limit);
+  if (scope.states) query = query.where('listings.status', 'in', scope.states);
+  if (scope.agencyId !== undefined) query = query.where('listings.agency_id', '=', scope.agencyId);
+  if (scope.agentId !== undefined) {
+    const agentId = scope.agentId;
+    query = query.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('listing_agents')
+          .select('listing_agents.listing_id')
+          .whereRef('listing_agents.listing_id', '=', 'listings.id')
+          .where('listing_agents.agent_id', '=', agentId),
+      ),
+    );
+  }
+  return query.execute();
+}
+
+/** The term names of listings, by listing, in link order. */
+export async function termNames(db: Executor, ids: readonly number[]): Promise<{ listing_id: number; taxonomy: Taxonomy; name: string }[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('listing_terms')
+    .innerJoin('terms', 'terms.id', 'listing_terms.term_id')
+    .select(['listing_terms.listing_id', 'listing_terms.taxonomy', 'terms.name'])
+    .where('listing_terms.listing_id', 'in', ids)
+    .orderBy('listing_terms.listing_id')
+    .orderBy('listing_terms.taxonomy')
+    .orderBy('listing_terms.position')
+    .orderBy('listing_terms.term_id')
+    .execute();
+}
+
+/** The agents named on listings (id and e-mail), in order. */
+export async function listingAgents(db: Executor, ids: readonly number[]): Promise<{ listing_id: number; id: number; email: string }[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('listing_agents')
+    .innerJoin('agents', 'agents.id', 'listing_agents.agent_id')
+    .select(['listing_agents.listing_id', 'agents.id', 'agents.email'])
+    .where('listing_agents.listing_id', 'in', ids)
+    .orderBy('listing_agents.listing_id')
+    .orderBy('listing_agents.position')
+    .execute();
+}
+
+export async function agencyEmails(db: Executor, ids: readonly number[]): Promise<{ id: number; email: string }[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('agencies').select(['id', 'email']).where('id', 'in', ids).execute();
+}
+
+/** The gallery pictures' stored files, by listing, in order. */
+export async function galleryKeys(db: Executor, ids: readonly number[]): Promise<{ listing_id: number | null; storage_key: string }[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('media')
+    .select(['listing_id', 'storage_key'])
+    .where('listing_id', 'in', ids)
+    .orderBy('listing_id')
+    .orderBy('position')
+    .execute();
+}
+
+/** A page of agencies after `afterId`, in id order (all of them, or one). */
+export async function agencyPage(db: Executor, scope: ExportScope, afterId: number, limit: number) {
+  let query = db
+    .selectFrom('agencies')
+    .select(['id', 'name', 'email', 'phone', 'website', 'address'])
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit);
+  if (scope.agencyId !== undefined) query = query.where('id', '=', scope.agencyId);
+  if (scope.agentId !== undefined) query = query.where('id', '=', -1);
+  return query.execute();
+}
+
+/** A page of agents after `afterId`, in id order (all, an agency's, or one), with their agency's e-mail. */
+export async function agentPage(db: Executor, scope: ExportScope, afterId: number, limit: number) {
+  let query = db
+    .selectFrom('agents')
+    .leftJoin('agencies', 'agencies.id', 'agents.agency_id')
+    .select(['agents.id', 'agents.name', 'agents.email', 'agents.phone', 'agents.mobile', 'agents.position', 'agents.agency_id'])
+    .select('agencies.email as agency_email')
+    .where('agents.id', '>', afterId)
+    .orderBy('agents.id')
+    .limit(limit);
+  if (scope.agencyId !== undefined) query = query.where('agents.agency_id', '=', scope.agencyId);
+  if (scope.agentId !== undefined) query = query.where('agents.id', '=', scope.agentId);
+  return query.execute();
+}

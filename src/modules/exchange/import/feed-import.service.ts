@@ -1,0 +1,314 @@
+import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { FeedListing, FeedRecord } from '../../../adapters/feeds/feed-records.js';
+import type { DB, ListingState } from '../../../db/schema/index.js';
+import { translate } from '../../../i18n/index.js';
+import { AppError, type FieldError } from '../../../lib/errors.js';
+import type { AuthUser } from '../../../lib/signed-in-user.js';
+import { slugify } from '../../../lib/slug.js';
+import {
+  type DraftRules,
+  ListingBulkWriter,
+  type ListingDraft,
+  type PropertiesService,
+  type UpdatePropertyInput,
+  draftOfInput,
+} from '../../properties/index.js';
+import type { TaxonomiesService } from '../../taxonomies/index.js';
+import * as repository from './feed-import.repository.js';
+import { feedListingErrors, scalarInput } from './feed-listing-check.js';
+import { FeedReferences, LOCATION_FIELDS, type ResolvedLinks, TERM_FIELDS } from './feed-references.service.js';
+
+export interface ImportOptions {
+  /** The source's name: its keys are unique within it, and withdrawal looks only at its listings. */
+  source: string;
+  /** The administrator the import acts as: listings' history records the changes as theirs. */
+  actorId: number;
+  /** The author of the listings the import creates (default: the actor). */
+  ownerId?: number;
+  dryRun?: boolean;
+  /** Stop at the first rejected record (what was written before it stays). */
+  strict?: boolean;
+  /** Move the source's listings that the feed no longer lists to `expired`. */
+  withdrawMissing?: boolean;
+  onProgress?: (progress: ImportCounts) => void;
+  /** Each rejection as it is found. */
+  onRejected?: (rejection: Rejection) => void;
+}
+
+export interface ImportCounts {
+  /** Records read, of every kind. */
+  read: number;
+  created: number;
+  updated: number;
+  unchanged: number;
+  withdrawn: number;
+  rejected: number;
+}
+
+export interface Rejection {
+  /** Where the record is in the file: `line 12`, `Property[3]`. */
+  at: string;
+  /** The record's key, when it has one. */
+  key?: string;
+  errors: { field: string; reason: string }[];
+}
+
+export interface ImportSummary extends ImportCounts {
+  dryRun: boolean;
+  /** Whether `--strict` stopped the import at a rejection. */
+  stopped: boolean;
+  /** The first rejections (at most `MAX_REPORTED`); `rejected` counts them all. */
+  rejections: Rejection[];
+}
+
+/** Records checked and looked up together: one transaction of new listings at most, one query per lookup. */
+const BATCH = 500;
+/** Rejections kept in the summary; the `onRejected` callback sees every one. */
+export const MAX_REPORTED = 1000;
+/** States a withdrawal leaves alone: the listing is off the market already, and `sold` says why. */
+const OFF_MARKET: readonly ListingState[] = ['expired', 'sold'];
+const WITHDRAWABLE = (['draft', 'pending', 'publish', 'on_hold', 'disapproved'] as const).filter((state) => !OFF_MARKET.includes(state));
+
+/**
+ * Imports a feed's records (docs/data-exchange.md): new listings through the bulk write path in transactions
+ * with their source rows, changed ones through the API's own update, unchanged ones not at all.
+ */
+export class FeedImporter {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly properties: PropertiesService,
+    private readonly taxonomies: TaxonomiesService,
+    private readonly rules: DraftRules,
+  ) {}
+
+  async run(records: AsyncIterable<FeedRecord>, options: ImportOptions): Promise<ImportSummary> {
+    const run = new ImportRun(this.db, this.properties, new FeedReferences(this.db, this.taxonomies), this.rules, options);
+    const writer = new ListingBulkWriter(this.db);
+    const drafts = run.newListingDrafts(records);
+    if (options.dryRun) {
+      // Nothing to write: reading the drafts runs the checks and counts.
+      for await (const _ of drafts);
+    } else {
+      await writer.write(drafts, {
+        mode: 'live',
+        onWritten: (trx, ids, written) => run.recordSources(trx, ids, written),
+      });
+    }
+    if (options.withdrawMissing && !run.stopped) await run.withdrawMissing();
+    options.onProgress?.({ ...run.counts });
+    return { ...run.counts, dryRun: options.dryRun ?? false, stopped: run.stopped, rejections: run.rejections };
+  }
+}
+
+interface Checked {
+  /** The record's position in its batch: rejections are reported in file order. */
+  index: number;
+  at: string;
+  listing: FeedListing;
+  fingerprint: string;
+  existing: repository.SourceRow | undefined;
+}
+
+type BatchRecord = Extract<FeedRecord, { kind: 'listing' | 'unreadable' }>;
+/** A rejection found in a batch, reported once the batch is checked: field errors, or a reader's reasons. */
+type Found = { at: string; key: unknown; errors: readonly (FieldError | Rejection['errors'][number])[] };
+
+/** One import's state: what it counted, the keys it saw, the slugs it gave. */
+class ImportRun {
+  readonly counts: ImportCounts = { read: 0, created: 0, updated: 0, unchanged: 0, withdrawn: 0, rejected: 0 };
+  readonly rejections: Rejection[] = [];
+  stopped = false;
+  private readonly seen = new Set<string>();
+  private readonly slugs = new Set<string>();
+  /** The source rows of the drafts handed to the writer, written in the transaction that writes the draft. */
+  private readonly sourceOf = new WeakMap<ListingDraft, { key: string; fingerprint: string; index: number }>();
+  private readonly actor: AuthUser;
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly properties: PropertiesService,
+    private readonly references: FeedReferences,
+    private readonly rules: DraftRules,
+    private readonly options: ImportOptions,
+  ) {
+    // The import is the administrator's own act, done without a session of theirs.
+    this.actor = { id: options.actorId, role: 'administrator', sessionId: 'feed-import', tokenExpiresAt: new Date(8.64e15) };
+  }
+
+  /** Reads the feed in batches: rejects, updates and skips as it goes, and yields the drafts of new listings. */
+  async *newListingDrafts(records: AsyncIterable<FeedRecord>): AsyncGenerator<ListingDraft[]> {
+    let batch: BatchRecord[] = [];
+    for await (const record of records) {
+      this.counts.read++;
+      if (record.kind === 'agent') this.references.rememberFeedAgent(record.agent);
+      else if (record.kind === 'agency') this.references.rememberFeedAgency(record.agency);
+      else batch.push(record);
+      if (batch.length === BATCH) {
+        yield await this.processBatch(batch);
+        batch = [];
+        if (this.stopped) return;
+      }
+    }
+    if (batch.length > 0) yield await this.processBatch(batch);
+  }
+
+  /**
+   * Checks a batch, then writes it: changed records through the update, new ones returned as drafts. Every
+   * problem found is reported in file order; with `strict` nothing after the first rejected record is written.
+   */
+  private async processBatch(records: readonly BatchRecord[]): Promise<ListingDraft[]> {
+    const rejected = new Map<number, Found>();
+    const sources = await repository.findSources(
+      this.db,
+      this.options.source,
+      records.flatMap((record) => (record.kind === 'listing' && typeof record.listing.key === 'string' ? [record.listing.key] : [])),
+    );
+    const checked: Checked[] = [];
+    for (const [index, record] of records.entries()) {
+      if (record.kind === 'unreadable') {
+        rejected.set(index, { at: record.at, key: record.key, errors: [{ field: record.field ?? '(record)', reason: record.reason }] });
+        continue;
+      }
+      const { at, listing } = record;
+      const existing = typeof listing.key === 'string' ? sources.get(listing.key) : undefined;
+      const errors = feedListingErrors(listing, existing === undefined);
+      if (errors.length === 0 && this.seen.has(listing.key)) errors.push({ field: 'key', key: 'exchange_rule_repeated_key' });
+      if (errors.length > 0) {
+        rejected.set(index, { at, key: listing.key, errors });
+        continue;
+      }
+      this.seen.add(listing.key);
+      const fingerprint = fingerprintOf(listing);
+      if (existing?.fingerprint === fingerprint) this.counts.unchanged++;
+      else checked.push({ index, at, listing, fingerprint, existing });
+    }
+    const drafts: ListingDraft[] = [];
+    const updates: { record: Checked; links: ResolvedLinks }[] = [];
+    if (this.options.dryRun) {
+      // References are not looked up: that creates the terms a feed names.
+      for (const record of checked) this.counts[record.existing ? 'updated' : 'created']++;
+    } else {
+      const links = await this.references.resolve(checked.map((record) => record.listing));
+      const now = new Date();
+      for (const [n, record] of checked.entries()) {
+        const resolved = links[n]!;
+        if (Array.isArray(resolved)) rejected.set(record.index, { at: record.at, key: record.listing.key, errors: resolved });
+        else if (record.existing) updates.push({ record, links: resolved });
+        else {
+          const made = this.draftOf(record, resolved, now);
+          if ('errors' in made) rejected.set(record.index, { at: record.at, key: record.listing.key, errors: made.errors });
+          else drafts.push(made.draft);
+        }
+      }
+    }
+    // With `strict`, the first rejected record in the file ends the import: nothing after it is written.
+    const cut = this.options.strict && rejected.size > 0 ? Math.min(...rejected.keys()) : Infinity;
+    for (const { record, links } of updates) if (record.index < cut) await this.update(record, links, rejected);
+    for (const index of [...rejected.keys()].sort((a, b) => a - b)) {
+      if (index > cut) break;
+      const { at, key, errors } = rejected.get(index)!;
+      this.reject(at, key, errors);
+    }
+    if (cut !== Infinity) this.stopped = true;
+    this.options.onProgress?.({ ...this.counts });
+    return drafts.filter((draft) => this.sourceOf.get(draft)!.index < cut);
+  }
+
+  private draftOf(record: Checked, links: ResolvedLinks, now: Date): ReturnType<typeof draftOfInput> {
+    const made = draftOfInput(
+      {
+        input: scalarInput(record.listing) as UpdatePropertyInput,
+        status: record.listing.status ?? 'publish',
+        slug: this.slugFor(record.listing),
+        authorId: this.options.ownerId ?? this.options.actorId,
+        agencyId: links.agencyId ?? null,
+        terms: links.terms ?? [],
+        agentIds: links.agentIds ?? [],
+      },
+      this.rules,
+      now,
+    );
+    if ('draft' in made) this.sourceOf.set(made.draft, { key: record.listing.key, fingerprint: record.fingerprint, index: record.index });
+    return made;
+  }
+
+  /** A changed record through the API's own update: the fields it carries, as the feed has them. */
+  private async update(record: Checked, links: ResolvedLinks, rejected: Map<number, Found>) {
+    const { listing } = record;
+    const input: Record<string, unknown> = scalarInput(listing);
+    if (listing.status !== undefined) input.status = listing.status;
+    const idsOf = (taxonomy: string) => (links.terms ?? []).filter((link) => link.taxonomy === taxonomy).map((link) => link.termId);
+    for (const [field, taxonomy, apiField] of TERM_FIELDS) if (listing[field] !== undefined) input[apiField] = idsOf(taxonomy);
+    for (const [field] of LOCATION_FIELDS) if (listing[field] !== undefined) input[field] = listing[field];
+    if (links.agentIds !== undefined) input.agent_ids = links.agentIds;
+    if (links.agencyId !== undefined) input.agency_id = links.agencyId;
+    try {
+      await this.properties.update(this.actor, record.existing!.listingId, input as UpdatePropertyInput);
+    } catch (error) {
+      if (!(error instanceof AppError) || error.fields.length === 0) throw error;
+      rejected.set(record.index, { at: record.at, key: listing.key, errors: error.fields });
+      return;
+    }
+    await repository.updateFingerprint(this.db, record.existing!.listingId, record.fingerprint, new Date().toISOString());
+    this.counts.updated++;
+  }
+
+  async recordSources(trx: Parameters<typeof repository.insertSources>[0], ids: readonly number[], drafts: readonly ListingDraft[]) {
+    const at = new Date().toISOString();
+    await repository.insertSources(
+      trx,
+      drafts.map((draft, n) => {
+        const { key, fingerprint } = this.sourceOf.get(draft)!;
+        return { listingId: ids[n]!, source: this.options.source, key, fingerprint, at };
+      }),
+    );
+    this.counts.created += drafts.length;
+  }
+
+  /** The source's listings on the market that the feed did not name go to `expired` (never deleted). */
+  async withdrawMissing(): Promise<void> {
+    const PAGE = 500;
+    for (let after = 0; ;) {
+      const page = await repository.withdrawableListings(this.db, this.options.source, WITHDRAWABLE, after, PAGE);
+      for (const { listingId, key } of page) {
+        if (this.seen.has(key)) continue;
+        if (!this.options.dryRun) await this.properties.update(this.actor, listingId, { status: 'expired' });
+        this.counts.withdrawn++;
+      }
+      if (page.length < PAGE) return;
+      after = page[page.length - 1]!.listingId;
+    }
+  }
+
+  /** The title's slug; a title met before in this import gets the key's hash too, so two drafts never share one. */
+  private slugFor(listing: FeedListing): string {
+    const base = slugify(listing.title ?? '') || 'listing';
+    const slug = this.slugs.has(base) ? `${base}-${createHash('sha256').update(listing.key).digest('hex').slice(0, 8)}` : base;
+    this.slugs.add(base);
+    return slug;
+  }
+
+  /** Reports a rejected record: field errors in the API's English words, or a reader's reasons as they are. */
+  private reject(at: string, key: unknown, errors: readonly (FieldError | Rejection['errors'][number])[]): void {
+    const rejection: Rejection = {
+      at,
+      ...(typeof key === 'string' && key !== '' ? { key } : {}),
+      errors: errors.map((error) => ('reason' in error ? error : { field: error.field, reason: translate('en', error.key, error.params) })),
+    };
+    this.counts.rejected++;
+    if (this.rejections.length < MAX_REPORTED) this.rejections.push(rejection);
+    this.options.onRejected?.(rejection);
+  }
+}
+
+/** The record's content, independent of key order; the times a feed stamps are not imported and not counted. */
+function fingerprintOf(listing: FeedListing): string {
+  const { created_at: _created, updated_at: _updated, ...content } = listing;
+  const sorted = Object.fromEntries(
+    Object.entries(content)
+      .filter(([, value]) => value !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : 1)),
+  );
+  return createHash('sha256').update(JSON.stringify(sorted)).digest('base64url');
+}
