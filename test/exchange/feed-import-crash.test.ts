@@ -59,9 +59,18 @@ describe.each(DIALECTS)('an import killed midway (%s)', (dialect) => {
 
   const counts = async () => {
     const [listings, sources, keys] = await Promise.all([
-      db.selectFrom('listings').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      db.selectFrom('listing_sources').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      db.selectFrom('listing_sources').select((eb) => eb.fn.count<number>('source_key').distinct().as('n')).executeTakeFirstOrThrow(),
+      db
+        .selectFrom('listings')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow(),
+      db
+        .selectFrom('listing_sources')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow(),
+      db
+        .selectFrom('listing_sources')
+        .select((eb) => eb.fn.count<number>('source_key').distinct().as('n'))
+        .executeTakeFirstOrThrow(),
     ]);
     return { listings: Number(listings.n), sources: Number(sources.n), keys: Number(keys.n) };
   };
@@ -75,7 +84,7 @@ describe.each(DIALECTS)('an import killed midway (%s)', (dialect) => {
       child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
       let killedAt: Awaited<ReturnType<typeof counts>> | undefined;
-      for (let exitCode: number | null | undefined; killedAt === undefined; ) {
+      for (let exitCode: number | null | undefined; killedAt === undefined;) {
         const now = await counts();
         if (now.listings > 0) {
           child.kill('SIGKILL');
@@ -98,7 +107,9 @@ describe.each(DIALECTS)('an import killed midway (%s)', (dialect) => {
       again.stderr.on('data', (chunk: Buffer) => (summary += chunk.toString()));
       const code = await new Promise<number | null>((resolve) => again.on('exit', resolve));
       expect(code, summary).toBe(0);
-      expect(summary).toContain(`${count - afterKill.listings} created, 0 updated, ${afterKill.listings} unchanged, 0 withdrawn, 0 rejected`);
+      expect(summary).toContain(
+        `${count - afterKill.listings} created, 0 updated, ${afterKill.listings} unchanged, 0 withdrawn, 0 rejected`,
+      );
       expect(await counts()).toEqual({ listings: count, sources: count, keys: count });
       const orphans = await db
         .selectFrom('listings')

@@ -1,6 +1,9 @@
+import type { Generated } from 'kysely';
+
 /** Data exchange: where imported records came from (modules/exchange). */
 export interface ExchangeTables {
   listing_sources: ListingSourcesTable;
+  feed_pictures: FeedPicturesTable;
 }
 
 export interface ListingSourcesTable {
@@ -12,4 +15,21 @@ export interface ListingSourcesTable {
   /** Hash of the record as last imported: the same record again writes nothing. */
   fingerprint: string;
   imported_at: string;
+}
+
+export type FeedPictureState = 'pending' | 'stored' | 'failed';
+
+/** A picture a feed names, fetched into its listing's gallery by a background job. */
+export interface FeedPicturesTable {
+  id: Generated<number>;
+  listing_id: number;
+  /** Its place in the gallery the feed gives. */
+  position: number;
+  url: string;
+  state: Generated<FeedPictureState>;
+  media_id: number | null;
+  attempts: Generated<number>;
+  /** A pending picture is not tried before this time: the next try after a failure, or a claim's end. */
+  not_before: string;
+  last_error: Generated<string>;
 }

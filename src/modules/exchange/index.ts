@@ -1,26 +1,53 @@
+import { SHORT_LEASE_MS } from '../../lib/background-job.js';
+import type { MediaService } from '../media/index.js';
 import type { AppModule, Platform } from '../module.js';
 import type { PropertiesServices } from '../properties/index.js';
 import type { TaxonomiesService } from '../taxonomies/index.js';
 import { FeedExporter } from './export/feed-export.service.js';
 import { FeedImporter } from './import/feed-import.service.js';
+import { FeedPictures } from './pictures/feed-pictures.service.js';
 
 export interface ExchangeServices {
   /** Reads feeds into listings: creates, updates, withdraws (docs/data-exchange.md). */
   feedImporter: FeedImporter;
   /** Streams listings, agents and agencies as feed records. */
   feedExporter: FeedExporter;
+  /** Fetches the pictures feeds name into their listings' galleries (a background job). */
+  feedPictures: FeedPictures;
 }
+
+/** A picture's download time limit: a feed file may take minutes, a picture should not. */
+const PICTURE_TIMEOUT_MS = 30_000;
 
 /** Data in and out: feed imports and exports in the industry's formats. */
 export function createExchangeModule(
-  { config, database, storage }: Platform,
-  deps: Pick<PropertiesServices, 'properties'> & { taxonomies: TaxonomiesService },
+  { config, database, storage, log }: Platform,
+  deps: Pick<PropertiesServices, 'properties'> & { taxonomies: TaxonomiesService; media: MediaService },
 ): AppModule<ExchangeServices> {
-  const feedImporter = new FeedImporter(database.db, deps.properties, deps.taxonomies, {
+  const feedPictures = new FeedPictures(database.db, deps.media, deps.properties, {
+    allowedHosts: config.imports.allowedHosts,
+    maxBytes: config.uploads.maxFileBytes,
+    timeoutMs: Math.min(config.imports.fetchTimeoutMs, PICTURE_TIMEOUT_MS),
+  });
+  const feedImporter = new FeedImporter(database.db, deps.properties, deps.taxonomies, feedPictures, {
     defaultCurrency: config.listings.defaultCurrency,
     ttlDays: config.listings.ttlDays,
   });
-  return { services: { feedImporter, feedExporter: new FeedExporter(database.db, storage) } };
+  return {
+    services: { feedImporter, feedExporter: new FeedExporter(database.db, storage), feedPictures },
+    jobs: [
+      {
+        name: 'feed-pictures',
+        intervalMs: 5_000,
+        leaseMs: SHORT_LEASE_MS,
+        run: async (now) => {
+          const more = await feedPictures.runOnce(now);
+          log.debug('feed pictures fetched');
+          return more;
+        },
+      },
+    ],
+  };
 }
 
 export { FEED_FORMATS, FEED_FORMAT_NAMES, type FeedFormat, isFeedFormat } from './feed-formats.js';

@@ -79,6 +79,16 @@ export class MediaService {
     return rows.map((row) => toMedia(row, this.storage));
   }
 
+  /**
+   * A picture fetched for a user rather than uploaded by them (a feed import's gallery): checked, sniffed and
+   * re-encoded as an upload is, stored, and owned by `ownerId`. Returns the new media id.
+   */
+  async storeImageFor(ownerId: number, bytes: Buffer): Promise<number> {
+    const processed = await processUpload(bytes, { accept: IMAGE_TYPES, maxPixels: this.limits.maxImagePixels });
+    const row = await this.storeAndInsert(processed, (media) => repository.insertMedia(this.db, { ...media, owner_id: ownerId }));
+    return row.id;
+  }
+
   /** Deletes media rows and their files without permission checks: undoing uploads of a failed request. */
   async discard(ids: readonly number[]): Promise<void> {
     if (ids.length === 0) return;

@@ -72,6 +72,22 @@ export async function replaceGallery(db: Executor, listingId: number, mediaIds: 
   }
 }
 
+/** A new gallery of the listing, its featured image dropped when no longer in it, and the listing's time moved. */
+export async function setGallery(db: Executor, listingId: number, mediaIds: number[], at: string): Promise<void> {
+  await replaceGallery(db, listingId, mediaIds);
+  await db
+    .updateTable('listings')
+    .set((eb) => ({
+      updated_at: at,
+      featured_image_id:
+        mediaIds.length === 0
+          ? null
+          : eb.case().when('featured_image_id', 'in', mediaIds).then(eb.ref('featured_image_id')).else(null).end(),
+    }))
+    .where('id', '=', listingId)
+    .execute();
+}
+
 /** Columns that the search columns are computed from (search-columns.repository.ts). */
 const SEARCH_SOURCES = ['title', 'description', 'address', 'zipcode', 'reference', 'latitude', 'longitude'] as const;
 

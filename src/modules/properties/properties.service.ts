@@ -184,6 +184,14 @@ export class PropertiesService {
     return this.freshRecord(caller, id);
   }
 
+  /**
+   * Sets a listing's gallery to `mediaIds` in order, without a caller: the pictures a feed import fetched for
+   * it (media its author owns). The featured image stays if it is still in the gallery.
+   */
+  async setImportedGallery(listingId: number, mediaIds: number[]): Promise<void> {
+    await this.db.transaction().execute((trx) => repository.setGallery(trx, listingId, mediaIds, new Date().toISOString()));
+  }
+
   /** Deletes the listing with its gallery: rows in one transaction, then the files no other row uses. */
   async delete(caller: AuthUser, id: number): Promise<void> {
     const removed = await this.db.transaction().execute(async (trx) => {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { FeedListing, FeedRecord } from '../../../adapters/feeds/feed-records.js';
+import type { Executor } from '../../../db/executor.js';
 import type { DB, ListingState } from '../../../db/schema/index.js';
 import { translate } from '../../../i18n/index.js';
 import { AppError, type FieldError } from '../../../lib/errors.js';
@@ -15,6 +16,7 @@ import {
   draftOfInput,
 } from '../../properties/index.js';
 import type { TaxonomiesService } from '../../taxonomies/index.js';
+import type { FeedPictures } from '../pictures/feed-pictures.service.js';
 import * as repository from './feed-import.repository.js';
 import { feedListingErrors, scalarInput } from './feed-listing-check.js';
 import { FeedReferences, LOCATION_FIELDS, type ResolvedLinks, TERM_FIELDS } from './feed-references.service.js';
@@ -79,11 +81,12 @@ export class FeedImporter {
     private readonly db: Kysely<DB>,
     private readonly properties: PropertiesService,
     private readonly taxonomies: TaxonomiesService,
+    private readonly pictures: FeedPictures,
     private readonly rules: DraftRules,
   ) {}
 
   async run(records: AsyncIterable<FeedRecord>, options: ImportOptions): Promise<ImportSummary> {
-    const run = new ImportRun(this.db, this.properties, new FeedReferences(this.db, this.taxonomies), this.rules, options);
+    const run = new ImportRun(this.db, this.properties, this.pictures, new FeedReferences(this.db, this.taxonomies), this.rules, options);
     const writer = new ListingBulkWriter(this.db);
     const drafts = run.newListingDrafts(records);
     if (options.dryRun) {
@@ -122,12 +125,13 @@ class ImportRun {
   private readonly seen = new Set<string>();
   private readonly slugs = new Set<string>();
   /** The source rows of the drafts handed to the writer, written in the transaction that writes the draft. */
-  private readonly sourceOf = new WeakMap<ListingDraft, { key: string; fingerprint: string; index: number }>();
+  private readonly sourceOf = new WeakMap<ListingDraft, { key: string; fingerprint: string; index: number; images: readonly string[] }>();
   private readonly actor: AuthUser;
 
   constructor(
     private readonly db: Kysely<DB>,
     private readonly properties: PropertiesService,
+    private readonly pictures: FeedPictures,
     private readonly references: FeedReferences,
     private readonly rules: DraftRules,
     private readonly options: ImportOptions,
@@ -229,7 +233,10 @@ class ImportRun {
       this.rules,
       now,
     );
-    if ('draft' in made) this.sourceOf.set(made.draft, { key: record.listing.key, fingerprint: record.fingerprint, index: record.index });
+    if ('draft' in made) {
+      const { key, images = [] } = record.listing;
+      this.sourceOf.set(made.draft, { key, fingerprint: record.fingerprint, index: record.index, images });
+    }
     return made;
   }
 
@@ -250,18 +257,22 @@ class ImportRun {
       rejected.set(record.index, { at: record.at, key: listing.key, errors: error.fields });
       return;
     }
+    if (listing.images !== undefined) await this.pictures.replace(record.existing!.listingId, listing.images);
     await repository.updateFingerprint(this.db, record.existing!.listingId, record.fingerprint, new Date().toISOString());
     this.counts.updated++;
   }
 
-  async recordSources(trx: Parameters<typeof repository.insertSources>[0], ids: readonly number[], drafts: readonly ListingDraft[]) {
+  /** In the transaction of new listings: their source rows, and the pictures they wait for. */
+  async recordSources(trx: Executor, ids: readonly number[], drafts: readonly ListingDraft[]) {
     const at = new Date().toISOString();
+    const sources = drafts.map((draft) => this.sourceOf.get(draft)!);
     await repository.insertSources(
       trx,
-      drafts.map((draft, n) => {
-        const { key, fingerprint } = this.sourceOf.get(draft)!;
-        return { listingId: ids[n]!, source: this.options.source, key, fingerprint, at };
-      }),
+      sources.map(({ key, fingerprint }, n) => ({ listingId: ids[n]!, source: this.options.source, key, fingerprint, at })),
+    );
+    await this.pictures.enqueue(
+      trx,
+      sources.flatMap(({ images }, n) => (images.length > 0 ? [{ listingId: ids[n]!, urls: images }] : [])),
     );
     this.counts.created += drafts.length;
   }

@@ -1,0 +1,99 @@
+import type { Kysely } from 'kysely';
+import { type OutboundPolicy, OutboundError, fetchGuardedBytes } from '../../../adapters/http/guarded-fetch.js';
+import type { Executor } from '../../../db/executor.js';
+import type { DB } from '../../../db/schema/index.js';
+import { translate } from '../../../i18n/index.js';
+import { AppError } from '../../../lib/errors.js';
+import type { MediaService } from '../../media/index.js';
+import type { PropertiesService } from '../../properties/index.js';
+import * as repository from './feed-pictures.repository.js';
+
+/** Pictures claimed per run, and fetched at once: a run stays well inside the job's one-minute lease. */
+const PER_RUN = 8;
+const AT_ONCE = 4;
+/** Tries before a picture is given up (its error kept); the waits between them grow fourfold from a minute. */
+const MAX_TRIES = 3;
+const FIRST_RETRY_MS = 60_000;
+/** How long a claimed picture is passed by if its run dies before settling it. */
+const CLAIM_MS = 5 * 60_000;
+
+/**
+ * Fetches the pictures feeds name into their listings' galleries (docs/data-exchange.md, "Pictures"): a
+ * background job, so an import never waits for the network. Each picture is downloaded through the outbound
+ * guard (public addresses only, unless a host is allowed; the upload size limit), checked and re-encoded as an
+ * upload is, stored, owned by the listing's author, and put in its place in the gallery. A failed download is
+ * tried again later, three times in all.
+ */
+export class FeedPictures {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly media: MediaService,
+    private readonly properties: PropertiesService,
+    private readonly policy: OutboundPolicy,
+  ) {}
+
+  /** Records the pictures of new listings, in the transaction that writes them. */
+  async enqueue(trx: Executor, pictures: readonly { listingId: number; urls: readonly string[] }[]): Promise<void> {
+    await repository.insertPictures(trx, pictures, new Date().toISOString());
+  }
+
+  /**
+   * Gives a listing the pictures a changed record names, unless they are the ones it already came with. The
+   * pictures of the old list go at once (their media with them); the new ones follow as the job fetches them.
+   * Says whether anything changed.
+   */
+  async replace(listingId: number, urls: readonly string[]): Promise<boolean> {
+    const current = (await repository.urlsByListing(this.db, [listingId])).get(listingId) ?? [];
+    if (current.length === urls.length && current.every((url, n) => url === urls[n])) return false;
+    const dropped = await this.db.transaction().execute(async (trx) => {
+      const stored = await repository.deletePicturesOf(trx, listingId);
+      await repository.insertPictures(trx, [{ listingId, urls }], new Date().toISOString());
+      return stored;
+    });
+    await this.media.discard(dropped);
+    return true;
+  }
+
+  /** One run: the due pictures, a few at a time; 0 (run again at once) when there may be more. */
+  async runOnce(now = new Date()): Promise<number | void> {
+    const due = await repository.claimDue(this.db, now.toISOString(), new Date(now.getTime() + CLAIM_MS).toISOString(), PER_RUN);
+    const queue = [...due];
+    const worker = async () => {
+      for (let picture = queue.shift(); picture; picture = queue.shift()) await this.fetch(picture, now);
+    };
+    await Promise.all(Array.from({ length: AT_ONCE }, worker));
+    if (due.length === PER_RUN) return 0;
+  }
+
+  counts() {
+    return repository.pictureCounts(this.db);
+  }
+
+  private async fetch(picture: Awaited<ReturnType<typeof repository.claimDue>>[number], now: Date): Promise<void> {
+    let mediaId: number;
+    try {
+      // A listing without an author cannot own pictures: the bulk writer refuses such galleries too.
+      if (picture.author_id === null) throw new Error('the listing has no author to own its pictures');
+      const { bytes } = await fetchGuardedBytes(picture.url, this.policy);
+      mediaId = await this.media.storeImageFor(picture.author_id, bytes);
+    } catch (error) {
+      const tries = picture.attempts + 1;
+      const retryAt = tries < MAX_TRIES ? new Date(now.getTime() + FIRST_RETRY_MS * 4 ** (tries - 1)).toISOString() : null;
+      await repository.markFailedTry(this.db, picture.id, tries, retryAt, reasonOf(error));
+      return;
+    }
+    if (!(await repository.markStored(this.db, picture.id, mediaId))) {
+      // The listing's pictures were replaced (or the listing deleted) while this one was on its way.
+      await this.media.discard([mediaId]);
+      return;
+    }
+    await this.properties.setImportedGallery(picture.listing_id, await repository.storedGallery(this.db, picture.listing_id));
+  }
+}
+
+/** Why a picture failed, for operators: the guard's and the upload checks' own words, never a URL's query. */
+function reasonOf(error: unknown): string {
+  if (error instanceof OutboundError) return error.message;
+  if (error instanceof AppError) return translate('en', error.messageKey, error.messageParams);
+  return error instanceof Error ? error.message : String(error);
+}
