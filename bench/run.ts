@@ -6,15 +6,18 @@
  * BENCH_ALERTS_LISTINGS, BENCH_ALERTS_SAMPLES, BENCH_ALERTS_JSON), and the broadcast suite (broadcast-suite.ts: an
  * administrator's notification to 100,000 users, queued and fanned out; BENCH_BROADCAST_USERS,
  * BENCH_BROADCAST_ROUNDS, BENCH_BROADCAST_JSON), and the bulk suite (bulk-suite.ts: the rate of the bulk write
- * path of `seed --properties`, fresh and live; BENCH_BULK_LISTINGS, BENCH_BULK_ROUNDS, BENCH_BULK_JSON).
- * `BENCH_SUITE=api`, `search`, `alerts`, `broadcast` or `bulk` runs one of them; by default (`all`) all five
- * run, in that order.
+ * path of `seed --properties`, fresh and live; BENCH_BULK_LISTINGS, BENCH_BULK_ROUNDS, BENCH_BULK_JSON), and the
+ * exchange suite (exchange-suite.ts: `realty-api import` of a 100,000-listing CSV feed and the CSV and Kyero
+ * exports, time and memory; BENCH_EXCHANGE_LISTINGS, BENCH_EXCHANGE_BASE, BENCH_EXCHANGE_ROUNDS,
+ * BENCH_EXCHANGE_JSON). `BENCH_SUITE=api`, `search`, `alerts`, `broadcast`, `bulk` or `exchange` runs one of
+ * them; by default (`all`) all six run, in that order.
  */
 import os from 'node:os';
 import { runAlertsSuite } from './alerts-suite.js';
 import { runApiSuite } from './api-suite.js';
 import { runBroadcastSuite } from './broadcast-suite.js';
 import { runBulkSuite } from './bulk-suite.js';
+import { runExchangeSuite } from './exchange-suite.js';
 import { Cleanups, progress } from './harness.js';
 import { runSearchSuite } from './search-suite.js';
 
@@ -24,6 +27,7 @@ const SUITES = {
   alerts: runAlertsSuite,
   broadcast: runBroadcastSuite,
   bulk: runBulkSuite,
+  exchange: runExchangeSuite,
 } as const;
 type SuiteName = keyof typeof SUITES;
 
@@ -31,9 +35,9 @@ const cleanups = new Cleanups();
 
 function suitesToRun(): SuiteName[] {
   const raw = process.env.BENCH_SUITE || 'all';
-  if (raw === 'all') return ['api', 'search', 'alerts', 'broadcast', 'bulk'];
+  if (raw === 'all') return ['api', 'search', 'alerts', 'broadcast', 'bulk', 'exchange'];
   if (raw in SUITES) return [raw as SuiteName];
-  throw new Error(`BENCH_SUITE must be api, search, alerts, broadcast, bulk or all (got "${raw}")`);
+  throw new Error(`BENCH_SUITE must be api, search, alerts, broadcast, bulk, exchange or all (got "${raw}")`);
 }
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -83,15 +83,13 @@ describe.each(DIALECTS)('an import killed midway (%s)', (dialect) => {
       child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
       child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-      let killedAt: Awaited<ReturnType<typeof counts>> | undefined;
-      for (let exitCode: number | null | undefined; killedAt === undefined;) {
-        const now = await counts();
-        if (now.listings > 0) {
+      // Killed as soon as the first transaction is visible.
+      for (;;) {
+        if ((await counts()).listings > 0) {
           child.kill('SIGKILL');
-          killedAt = now;
           break;
         }
-        exitCode = await Promise.race([exited, new Promise<undefined>((resolve) => setTimeout(resolve, 10))]);
+        const exitCode = await Promise.race([exited, new Promise<undefined>((resolve) => setTimeout(resolve, 10))]);
         if (exitCode !== undefined) throw new Error(`the import ended before it could be killed (${exitCode}): ${output}`);
       }
       await exited;
