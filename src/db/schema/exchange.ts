@@ -4,6 +4,7 @@ import type { Generated } from 'kysely';
 export interface ExchangeTables {
   listing_sources: ListingSourcesTable;
   feed_pictures: FeedPicturesTable;
+  feed_tokens: FeedTokensTable;
 }
 
 export interface ListingSourcesTable {
@@ -32,4 +33,21 @@ export interface FeedPicturesTable {
   /** A pending picture is not tried before this time: the next try after a failure, or a claim's end. */
   not_before: string;
   last_error: Generated<string>;
+}
+
+/** A portal's secret feed URL (GET /feeds/{token}); revoking deletes the row. */
+export interface FeedTokensTable {
+  id: Generated<number>;
+  /** Who the token is for, as the administrator named it ("Kyero", "idealista"). */
+  name: string;
+  /** The feed format name (`csv`, `reso`, `kyero`). */
+  format: string;
+  /** SHA-256 (hex) of the token: the token itself is shown once and never stored. */
+  token_hash: string;
+  /** The token's last 4 characters, shown in the list to tell tokens apart. */
+  token_hint: string;
+  created_by: number | null;
+  created_at: string;
+  /** The last pull, written at most once a minute. */
+  last_used_at: string | null;
 }

@@ -3,7 +3,12 @@ import type { MediaService } from '../media/index.js';
 import type { AppModule, Platform } from '../module.js';
 import type { PropertiesServices } from '../properties/index.js';
 import type { TaxonomiesService } from '../taxonomies/index.js';
+import { exportRoutes } from './export/export.routes.js';
+import { FeedDownloads } from './export/feed-downloads.service.js';
 import { FeedExporter } from './export/feed-export.service.js';
+import { feedTokenRoutes } from './feed-tokens/feed-tokens.routes.js';
+import { FeedToken } from './feed-tokens/feed-tokens.schemas.js';
+import { FeedTokens } from './feed-tokens/feed-tokens.service.js';
 import { FeedImporter } from './import/feed-import.service.js';
 import { FeedPictures } from './pictures/feed-pictures.service.js';
 
@@ -12,6 +17,10 @@ export interface ExchangeServices {
   feedImporter: FeedImporter;
   /** Streams listings, agents and agencies as feed records. */
   feedExporter: FeedExporter;
+  /** Feeds as HTTP downloads: who gets which listings (GET /exports/{format}). */
+  feedDownloads: FeedDownloads;
+  /** Portal feed tokens: secret URLs a portal pulls the published listings from (GET /feeds/{token}). */
+  feedTokens: FeedTokens;
   /** Fetches the pictures feeds name into their listings' galleries (a background job). */
   feedPictures: FeedPictures;
 }
@@ -21,7 +30,7 @@ const PICTURE_TIMEOUT_MS = 30_000;
 
 /** Data in and out: feed imports and exports in the industry's formats. */
 export function createExchangeModule(
-  { config, database, storage, log }: Platform,
+  { config, database, storage, log, apiBaseUrl }: Platform,
   deps: Pick<PropertiesServices, 'properties'> & { taxonomies: TaxonomiesService; media: MediaService },
 ): AppModule<ExchangeServices> {
   const feedPictures = new FeedPictures(database.db, deps.media, deps.properties, {
@@ -33,8 +42,16 @@ export function createExchangeModule(
     defaultCurrency: config.listings.defaultCurrency,
     ttlDays: config.listings.ttlDays,
   });
+  const feedExporter = new FeedExporter(database.db, storage);
+  const feedDownloads = new FeedDownloads(database.db, feedExporter);
+  const feedTokens = new FeedTokens(database.db, feedDownloads, apiBaseUrl);
   return {
-    services: { feedImporter, feedExporter: new FeedExporter(database.db, storage), feedPictures },
+    services: { feedImporter, feedExporter, feedDownloads, feedTokens, feedPictures },
+    schemas: [FeedToken],
+    routes: async (api) => {
+      await api.register(exportRoutes, { downloads: feedDownloads });
+      await api.register(feedTokenRoutes, { feedTokens });
+    },
     jobs: [
       {
         name: 'feed-pictures',
