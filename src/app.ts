@@ -76,7 +76,13 @@ function createModules(platform: Platform) {
   const savedSearches = createSavedSearchesModule(platform, { ...search.services, ...notifications.services });
   const payments = createPaymentsModule(platform, { ...accounts.services, ...users.services, ...properties.services });
   const stats = createStatsModule(platform);
-  const exchange = createExchangeModule(platform, { ...taxonomies.services, ...properties.services, ...media.services });
+  const exchange = createExchangeModule(platform, {
+    ...taxonomies.services,
+    ...properties.services,
+    ...media.services,
+    ...accounts.services,
+    ...directory.services,
+  });
   return [
     taxonomies,
     accounts,

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -6,7 +7,7 @@ import type { Services } from './app.js';
 import { OutboundError, openGuardedUrl } from './adapters/http/guarded-fetch.js';
 import type { Config } from './config.js';
 import { FeedSyntaxError } from './adapters/feeds/feed-records.js';
-import { FEED_FORMATS, type FeedFormat, type Rejection } from './modules/exchange/index.js';
+import { FEED_FORMATS, type FeedFormat, type ImportSummary, type Rejection } from './modules/exchange/index.js';
 import { ProgressBar } from './lib/progress-bar.js';
 
 /** A failure of a feed command, told as its message alone. */
@@ -14,7 +15,8 @@ export class FeedCommandError extends Error {}
 
 export interface ImportCommand {
   input: string;
-  format: FeedFormat;
+  /** A feed format, or `wxr`: a WordPress site's export (import only). */
+  format: FeedFormat | 'wxr';
   source?: string | undefined;
   ownerEmail?: string | undefined;
   dryRun: boolean;
@@ -36,29 +38,34 @@ export async function importCommand(services: Services, config: Config, command:
     if (!owner) throw new FeedCommandError(`--owner: no account has the e-mail ${command.ownerEmail}`);
     ownerId = owner.id;
   }
-  const { read } = FEED_FORMATS[command.format];
-  const { stream, size } = await openInput(command.input, config);
-  const bar = size === undefined ? undefined : new ProgressBar('bytes read', size);
-  const counted = stream.pipe(
-    new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        bar?.advance(chunk.length);
-        done(null, chunk);
-      },
-    }),
-  );
-  stream.on('error', (error) => counted.destroy(error));
   const rejected: Rejection[] = [];
+  const options = {
+    source: command.source ?? sourceNameOf(command.input),
+    actorId: actor.id,
+    ownerId,
+    dryRun: command.dryRun,
+    strict: command.strict,
+    withdrawMissing: command.withdrawMissing,
+    onRejected: (rejection: Rejection) => rejected.push(rejection),
+  };
+  const download = command.format === 'wxr' && isUrl(command.input) ? await downloadToFile(command.input, config) : undefined;
+  let bar: ProgressBar | undefined;
   try {
-    const summary = await services.feedImporter.run(read(counted), {
-      source: command.source ?? sourceNameOf(command.input),
-      actorId: actor.id,
-      ownerId,
-      dryRun: command.dryRun,
-      strict: command.strict,
-      withdrawMissing: command.withdrawMissing,
-      onRejected: (rejection) => rejected.push(rejection),
-    });
+    let summary: ImportSummary;
+    let siteNote = '';
+    if (command.format === 'wxr') {
+      // A WordPress export is read twice (its pictures may come after the properties that show them).
+      const file = download?.file ?? command.input;
+      const size = await fileSize(file);
+      bar = new ProgressBar('bytes read (two passes)', size * 2);
+      const site = await services.wordpressSiteImporter.run(() => counted(fs.createReadStream(file), bar), options);
+      siteNote = `; ${site.accountsCreated} accounts created, ${site.picturesSkipped} pictures on other hosts skipped`;
+      summary = site;
+    } else {
+      const { stream, size } = await openInput(command.input, config);
+      bar = size === undefined ? undefined : new ProgressBar('bytes read', size);
+      summary = await services.feedImporter.run(FEED_FORMATS[command.format].read(counted(stream, bar)), options);
+    }
     bar?.finish();
     for (const rejection of rejected) console.error(rejectionLine(rejection));
     const verb = summary.dryRun ? 'would be ' : '';
@@ -67,6 +74,7 @@ export async function importCommand(services: Services, config: Config, command:
         summary.dryRun ? 'dry run, nothing written: ' : '',
         `${summary.created} ${verb}created, ${summary.updated} ${verb}updated, ${summary.unchanged} unchanged, `,
         `${summary.withdrawn} ${verb}withdrawn, ${summary.rejected} rejected`,
+        siteNote,
         summary.stopped ? ' (stopped at the first rejection: --strict)' : '',
       ].join(''),
     );
@@ -77,7 +85,52 @@ export async function importCommand(services: Services, config: Config, command:
     if (error instanceof FeedSyntaxError)
       throw new FeedCommandError(`the file cannot be read as ${command.format}: ${error.message}; nothing after it was imported`);
     throw error;
+  } finally {
+    if (download) await fs.promises.rm(download.dir, { recursive: true, force: true });
   }
+}
+
+/** The stream with each chunk counted on the progress bar. */
+function counted(stream: NodeJS.ReadableStream, bar: ProgressBar | undefined): NodeJS.ReadableStream {
+  const out = stream.pipe(
+    new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        bar?.advance(chunk.length);
+        done(null, chunk);
+      },
+    }),
+  );
+  stream.on('error', (error) => out.destroy(error));
+  return out;
+}
+
+function isUrl(input: string): boolean {
+  return /^https?:\/\//i.test(input);
+}
+
+async function fileSize(file: string): Promise<number> {
+  try {
+    const stat = await fs.promises.stat(file);
+    if (!stat.isFile()) throw new FeedCommandError(`${file} is not a file`);
+    return stat.size;
+  } catch (error) {
+    if (error instanceof FeedCommandError) throw error;
+    throw new FeedCommandError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+}
+
+/** A feed that must be read twice, downloaded once into a directory of its own. */
+async function downloadToFile(url: string, config: Config): Promise<{ dir: string; file: string }> {
+  const { stream } = await openInput(url, config);
+  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'realty-import-'));
+  const file = path.join(dir, 'feed.xml');
+  try {
+    await pipeline(stream, fs.createWriteStream(file));
+  } catch (error) {
+    await fs.promises.rm(dir, { recursive: true, force: true });
+    throw error instanceof OutboundError ? new FeedCommandError(`cannot download the feed: ${error.message}`) : error;
+  }
+  return { dir, file };
 }
 
 /** e.g. `line 12 (key A-17): price must be of type number; title must be at least 3 characters long` */
@@ -88,36 +141,28 @@ function rejectionLine(rejection: Rejection): string {
 
 /** The default source name: the file's name without its extension (`feed.csv` → `feed`; a URL's last path segment). */
 function sourceNameOf(input: string): string {
-  if (!/^https?:\/\//i.test(input)) return path.basename(input).replace(/\.[^.]*$/, '') || input;
+  if (!isUrl(input)) return path.basename(input).replace(/\.[^.]*$/, '') || input;
   // Never the whole URL: its query may carry a token.
   const url = new URL(input);
   return path.posix.basename(url.pathname).replace(/\.[^.]*$/, '') || url.host;
 }
 
 async function openInput(input: string, config: Config): Promise<{ stream: NodeJS.ReadableStream; size: number | undefined }> {
-  if (/^https?:\/\//i.test(input)) {
-    try {
-      const { body, contentLength } = await openGuardedUrl(input, {
-        allowedHosts: config.imports.allowedHosts,
-        maxBytes: config.imports.maxFileBytes,
-        timeoutMs: config.imports.fetchTimeoutMs,
-      });
-      return { stream: body, size: contentLength };
-    } catch (error) {
-      if (error instanceof OutboundError) throw new FeedCommandError(`cannot download the feed: ${error.message}`);
-      throw error;
-    }
+  if (!isUrl(input)) {
+    const size = await fileSize(input); // first: a stream of a missing file would fail unheard
+    return { stream: fs.createReadStream(input), size };
   }
-  let size: number;
   try {
-    const stat = await fs.promises.stat(input);
-    if (!stat.isFile()) throw new FeedCommandError(`${input} is not a file`);
-    size = stat.size;
+    const { body, contentLength } = await openGuardedUrl(input, {
+      allowedHosts: config.imports.allowedHosts,
+      maxBytes: config.imports.maxFileBytes,
+      timeoutMs: config.imports.fetchTimeoutMs,
+    });
+    return { stream: body, size: contentLength };
   } catch (error) {
-    if (error instanceof FeedCommandError) throw error;
-    throw new FeedCommandError(`cannot read ${input}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    if (error instanceof OutboundError) throw new FeedCommandError(`cannot download the feed: ${error.message}`);
+    throw error;
   }
-  return { stream: fs.createReadStream(input), size };
 }
 
 export interface ExportCommand {

@@ -19,7 +19,7 @@ Commands:
   create-admin --email E --password P [--username U]
                                 create an administrator account
   import <file|url> --format F [--source NAME] [--owner EMAIL] [--dry-run] [--strict] [--withdraw-missing]
-                                import listings from a feed (F: csv, reso, kyero); see docs/data-exchange.md
+                                import listings from a feed (F: csv, reso, kyero), or a WordPress/Houzez site's export (F: wxr); see docs/data-exchange.md
   export --format F [--output FILE]
                                 write every listing as a feed (F: csv, reso, kyero) to FILE or standard output
 
@@ -109,9 +109,10 @@ const FEED_OPTIONS = {
   export: ['format', 'output'],
 } as const;
 /** The formats each command takes (modules/exchange feed-formats.ts; kept here so that a mistake loads nothing). */
-const FEED_FORMATS = { import: ['csv', 'reso', 'kyero'], export: ['csv', 'reso', 'kyero'] } as const;
+const FEED_FORMATS = { import: ['csv', 'reso', 'kyero', 'wxr'], export: ['csv', 'reso', 'kyero'] } as const;
 
-type FeedFormatName = (typeof FEED_FORMATS)['import'][number];
+type ImportFormat = (typeof FEED_FORMATS)['import'][number];
+type ExportFormat = (typeof FEED_FORMATS)['export'][number];
 type FeedArguments =
   | ({ command: 'import' } & import('./feed-commands.js').ImportCommand)
   | ({ command: 'export' } & import('./feed-commands.js').ExportCommand);
@@ -139,13 +140,13 @@ function feedArguments(
   }
   if (command === 'export') {
     if (positionals.length > 1) throw new UsageError('export takes no file argument; use --output FILE');
-    return { command, format: format as FeedFormatName, output: values.output as string | undefined };
+    return { command, format: format as ExportFormat, output: values.output as string | undefined };
   }
   if (positionals.length !== 2) throw new UsageError('import needs one file, e.g. realty-api import listings.csv --format csv');
   return {
     command,
     input: positionals[1]!,
-    format: format as FeedFormatName,
+    format: format as ImportFormat,
     source: values.source as string | undefined,
     ownerEmail: values.owner as string | undefined,
     dryRun: values['dry-run'] === true,

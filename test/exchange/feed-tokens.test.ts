@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
-import { type Auth, newListing, newSignedInUser, newUser } from '../helpers/factories.js';
+import { type Auth, newAgent, newListing, newSignedInUser, newUser } from '../helpers/factories.js';
 
 /**
  * Portal feed tokens (docs/data-exchange.md, "Over HTTP"): administrators make, list and revoke secret feed
@@ -113,6 +113,28 @@ describe.each(DIALECTS)('portal feed tokens (%s)', (dialect) => {
     expect(kyero.headers['content-disposition']).toBe('attachment; filename="listings.xml"');
     expect(kyero.body.match(/<property>/g)).toHaveLength(published.length);
     expect(kyero.body).not.toContain('Not for portals');
+  });
+
+  it('leaves hidden agents out of a portal’s feed, from the members and from the listings naming them', async () => {
+    const shown = await newAgent(db, { name: 'Shown Agent', email: 'shown@agents.example' });
+    const hidden = await newAgent(db, { name: 'Hidden Agent', email: 'hidden@agents.example', visible: 0 });
+    const listing = await newListing(db, { title: 'With two agents' });
+    await db
+      .insertInto('listing_agents')
+      .values([
+        { listing_id: listing, agent_id: hidden, position: 0 },
+        { listing_id: listing, agent_id: shown, position: 1 },
+      ])
+      .execute();
+    try {
+      const feed = (await pull((await newToken('reso')).url)).json();
+      expect(feed.Member.map((member: { MemberKey: string }) => member.MemberKey)).toEqual(['shown@agents.example']);
+      const property = feed.Property.find((item: { ListingKey: string }) => item.ListingKey === String(listing));
+      expect([property.ListAgentKey, property.CoListAgentKey ?? null]).toEqual(['shown@agents.example', null]);
+      expect(JSON.stringify(feed)).not.toContain('hidden@agents.example');
+    } finally {
+      await db.deleteFrom('listings').where('id', '=', listing).execute();
+    }
   });
 
   it('records the last pull, at most once a minute', async () => {

@@ -106,7 +106,8 @@ export interface FeedAgency {
  * XML element's line, a JSON array position ("Property[12]").
  */
 export type FeedRecord =
-  | { kind: 'listing'; at: string; listing: FeedListing }
+  /** `owner`: the e-mail of the account the listing is to belong to, when the source says (a WordPress author). */
+  | { kind: 'listing'; at: string; listing: FeedListing; owner?: string }
   | { kind: 'agent'; at: string; agent: FeedAgent }
   | { kind: 'agency'; at: string; agency: FeedAgency }
   /**

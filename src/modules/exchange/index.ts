@@ -1,4 +1,6 @@
 import { SHORT_LEASE_MS } from '../../lib/background-job.js';
+import type { AccountsService } from '../accounts/index.js';
+import type { DirectoryServices } from '../directory/index.js';
 import type { MediaService } from '../media/index.js';
 import type { AppModule, Platform } from '../module.js';
 import type { PropertiesServices } from '../properties/index.js';
@@ -10,6 +12,7 @@ import { feedTokenRoutes } from './feed-tokens/feed-tokens.routes.js';
 import { FeedToken } from './feed-tokens/feed-tokens.schemas.js';
 import { FeedTokens } from './feed-tokens/feed-tokens.service.js';
 import { FeedImporter } from './import/feed-import.service.js';
+import { WordPressSiteImporter } from './import/wordpress-site.service.js';
 import { FeedPictures } from './pictures/feed-pictures.service.js';
 
 export interface ExchangeServices {
@@ -23,6 +26,8 @@ export interface ExchangeServices {
   feedTokens: FeedTokens;
   /** Fetches the pictures feeds name into their listings' galleries (a background job). */
   feedPictures: FeedPictures;
+  /** Moves a WordPress/Houzez site over from its export: directory, accounts, terms, then listings as a feed. */
+  wordpressSiteImporter: WordPressSiteImporter;
 }
 
 /** A picture's download time limit: a feed file may take minutes, a picture should not. */
@@ -31,7 +36,8 @@ const PICTURE_TIMEOUT_MS = 30_000;
 /** Data in and out: feed imports and exports in the industry's formats. */
 export function createExchangeModule(
   { config, database, storage, log, apiBaseUrl }: Platform,
-  deps: Pick<PropertiesServices, 'properties'> & { taxonomies: TaxonomiesService; media: MediaService },
+  deps: Pick<PropertiesServices, 'properties'> &
+    DirectoryServices & { taxonomies: TaxonomiesService; media: MediaService; users: AccountsService },
 ): AppModule<ExchangeServices> {
   const feedPictures = new FeedPictures(database.db, deps.media, deps.properties, {
     allowedHosts: config.imports.allowedHosts,
@@ -46,7 +52,17 @@ export function createExchangeModule(
   const feedDownloads = new FeedDownloads(database.db, feedExporter);
   const feedTokens = new FeedTokens(database.db, feedDownloads, apiBaseUrl);
   return {
-    services: { feedImporter, feedExporter, feedDownloads, feedTokens, feedPictures },
+    services: {
+      feedImporter,
+      feedExporter,
+      feedDownloads,
+      feedTokens,
+      feedPictures,
+      wordpressSiteImporter: new WordPressSiteImporter(
+        { db: database.db, users: deps.users, directory: deps, taxonomies: deps.taxonomies, allowedHosts: config.imports.allowedHosts },
+        feedImporter,
+      ),
+    },
     schemas: [FeedToken],
     routes: async (api) => {
       await api.register(exportRoutes, { downloads: feedDownloads });

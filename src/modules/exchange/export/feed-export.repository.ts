@@ -4,6 +4,8 @@ import type { ListingState, Taxonomy } from '../../../db/schema/index.js';
 /** Which listings an export holds: all, or those an agency or agent stands behind. */
 export interface ExportScope {
   states?: readonly ListingState[];
+  /** The public's view (a portal's feed): hidden agents are neither listed nor named on listings. */
+  publicOnly?: boolean;
   agencyId?: number;
   agentId?: number;
 }
@@ -51,16 +53,21 @@ export async function termNames(db: Executor, ids: readonly number[]): Promise<{
 }
 
 /** The agents named on listings (id and e-mail), in order. */
-export async function listingAgents(db: Executor, ids: readonly number[]): Promise<{ listing_id: number; id: number; email: string }[]> {
+export async function listingAgents(
+  db: Executor,
+  ids: readonly number[],
+  publicOnly: boolean,
+): Promise<{ listing_id: number; id: number; email: string }[]> {
   if (ids.length === 0) return [];
-  return db
+  let query = db
     .selectFrom('listing_agents')
     .innerJoin('agents', 'agents.id', 'listing_agents.agent_id')
     .select(['listing_agents.listing_id', 'agents.id', 'agents.email'])
     .where('listing_agents.listing_id', 'in', ids)
     .orderBy('listing_agents.listing_id')
-    .orderBy('listing_agents.position')
-    .execute();
+    .orderBy('listing_agents.position');
+  if (publicOnly) query = query.where('agents.visible', '=', 1);
+  return query.execute();
 }
 
 export async function agencyEmails(db: Executor, ids: readonly number[]): Promise<{ id: number; email: string }[]> {
@@ -105,5 +112,6 @@ export async function agentPage(db: Executor, scope: ExportScope, afterId: numbe
     .limit(limit);
   if (scope.agencyId !== undefined) query = query.where('agents.agency_id', '=', scope.agencyId);
   if (scope.agentId !== undefined) query = query.where('agents.id', '=', scope.agentId);
+  if (scope.publicOnly) query = query.where('agents.visible', '=', 1);
   return query.execute();
 }

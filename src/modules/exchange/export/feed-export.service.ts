@@ -43,7 +43,7 @@ export class FeedExporter {
       const ids = rows.map((row) => row.id);
       const [terms, agents, agencies, gallery] = await Promise.all([
         repository.termNames(this.db, ids),
-        repository.listingAgents(this.db, ids),
+        repository.listingAgents(this.db, ids, scope.publicOnly ?? false),
         repository.agencyEmails(this.db, [...new Set(rows.flatMap((row) => (row.agency_id === null ? [] : [row.agency_id])))]),
         repository.galleryKeys(this.db, ids),
       ]);

@@ -53,8 +53,8 @@ export class FeedTokens {
   }
 
   /**
-   * GET /feeds/{token}: the token's format of the published listings, with every agent and agency, as an
-   * administrator's export has them. The token is found by its SHA-256 through a unique index: the database
+   * GET /feeds/{token}: the token's format of the published listings, with the agencies and the visible agents
+   * (a hidden agent is neither listed nor named on a listing). The token is found by its SHA-256 through a unique index: the database
    * compares hashes, whose bytes an attacker cannot steer towards a real token, so the time a lookup takes
    * tells nothing about the token. Unknown → 404, never 401, so that a guess learns nothing.
    */
@@ -66,7 +66,7 @@ export class FeedTokens {
     if (row.last_used_at === null || row.last_used_at < staleBefore) {
       await repository.touchFeedToken(this.db, row.id, nowIso(now), staleBefore);
     }
-    return this.downloads.file(row.format, { states: PORTAL_STATES });
+    return this.downloads.file(row.format, { states: PORTAL_STATES, publicOnly: true });
   }
 }
 

@@ -28,6 +28,8 @@ export interface ImportOptions {
   actorId: number;
   /** The author of the listings the import creates (default: the actor). */
   ownerId?: number;
+  /** The account of a record's `owner` (a WordPress author's e-mail), when the source names one. */
+  ownerOf?: (owner: string) => number | undefined;
   dryRun?: boolean;
   /** Stop at the first rejected record (what was written before it stays). */
   strict?: boolean;
@@ -109,6 +111,7 @@ interface Checked {
   index: number;
   at: string;
   listing: FeedListing;
+  owner: string | undefined;
   fingerprint: string;
   existing: repository.SourceRow | undefined;
 }
@@ -174,7 +177,7 @@ class ImportRun {
         rejected.set(index, { at: record.at, key: record.key, errors: [{ field: record.field ?? '(record)', reason: record.reason }] });
         continue;
       }
-      const { at, listing } = record;
+      const { at, listing, owner } = record;
       const existing = typeof listing.key === 'string' ? sources.get(listing.key) : undefined;
       const errors = feedListingErrors(listing, existing === undefined);
       if (errors.length === 0 && this.seen.has(listing.key)) errors.push({ field: 'key', key: 'exchange_rule_repeated_key' });
@@ -185,7 +188,7 @@ class ImportRun {
       this.seen.add(listing.key);
       const fingerprint = fingerprintOf(listing);
       if (existing?.fingerprint === fingerprint) this.counts.unchanged++;
-      else checked.push({ index, at, listing, fingerprint, existing });
+      else checked.push({ index, at, listing, owner, fingerprint, existing });
     }
     const drafts: ListingDraft[] = [];
     const updates: { record: Checked; links: ResolvedLinks }[] = [];
@@ -225,7 +228,7 @@ class ImportRun {
         input: scalarInput(record.listing) as UpdatePropertyInput,
         status: record.listing.status ?? 'publish',
         slug: this.slugFor(record.listing),
-        authorId: this.options.ownerId ?? this.options.actorId,
+        authorId: (record.owner && this.options.ownerOf?.(record.owner)) || (this.options.ownerId ?? this.options.actorId),
         agencyId: links.agencyId ?? null,
         terms: links.terms ?? [],
         agentIds: links.agentIds ?? [],

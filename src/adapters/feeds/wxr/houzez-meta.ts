@@ -1,0 +1,179 @@
+import { unserialize } from 'php-serialize';
+import type { FeedFloorPlan } from '../feed-records.js';
+import type { WxrMeta } from './wxr-xml.js';
+
+/**
+ * Houzez's post meta as text, read into the values of a FeedListing: numbers as Houzez users type them, area
+ * units, coordinates, and the PHP-serialized repeaters (additional features, floor plans).
+ */
+
+/** A field of one record could not be read; the record is reported as unreadable and reading goes on. */
+export class FieldError extends Error {
+  constructor(
+    readonly field: string,
+    reason: string,
+  ) {
+    super(reason);
+  }
+}
+
+/** A post's meta by key; a key may repeat (`fave_property_images`, `fave_agents`). */
+export class PostMeta {
+  private readonly values = new Map<string, string[]>();
+
+  constructor(entries: readonly WxrMeta[]) {
+    for (const { key, value } of entries) {
+      const list = this.values.get(key);
+      if (list) list.push(value);
+      else this.values.set(key, [value]);
+    }
+  }
+
+  /** The key's first value, '' when absent: what WordPress's `get_post_meta($id, $key, true)` answers. */
+  text(key: string): string {
+    return this.values.get(key)?.[0] ?? '';
+  }
+
+  /** Every value of the key, in order. */
+  all(key: string): string[] {
+    return this.values.get(key) ?? [];
+  }
+}
+
+const NUMBER = /^-?(?:\d+(?:\.\d*)?|\.\d+)$/;
+// Only commas that group thousands are separators: "1.200,50" is refused rather than read as 1.2005.
+const GROUPED = /^-?\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
+
+/** A number as Houzez stores it ("250000", "1,200", "2.5", "1 200"); null for empty text. */
+export function numberOf(text: string, field: string, where = ''): number | null {
+  const compact = text.replace(/\s+/g, '');
+  if (compact === '') return null;
+  const plain = GROUPED.test(compact) ? compact.replace(/,/g, '') : compact;
+  // Number() alone would take "0x1A", "1e3" and "Infinity".
+  if (!NUMBER.test(plain)) throw new FieldError(field, `must be of type number${where}`);
+  return Number(plain);
+}
+
+const SQUARE_FEET_PER_ACRE = 43_560;
+const SQUARE_METRES_PER_HECTARE = 10_000;
+const AREA_UNITS: Record<string, { unit: 'sqft' | 'm2'; factor: number }> = {
+  sqft: { unit: 'sqft', factor: 1 },
+  ft2: { unit: 'sqft', factor: 1 },
+  sf: { unit: 'sqft', factor: 1 },
+  sqfeet: { unit: 'sqft', factor: 1 },
+  squarefeet: { unit: 'sqft', factor: 1 },
+  squarefoot: { unit: 'sqft', factor: 1 },
+  m2: { unit: 'm2', factor: 1 },
+  sqm: { unit: 'm2', factor: 1 },
+  sqmeters: { unit: 'm2', factor: 1 },
+  sqmetres: { unit: 'm2', factor: 1 },
+  squaremeters: { unit: 'm2', factor: 1 },
+  squaremetres: { unit: 'm2', factor: 1 },
+  ac: { unit: 'sqft', factor: SQUARE_FEET_PER_ACRE },
+  acre: { unit: 'sqft', factor: SQUARE_FEET_PER_ACRE },
+  acres: { unit: 'sqft', factor: SQUARE_FEET_PER_ACRE },
+  ha: { unit: 'm2', factor: SQUARE_METRES_PER_HECTARE },
+  hectare: { unit: 'm2', factor: SQUARE_METRES_PER_HECTARE },
+  hectares: { unit: 'm2', factor: SQUARE_METRES_PER_HECTARE },
+};
+
+/**
+ * An area and the unit Houzez shows beside it ("Sq Ft", "m²", "Acres"). The API knows square feet and square
+ * metres only: acres and hectares are converted (to 2 decimals); any other unit leaves `unit` out, so that the
+ * importer keeps its own (the API's default is sqft), and the number is taken as written.
+ */
+export function areaOf(value: number | null, unitText: string): { value: number | null; unit?: 'sqft' | 'm2' } {
+  const unit =
+    AREA_UNITS[
+      unitText
+        .toLowerCase()
+        .replace(/[\s.]+/g, '')
+        .replace('²', '2')
+    ];
+  if (!unit) return { value };
+  return { value: value === null ? null : Math.round(value * unit.factor * 100) / 100, unit: unit.unit };
+}
+
+/** Post ids as text ("12"), in order and each once; Houzez writes "" or "-1" for "none", which are dropped. */
+export function postIdsOf(values: readonly string[]): string[] {
+  return [...new Set(values.filter((value) => /^[1-9]\d*$/.test(value)))];
+}
+
+/** Houzez keeps an embed code or a URL; the API takes an http(s) URL or "". */
+export function virtualTourOf(text: string): string {
+  return /^https?:\/\/\S+$/i.test(text) ? text : '';
+}
+
+/** The map pin: Houzez's geolocation pair, else "lat,lng,zoom" of `fave_property_location`. */
+export function coordinatesOf(meta: PostMeta): { latitude: number | null; longitude: number | null } {
+  let latitude = meta.text('houzez_geolocation_lat');
+  let longitude = meta.text('houzez_geolocation_long');
+  if (latitude === '' || longitude === '') [latitude = '', longitude = ''] = meta.text('fave_property_location').split(',');
+  return { latitude: numberOf(latitude, 'latitude'), longitude: numberOf(longitude, 'longitude') };
+}
+
+// NOTE: a scope without a prototype, and strict: an `O:`/`C:` class name is looked up in the scope, and a plain
+// `{}` would hand back Object for "constructor"; strict makes any class name the scope lacks an error, so no
+// object of any class is ever made from a file.
+const NO_CLASSES: Record<string, never> = Object.freeze(Object.create(null) as Record<string, never>);
+
+function unserialized(text: string): unknown {
+  try {
+    return unserialize(text, NO_CLASSES, { strict: true, encoding: 'utf8' });
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The rows of a PHP-serialized array of arrays (a Houzez repeater). Lengths in PHP's format count UTF-8 bytes,
+ * which `unserialize` counts too. XML turns the CR LF that browsers send in text areas into LF, so the lengths of
+ * such texts fall short: when the text as read does not unserialize, it is tried again with its line ends as
+ * CR LF.
+ */
+function serializedRows(text: string, field: string): Record<string, unknown>[] {
+  if (text === '') return [];
+  const value = unserialized(text) ?? (text.includes('\n') ? unserialized(text.replace(/\r?\n/g, '\r\n')) : undefined);
+  if (value === null || typeof value !== 'object') throw new FieldError(field, 'is not a valid PHP-serialized array');
+  // A PHP array whose keys are not 0…n-1 comes back as an object; its own values are the rows, in key order.
+  return Object.values(value).map((row: unknown, n) => {
+    if (row === null || typeof row !== 'object' || Array.isArray(row)) {
+      throw new FieldError(field, `must be an array of rows (row ${n + 1} is not an array of fields)`);
+    }
+    return row as Record<string, unknown>;
+  });
+}
+
+/** A row's field as text: own fields only, since a `__proto__` key in the data sets the row's prototype. */
+function cell(row: Record<string, unknown>, key: string): string {
+  const value = Object.hasOwn(row, key) ? row[key] : undefined;
+  if (typeof value === 'string') return value.trim();
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  if (typeof value === 'boolean') return value ? '1' : '';
+  return '';
+}
+
+/** `additional_features`: rows of title and value; a row with neither is one Houzez saved empty. */
+export function additionalFeaturesOf(text: string): { title: string; value: string }[] {
+  return serializedRows(text, 'additional_features')
+    .map((row) => ({ title: cell(row, 'fave_additional_feature_title'), value: cell(row, 'fave_additional_feature_value') }))
+    .filter((feature) => feature.title !== '' || feature.value !== '');
+}
+
+/** `floor_plans`: Houzez's plan rows, numbers read as the listing's are ("" → null). */
+export function floorPlansOf(text: string): FeedFloorPlan[] {
+  return serializedRows(text, 'floor_plans').map((row, n) => {
+    const number = (key: string) => numberOf(cell(row, key), 'floor_plans', ` (in plan ${n + 1}, ${key})`);
+    return {
+      title: cell(row, 'fave_plan_title'),
+      rooms: number('fave_plan_rooms'),
+      bathrooms: number('fave_plan_bathrooms'),
+      price: number('fave_plan_price'),
+      price_postfix: cell(row, 'fave_plan_price_postfix'),
+      size: number('fave_plan_size'),
+      size_postfix: cell(row, 'fave_plan_size_postfix'),
+      image_url: cell(row, 'fave_plan_image'),
+      description: cell(row, 'fave_plan_description'),
+    };
+  });
+}

@@ -1,0 +1,179 @@
+import type { FeedAgency, FeedAgent, FeedListing, FeedListingState } from '../feed-records.js';
+import {
+  FieldError,
+  PostMeta,
+  additionalFeaturesOf,
+  areaOf,
+  coordinatesOf,
+  floorPlansOf,
+  numberOf,
+  postIdsOf,
+  virtualTourOf,
+} from './houzez-meta.js';
+import type { WxrEntry } from './wxr-xml.js';
+
+/**
+ * Houzez's posts (`property`, `houzez_agent`, `houzez_agency`) as feed records; the mapping is tabled in
+ * wxr-reader.ts. Each function throws `FieldError` for a field it cannot read.
+ */
+
+/** What a WordPress post status means for a listing; undefined for a post in the trash, which is skipped. */
+const LISTING_STATES: Record<string, FeedListingState | undefined> = {
+  publish: 'publish',
+  draft: 'draft',
+  'auto-draft': 'draft',
+  pending: 'pending',
+  // Private posts are seen by their author and administrators only: the nearest API state is a draft.
+  private: 'draft',
+  // Scheduled: not shown yet, so it waits like a listing under review.
+  future: 'pending',
+  // Houzez's own post statuses.
+  expired: 'expired',
+  disapproved: 'disapproved',
+  on_hold: 'on_hold',
+  houzez_sold: 'sold',
+  trash: undefined,
+};
+
+const AGENT_DISPLAYS = new Set(['agent_info', 'agency_info', 'author_info', 'none'] as const);
+type AgentDisplay = NonNullable<FeedListing['agent_display']>;
+
+/** The post's id, required as every record's key. */
+function postIdOf(entry: WxrEntry): string {
+  const id = entry.fields.get('wp:post_id') ?? '';
+  if (id === '') throw new FieldError('key', 'is required');
+  return id;
+}
+
+export function isTrashed(entry: WxrEntry): boolean {
+  return entry.fields.get('wp:status') === 'trash';
+}
+
+/** A `property` post; undefined when it is in the trash. `attachments`: attachment post id → its file's URL. */
+export function listingOf(entry: WxrEntry, attachments: ReadonlyMap<string, string>): FeedListing | undefined {
+  const field = (name: string) => entry.fields.get(name) ?? '';
+  const postStatus = field('wp:status');
+  if (!Object.hasOwn(LISTING_STATES, postStatus)) {
+    throw new FieldError('status', `must be one of: ${Object.keys(LISTING_STATES).join(', ')} (not "${postStatus}")`);
+  }
+  const status = LISTING_STATES[postStatus];
+  if (status === undefined) return undefined;
+
+  const meta = new PostMeta(entry.meta);
+  const text = (key: string) => meta.text(key);
+  const number = (key: string, name: keyof FeedListing) => numberOf(text(key), name);
+  const names = (taxonomy: string) =>
+    entry.categories.filter((term) => term.domain === taxonomy && term.name !== '').map((term) => term.name);
+  const size = areaOf(number('fave_property_size', 'size'), text('fave_property_size_prefix'));
+  const land = areaOf(number('fave_property_land', 'land_size'), text('fave_property_land_postfix'));
+  const display = text('fave_agent_display_option');
+  const currency = text('fave_currency');
+
+  const listing: FeedListing = {
+    key: postIdOf(entry),
+    title: field('title'),
+    description: field('content:encoded'),
+    status,
+    reference: text('fave_property_id'),
+    price: number('fave_property_price', 'price'),
+    second_price: number('fave_property_sec_price', 'second_price'),
+    price_prefix: text('fave_property_price_prefix'),
+    price_postfix: text('fave_property_price_postfix'),
+    bedrooms: number('fave_property_bedrooms', 'bedrooms'),
+    bathrooms: number('fave_property_bathrooms', 'bathrooms'),
+    rooms: number('fave_property_rooms', 'rooms'),
+    garage: number('fave_property_garage', 'garage'),
+    garage_size: text('fave_property_garage_size'),
+    size: size.value,
+    land_size: land.value,
+    year_built: number('fave_property_year', 'year_built'),
+    featured: text('fave_featured') === '1',
+    address: text('fave_property_map_address') || text('fave_property_address'),
+    zipcode: text('fave_property_zip'),
+    ...coordinatesOf(meta),
+    video_url: text('fave_video_url'),
+    virtual_tour: virtualTourOf(text('fave_virtual_tour')),
+    additional_features: additionalFeaturesOf(text('additional_features')),
+    floor_plans: floorPlansOf(text('floor_plans')),
+    types: names('property_type'),
+    statuses: names('property_status'),
+    labels: names('property_label'),
+    features: names('property_feature'),
+    country: names('property_country')[0] ?? null,
+    state: names('property_state')[0] ?? null,
+    city: names('property_city')[0] ?? null,
+    area: names('property_area')[0] ?? null,
+    images: imagesOf(meta, attachments),
+    agents: postIdsOf(meta.all('fave_agents')),
+    agency: postIdsOf(meta.all('fave_property_agency'))[0] ?? null,
+  };
+  if (size.unit) listing.size_unit = size.unit;
+  if (land.unit) listing.land_size_unit = land.unit;
+  if (AGENT_DISPLAYS.has(display as AgentDisplay)) listing.agent_display = display as AgentDisplay;
+  if (/^[A-Za-z]{3}$/.test(currency)) listing.currency = currency.toUpperCase();
+  const created = isoDateOf(field('wp:post_date_gmt'));
+  if (created) listing.created_at = created;
+  const updated = isoDateOf(field('wp:post_modified_gmt'));
+  if (updated) listing.updated_at = updated;
+  return listing;
+}
+
+/** The gallery's URLs in order, the featured image (`_thumbnail_id`) first; ids of no known attachment are skipped. */
+function imagesOf(meta: PostMeta, attachments: ReadonlyMap<string, string>): string[] {
+  const gallery = postIdsOf(meta.all('fave_property_images'));
+  const [featured] = postIdsOf([meta.text('_thumbnail_id')]);
+  const ids = featured !== undefined && gallery[0] !== featured ? [featured, ...gallery.filter((id) => id !== featured)] : gallery;
+  return ids.flatMap((id) => attachments.get(id) ?? []);
+}
+
+/** A `houzez_agency` post. */
+export function agencyOf(entry: WxrEntry): FeedAgency {
+  const meta = new PostMeta(entry.meta);
+  return withTexts(
+    { key: postIdOf(entry), name: nameOf(entry) },
+    {
+      email: meta.text('fave_agency_email'),
+      phone: meta.text('fave_agency_phone'),
+      website: meta.text('fave_agency_web'),
+      address: meta.text('fave_agency_address'),
+    },
+  );
+}
+
+/** A `houzez_agent` post; its agency is the first of `fave_agent_agencies`. */
+export function agentOf(entry: WxrEntry): FeedAgent {
+  const meta = new PostMeta(entry.meta);
+  const agent: FeedAgent = withTexts(
+    { key: postIdOf(entry), name: nameOf(entry) },
+    {
+      email: meta.text('fave_agent_email'),
+      phone: meta.text('fave_agent_office_num'),
+      mobile: meta.text('fave_agent_mobile'),
+      position: meta.text('fave_agent_position'),
+    },
+  );
+  agent.agency = postIdsOf(meta.all('fave_agent_agencies'))[0] ?? null;
+  return agent;
+}
+
+function nameOf(entry: WxrEntry): string {
+  const name = entry.fields.get('title') ?? '';
+  if (name === '') throw new FieldError('name', 'is required');
+  return name;
+}
+
+/** The record with its non-empty texts: an empty e-mail is no e-mail, and e-mails identify directory records. */
+function withTexts<T extends object>(record: T, texts: Record<string, string>): T {
+  for (const [name, value] of Object.entries(texts)) if (value !== '') Object.assign(record, { [name]: value });
+  return record;
+}
+
+/** WordPress's "YYYY-MM-DD HH:MM:SS" in UTC as ISO 8601; undefined for the zero date of a never-published draft. */
+function isoDateOf(text: string): string | undefined {
+  const parts = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(text);
+  if (!parts) return undefined;
+  const date = new Date(`${parts[1]}-${parts[2]}-${parts[3]}T${parts[4]}:${parts[5]}:${parts[6]}Z`);
+  // Date would roll "02-30" over to March; a date that does not come back as written is not one.
+  if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 19) !== text.replace(' ', 'T')) return undefined;
+  return date.toISOString();
+}

@@ -1,0 +1,229 @@
+import type { FeedAgency, FeedAgent, FeedListing } from '../feed-records.js';
+import { FieldError } from './houzez-meta.js';
+import { agencyOf, agentOf, isTrashed, listingOf } from './houzez-posts.js';
+import { type WxrEntry, readWxrEntries } from './wxr-xml.js';
+
+/**
+ * A WordPress site running the Houzez theme, read from its WXR export (Tools → Export, WXR 1.0–1.2): the
+ * terms of Houzez's taxonomies, the authors, the agencies and agents, then the listings.
+ *
+ * WXR lists posts by id, and a property's pictures are attachment posts that may come after it. So the file is
+ * read twice, streaming both times (`open` is called once per pass): the first pass keeps the small things
+ * (terms, authors, agencies, agents, and attachment id → URL) and yields them once the file has been read —
+ * terms (a parent before its children), authors, agencies, agents; the second yields the properties one by one
+ * with their pictures resolved. Memory follows the number of attachments, terms, authors, agencies and agents,
+ * never the number of properties.
+ *
+ * A `property` item as a FeedListing (meta values are Houzez's `fave_…` post meta):
+ *
+ * | WXR                                                   | FeedListing field        | Notes                                                                                   |
+ * | ----------------------------------------------------- | ------------------------ | --------------------------------------------------------------------------------------- |
+ * | `wp:post_id`                                          | `key`                    | required                                                                                |
+ * | `title` / `content:encoded`                           | `title` / `description`  | description as HTML                                                                     |
+ * | `wp:status`                                           | `status`                 | publish → publish; draft, auto-draft, private → draft; pending, future → pending; Houzez's expired, disapproved, on_hold, houzez_sold → expired, disapproved, on_hold, sold; trash → the post is skipped; any other → unreadable |
+ * | `wp:post_date_gmt` / `wp:post_modified_gmt`           | `created_at` / `updated_at` | ISO 8601; left out for WordPress's zero date (a draft never published)               |
+ * | `dc:creator`                                          | record's `authorLogin`   | the author's login                                                                      |
+ * | `category[@domain=property_type/status/label/feature]` | `types`/`statuses`/`labels`/`features` | term names, in order; [] when none                                         |
+ * | `category[@domain=property_country/state/city/area]`  | `country`/`state`/`city`/`area` | the first term's name; null when none, so that a re-import clears a removed place |
+ * | `fave_property_price`, `_sec_price`                   | `price`, `second_price`  | numbers (below)                                                                         |
+ * | `fave_property_price_prefix`, `_price_postfix`        | `price_prefix`, `price_postfix` |                                                                                  |
+ * | `fave_currency`                                       | `currency`               | only a 3-letter code (Houzez's multi-currency option); else left out                    |
+ * | `fave_property_size` + `fave_property_size_prefix`    | `size` + `size_unit`     | sqft / sq ft / ft2 → sqft; m2 / m² / sqm / sq m → m2; acres → sqft and hectares → m2, converted; any other unit → no `size_unit` (the importer keeps its own; the API's default is sqft), number as written |
+ * | `fave_property_land` + `fave_property_land_postfix`   | `land_size` + `land_size_unit` | as size                                                                           |
+ * | `fave_property_bedrooms`, `_bathrooms`, `_rooms`, `_garage` | `bedrooms`, `bathrooms`, `rooms`, `garage` | numbers                                                          |
+ * | `fave_property_garage_size`                           | `garage_size`            | text                                                                                    |
+ * | `fave_property_year`                                  | `year_built`             | number                                                                                  |
+ * | `fave_property_id`                                    | `reference`              |                                                                                         |
+ * | `fave_property_map_address`, else `fave_property_address` | `address`            | the map's full address when it has one, else the street address                         |
+ * | `fave_property_zip`                                   | `zipcode`                |                                                                                         |
+ * | `houzez_geolocation_lat`/`_long`, else `fave_property_location` | `latitude`/`longitude` | the pair when both are set, else "lat,lng,zoom"                            |
+ * | `fave_featured`                                       | `featured`               | "1" → true; anything else → false                                                       |
+ * | `fave_agents` (repeated)                              | `agents`                 | agent post ids as text, in order, each once                                             |
+ * | `fave_property_agency`                                | `agency`                 | agency post id as text; null when none                                                  |
+ * | `fave_agent_display_option`                           | `agent_display`          | agent_info, agency_info, author_info, none; any other value → left out                  |
+ * | `fave_property_images` (repeated) + `_thumbnail_id`   | `images`                 | attachment URLs in order, the featured image first; ids of no attachment skipped        |
+ * | `additional_features` (PHP-serialized)                | `additional_features`    | [{title, value}]; rows with neither dropped; [] when none                               |
+ * | `floor_plans` (PHP-serialized)                        | `floor_plans`            | fave_plan_title, _rooms, _bathrooms, _price, _price_postfix, _size, _size_postfix, _image (→ image_url), _description; numbers read as below |
+ * | `fave_video_url`                                      | `video_url`              |                                                                                         |
+ * | `fave_virtual_tour`                                   | `virtual_tour`           | kept when an http(s) URL; Houzez often keeps an embed code (an iframe), which gives ""    |
+ *
+ * WXR carries the whole listing, so a meta value that is absent reads as empty: text "", numbers null, lists [].
+ * Numbers are text in Houzez ("250000", "1,200", "2.5"): spaces and thousands commas are dropped; anything else
+ * that is not a decimal number ("call us", "1.200,50") makes the property `unreadable` with the field's name and
+ * "must be of type number", and reading goes on. PHP-serialized meta is read without ever making an object of a
+ * class (houzez-meta.ts); data that does not unserialize gives `unreadable` with "is not a valid PHP-serialized
+ * array". Post ids used as references ("12") are kept only when they are positive integers ("" and "-1" are
+ * Houzez's "none").
+ *
+ * `houzez_agency` → FeedAgency { key: post id, name: title, email: fave_agency_email, phone: fave_agency_phone,
+ * website: fave_agency_web, address: fave_agency_address }. `houzez_agent` → FeedAgent { key: post id, name:
+ * title, email: fave_agent_email, phone: fave_agent_office_num, mobile: fave_agent_mobile, position:
+ * fave_agent_position, agency: the first of fave_agent_agencies, or null }. Empty texts are left out (an empty
+ * e-mail is none). Their `authorLogin` is `dc:creator`: Houzez links a user to an agent through user meta, which
+ * WXR does not export, so the post's author is all the file says; the importer decides what it means. Drafts are
+ * yielded, trashed ones skipped.
+ *
+ * Terms are `wp:term` of the eight taxonomies below (`wp:term_parent` is the parent's slug); `wp:category`,
+ * `wp:tag` and other taxonomies are ignored, as are items of other post types (posts, pages, menus).
+ */
+
+export type WxrTaxonomy =
+  | 'property_type'
+  | 'property_status'
+  | 'property_feature'
+  | 'property_label'
+  | 'property_country'
+  | 'property_state'
+  | 'property_city'
+  | 'property_area';
+
+export type WxrRecord =
+  /** The site the export is of (`wp:base_site_url`, else the channel's `link`): where its pictures are. Yielded first. */
+  | { kind: 'site'; at: string; url: string }
+  | { kind: 'term'; at: string; taxonomy: WxrTaxonomy; slug: string; name: string; parentSlug?: string }
+  | { kind: 'author'; at: string; login: string; email: string; displayName: string; firstName: string; lastName: string }
+  /** `agency.key` is the agency's post id as text. */
+  | { kind: 'agency'; at: string; agency: FeedAgency; authorLogin?: string }
+  /** `agent.key` is the agent's post id; `agent.agency` its agency's post id (fave_agent_agencies). */
+  | { kind: 'agent'; at: string; agent: FeedAgent; authorLogin?: string }
+  /** `listing.key` is the property's post id. */
+  | { kind: 'listing'; at: string; listing: FeedListing; authorLogin: string }
+  | { kind: 'unreadable'; at: string; field?: string; reason: string };
+
+type TermRecord = Extract<WxrRecord, { kind: 'term' }>;
+
+const TAXONOMIES: ReadonlySet<string> = new Set<WxrTaxonomy>([
+  'property_type',
+  'property_status',
+  'property_feature',
+  'property_label',
+  'property_country',
+  'property_state',
+  'property_city',
+  'property_area',
+]);
+
+/**
+ * The records of a WordPress export. `open` gives the file from its start; it is called twice. Throws
+ * `FeedSyntaxError` for a document that is not a WordPress export (malformed XML, a DOCTYPE, a root other than
+ * `<rss>`).
+ */
+export async function* readWxrSite(open: () => NodeJS.ReadableStream): AsyncIterable<WxrRecord> {
+  const { records, attachments } = await readDirectory(open());
+  yield* records.splice(0);
+  for await (const entry of readWxrEntries(open())) {
+    if (entry.kind !== 'item' || entry.fields.get('wp:post_type') !== 'property') continue;
+    const record = recordOf(entry, (): WxrRecord | undefined => {
+      const listing = listingOf(entry, attachments);
+      return listing && { kind: 'listing', at: entry.at, listing, authorLogin: entry.fields.get('dc:creator') ?? '' };
+    });
+    if (record) yield record;
+  }
+}
+
+/** The first pass: every record but the listings, in the order they are yielded, and the attachments' URLs. */
+async function readDirectory(input: NodeJS.ReadableStream): Promise<{ records: WxrRecord[]; attachments: Map<string, string> }> {
+  const terms: WxrRecord[] = [];
+  const authors: WxrRecord[] = [];
+  const agencies: WxrRecord[] = [];
+  const agents: WxrRecord[] = [];
+  const attachments = new Map<string, string>();
+  let site: WxrRecord | undefined;
+  for await (const entry of readWxrEntries(input)) {
+    if (entry.kind === 'site') {
+      // WordPress writes `<link>` first and `<wp:base_site_url>` later; the latter names the site itself.
+      const url = entry.fields.get('wp:base_site_url') ?? entry.fields.get('link') ?? '';
+      if (url !== '' && (site === undefined || entry.fields.has('wp:base_site_url'))) site = { kind: 'site', at: entry.at, url };
+    } else if (entry.kind === 'author') authors.push(recordOf(entry, () => authorOf(entry)));
+    else if (entry.kind === 'term') {
+      const record = recordOf(entry, () => termOf(entry));
+      if (record) terms.push(record);
+    } else {
+      const type = entry.fields.get('wp:post_type');
+      if (type === 'attachment') {
+        const id = entry.fields.get('wp:post_id') ?? '';
+        const url = entry.fields.get('wp:attachment_url') ?? '';
+        if (id !== '' && url !== '') attachments.set(id, url);
+      } else if (type === 'houzez_agency' && !isTrashed(entry)) {
+        agencies.push(recordOf(entry, () => ({ kind: 'agency', at: entry.at, agency: agencyOf(entry), ...authorLoginOf(entry) })));
+      } else if (type === 'houzez_agent' && !isTrashed(entry)) {
+        agents.push(recordOf(entry, () => ({ kind: 'agent', at: entry.at, agent: agentOf(entry), ...authorLoginOf(entry) })));
+      }
+    }
+  }
+  return { records: [...(site ? [site] : []), ...parentsFirst(terms), ...authors, ...agencies, ...agents], attachments };
+}
+
+/** The record `build` makes, or the field it could not read as an `unreadable` record. */
+function recordOf<T extends WxrRecord | undefined>(entry: WxrEntry, build: () => T): T | WxrRecord {
+  try {
+    return build();
+  } catch (error) {
+    if (!(error instanceof FieldError)) throw error;
+    return { kind: 'unreadable', at: entry.at, field: error.field, reason: error.message };
+  }
+}
+
+function authorLoginOf(entry: WxrEntry): { authorLogin?: string } {
+  const login = entry.fields.get('dc:creator') ?? '';
+  return login === '' ? {} : { authorLogin: login };
+}
+
+function authorOf(entry: WxrEntry): WxrRecord {
+  const field = (name: string) => entry.fields.get(name) ?? '';
+  const login = field('wp:author_login');
+  if (login === '') throw new FieldError('login', 'is required');
+  return {
+    kind: 'author',
+    at: entry.at,
+    login,
+    email: field('wp:author_email'),
+    displayName: field('wp:author_display_name'),
+    firstName: field('wp:author_first_name'),
+    lastName: field('wp:author_last_name'),
+  };
+}
+
+/** A term of one of Houzez's taxonomies; undefined for any other taxonomy. */
+function termOf(entry: WxrEntry): TermRecord | undefined {
+  const field = (name: string) => entry.fields.get(name) ?? '';
+  const taxonomy = field('wp:term_taxonomy');
+  if (!TAXONOMIES.has(taxonomy)) return undefined;
+  const slug = field('wp:term_slug');
+  if (slug === '') throw new FieldError('slug', 'is required');
+  const name = field('wp:term_name');
+  if (name === '') throw new FieldError('name', 'is required');
+  const parentSlug = field('wp:term_parent');
+  return { kind: 'term', at: entry.at, taxonomy: taxonomy as WxrTaxonomy, slug, name, ...(parentSlug !== '' ? { parentSlug } : {}) };
+}
+
+/**
+ * The terms in file order, except that a term's parent (in the same taxonomy) is moved before it. WordPress
+ * writes parents first already; another exporter may not. A parent that is not in the file, or a loop of parents,
+ * leaves the order as it is.
+ */
+function parentsFirst(records: readonly WxrRecord[]): WxrRecord[] {
+  const termKey = (taxonomy: string, slug: string) => `${taxonomy}\n${slug}`;
+  const bySlug = new Map<string, TermRecord>();
+  for (const record of records) {
+    if (record.kind === 'term' && !bySlug.has(termKey(record.taxonomy, record.slug)))
+      bySlug.set(termKey(record.taxonomy, record.slug), record);
+  }
+  const parentOf = (record: WxrRecord) =>
+    record.kind === 'term' && record.parentSlug !== undefined ? bySlug.get(termKey(record.taxonomy, record.parentSlug)) : undefined;
+
+  const ordered: WxrRecord[] = [];
+  const placed = new Set<WxrRecord>();
+  for (const record of records) {
+    // The record and its ancestors not placed yet, nearest first; a loop stops where it comes round.
+    const chain = new Set<WxrRecord>();
+    for (let current: WxrRecord | undefined = record; current && !placed.has(current) && !chain.has(current); current = parentOf(current)) {
+      chain.add(current);
+    }
+    for (const item of [...chain].reverse()) {
+      placed.add(item);
+      ordered.push(item);
+    }
+  }
+  return ordered;
+}

@@ -1,0 +1,201 @@
+import type { Kysely } from 'kysely';
+import type { FeedAgency, FeedAgent, FeedRecord } from '../../../adapters/feeds/feed-records.js';
+import { readWxrSite, type WxrRecord } from '../../../adapters/feeds/wxr/wxr-reader.js';
+import type { DB, Role } from '../../../db/schema/index.js';
+import { translate } from '../../../i18n/index.js';
+import { AppError } from '../../../lib/errors.js';
+import type { AuthUser } from '../../../lib/signed-in-user.js';
+import { slugify, sortKey } from '../../../lib/slug.js';
+import type { AccountsService } from '../../accounts/index.js';
+import type { DirectoryServices } from '../../directory/index.js';
+import type { TaxonomiesService } from '../../taxonomies/index.js';
+import * as repository from './feed-import.repository.js';
+import type { FeedImporter, ImportOptions, ImportSummary } from './feed-import.service.js';
+
+/** Location terms come from the listings' own chains (country › state › city › area), which WXR does not keep. */
+const LOCATIONS = new Set(['property_country', 'property_state', 'property_city', 'property_area']);
+
+export interface SiteImportSummary extends ImportSummary {
+  /** Accounts made for the site's authors, agents and agencies (none when they existed already, by e-mail). */
+  accountsCreated: number;
+  /** Pictures left out because they are on another host than the site's (and not in IMPORT_ALLOWED_HOSTS). */
+  picturesSkipped: number;
+}
+
+/**
+ * Moves a WordPress site running Houzez over (docs/data-exchange.md, "WordPress"): its terms with their parents,
+ * its agencies and agents, its authors as accounts without passwords, then its properties through the feed
+ * import (a sync, like any feed: run it again and it writes only what changed). Agencies, agents and authors are
+ * matched to accounts here by e-mail; an author with an agent's e-mail is that agent's account.
+ */
+export class WordPressSiteImporter {
+  constructor(
+    private readonly deps: SiteDeps,
+    private readonly importer: FeedImporter,
+  ) {}
+
+  async run(open: () => NodeJS.ReadableStream, options: Omit<ImportOptions, 'ownerOf'>): Promise<SiteImportSummary> {
+    const site = new SiteRun(this.deps, options);
+    const summary = await this.importer.run(site.records(readWxrSite(open)), { ...options, ownerOf: (owner) => site.accountOf(owner) });
+    return { ...summary, accountsCreated: site.accountsCreated, picturesSkipped: site.picturesSkipped };
+  }
+}
+
+export interface SiteDeps {
+  db: Kysely<DB>;
+  users: AccountsService;
+  directory: DirectoryServices;
+  taxonomies: TaxonomiesService;
+  /** IMPORT_ALLOWED_HOSTS: hosts pictures may come from besides the site's own. */
+  allowedHosts: readonly string[];
+}
+
+/** One site import: the accounts by e-mail, the terms by slug, the site's host. */
+class SiteRun {
+  accountsCreated = 0;
+  picturesSkipped = 0;
+  private readonly accounts = new Map<string, number>();
+  private readonly authors = new Map<string, Extract<WxrRecord, { kind: 'author' }>>();
+  private readonly agentEmails = new Set<string>();
+  private readonly termIds = new Map<string, number>();
+  private readonly pictureHosts = new Set<string>();
+  private authorsDone = false;
+  private readonly actor: AuthUser;
+
+  /** Agency ids by the site's agency post ids, for the agents that work there. */
+  private readonly agencyIds = new Map<string, number>();
+
+  constructor(
+    private readonly deps: SiteDeps,
+    options: Omit<ImportOptions, 'ownerOf'>,
+  ) {
+    this.actor = { id: options.actorId, role: 'administrator', sessionId: 'feed-import', tokenExpiresAt: new Date(8.64e15) };
+    for (const host of deps.allowedHosts) this.pictureHosts.add(host);
+  }
+
+  accountOf(owner: string): number | undefined {
+    return this.accounts.get(owner.toLowerCase());
+  }
+
+  /** The site's records as feed records: the directory and terms are written on the way, listings passed on. */
+  async *records(site: AsyncIterable<WxrRecord>): AsyncGenerator<FeedRecord> {
+    for await (const record of site) {
+      const unreadable = await this.apply(record);
+      if (unreadable) yield unreadable;
+      if (record.kind === 'agency') yield { kind: 'agency', at: record.at, agency: record.agency };
+      else if (record.kind === 'agent') yield { kind: 'agent', at: record.at, agent: record.agent };
+      else if (record.kind === 'listing') {
+        await this.finishAuthors();
+        const author = this.authors.get(record.authorLogin);
+        const images = record.listing.images?.filter((url) => this.pictureHosts.has(hostOf(url)));
+        this.picturesSkipped += (record.listing.images?.length ?? 0) - (images?.length ?? 0);
+        const listing = images === undefined ? record.listing : { ...record.listing, images };
+        yield { kind: 'listing', at: record.at, listing, ...(author?.email ? { owner: author.email } : {}) };
+      } else if (record.kind === 'unreadable') yield record;
+    }
+    await this.finishAuthors();
+  }
+
+  /** Writes what a site record stands for; a problem comes back as an unreadable record for the report. */
+  private async apply(record: WxrRecord): Promise<FeedRecord | undefined> {
+    try {
+      if (record.kind === 'site') this.pictureHosts.add(hostOf(record.url));
+      else if (record.kind === 'term') await this.term(record);
+      else if (record.kind === 'author') this.authors.set(record.login, record);
+      else if (record.kind === 'agency') await this.agency(record.agency);
+      else if (record.kind === 'agent') await this.agent(record.agent);
+    } catch (error) {
+      if (error instanceof AppError && error.fields.length > 0) {
+        const [first] = error.fields;
+        return { kind: 'unreadable', at: record.at, field: first!.field, reason: translate('en', first!.key, first!.params) };
+      }
+      if (error instanceof SiteRecordError) return { kind: 'unreadable', at: record.at, field: error.field, reason: error.message };
+      throw error;
+    }
+    return undefined;
+  }
+
+  /** A term with its parent (the file lists parents first); kept when the site has one of that slug or name. */
+  private async term(record: Extract<WxrRecord, { kind: 'term' }>): Promise<void> {
+    if (LOCATIONS.has(record.taxonomy)) return;
+    const { db, taxonomies } = this.deps;
+    const [found] = await repository.findTermsByName(db, record.taxonomy, [sortKey(record.name)], [record.slug]);
+    const parent = record.parentSlug === undefined ? undefined : this.termIds.get(`${record.taxonomy}\n${record.parentSlug}`);
+    const id = found?.id ?? (await taxonomies.createTerm(record.taxonomy, { name: record.name, slug: slugify(record.slug), parent })).id;
+    this.termIds.set(`${record.taxonomy}\n${record.slug}`, id);
+  }
+
+  private async agency(agency: FeedAgency): Promise<void> {
+    const userId = await this.account(agency.email, 'agency', agency.name, '');
+    const { agencyId } = await this.deps.directory.agents.managedBy(userId);
+    if (agencyId === null) return; // an existing account of another role keeps it
+    this.agencyIds.set(agency.key, agencyId);
+    await this.deps.directory.agencies.update(this.actor, agencyId, {
+      name: agency.name,
+      ...(agency.phone ? { phone: agency.phone } : {}),
+      ...(agency.website ? { website: agency.website } : {}),
+      ...(agency.address ? { address: agency.address } : {}),
+    });
+  }
+
+  private async agent(agent: FeedAgent): Promise<void> {
+    const [first, ...rest] = agent.name.split(' ');
+    const userId = await this.account(agent.email, 'agent', first ?? agent.name, rest.join(' '));
+    this.agentEmails.add(agent.email!.toLowerCase());
+    const { directory } = this.deps;
+    const [agentId] = (await directory.agents.managedBy(userId)).agentIds;
+    if (agentId === undefined) return;
+    await directory.agents.update(this.actor, agentId, {
+      name: agent.name,
+      ...(agent.phone ? { phone: agent.phone } : {}),
+      ...(agent.mobile ? { mobile: agent.mobile } : {}),
+      ...(agent.position ? { position: agent.position } : {}),
+    });
+    const agencyId = agent.agency ? this.agencyIds.get(agent.agency) : undefined;
+    if (agencyId !== undefined) await directory.agencies.attach(this.actor, agencyId, agentId);
+  }
+
+  /** Authors whose e-mail is no agent's become owners' accounts, once the agents are known (they come first). */
+  private async finishAuthors(): Promise<void> {
+    if (this.authorsDone) return;
+    this.authorsDone = true;
+    for (const author of this.authors.values()) {
+      if (!author.email || this.agentEmails.has(author.email.toLowerCase())) continue;
+      await this.account(author.email, 'owner', author.firstName || author.displayName || author.login, author.lastName, author.login);
+    }
+  }
+
+  /** The account of that e-mail, made without a password when there is none. */
+  private async account(email: string | undefined, role: Role, firstName: string, lastName: string, login?: string): Promise<number> {
+    if (!email) throw new SiteRecordError('email', 'is required: accounts are matched and signed in by e-mail');
+    const key = email.toLowerCase();
+    const known = this.accounts.get(key);
+    if (known !== undefined) return known;
+    const { users } = this.deps;
+    let user = await users.findByEmail(key);
+    if (!user) {
+      const username = await users.freeUsername(login ?? key.split('@')[0] ?? role);
+      user = await users.createUser({ username, email: key, role, firstName, lastName });
+      this.accountsCreated++;
+    }
+    this.accounts.set(key, user.id);
+    return user.id;
+  }
+}
+
+class SiteRecordError extends Error {
+  constructor(
+    readonly field: string,
+    reason: string,
+  ) {
+    super(reason);
+  }
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname.toLowerCase();
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,371 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { FeedListing } from '../../../../src/adapters/feeds/feed-records.js';
+import { item, only, read, wxr } from './wxr-test-helpers.js';
+
+const SITE = readFileSync(new URL('./fixtures/houzez-site.xml', import.meta.url), 'utf8');
+const UPLOADS = 'https://costa-homes.example/wp-content/uploads';
+
+const VILLA: FeedListing = {
+  key: '101',
+  title: 'Villa with sea views in Nueva Andalucía',
+  description: '<p>Bright villa with <strong>sea views</strong> &amp; a garden.</p>\n<p>Cerca del golf.</p>',
+  status: 'publish',
+  reference: 'CH-101',
+  price: 1495000,
+  second_price: 1350000,
+  price_prefix: 'From',
+  price_postfix: 'negotiable',
+  currency: 'EUR',
+  bedrooms: 4,
+  bathrooms: 3,
+  rooms: 9,
+  garage: 2,
+  garage_size: '40 m²',
+  size: 2150,
+  size_unit: 'sqft',
+  // 0.5 acres.
+  land_size: 21780,
+  land_size_unit: 'sqft',
+  year_built: 2019,
+  featured: true,
+  address: 'Calle del Sol 5, 29660 Marbella, España',
+  zipcode: '29660',
+  latitude: 36.5101,
+  longitude: -4.8824,
+  video_url: 'https://www.youtube.com/watch?v=abc123',
+  virtual_tour: 'https://my.matterport.com/show/?m=xyz',
+  agent_display: 'agent_info',
+  additional_features: [
+    { title: 'Orientación', value: 'Sur' },
+    { title: 'Año de reforma', value: '2021' },
+  ],
+  floor_plans: [
+    {
+      title: 'Planta baja',
+      rooms: 3,
+      bathrooms: 2,
+      price: 250000,
+      price_postfix: '',
+      size: 120,
+      size_postfix: 'm²',
+      image_url: `${UPLOADS}/2024/05/plano-baja.jpg`,
+      description: 'Salón y cocina',
+    },
+    {
+      title: 'Ático',
+      rooms: null,
+      bathrooms: 1,
+      price: null,
+      price_postfix: '/mes',
+      size: 45.5,
+      size_postfix: 'm²',
+      image_url: '',
+      description: 'Terraza de 30 m² con vistas al mar',
+    },
+  ],
+  types: ['Villa'],
+  statuses: ['For Sale'],
+  labels: ['Hot Offer'],
+  features: ['Sea Views', 'Pool'],
+  country: 'Spain',
+  state: 'Málaga',
+  city: 'Marbella',
+  area: 'Nueva Andalucía',
+  images: [`${UPLOADS}/2024/03/villa-terrace.jpg`, `${UPLOADS}/2024/03/villa-pool.jpg`],
+  agents: ['302', '301'],
+  agency: '201',
+  created_at: '2024-03-05T14:30:00.000Z',
+  updated_at: '2024-05-20T09:15:00.000Z',
+};
+
+const APARTMENT: FeedListing = {
+  key: '102',
+  title: 'Apartment in the old town',
+  description: 'Two bedrooms, <em>near the beach</em>.',
+  status: 'draft',
+  reference: '',
+  price: 1200,
+  second_price: null,
+  price_prefix: '',
+  price_postfix: '/mes',
+  bedrooms: 2,
+  bathrooms: null,
+  rooms: null,
+  garage: null,
+  garage_size: '',
+  size: 85.5,
+  size_unit: 'm2',
+  land_size: null,
+  year_built: null,
+  featured: false,
+  address: 'Calle Ancha 3',
+  zipcode: '',
+  latitude: 36.5093,
+  longitude: -4.8857,
+  video_url: '',
+  virtual_tour: '',
+  agent_display: 'author_info',
+  additional_features: [],
+  floor_plans: [],
+  types: ['Apartment'],
+  statuses: [],
+  labels: [],
+  features: [],
+  country: null,
+  state: null,
+  city: null,
+  area: null,
+  images: [`${UPLOADS}/2024/05/salón-1.jpg`],
+  agents: [],
+  agency: null,
+  updated_at: '2024-05-31T10:00:00.000Z',
+};
+
+const term = (at: number, taxonomy: string, slug: string, name: string, parentSlug?: string) => ({
+  kind: 'term',
+  at: `line ${at}`,
+  taxonomy,
+  slug,
+  name,
+  ...(parentSlug ? { parentSlug } : {}),
+});
+
+describe('readWxrSite', () => {
+  it('reads a Houzez site: its address, terms (parents first), authors, agencies, agents, then listings, each at its line', async () => {
+    expect(await read(SITE)).toEqual([
+      { kind: 'site', at: 'line 19', url: 'https://costa-homes.example' },
+      term(38, 'property_type', 'residential', 'Residential'),
+      term(37, 'property_type', 'villa', 'Villa', 'residential'),
+      term(44, 'property_status', 'for-sale', 'For Sale'),
+      term(45, 'property_feature', 'pool', 'Pool'),
+      term(46, 'property_feature', 'sea-views', 'Sea Views'),
+      term(47, 'property_label', 'hot-offer', 'Hot Offer'),
+      term(48, 'property_country', 'spain', 'Spain'),
+      term(49, 'property_state', 'malaga', 'Málaga'),
+      term(50, 'property_city', 'marbella', 'Marbella'),
+      term(51, 'property_area', 'nueva-andalucia', 'Nueva Andalucía'),
+      {
+        kind: 'author',
+        at: 'line 22',
+        login: 'admin',
+        email: 'admin@costa-homes.example',
+        displayName: 'Site Admin',
+        firstName: 'Ana',
+        lastName: 'García',
+      },
+      {
+        kind: 'author',
+        at: 'line 23',
+        login: 'maria',
+        email: 'maria@costa-homes.example',
+        displayName: 'María Núñez',
+        firstName: 'María',
+        lastName: 'Núñez',
+      },
+      {
+        kind: 'agency',
+        at: 'line 103',
+        authorLogin: 'admin',
+        agency: {
+          key: '201',
+          name: 'Costa Homes Marbella',
+          email: 'office@costa-homes.example',
+          phone: '+34 952 000 111',
+          website: 'https://costa-homes.example',
+          address: 'Avenida Ricardo Soriano 12, Marbella',
+        },
+      },
+      {
+        kind: 'agent',
+        at: 'line 118',
+        authorLogin: 'maria',
+        agent: {
+          key: '301',
+          name: 'Lucía Fernández',
+          email: 'lucia@costa-homes.example',
+          phone: '+34 952 000 112',
+          mobile: '+34 600 000 112',
+          position: 'Directora comercial',
+          agency: '201',
+        },
+      },
+      // A draft agent is still one; "-1" is Houzez's "no agency". The trashed agent 303 is left out.
+      {
+        kind: 'agent',
+        at: 'line 132',
+        authorLogin: 'admin',
+        agent: { key: '302', name: 'Tom Baker', email: 'tom@costa-homes.example', agency: null },
+      },
+      // The trashed property 103 (whose price is not even a number) is left out.
+      { kind: 'listing', at: 'line 148', authorLogin: 'maria', listing: VILLA },
+      { kind: 'listing', at: 'line 212', authorLogin: 'admin', listing: APARTMENT },
+    ]);
+  });
+
+  it('maps WordPress and Houzez post statuses; a trashed property gives nothing, an unknown status is reported', async () => {
+    const statuses = [
+      'publish',
+      'draft',
+      'auto-draft',
+      'pending',
+      'private',
+      'future',
+      'expired',
+      'disapproved',
+      'on_hold',
+      'houzez_sold',
+      'trash',
+      'inherit',
+    ];
+    const records = await read(wxr(statuses.map((status, n) => item(String(n + 1), 'property', { status })).join('\n')));
+    expect(
+      records.map((record) => (record.kind === 'listing' ? [record.listing.key, record.listing.status] : [record.at, record.kind])),
+    ).toEqual([
+      ['1', 'publish'],
+      ['2', 'draft'],
+      ['3', 'draft'],
+      ['4', 'pending'],
+      ['5', 'draft'],
+      ['6', 'pending'],
+      ['7', 'expired'],
+      ['8', 'disapproved'],
+      ['9', 'on_hold'],
+      ['10', 'sold'],
+      ['line 15', 'unreadable'],
+    ]);
+    expect(records.at(-1)).toMatchObject({ field: 'status', reason: expect.stringContaining('(not "inherit")') });
+  });
+
+  it('reports a property whose number is not one, naming the field, and reads the next', async () => {
+    const records = await read(
+      wxr(
+        [
+          item('1', 'property', { meta: { fave_property_price: 'call us' } }),
+          item('2', 'property', { meta: { fave_property_bedrooms: '2 or 3' } }),
+          item('3', 'property', { meta: { fave_property_location: 'north,-4.8,15' } }),
+          item('4', 'property', { meta: { fave_property_price: '1.200,50' } }),
+          item('5', 'property', { meta: { fave_property_price: '250,000', fave_property_sec_price: '' } }),
+        ].join('\n'),
+      ),
+    );
+    expect(records.slice(0, 4)).toEqual([
+      { kind: 'unreadable', at: 'line 4', field: 'price', reason: 'must be of type number' },
+      { kind: 'unreadable', at: 'line 5', field: 'bedrooms', reason: 'must be of type number' },
+      { kind: 'unreadable', at: 'line 6', field: 'latitude', reason: 'must be of type number' },
+      { kind: 'unreadable', at: 'line 7', field: 'price', reason: 'must be of type number' },
+    ]);
+    expect(records[4]).toMatchObject({ kind: 'listing', at: 'line 8', listing: { key: '5', price: 250000, second_price: null } });
+  });
+
+  it('reports serialized meta that does not unserialize, and a floor plan whose number is not one', async () => {
+    const records = await read(
+      wxr(
+        [
+          item('1', 'property', { meta: { additional_features: 'a:2:{i:0;s:1:"a";}' } }),
+          // A length in characters where PHP counts bytes.
+          item('2', 'property', {
+            meta: { additional_features: 'a:1:{i:0;a:1:{s:29:"fave_additional_feature_title";s:11:"Orientación";}}' },
+          }),
+          item('3', 'property', { meta: { floor_plans: 'Planta baja, 3 rooms' } }),
+          item('4', 'property', { meta: { floor_plans: 'a:1:{i:0;a:1:{s:15:"fave_plan_price";s:3:"ask";}}' } }),
+          item('5', 'property', { meta: { floor_plans: 'a:1:{i:0;s:4:"text";}' } }),
+          item('6', 'property'),
+        ].join('\n'),
+      ),
+    );
+    expect(records.slice(0, 5)).toEqual([
+      { kind: 'unreadable', at: 'line 4', field: 'additional_features', reason: 'is not a valid PHP-serialized array' },
+      { kind: 'unreadable', at: 'line 5', field: 'additional_features', reason: 'is not a valid PHP-serialized array' },
+      { kind: 'unreadable', at: 'line 6', field: 'floor_plans', reason: 'is not a valid PHP-serialized array' },
+      { kind: 'unreadable', at: 'line 7', field: 'floor_plans', reason: 'must be of type number (in plan 1, fave_plan_price)' },
+      { kind: 'unreadable', at: 'line 8', field: 'floor_plans', reason: 'must be an array of rows (row 1 is not an array of fields)' },
+    ]);
+    expect(records[5]).toMatchObject({ kind: 'listing', listing: { key: '6', additional_features: [], floor_plans: [] } });
+  });
+
+  it('reads serialized text whose CR LF line ends the XML parser turned into LF', async () => {
+    const plans = 'a:1:{i:0;a:2:{s:15:"fave_plan_title";s:5:"Plant";s:21:"fave_plan_description";s:18:"Line one\r\nLine two";}}';
+    const [record] = await read(wxr(item('1', 'property', { meta: { floor_plans: plans } })));
+    expect(record).toMatchObject({ kind: 'listing', listing: { floor_plans: [{ title: 'Plant', description: 'Line one\r\nLine two' }] } });
+  });
+
+  it('puts the featured image first, skips unknown attachments, and reads the location from "lat,lng,zoom"', async () => {
+    const attachment = (id: string) =>
+      item(id, 'attachment', { status: 'inherit', extra: `<wp:attachment_url>https://img.example/${id}.jpg</wp:attachment_url>` });
+    const records = await read(
+      wxr(
+        [
+          item('1', 'property', {
+            meta: {
+              fave_property_images: ['7', '8', '6'],
+              _thumbnail_id: '6',
+              fave_property_location: '40.4168, -3.7038, 12',
+              houzez_geolocation_lat: '40.1',
+            },
+          }),
+          item('2', 'property', { meta: { fave_property_images: ['6', '404', '7'], _thumbnail_id: '6' } }),
+          item('3', 'property', { meta: { _thumbnail_id: '8', fave_property_images: '' } }),
+          attachment('6'),
+          attachment('7'),
+          attachment('8'),
+        ].join('\n'),
+      ),
+    );
+    expect(only(records, 'listing').map(({ listing }) => [listing.images, listing.latitude, listing.longitude])).toEqual([
+      [['https://img.example/6.jpg', 'https://img.example/7.jpg', 'https://img.example/8.jpg'], 40.4168, -3.7038],
+      [['https://img.example/6.jpg', 'https://img.example/7.jpg'], null, null],
+      [['https://img.example/8.jpg'], null, null],
+    ]);
+  });
+
+  it('orders terms so that a parent comes first, and survives a loop of parents', async () => {
+    const wpTerm = (taxonomy: string, slug: string, parent = '') =>
+      `<wp:term><wp:term_taxonomy>${taxonomy}</wp:term_taxonomy><wp:term_slug>${slug}</wp:term_slug><wp:term_parent>${parent}</wp:term_parent><wp:term_name>${slug.toUpperCase()}</wp:term_name></wp:term>`;
+    const records = await read(
+      wxr(
+        [
+          wpTerm('property_type', 'villa', 'detached'),
+          wpTerm('property_type', 'detached', 'residential'),
+          wpTerm('property_status', 'residential'),
+          wpTerm('property_type', 'residential'),
+          wpTerm('property_type', 'a', 'b'),
+          wpTerm('property_type', 'b', 'a'),
+          wpTerm('property_label', 'orphan', 'missing'),
+          wpTerm('property_city', ''),
+        ].join('\n'),
+      ),
+    );
+    expect(records.map((record) => (record.kind === 'term' ? `${record.taxonomy}/${record.slug}` : `${record.kind} ${record.at}`))).toEqual(
+      [
+        'property_type/residential',
+        'property_type/detached',
+        'property_type/villa',
+        'property_status/residential',
+        'property_type/b',
+        'property_type/a',
+        'property_label/orphan',
+        'unreadable line 11',
+      ],
+    );
+  });
+
+  it('reads WXR 1.1 whatever prefix the file gives the WordPress namespace', async () => {
+    const text = wxr(item('1', 'property', { meta: { fave_property_price: '5' } }))
+      .replace('xmlns:wp="http://wordpress.org/export/1.2/"', 'xmlns:wxr="http://wordpress.org/export/1.1/"')
+      .replace(/(<\/?)wp:/g, '$1wxr:');
+    expect(await read(text)).toMatchObject([{ kind: 'listing', listing: { key: '1', price: 5 } }]);
+  });
+
+  it('reports an agent or author it cannot name, and goes on', async () => {
+    const author = '<wp:author><wp:author_login></wp:author_login><wp:author_email>x@example.com</wp:author_email></wp:author>';
+    const records = await read(
+      wxr([author, item('7', 'houzez_agent', { title: '' }), item('8', 'houzez_agency', { title: 'Agency', creator: '' })].join('\n')),
+    );
+    expect(records).toEqual([
+      { kind: 'unreadable', at: 'line 4', field: 'login', reason: 'is required' },
+      { kind: 'agency', at: 'line 6', agency: { key: '8', name: 'Agency' } },
+      { kind: 'unreadable', at: 'line 5', field: 'name', reason: 'is required' },
+    ]);
+  });
+});

@@ -1,0 +1,82 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startProgram } from '../helpers/programs.js';
+
+/** `realty-api import` and `export` as a user runs them: usage mistakes, the report, the exit status. */
+describe('feed commands on the command line', () => {
+  let cwd: string;
+  beforeAll(() => {
+    cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'realty-feed-cli-'));
+  });
+  afterAll(() => fs.rmSync(cwd, { recursive: true, force: true }));
+
+  const run = (args: string[]) =>
+    new Promise<{ code: number | null; out: string; stdout: string }>((resolve) => {
+      const child = startProgram('main.mjs', args, {
+        cwd,
+        env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', DATABASE_URL: 'sqlite:./cli.db', DATA_DIR: cwd },
+      });
+      let out = '';
+      let stdout = '';
+      child.stdout.on('data', (chunk) => ((out += chunk), (stdout += chunk)));
+      child.stderr.on('data', (chunk) => (out += chunk));
+      child.on('exit', (code) => resolve({ code, out, stdout }));
+    });
+
+  it('says what is wrong with the command line before touching the database', async () => {
+    const results = await Promise.all([
+      run(['import', 'feed.csv']),
+      run(['import', 'feed.csv', '--format', 'xls']),
+      run(['export', '--format', 'wxr']),
+      run(['export', '--format', 'csv', '--dry-run']),
+      run(['seed', '--format', 'csv']),
+      run(['import', '--format', 'csv']),
+    ]);
+    const messages = [
+      'import needs --format, one of: csv, reso, kyero, wxr',
+      'import needs --format, one of: csv, reso, kyero, wxr (got "xls")',
+      'export needs --format, one of: csv, reso, kyero (got "wxr")',
+      '--dry-run does not go with the export command',
+      '--format goes with the import or export command',
+      'import needs one file, e.g. realty-api import listings.csv --format csv',
+    ];
+    for (const [n, message] of messages.entries()) {
+      expect(results[n]!.code, results[n]!.out).toBe(1);
+      expect(results[n]!.out).toContain(message);
+    }
+    expect(fs.existsSync(path.join(cwd, 'cli.db'))).toBe(false);
+  }, 60_000);
+
+  it('imports with a report of the rejected records and exit status 1, then exports what it imported', async () => {
+    fs.writeFileSync(path.join(cwd, 'feed.csv'), 'key,title,price\nA,First house,100\nB,x,200\nC,Third house,abc\n');
+    const noAdmin = await run(['import', 'feed.csv', '--format', 'csv']);
+    expect(noAdmin).toMatchObject({ code: 1, out: expect.stringContaining('create one with `realty-api create-admin`') });
+    expect((await run(['create-admin', '--email', 'admin@example.test', '--password', 'long-enough'])).code).toBe(0);
+
+    const imported = await run(['import', 'feed.csv', '--format', 'csv']);
+    expect(imported.code, imported.out).toBe(1);
+    expect(imported.out).toContain('line 3 (key B): title must be at least 3 characters long');
+    expect(imported.out).toContain('line 4 (key C): price must be of type number');
+    expect(imported.stdout).toBe('1 created, 0 updated, 0 unchanged, 0 withdrawn, 2 rejected\n');
+
+    const dryRun = await run(['import', 'feed.csv', '--format', 'csv', '--dry-run', '--withdraw-missing']);
+    expect(dryRun.stdout).toBe(
+      'dry run, nothing written: 0 would be created, 0 would be updated, 1 unchanged, 0 would be withdrawn, 2 rejected\n',
+    );
+
+    const exported = await run(['export', '--format', 'csv']);
+    expect(exported.code, exported.out).toBe(0);
+    expect(exported.stdout.split('\n')[1]).toMatch(/^A,First house,publish,/);
+
+    const missing = await run(['import', 'nowhere.csv', '--format', 'csv']);
+    expect(missing).toMatchObject({ code: 1, out: expect.stringContaining('cannot read nowhere.csv: ENOENT') });
+    fs.writeFileSync(path.join(cwd, 'broken.xml'), '<root><property><id>1</id>');
+    const broken = await run(['import', 'broken.xml', '--format', 'kyero']);
+    expect(broken).toMatchObject({
+      code: 1,
+      out: expect.stringMatching(/the file cannot be read as kyero: line 1: .*nothing after it was imported/),
+    });
+  }, 90_000);
+});
