@@ -221,9 +221,20 @@ function unquoteText(cell: string): string {
 export function csvWriter(columns: readonly Column[] = COLUMN_NAMES): FeedWriter {
   return async function* ({ listings }) {
     yield stringify([columns]);
-    for await (const listing of listings) yield stringify([columns.map((column) => cellText(column, listing[column]))]);
+    // Rows go out a hundred at a time: each call of the stringifier sets itself up anew.
+    let rows: string[][] = [];
+    for await (const listing of listings) {
+      rows.push(columns.map((column) => cellText(column, listing[column])));
+      if (rows.length === ROWS_PER_PIECE) {
+        yield stringify(rows);
+        rows = [];
+      }
+    }
+    if (rows.length > 0) yield stringify(rows);
   };
 }
+
+const ROWS_PER_PIECE = 100;
 
 export const writeCsvFeed: FeedWriter = csvWriter();
 

@@ -1,7 +1,7 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { FeedAgency, FeedAgent, FeedContent, FeedListing } from '../../../adapters/feeds/feed-records.js';
 import type { FileStorage } from '../../../adapters/storage/storage.js';
-import type { DB, ListingsTable, Taxonomy } from '../../../db/schema/index.js';
+import type { DB, Taxonomy } from '../../../db/schema/index.js';
 import { groupBy } from '../../../lib/group-by.js';
 import * as repository from './feed-export.repository.js';
 
@@ -106,7 +106,7 @@ function reference(record: { id: number; email: string }): string {
   return record.email !== '' ? record.email : String(record.id);
 }
 
-function listingOf(row: Selectable<ListingsTable> & { source_key: string | null }): FeedListing {
+function listingOf(row: repository.FeedListingRow): FeedListing {
   return {
     key: row.source_key ?? String(row.id),
     title: row.title,
