@@ -1,6 +1,5 @@
-import { StringDecoder } from 'node:string_decoder';
-import { SaxesParser } from 'saxes';
-import { type FeedListing, type FeedReader, type FeedRecord, FeedSyntaxError, type FeedWriter } from './feed-records.js';
+import { type FeedListing, type FeedReader, type FeedRecord, type FeedWriter } from './feed-records.js';
+import { feedXmlParser, parsedRecords } from './xml-parser.js';
 
 /**
  * Listings as a Kyero v3 XML feed (docs/data-exchange.md, "Kyero"): `<root>`, a `<kyero>` header, then one
@@ -59,8 +58,7 @@ class FieldError extends Error {
 
 export const readKyeroFeed: FeedReader = async function* (input) {
   // Plain (no xmlns) with positions: the defaults.
-  const parser = new SaxesParser();
-  const decoder = new StringDecoder('utf8');
+  const { parser, failAt: fail } = feedXmlParser('a Kyero feed');
   // Records finished by the chunk just written; handed out before the next chunk is read.
   const ready: FeedRecord[] = [];
   const path: string[] = [];
@@ -70,17 +68,6 @@ export const readKyeroFeed: FeedReader = async function* (input) {
   let image: { id: number; url: string } | undefined;
   let tagLine = 1;
 
-  const fail = (reason: string): never => {
-    throw new FeedSyntaxError(`line ${parser.line}`, reason);
-  };
-  // saxes prefixes "line:column: "; `at` says the line already.
-  parser.on('error', (error) => fail(error.message.replace(/^\d+:\d+: /, '')));
-  parser.on('doctype', () => fail('a DOCTYPE is not allowed in a Kyero feed (entity declarations are refused)'));
-  parser.on('xmldecl', ({ encoding }) => {
-    if (encoding !== undefined && !/^(utf-?8|us-ascii)$/i.test(encoding)) {
-      fail(`the encoding ${encoding} is not supported: convert the file to UTF-8`);
-    }
-  });
   // The start tag's line, where the property begins (an `opentag` comes after its last attribute).
   parser.on('opentagstart', () => (tagLine = parser.line));
   parser.on('opentag', (tag) => {
@@ -134,13 +121,7 @@ export const readKyeroFeed: FeedReader = async function* (input) {
     }
   }
 
-  for await (const chunk of input) {
-    parser.write(typeof chunk === 'string' ? chunk : decoder.write(chunk));
-    yield* ready.splice(0);
-  }
-  parser.write(decoder.end());
-  parser.close();
-  yield* ready.splice(0);
+  yield* parsedRecords(parser, input, ready);
 };
 
 function recordOf(raw: RawProperty): FeedRecord {

@@ -1,6 +1,5 @@
-import { StringDecoder } from 'node:string_decoder';
-import { SaxesParser, type SaxesTagNS } from 'saxes';
-import { FeedSyntaxError } from '../feed-records.js';
+import type { SaxesTagNS } from 'saxes';
+import { feedXmlParser, parsedRecords } from '../xml-parser.js';
 
 /**
  * The XML layer of the WXR reader: a WordPress export streamed into its channel-level entries (`<wp:author>`,
@@ -59,8 +58,7 @@ function nameOf(tag: SaxesTagNS): string | undefined {
 
 /** The entries of one WXR document, in document order; throws `FeedSyntaxError` where the document breaks. */
 export async function* readWxrEntries(input: NodeJS.ReadableStream): AsyncIterable<WxrEntry> {
-  const parser = new SaxesParser({ xmlns: true });
-  const decoder = new StringDecoder('utf8');
+  const { parser, failAt: fail } = feedXmlParser('a WordPress export', { xmlns: true });
   // Entries finished by the chunk just written; handed out before the next chunk is read.
   const ready: WxrEntry[] = [];
   // Names of the open elements, from the root down (undefined for a namespace not read).
@@ -73,17 +71,6 @@ export async function* readWxrEntries(input: NodeJS.ReadableStream): AsyncIterab
   let siteField: string | undefined;
   let tagLine = 1;
 
-  const fail = (reason: string): never => {
-    throw new FeedSyntaxError(`line ${parser.line}`, reason);
-  };
-  // saxes prefixes "line:column: "; `at` says the line already.
-  parser.on('error', (error) => fail(error.message.replace(/^\d+:\d+: /, '')));
-  parser.on('doctype', () => fail('a DOCTYPE is not allowed in a WordPress export (entity declarations are refused)'));
-  parser.on('xmldecl', ({ encoding }) => {
-    if (encoding !== undefined && !/^(utf-?8|us-ascii)$/i.test(encoding)) {
-      fail(`the encoding ${encoding} is not supported: convert the file to UTF-8`);
-    }
-  });
   parser.on('opentagstart', () => (tagLine = parser.line));
   parser.on('opentag', (tag) => {
     const name = nameOf(tag);
@@ -146,11 +133,5 @@ export async function* readWxrEntries(input: NodeJS.ReadableStream): AsyncIterab
     }
   });
 
-  for await (const chunk of input) {
-    parser.write(typeof chunk === 'string' ? chunk : decoder.write(chunk));
-    yield* ready.splice(0);
-  }
-  parser.write(decoder.end());
-  parser.close();
-  yield* ready.splice(0);
+  yield* parsedRecords(parser, input, ready);
 }

@@ -1,4 +1,5 @@
 import type { Executor } from '../../../db/executor.js';
+import { FEED_SCALAR_FIELDS } from '../feed-fields.js';
 import type { Selectable } from 'kysely';
 import type { ListingsTable, ListingState, Taxonomy } from '../../../db/schema/index.js';
 
@@ -17,38 +18,11 @@ export interface ExportScope {
  */
 const FEED_COLUMNS = [
   'id',
-  'title',
   'status',
-  'description',
-  'reference',
-  'price',
-  'second_price',
-  'currency',
-  'price_prefix',
-  'price_postfix',
-  'bedrooms',
-  'bathrooms',
-  'rooms',
-  'garage',
-  'garage_size',
-  'size',
-  'size_unit',
-  'land_size',
-  'land_size_unit',
-  'year_built',
-  'featured',
-  'address',
-  'zipcode',
-  'latitude',
-  'longitude',
-  'agent_display',
-  'video_url',
-  'virtual_tour',
-  'additional_features',
-  'floor_plans',
   'agency_id',
   'created_at',
   'updated_at',
+  ...FEED_SCALAR_FIELDS,
 ] as const satisfies readonly (keyof ListingsTable)[];
 
 export type FeedListingRow = Pick<Selectable<ListingsTable>, (typeof FEED_COLUMNS)[number]> & { source_key: string | null };

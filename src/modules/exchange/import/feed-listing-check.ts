@@ -5,38 +5,7 @@ import { fieldErrors } from '../../../http/error-handler.js';
 import { bodyChecker } from '../../../http/validation.js';
 import type { FieldError } from '../../../lib/errors.js';
 import { UpdatePropertyBody } from '../../properties/index.js';
-
-/** The listing fields a feed sets directly, with the API's own rules (docs/api.md 4.6). */
-const SCALAR_FIELDS = [
-  'title',
-  'description',
-  'reference',
-  'price',
-  'second_price',
-  'currency',
-  'price_prefix',
-  'price_postfix',
-  'bedrooms',
-  'bathrooms',
-  'rooms',
-  'garage',
-  'garage_size',
-  'size',
-  'size_unit',
-  'land_size',
-  'land_size_unit',
-  'year_built',
-  'featured',
-  'address',
-  'zipcode',
-  'latitude',
-  'longitude',
-  'video_url',
-  'virtual_tour',
-  'agent_display',
-  'additional_features',
-  'floor_plans',
-] as const;
+import { FEED_SCALAR_FIELDS as SCALAR_FIELDS } from '../feed-fields.js';
 
 const apiField = (name: (typeof SCALAR_FIELDS)[number]): TSchema => (UpdatePropertyBody.properties as Record<string, TSchema>)[name]!;
 const Name = Type.String({ minLength: 1, maxLength: 200 });
