@@ -22,6 +22,7 @@ import * as m0020 from './0020_term_links_clustered.js';
 import * as m0021 from './0021_listing_sources.js';
 import * as m0022 from './0022_feed_pictures.js';
 import * as m0023 from './0023_feed_tokens.js';
+import * as m0024 from './0024_import_runs.js';
 
 /** Migrations in order. Static imports keep them inside the compiled bundle (no directory scanning). */
 const MIGRATIONS: Record<string, Migration> = {
@@ -48,6 +49,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0021_listing_sources': m0021,
   '0022_feed_pictures': m0022,
   '0023_feed_tokens': m0023,
+  '0024_import_runs': m0024,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -5,6 +5,9 @@ export interface ExchangeTables {
   listing_sources: ListingSourcesTable;
   feed_pictures: FeedPicturesTable;
   feed_tokens: FeedTokensTable;
+  feed_sources: FeedSourcesTable;
+  import_runs: ImportRunsTable;
+  import_rejections: ImportRejectionsTable;
 }
 
 export interface ListingSourcesTable {
@@ -50,4 +53,70 @@ export interface FeedTokensTable {
   created_at: string;
   /** The last pull, written at most once a minute. */
   last_used_at: string | null;
+}
+
+/** A feed URL pulled on a schedule (POST /imports/sources): each pull is an import run. */
+export interface FeedSourcesTable {
+  id: Generated<number>;
+  /** The source name its imports run under; unique, since keys are unique within a source name. */
+  name: string;
+  /** May carry a token: shown to administrators only, never logged. */
+  url: string;
+  format: string;
+  interval_minutes: number;
+  withdraw_missing: Generated<number>;
+  paused: Generated<number>;
+  /** When the job queues the next import of it. */
+  next_pull_at: string;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type ImportRunState = 'queued' | 'running' | 'done' | 'failed';
+
+/** One import over HTTP: queued by POST /imports or a due feed source, run by the `feed-imports` job. */
+export interface ImportRunsTable {
+  id: Generated<number>;
+  state: Generated<ImportRunState>;
+  /** A feed format name, or `wxr`. */
+  format: string;
+  source: string;
+  dry_run: Generated<number>;
+  withdraw_missing: Generated<number>;
+  /** The URL to download (whole), or null for an upload. */
+  url: string | null;
+  /** The uploaded file's name as the client gave it: shown, never used as a path. */
+  file_name: string | null;
+  /** The upload's random file name under DATA_DIR/imports. */
+  file_key: string | null;
+  feed_source_id: number | null;
+  owner_id: number | null;
+  created_by: number | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  heartbeat_at: string | null;
+  /** The token of the claim running it: only its holder writes progress and the outcome. */
+  claim: string | null;
+  /** How many times it was started (more than once: taken again after its process stopped). */
+  attempts: Generated<number>;
+  read_count: Generated<number>;
+  created_count: Generated<number>;
+  updated_count: Generated<number>;
+  unchanged_count: Generated<number>;
+  withdrawn_count: Generated<number>;
+  rejected_count: Generated<number>;
+  error: string | null;
+}
+
+/** One rejected record of a run, among the first ones (the report is capped). */
+export interface ImportRejectionsTable {
+  run_id: number;
+  /** Its place among the run's rejections, from 0. */
+  position: number;
+  at: string;
+  source_key: string | null;
+  /** JSON `[{ field, reason }]`. */
+  errors: string;
 }

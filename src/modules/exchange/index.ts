@@ -1,3 +1,4 @@
+import { registerMultipart } from '../../http/multipart.js';
 import { SHORT_LEASE_MS } from '../../lib/background-job.js';
 import type { AccountsService } from '../accounts/index.js';
 import type { DirectoryServices } from '../directory/index.js';
@@ -12,6 +13,14 @@ import { feedTokenRoutes } from './feed-tokens/feed-tokens.routes.js';
 import { FeedToken } from './feed-tokens/feed-tokens.schemas.js';
 import { FeedTokens } from './feed-tokens/feed-tokens.service.js';
 import { FeedImporter } from './import/feed-import.service.js';
+import { feedSourceRoutes } from './import-runs/feed-sources.routes.js';
+import { FeedSource } from './import-runs/feed-sources.schemas.js';
+import { FeedSources } from './import-runs/feed-sources.service.js';
+import { ImportFiles } from './import-runs/import-files.js';
+import { ImportRunner } from './import-runs/import-runner.service.js';
+import { importRunRoutes } from './import-runs/import-runs.routes.js';
+import { ImportRun } from './import-runs/import-runs.schemas.js';
+import { ImportRuns } from './import-runs/import-runs.service.js';
 import { WordPressSiteImporter } from './import/wordpress-site.service.js';
 import { FeedPictures } from './pictures/feed-pictures.service.js';
 
@@ -28,6 +37,12 @@ export interface ExchangeServices {
   feedPictures: FeedPictures;
   /** Moves a WordPress/Houzez site over from its export: directory, accounts, terms, then listings as a feed. */
   wordpressSiteImporter: WordPressSiteImporter;
+  /** Imports over HTTP: uploads and URLs queued by administrators (POST /imports), and their runs' records. */
+  importRuns: ImportRuns;
+  /** Feed URLs pulled on a schedule (POST /imports/sources). */
+  feedSources: FeedSources;
+  /** The `feed-imports` job: runs the queued imports, one at a time across processes. */
+  importRunner: ImportRunner;
 }
 
 /** A picture's download time limit: a feed file may take minutes, a picture should not. */
@@ -51,6 +66,30 @@ export function createExchangeModule(
   const feedExporter = new FeedExporter(database.db, storage);
   const feedDownloads = new FeedDownloads(database.db, feedExporter);
   const feedTokens = new FeedTokens(database.db, feedDownloads, apiBaseUrl);
+  const wordpressSiteImporter = new WordPressSiteImporter(
+    { db: database.db, users: deps.users, directory: deps, taxonomies: deps.taxonomies, allowedHosts: config.imports.allowedHosts },
+    feedImporter,
+  );
+  const importFiles = new ImportFiles(config.dataDir);
+  const importRuns = new ImportRuns(database.db, deps.users, importFiles);
+  const feedSources = new FeedSources(database.db);
+  const importRunner = new ImportRunner(
+    {
+      db: database.db,
+      feedImporter,
+      siteImporter: wordpressSiteImporter,
+      users: deps.users,
+      files: importFiles,
+      policy: {
+        allowedHosts: config.imports.allowedHosts,
+        maxBytes: config.imports.maxFileBytes,
+        timeoutMs: config.imports.fetchTimeoutMs,
+      },
+      log,
+    },
+    feedSources,
+    log,
+  );
   return {
     services: {
       feedImporter,
@@ -58,15 +97,20 @@ export function createExchangeModule(
       feedDownloads,
       feedTokens,
       feedPictures,
-      wordpressSiteImporter: new WordPressSiteImporter(
-        { db: database.db, users: deps.users, directory: deps, taxonomies: deps.taxonomies, allowedHosts: config.imports.allowedHosts },
-        feedImporter,
-      ),
+      wordpressSiteImporter,
+      importRuns,
+      feedSources,
+      importRunner,
     },
-    schemas: [FeedToken],
+    schemas: [FeedToken, ImportRun, FeedSource],
     routes: async (api) => {
       await api.register(exportRoutes, { downloads: feedDownloads });
       await api.register(feedTokenRoutes, { feedTokens });
+      await api.register(async (uploads) => {
+        await registerMultipart(uploads, config);
+        await uploads.register(importRunRoutes, { importRuns, files: importFiles, maxFileBytes: config.imports.maxFileBytes });
+      });
+      await api.register(feedSourceRoutes, { feedSources });
     },
     jobs: [
       {
@@ -79,10 +123,22 @@ export function createExchangeModule(
           return more;
         },
       },
+      {
+        // Each run waits for its import at most TICK_WAIT_MS, well inside the short lease; a longer import goes on
+        // beside the next ticks under its own heartbeat (import-runner.service.ts).
+        name: 'feed-imports',
+        intervalMs: 5_000,
+        leaseMs: SHORT_LEASE_MS,
+        run: (now) => importRunner.runOnce(now),
+      },
     ],
+    // The running import stops reading and waits in the queue again, for this or another process.
+    stop: () => importRunner.stop(),
   };
 }
 
 export { FEED_FORMATS, FEED_FORMAT_NAMES, type FeedFormat, isFeedFormat } from './feed-formats.js';
 export type { ExportScope } from './export/feed-export.service.js';
 export type { ImportCounts, ImportOptions, ImportSummary, Rejection } from './import/feed-import.service.js';
+export type { FeedSourceRecord } from './import-runs/feed-sources.schemas.js';
+export type { ImportRunDetailRecord, ImportRunRecord } from './import-runs/import-runs.schemas.js';
