@@ -61,6 +61,33 @@ describe.each(DIALECTS)('a WordPress site moved over (%s)', (dialect) => {
   const importSite = () =>
     t.services.wordpressSiteImporter.run(() => fs.createReadStream(file), { source: 'costa-homes', actorId: admin.id });
 
+  it('a dry run counts the properties and writes nothing: no account, term, listing or picture', async () => {
+    const { db } = t.database;
+    const before = await Promise.all(
+      ['users', 'terms', 'listings', 'feed_pictures', 'agents', 'agencies'].map((table) =>
+        db
+          .selectFrom(table as 'users')
+          .select('id')
+          .execute(),
+      ),
+    );
+    const summary = await t.services.wordpressSiteImporter.run(() => fs.createReadStream(file), {
+      source: 'costa-homes',
+      actorId: admin.id,
+      dryRun: true,
+    });
+    expect(summary).toMatchObject({ dryRun: true, created: 2, rejected: 0, accountsCreated: 0 });
+    const after = await Promise.all(
+      ['users', 'terms', 'listings', 'feed_pictures', 'agents', 'agencies'].map((table) =>
+        db
+          .selectFrom(table as 'users')
+          .select('id')
+          .execute(),
+      ),
+    );
+    expect(after).toEqual(before);
+  });
+
   it('shows the listings through the API with their fields, terms, places, agents, agency, owner and pictures', async () => {
     const summary = await importSite();
     expect(summary).toMatchObject({ created: 2, updated: 0, rejected: 0, accountsCreated: 5, picturesSkipped: 1 });

@@ -61,6 +61,7 @@ class SiteRun {
   private readonly pictureHosts = new Set<string>();
   private authorsDone = false;
   private readonly actor: AuthUser;
+  private readonly dryRun: boolean;
 
   /** Agency ids by the site's agency post ids, for the agents that work there. */
   private readonly agencyIds = new Map<string, number>();
@@ -70,6 +71,7 @@ class SiteRun {
     options: Omit<ImportOptions, 'ownerOf'>,
   ) {
     this.actor = { id: options.actorId, role: 'administrator', sessionId: 'feed-import', tokenExpiresAt: new Date(8.64e15) };
+    this.dryRun = options.dryRun ?? false;
     for (const host of deps.allowedHosts) this.pictureHosts.add(host);
   }
 
@@ -98,9 +100,11 @@ class SiteRun {
 
   /** Writes what a site record stands for; a problem comes back as an unreadable record for the report. */
   private async apply(record: WxrRecord): Promise<FeedRecord | undefined> {
+    if (record.kind === 'site') this.pictureHosts.add(hostOf(record.url));
+    // A dry run writes nothing: no terms, no accounts (its listings are checked and counted by the feed import).
+    if (this.dryRun) return undefined;
     try {
-      if (record.kind === 'site') this.pictureHosts.add(hostOf(record.url));
-      else if (record.kind === 'term') await this.term(record);
+      if (record.kind === 'term') await this.term(record);
       else if (record.kind === 'author') this.authors.set(record.login, record);
       else if (record.kind === 'agency') await this.agency(record.agency);
       else if (record.kind === 'agent') await this.agent(record.agent);
@@ -157,7 +161,7 @@ class SiteRun {
 
   /** Authors whose e-mail is no agent's become owners' accounts, once the agents are known (they come first). */
   private async finishAuthors(): Promise<void> {
-    if (this.authorsDone) return;
+    if (this.authorsDone || this.dryRun) return;
     this.authorsDone = true;
     for (const author of this.authors.values()) {
       if (!author.email || this.agentEmails.has(author.email.toLowerCase())) continue;
