@@ -50,13 +50,14 @@ export interface CreateSavedSearchBody {
  * text; the API types them (`"min_price": "200000"` is accepted).
  */
 export function savableQuery(query: Readonly<Record<string, string | null | undefined>>): Record<string, string> {
-  const kept: Record<string, string> = {};
+  const kept: [string, string][] = [];
   for (const [name, value] of Object.entries(query)) {
     if (REQUEST_ONLY.has(name) || typeof value !== 'string') continue;
     const trimmed = value.trim();
-    if (trimmed !== '') kept[name] = trimmed;
+    if (trimmed !== '') kept.push([name, trimmed]);
   }
-  return kept;
+  // Built from entries: assigning a parameter named `__proto__` would set the object's prototype instead.
+  return Object.fromEntries(kept);
 }
 
 /** The search fields of the form as the API's parameters (`min_beds` is the minimum bedrooms, docs/api.md 4.4). */
