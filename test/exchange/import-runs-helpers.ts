@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { expect } from 'vitest';
 import type { BackgroundJob } from '../../src/lib/background-job.js';
 import type { TestApp } from '../helpers/app.js';
 import { type FilePart, multipart } from '../media/media-fixtures.js';
@@ -77,3 +78,20 @@ export async function postUpload(t: TestApp, headers: Record<string, string>, pa
 }
 
 export const csvPart = (text: string, filename = 'agency-feed.csv'): FilePart => ({ data: Buffer.from(text), filename, type: 'text/csv' });
+
+/** GET /imports/{id} as `headers`, expected to answer 200: the run's record. */
+export async function importRunOf(t: TestApp, headers: Record<string, string>, id: number) {
+  const res = await t.app.inject({ method: 'GET', url: `${API}/imports/${id}`, headers });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().data;
+}
+
+/** How many listings the source's keys name. */
+export async function sourceListingCount(t: Pick<TestApp, 'database'>, source: string): Promise<number> {
+  const row = await t.database.db
+    .selectFrom('listing_sources')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('source', '=', source)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

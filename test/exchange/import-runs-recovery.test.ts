@@ -7,7 +7,16 @@ import { MAX_ATTEMPTS } from '../../src/modules/exchange/import-runs/import-runn
 import { buildPeerApp, buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
 import { type Auth, newSignedInUser, unique } from '../helpers/factories.js';
-import { API, csvFeed, csvPart, drainImports, importJob, postUpload, tempDataDir } from './import-runs-helpers.js';
+import {
+  csvFeed,
+  csvPart,
+  drainImports,
+  importJob,
+  postUpload,
+  tempDataDir,
+  importRunOf,
+  sourceListingCount,
+} from './import-runs-helpers.js';
 
 /**
  * The `feed-imports` job across processes: one import runs once however many job runs take it at once, a run whose
@@ -32,21 +41,8 @@ describe.each(DIALECTS)('import runs across processes (%s)', (dialect) => {
   const runJob = (now = new Date()) => importJob(t).run(now);
   /** Runs the job until the queue is empty (each run takes one import). */
   const drain = (now = new Date()) => drainImports(t, now);
-  const getRun = async (id: number) => {
-    const res = await t.app.inject({ method: 'GET', url: `${API}/imports/${id}`, headers: admin });
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json().data;
-  };
-  const listingsOf = async (source: string) =>
-    Number(
-      (
-        await db
-          .selectFrom('listing_sources')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .where('source', '=', source)
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const getRun = (id: number) => importRunOf(t, admin, id);
+  const listingsOf = (source: string) => sourceListingCount(t, source);
   /** Uploads a CSV feed under a new source name: the run's id and the source. */
   const queueUpload = async (prefix: string) => {
     const source = unique(`${prefix}-`);

@@ -6,7 +6,18 @@ import type { DB } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
 import { type Auth, newSignedInUser, newUser } from '../helpers/factories.js';
-import { API, csvFeed, csvPart, drainImports, feedServer, importJob, postUpload, tempDataDir } from './import-runs-helpers.js';
+import {
+  API,
+  csvFeed,
+  csvPart,
+  drainImports,
+  feedServer,
+  importJob,
+  postUpload,
+  tempDataDir,
+  importRunOf,
+  sourceListingCount,
+} from './import-runs-helpers.js';
 
 /**
  * Imports over HTTP (docs/data-exchange.md): POST /imports queues an upload or a URL, the `feed-imports` job runs
@@ -43,21 +54,8 @@ describe.each(DIALECTS)('imports over HTTP (%s)', (dialect) => {
   const runJob = (now = new Date()) => importJob(t).run(now);
   /** Runs the job until the queue is empty (each run takes one import). */
   const drain = (now = new Date()) => drainImports(t, now);
-  const getRun = async (id: number) => {
-    const res = await t.app.inject({ method: 'GET', url: `${API}/imports/${id}`, headers: admin });
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json().data;
-  };
-  const listingsOf = async (source: string) =>
-    Number(
-      (
-        await db
-          .selectFrom('listing_sources')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .where('source', '=', source)
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const getRun = (id: number) => importRunOf(t, admin, id);
+  const listingsOf = (source: string) => sourceListingCount(t, source);
   const queued = async (res: { statusCode: number; body: string; json(): { data: { id: number } } }) => {
     expect(res.statusCode, res.body).toBe(202);
     return res.json().data.id;
