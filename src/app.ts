@@ -1,13 +1,12 @@
 import compress from '@fastify/compress';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
 import { isDatabaseReady } from './db/database.js';
 import { registerAuth } from './http/auth.js';
 import { registerCors, wildcardCorsHeaders } from './http/cors.js';
 import { registerConsole } from './http/console.js';
 import { frameworkErrorHandler, registerErrorHandling } from './http/error-handler.js';
 import { registerHealthRoutes } from './http/health.js';
-import { languagePrefixRewriter } from './http/language.js';
+import { acceptLangQuery, languagePrefixRewriter } from './http/language.js';
 import { registerMetrics } from './http/metrics.js';
 import { registerOpenApi, registerOpenApiRoutes } from './http/openapi.js';
 import { parseQueryString } from './http/querystring.js';
@@ -131,8 +130,6 @@ export function createServices(deps: AppDependencies): Services {
   };
 }
 
-const LangQuery = Type.String({ pattern: '^[A-Za-z]{2}([-_][A-Za-z]{2,4})?$', description: 'Message language (en, ar, es, fr)' });
-
 /**
  * Builds the HTTP application: plugins, cross-cutting hooks, then the modules' schemas and routes. Does not
  * listen. Pass the services when the caller uses them too (bootstrap, tests), so that both share one set.
@@ -162,11 +159,7 @@ export async function buildApp(deps: AppDependencies, services: Services = creat
   });
   registerValidation(app);
 
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
-  });
-  registerRequestBasics(app, { isClosing: () => closing, extraHeaders: wildcardCorsHeaders(config.corsOrigins) });
+  const { isClosing } = registerRequestBasics(app, wildcardCorsHeaders(config.corsOrigins));
   registerErrorHandling(app);
   registerAuth(app, services.auth);
 
@@ -176,22 +169,14 @@ export async function buildApp(deps: AppDependencies, services: Services = creat
   await registerRateLimit(app, config, deps.redis);
   await registerOpenApi(app, config.apiPrefix);
 
-  // Every route accepts `lang` (docs/api.md 12) and refuses every other unknown query parameter.
-  app.addHook('onRoute', (route) => {
-    if (route.url.startsWith('/docs') || route.url.startsWith('/console')) return;
-    const schema = (route.schema ??= {});
-    const query = (schema.querystring ?? Type.Object({}, { additionalProperties: false })) as {
-      properties?: Record<string, unknown>;
-    };
-    schema.querystring = { ...query, properties: { ...query.properties, lang: Type.Optional(LangQuery) } };
-  });
+  acceptLangQuery(app);
 
   for (const module of services.modules) for (const schema of module.schemas ?? []) app.addSchema(schema);
   if (config.metricsToken) {
     registerMetrics(app, { token: config.metricsToken, database, gauges: services.modules.flatMap((module) => module.gauges ?? []) });
   }
   registerHealthRoutes(app, async () => {
-    if (closing || !(await isDatabaseReady(database.db))) return false;
+    if (isClosing() || !(await isDatabaseReady(database.db))) return false;
     for (const module of services.modules) if (module.isReady && !(await module.isReady())) return false;
     return true;
   });

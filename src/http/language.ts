@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import { type Language, languageFromAcceptHeader, supportedLanguage } from '../i18n/index.js';
 
 const PREFIX_LANGUAGE = Symbol('realty-api.prefixLanguage');
@@ -31,4 +32,18 @@ export function resolveLanguage(request: FastifyRequest): Language {
     languageFromAcceptHeader(request.headers['accept-language']) ??
     'en'
   );
+}
+
+const LangQuery = Type.String({ pattern: '^[A-Za-z]{2}([-_][A-Za-z]{2,4})?$', description: 'Message language (en, ar, es, fr)' });
+
+/** Every route of the API accepts `?lang=` (docs/api.md 12), and refuses every other query parameter it does not name. */
+export function acceptLangQuery(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/docs') || route.url.startsWith('/console')) return;
+    const schema = (route.schema ??= {});
+    const query = (schema.querystring ?? Type.Object({}, { additionalProperties: false })) as {
+      properties?: Record<string, unknown>;
+    };
+    schema.querystring = { ...query, properties: { ...query.properties, lang: Type.Optional(LangQuery) } };
+  });
 }

@@ -6,12 +6,15 @@ import { constantHeaders } from './security-headers.js';
 /**
  * What every request gets before anything else, in one hook: the constant headers (security, and CORS
  * when it does not vary), the X-Request-Id header, the message language, and a 503 while the server
- * drains; and the body types every route accepts. Callback-style hooks: they run on every request, and an async hook costs a promise each time.
+ * drains (from `close()` on: `isClosing`); and the body types every route accepts. Callback-style hooks:
+ * they run on every request, and an async hook costs a promise each time.
  */
-export function registerRequestBasics(
-  app: FastifyInstance,
-  { isClosing, extraHeaders }: { isClosing: () => boolean; extraHeaders: Record<string, string> },
-): void {
+export function registerRequestBasics(app: FastifyInstance, extraHeaders: Record<string, string>): { isClosing: () => boolean } {
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  const isClosing = () => closing;
   const basics = requestBasics(extraHeaders);
   // Bodies are JSON (or what a route's own parser takes): a text/plain body is a 415, not a string that then
   // fails validation as a 400 (docs/api.md 0.2).
@@ -26,6 +29,7 @@ export function registerRequestBasics(
     if (isClosing()) reply.header('connection', 'close');
     done(null, payload);
   });
+  return { isClosing };
 }
 
 /**
