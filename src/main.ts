@@ -5,6 +5,7 @@ import { type Config, ConfigError, loadConfig } from './config.js';
 import type { Database } from './db/database.js';
 import { AppError } from './lib/errors.js';
 import { ProgressBar } from './lib/progress-bar.js';
+import { keepHeapNearLiveData } from './lib/streaming-heap.js';
 
 // The application is imported once the command line is read and found valid (below): a mistake is answered
 // without loading it, and each command loads only what it runs.
@@ -73,6 +74,7 @@ async function main(argv: string[]): Promise<void> {
     }
     const services = createServices({ config, database, jwtSecret: resolveJwtSecret(config) });
     if (feed) {
+      keepHeapNearLiveData();
       const { FeedCommandError, exportCommand, importCommand } = await import('./feed-commands.js');
       try {
         return await (feed.command === 'import' ? importCommand(services, config, feed) : exportCommand(services, feed));

@@ -37,9 +37,7 @@ export class FeedExporter {
   }
 
   async *listings(scope: repository.ExportScope): AsyncGenerator<FeedListing> {
-    for (let after = 0; ;) {
-      const rows = await repository.listingPage(this.db, scope, after, PAGE);
-      if (rows.length === 0) return;
+    for await (const rows of pages((after, limit) => repository.listingPage(this.db, scope, after, limit))) {
       const ids = rows.map((row) => row.id);
       const [terms, agents, agencies, gallery] = await Promise.all([
         repository.termNames(this.db, ids),
@@ -66,25 +64,19 @@ export class FeedExporter {
         listing.images = (galleryOf.get(row.id) ?? []).map((image) => this.storage.url(image.storage_key));
         yield listing;
       }
-      after = rows[rows.length - 1]!.id;
     }
   }
 
   async *agencies(scope: repository.ExportScope): AsyncGenerator<FeedAgency> {
-    for (let after = 0; ;) {
-      const rows = await repository.agencyPage(this.db, scope, after, PAGE);
-      if (rows.length === 0) return;
+    for await (const rows of pages((after, limit) => repository.agencyPage(this.db, scope, after, limit))) {
       for (const row of rows) {
         yield { key: reference(row), name: row.name, email: row.email, phone: row.phone, website: row.website, address: row.address };
       }
-      after = rows[rows.length - 1]!.id;
     }
   }
 
   async *agents(scope: repository.ExportScope): AsyncGenerator<FeedAgent> {
-    for (let after = 0; ;) {
-      const rows = await repository.agentPage(this.db, scope, after, PAGE);
-      if (rows.length === 0) return;
+    for await (const rows of pages((after, limit) => repository.agentPage(this.db, scope, after, limit))) {
       for (const row of rows) {
         yield {
           key: reference(row),
@@ -96,8 +88,17 @@ export class FeedExporter {
           agency: row.agency_id === null ? null : reference({ id: row.agency_id, email: row.agency_email ?? '' }),
         };
       }
-      after = rows[rows.length - 1]!.id;
     }
+  }
+}
+
+/** Rows in id order, `PAGE` at a time: each page is read after the last id of the one before. */
+async function* pages<Row extends { id: number }>(read: (after: number, limit: number) => Promise<Row[]>): AsyncGenerator<Row[]> {
+  for (let after = 0; ;) {
+    const rows = await read(after, PAGE);
+    if (rows.length > 0) yield rows;
+    if (rows.length < PAGE) return;
+    after = rows[rows.length - 1]!.id;
   }
 }
 

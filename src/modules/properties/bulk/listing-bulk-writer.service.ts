@@ -32,7 +32,7 @@ export class ListingBulkWriter {
     const requested = options.mode ?? 'auto';
     const mode: BulkWriteMode = requested === 'auto' ? ((await repository.hasListings(this.db)) ? 'live' : 'fresh') : requested;
     const run = new WriteRun(mode, await repository.termTaxonomies(this.db), options);
-    await repository.withBulkConnection(this.db, async () => {
+    await repository.withBulkConnection(this.db, mode, async () => {
       if (mode === 'fresh') {
         await this.db.transaction().execute(async (trx) => {
           const setAside = await repository.setAsideLoadedTables(trx);

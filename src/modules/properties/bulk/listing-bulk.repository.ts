@@ -59,9 +59,9 @@ export async function slugTaken(db: Executor, slug: string): Promise<boolean> {
   return (await db.selectFrom('listings').select('id').where('slug', '=', slug).executeTakeFirst()) !== undefined;
 }
 
-/** Runs a bulk write with the connection set for it (SQLite: a wide page cache), set back afterwards. */
-export function withBulkConnection<T>(db: Kysely<DB>, write: () => Promise<T>): Promise<T> {
-  return withBulkSettings(db, write);
+/** Runs a bulk write with the connection set for its mode (SQLite: a wide page cache), set back afterwards. */
+export function withBulkConnection<T>(db: Kysely<DB>, mode: 'fresh' | 'live', write: () => Promise<T>): Promise<T> {
+  return withBulkSettings(db, mode, write);
 }
 
 /** Listings per live transaction on this database. */
