@@ -69,11 +69,16 @@ export async function importCommand(services: Services, config: Config, command:
     bar?.finish();
     for (const rejection of rejected) console.error(rejectionLine(rejection));
     const verb = summary.dryRun ? 'would be ' : '';
+    const directoryNote =
+      summary.agentsCreated + summary.agenciesCreated > 0
+        ? `; ${plural(summary.agentsCreated, 'agent', 'agents')} and ${plural(summary.agenciesCreated, 'agency', 'agencies')} ${verb}created`
+        : '';
     console.log(
       [
         summary.dryRun ? 'dry run, nothing written: ' : '',
         `${summary.created} ${verb}created, ${summary.updated} ${verb}updated, ${summary.unchanged} unchanged, `,
         `${summary.withdrawn} ${verb}withdrawn, ${summary.rejected} rejected`,
+        directoryNote,
         siteNote,
         summary.stopped ? ' (stopped at the first rejection: --strict)' : '',
       ].join(''),
@@ -188,4 +193,9 @@ export async function exportCommand(services: Services, command: ExportCommand):
     throw error;
   }
   console.error(`wrote ${command.output}`);
+}
+
+/** `1 agent`, `2 agents`. */
+function plural(count: number, one: string, many: string): string {
+  return `${count} ${count === 1 ? one : many}`;
 }

@@ -97,6 +97,10 @@ export const es: Catalogue = {
   exchange_rule_unknown_agent: 'no corresponde a ningún agente de este sitio (por clave del feed, correo o id)',
   exchange_rule_unknown_agency: 'no corresponde a ninguna agencia de este sitio (por clave del feed, correo o id)',
   exchange_rule_repeated_key: 'es la clave de un anuncio anterior de este feed',
+  exchange_rule_email_required: 'es obligatorio: las cuentas se identifican e inician sesión por correo electrónico',
+  exchange_rule_email_not_agent: 'es el correo de una cuenta de este sitio que no es de un agente, y una importación nunca cambia un rol',
+  exchange_rule_email_not_agency:
+    'es el correo de una cuenta de este sitio que no es de una agencia, y una importación nunca cambia un rol',
   feed_token_rule_blank_name: 'debe contener texto una vez eliminadas las etiquetas HTML',
   feed_token_created: 'Copia el token ahora: no se volverá a mostrar.',
   feed_token_revoked: 'El token del feed se revocó: su URL ya no responde.',

@@ -96,6 +96,11 @@ export const fr: Catalogue = {
   exchange_rule_unknown_agent: 'ne désigne aucun agent de ce site (par clé du flux, e-mail ou id)',
   exchange_rule_unknown_agency: 'ne désigne aucune agence de ce site (par clé du flux, e-mail ou id)',
   exchange_rule_repeated_key: 'est la clé d’une annonce précédente de ce flux',
+  exchange_rule_email_required: 'est obligatoire : les comptes sont identifiés et se connectent par e-mail',
+  exchange_rule_email_not_agent:
+    'est l’e-mail d’un compte de ce site qui n’est pas celui d’un agent, et un import ne change jamais un rôle',
+  exchange_rule_email_not_agency:
+    'est l’e-mail d’un compte de ce site qui n’est pas celui d’une agence, et un import ne change jamais un rôle',
   feed_token_rule_blank_name: 'doit contenir du texte une fois les balises HTML retirées',
   feed_token_created: 'Copiez le jeton maintenant : il ne sera plus affiché.',
   feed_token_revoked: 'Le jeton du flux a été révoqué : son URL ne répond plus.',

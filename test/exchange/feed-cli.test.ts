@@ -66,6 +66,18 @@ describe('feed commands on the command line', () => {
       'dry run, nothing written: 0 would be created, 0 would be updated, 1 unchanged, 0 would be withdrawn, 2 rejected\n',
     );
 
+    // A RESO feed's Office and Member become an agency and an agent here, which the summary line counts.
+    const reso = {
+      Office: [{ OfficeKey: 'O1', OfficeName: 'Sol Realty', OfficeEmail: 'office@sol.example' }],
+      Member: [{ MemberKey: 'M1', MemberFullName: 'Pia Soto', MemberEmail: 'pia@sol.example', OfficeKey: 'O1' }],
+      Property: [{ ListingKey: 'P1', X_Realty_Title: 'Townhouse near the port', ListPrice: 350000, ListAgentKey: 'M1' }],
+    };
+    fs.writeFileSync(path.join(cwd, 'feed.json'), JSON.stringify(reso));
+    const members = await run(['import', 'feed.json', '--format', 'reso']);
+    expect(members.stdout, members.out).toBe('1 created, 0 updated, 0 unchanged, 0 withdrawn, 0 rejected; 1 agent and 1 agency created\n');
+    const again = await run(['import', 'feed.json', '--format', 'reso']);
+    expect(again.stdout, again.out).toBe('0 created, 0 updated, 1 unchanged, 0 withdrawn, 0 rejected\n');
+
     const exported = await run(['export', '--format', 'csv']);
     expect(exported.code, exported.out).toBe(0);
     expect(exported.stdout.split('\n')[1]).toMatch(/^A,First house,publish,/);

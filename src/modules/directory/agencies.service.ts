@@ -11,7 +11,7 @@ import type { AgentsService } from './agents.service.js';
 import { AnswerCache } from '../../lib/answer-cache.js';
 import { assertCanSeeAgent, assertMayEditAgency, canSeeAgent, mayDetachAgent, seesHiddenAgentsOf } from './directory-access.js';
 import { findAgencyAccess, findAgentAccess } from './directory.repository.js';
-import { checkAgencyInput } from './directory-input.js';
+import { changesAgency, checkAgencyInput } from './directory-input.js';
 import type { DirectoryListings } from './directory-listings.service.js';
 import { findAgencyPage } from './directory-pages.repository.js';
 import type { DirectoryRecords } from './directory-records.service.js';
@@ -102,6 +102,15 @@ export class AgenciesService {
       await repository.updateAgency(trx, id, { ...columns, updated_at: now });
     });
     return this.get(id);
+  }
+
+  /** As update, when the input changes the record (see AgentsService.updateIfChanged). Whether it wrote. */
+  async updateIfChanged(caller: AuthUser, id: number, input: UpdateAgencyInput): Promise<boolean> {
+    assertMayEditAgency(caller, await findAgencyAccess(this.db, id));
+    const [row] = await repository.findAgencyRows(this.db, [id]);
+    if (row && !changesAgency(row, input)) return false;
+    await this.update(caller, id, input);
+    return true;
   }
 
   /**

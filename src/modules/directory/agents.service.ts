@@ -11,7 +11,7 @@ import type { SearchQueryInput } from '../search/index.js';
 import { AnswerCache } from '../../lib/answer-cache.js';
 import { assertCanSeeAgent, assertMayEditAgent, type ManagedRecords } from './directory-access.js';
 import { findAgentAccess } from './directory.repository.js';
-import { checkAgentInput } from './directory-input.js';
+import { changesAgent, checkAgentInput } from './directory-input.js';
 import type { DirectoryListings } from './directory-listings.service.js';
 import { type AgentFilter, findAgentPage } from './directory-pages.repository.js';
 import type { DirectoryRecords } from './directory-records.service.js';
@@ -55,6 +55,18 @@ export class AgentsService {
     const answer = Object.freeze({ agents, pagination: paginationOf(page.total, window) });
     this.pages.set(key, version, answer);
     return answer;
+  }
+
+  /**
+   * As update, when the input changes the record: an import's unchanged record writes nothing (every write renews
+   * the directory's cache stamp). Whether it wrote.
+   */
+  async updateIfChanged(caller: AuthUser, id: number, input: UpdateAgentInput): Promise<boolean> {
+    assertMayEditAgent(caller, await findAgentAccess(this.db, id));
+    const [row] = await repository.findAgentRows(this.db, [id]);
+    if (row && !changesAgent(row, input)) return false;
+    await this.update(caller, id, input);
+    return true;
   }
 
   /** The user's agency and the agent records they manage, whatever their visibility (docs/api.md 0.3, 5.2). */

@@ -1,4 +1,4 @@
-import type { Transaction, Updateable } from 'kysely';
+import type { Selectable, Transaction, Updateable } from 'kysely';
 import type { AgenciesTable, AgentsTable, DB, Taxonomy } from '../../db/schema/index.js';
 import { AppError, type FieldError } from '../../lib/errors.js';
 import type { AuthUser } from '../../lib/signed-in-user.js';
@@ -39,17 +39,8 @@ export async function checkAgentInput(
   input: UpdateAgentInput,
 ): Promise<AgentChanges> {
   const errors: FieldError[] = [];
-  const columns: Updateable<AgentsTable> = sharedColumns(input, errors);
-  for (const field of ['position', 'company', 'bio', 'service_areas', 'specialties'] as const) {
-    const value = input[field];
-    if (value !== undefined) columns[field] = plainText(value);
-  }
-  if (input.languages !== undefined) columns.languages = JSON.stringify(cleanLanguages(input.languages));
-  if (input.visible !== undefined) columns.visible = input.visible ? 1 : 0;
-  if (input.picture_id !== undefined) {
-    columns.picture_media_id = input.picture_id;
-    await checkImage(trx, input.picture_id, [caller.id, agent.userId], 'picture_id', errors);
-  }
+  const columns = agentColumns(input, errors);
+  if (input.picture_id !== undefined) await checkImage(trx, input.picture_id, [caller.id, agent.userId], 'picture_id', errors);
   if (input.social !== undefined) columns.social = mergeSocial(await repository.findSocial(trx, 'agents', agent.id), input.social);
   const terms = await checkTerms(trx, input, errors);
   if (errors.length > 0) throw new AppError('validation_failed', 'validation_failed', errors);
@@ -64,17 +55,57 @@ export async function checkAgencyInput(
   input: UpdateAgencyInput,
 ): Promise<Updateable<AgenciesTable>> {
   const errors: FieldError[] = [];
+  const columns = agencyColumns(input, errors);
+  if (input.logo_id !== undefined) await checkImage(trx, input.logo_id, [caller.id, agency.userId], 'logo_id', errors);
+  if (input.social !== undefined) columns.social = mergeSocial(await repository.findSocial(trx, 'agencies', agency.id), input.social);
+  if (errors.length > 0) throw new AppError('validation_failed', 'validation_failed', errors);
+  return columns;
+}
+
+/**
+ * Whether an agent update would change the stored row (`row`): an import's unchanged record then writes nothing,
+ * since every write renews the directory's cache stamp. `social` and the terms are not compared: they count as changes.
+ */
+export function changesAgent(row: Selectable<AgentsTable>, input: UpdateAgentInput): boolean {
+  if (input.social !== undefined || input.category_ids !== undefined || input.city_ids !== undefined) return true;
+  return changesRow(row, agentColumns(input, []));
+}
+
+/** As changesAgent, for an agency. */
+export function changesAgency(row: Selectable<AgenciesTable>, input: UpdateAgencyInput): boolean {
+  return input.social !== undefined || changesRow(row, agencyColumns(input, []));
+}
+
+function changesRow(row: object, columns: object): boolean {
+  const stored = row as Record<string, unknown>;
+  return Object.entries(columns).some(([column, value]) => {
+    const was = stored[column];
+    // PostgreSQL returns numeric columns (an agency's latitude) as text.
+    return typeof value === 'number' && typeof was === 'string' ? Number(was) !== value : was !== value;
+  });
+}
+
+/** The columns an agent update writes, its text cleaned: all of them but `social` and the terms, which need the database. */
+function agentColumns(input: UpdateAgentInput, errors: FieldError[]): Updateable<AgentsTable> {
+  const columns: Updateable<AgentsTable> = sharedColumns(input, errors);
+  for (const field of ['position', 'company', 'bio', 'service_areas', 'specialties'] as const) {
+    const value = input[field];
+    if (value !== undefined) columns[field] = plainText(value);
+  }
+  if (input.languages !== undefined) columns.languages = JSON.stringify(cleanLanguages(input.languages));
+  if (input.visible !== undefined) columns.visible = input.visible ? 1 : 0;
+  if (input.picture_id !== undefined) columns.picture_media_id = input.picture_id;
+  return columns;
+}
+
+/** As agentColumns, for an agency: all of them but `social`. */
+function agencyColumns(input: UpdateAgencyInput, errors: FieldError[]): Updateable<AgenciesTable> {
   const columns: Updateable<AgenciesTable> = sharedColumns(input, errors);
   if (input.description !== undefined) columns.description = richText(input.description);
   if (input.address !== undefined) columns.address = plainText(input.address);
   if (input.latitude !== undefined) columns.latitude = input.latitude;
   if (input.longitude !== undefined) columns.longitude = input.longitude;
-  if (input.logo_id !== undefined) {
-    columns.logo_media_id = input.logo_id;
-    await checkImage(trx, input.logo_id, [caller.id, agency.userId], 'logo_id', errors);
-  }
-  if (input.social !== undefined) columns.social = mergeSocial(await repository.findSocial(trx, 'agencies', agency.id), input.social);
-  if (errors.length > 0) throw new AppError('validation_failed', 'validation_failed', errors);
+  if (input.logo_id !== undefined) columns.logo_media_id = input.logo_id;
   return columns;
 }
 

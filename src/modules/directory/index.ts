@@ -37,3 +37,4 @@ export function createDirectoryModule(
 export { canSeeAgent, isAdministrator, managesAgency, managesAgent } from './directory-access.js';
 export type { AgencyAccess, AgentAccess, ManagedRecords } from './directory-access.js';
 export { findAgencyAccess, findAgentAccess } from './directory.repository.js';
+export { UpdateAgencyBody, UpdateAgentBody, type UpdateAgencyInput, type UpdateAgentInput } from './directory.schemas.js';

@@ -59,10 +59,14 @@ export function createExchangeModule(
     maxBytes: config.uploads.maxFileBytes,
     timeoutMs: Math.min(config.imports.fetchTimeoutMs, PICTURE_TIMEOUT_MS),
   });
-  const feedImporter = new FeedImporter(database.db, deps.properties, deps.taxonomies, feedPictures, {
-    defaultCurrency: config.listings.defaultCurrency,
-    ttlDays: config.listings.ttlDays,
-  });
+  const feedImporter = new FeedImporter(
+    database.db,
+    deps.properties,
+    deps.taxonomies,
+    feedPictures,
+    { defaultCurrency: config.listings.defaultCurrency, ttlDays: config.listings.ttlDays },
+    { db: database.db, users: deps.users, directory: deps },
+  );
   const feedExporter = new FeedExporter(database.db, storage);
   const feedDownloads = new FeedDownloads(database.db, feedExporter);
   const feedTokens = new FeedTokens(database.db, feedDownloads, apiBaseUrl);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { FeedListing, FeedRecord } from '../../../adapters/feeds/feed-records.js';
+import type { FeedAgent, FeedListing, FeedRecord } from '../../../adapters/feeds/feed-records.js';
 import type { Executor } from '../../../db/executor.js';
 import type { DB, ListingState } from '../../../db/schema/index.js';
 import { translate } from '../../../i18n/index.js';
@@ -17,6 +17,7 @@ import {
 } from '../../properties/index.js';
 import type { TaxonomiesService } from '../../taxonomies/index.js';
 import type { FeedPictures } from '../pictures/feed-pictures.service.js';
+import { type DirectoryOutcome, FeedDirectory, type FeedDirectoryDeps } from './feed-directory.service.js';
 import * as repository from './feed-import.repository.js';
 import { feedListingErrors, scalarInput } from './feed-listing-check.js';
 import { FeedReferences, LOCATION_FIELDS, type ResolvedLinks, TERM_FIELDS } from './feed-references.service.js';
@@ -60,6 +61,9 @@ export interface Rejection {
 
 export interface ImportSummary extends ImportCounts {
   dryRun: boolean;
+  /** Agents and agencies made from the feed's Member and Office records (in a dry run: that would be made). */
+  agentsCreated: number;
+  agenciesCreated: number;
   /** Whether `--strict` stopped the import at a rejection. */
   stopped: boolean;
   /** The first rejections (at most `MAX_REPORTED`); `rejected` counts them all. */
@@ -85,10 +89,20 @@ export class FeedImporter {
     private readonly taxonomies: TaxonomiesService,
     private readonly pictures: FeedPictures,
     private readonly rules: DraftRules,
+    private readonly people: FeedDirectoryDeps,
   ) {}
 
-  async run(records: AsyncIterable<FeedRecord>, options: ImportOptions): Promise<ImportSummary> {
-    const run = new ImportRun(this.db, this.properties, this.pictures, new FeedReferences(this.db, this.taxonomies), this.rules, options);
+  /**
+   * `directory`: the agents, agencies and accounts of an import that makes accounts of its own too (a WordPress
+   * site's authors), so that both see the same ones.
+   */
+  async run(
+    records: AsyncIterable<FeedRecord>,
+    options: ImportOptions,
+    directory = new FeedDirectory(this.people, options),
+  ): Promise<ImportSummary> {
+    const references = new FeedReferences(this.db, this.taxonomies);
+    const run = new ImportRun(this.db, this.properties, this.pictures, references, directory, this.rules, options);
     const writer = new ListingBulkWriter(this.db);
     const drafts = run.newListingDrafts(records);
     if (options.dryRun) {
@@ -102,7 +116,14 @@ export class FeedImporter {
     }
     if (options.withdrawMissing && !run.stopped) await run.withdrawMissing();
     options.onProgress?.({ ...run.counts });
-    return { ...run.counts, dryRun: options.dryRun ?? false, stopped: run.stopped, rejections: run.rejections };
+    return {
+      ...run.counts,
+      dryRun: options.dryRun ?? false,
+      agentsCreated: directory.created.agent,
+      agenciesCreated: directory.created.agency,
+      stopped: run.stopped,
+      rejections: run.rejections,
+    };
   }
 }
 
@@ -117,6 +138,7 @@ interface Checked {
 }
 
 type BatchRecord = Extract<FeedRecord, { kind: 'listing' | 'unreadable' }>;
+type DirectoryRecord = Extract<FeedRecord, { kind: 'agent' | 'agency' }>;
 /** A rejection found in a batch, reported once the batch is checked: field errors, or a reader's reasons. */
 type Found = { at: string; key: unknown; errors: readonly (FieldError | Rejection['errors'][number])[] };
 
@@ -136,6 +158,7 @@ class ImportRun {
     private readonly properties: PropertiesService,
     private readonly pictures: FeedPictures,
     private readonly references: FeedReferences,
+    private readonly directory: FeedDirectory,
     private readonly rules: DraftRules,
     private readonly options: ImportOptions,
   ) {
@@ -148,9 +171,16 @@ class ImportRun {
     let batch: BatchRecord[] = [];
     for await (const record of records) {
       this.counts.read++;
-      if (record.kind === 'agent') this.references.rememberFeedAgent(record.agent);
-      else if (record.kind === 'agency') this.references.rememberFeedAgency(record.agency);
-      else batch.push(record);
+      if (record.kind === 'agent' || record.kind === 'agency') {
+        // With `strict`, file order decides what is written: the listings before this record are done first.
+        if (this.options.strict && batch.length > 0) {
+          yield await this.processBatch(batch);
+          batch = [];
+          if (this.stopped) return;
+        }
+        await this.directoryRecord(record);
+        if (this.stopped) return;
+      } else batch.push(record);
       if (batch.length === BATCH) {
         yield await this.processBatch(batch);
         batch = [];
@@ -158,6 +188,37 @@ class ImportRun {
       }
     }
     if (batch.length > 0) yield await this.processBatch(batch);
+  }
+
+  /**
+   * A Member or Office: its agent or agency made sure of here (feed-directory.service.ts), its key then naming that
+   * for the listings. A rejected one names none, and a listing naming it is rejected in turn.
+   */
+  private async directoryRecord(record: DirectoryRecord): Promise<void> {
+    let outcome: DirectoryOutcome;
+    if (record.kind === 'agency') {
+      outcome = await this.directory.agency(record.agency);
+      this.references.knowFeedAgency(record.agency.key, 'id' in outcome ? outcome.id : null);
+    } else {
+      outcome = await this.directory.agent(record.agent, await this.agencyOf(record.agent));
+      this.references.knowFeedAgent(record.agent.key, 'id' in outcome ? outcome.id : null);
+    }
+    if ('errors' in outcome) {
+      this.reject(record.at, record.kind === 'agency' ? record.agency.key : record.agent.key, outcome.errors);
+      if (this.options.strict) this.stopped = true;
+    }
+    this.options.onProgress?.({ ...this.counts });
+  }
+
+  /**
+   * The agency a Member's `OfficeKey` puts the agent in: an Office before it in the feed or an agency's e-mail here;
+   * null for none. Undefined leaves the agent's agency as it is: when the feed does not say, in a dry run (which
+   * looks up no references), and when the key names no agency here (an Office the feed left out or rejected), since
+   * rejecting the agent over it would reject all its listings too.
+   */
+  private async agencyOf(agent: FeedAgent): Promise<number | null | undefined> {
+    if (agent.agency === undefined || this.options.dryRun) return undefined;
+    return agent.agency === null ? null : this.references.officeOf(agent.agency);
   }
 
   /**

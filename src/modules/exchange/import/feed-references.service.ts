@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { FeedAgency, FeedAgent, FeedListing } from '../../../adapters/feeds/feed-records.js';
+import type { FeedListing } from '../../../adapters/feeds/feed-records.js';
 import type { DB, Taxonomy } from '../../../db/schema/index.js';
 import { AppError, type FieldError } from '../../../lib/errors.js';
 import { slugify, sortKey } from '../../../lib/slug.js';
@@ -35,28 +35,41 @@ export interface ResolvedLinks {
 
 /**
  * Names in feeds to ids here, remembered for the run: terms by name or slug (a missing one is created, as a
- * site's own listings would have had it), agents and agencies by the feed's key, e-mail or id (never created:
- * an unknown one rejects the record). One import resolves each name once.
+ * site's own listings would have had it), agents and agencies by the feed's key (what FeedDirectory made of the
+ * feed's Member or Office), e-mail or id (an unknown one rejects the record). One import resolves each name once.
  */
 export class FeedReferences {
   /** Term ids by taxonomy and folded name; a message key where the name cannot make a term (no letter or digit). */
   private readonly terms = new Map<string, number | FieldError['key']>();
   private readonly locations = new Map<string, number>();
+  /** Ids by reference; null for a reference that names none here. */
   private readonly directory = { agents: new Map<string, number | null>(), agencies: new Map<string, number | null>() };
-  /** E-mails of the feed's own agents and agencies by their feed keys (RESO Member and Office). */
-  private readonly feedEmails = { agents: new Map<string, string>(), agencies: new Map<string, string>() };
+  /** The keys of the feed's own Offices. */
+  private readonly officeKeys = new Set<string>();
 
   constructor(
     private readonly db: Kysely<DB>,
     private readonly taxonomies: TaxonomiesService,
   ) {}
 
-  rememberFeedAgent(agent: FeedAgent): void {
-    if (agent.email) this.feedEmails.agents.set(agent.key, agent.email);
+  /** The feed's key of a Member names its agent from now on (null: the Member was rejected, and names none). */
+  knowFeedAgent(key: string, id: number | null): void {
+    this.directory.agents.set(key, id);
   }
 
-  rememberFeedAgency(agency: FeedAgency): void {
-    if (agency.email) this.feedEmails.agencies.set(agency.key, agency.email);
+  knowFeedAgency(key: string, id: number | null): void {
+    this.directory.agencies.set(key, id);
+    this.officeKeys.add(key);
+  }
+
+  /**
+   * The agency a Member's `OfficeKey` names: an Office of the feed by its key, or an agency here by e-mail; undefined
+   * for none. Not by id: a key of an Office the feed left out is a number of the feed's, not an id here.
+   */
+  async officeOf(reference: string): Promise<number | undefined> {
+    if (!this.officeKeys.has(reference) && !reference.includes('@')) return undefined;
+    await this.loadDirectory('agencies', [reference]);
+    return this.directory.agencies.get(reference) ?? undefined;
   }
 
   /** Loads what a batch of records names, creating missing terms; the links of each record, or its errors. */
@@ -161,7 +174,7 @@ export class FeedReferences {
     const known = this.directory[table];
     const wanted = [...new Set(references)].filter((reference) => !known.has(reference));
     if (wanted.length === 0) return;
-    const emailOf = (reference: string) => (reference.includes('@') ? reference : this.feedEmails[table].get(reference))?.toLowerCase();
+    const emailOf = (reference: string) => (reference.includes('@') ? reference.toLowerCase() : undefined);
     const ids = wanted.filter((reference) => /^\d{1,9}$/.test(reference)).map(Number);
     const emails = wanted.map(emailOf).filter((email): email is string => email !== undefined);
     const rows = await repository.findDirectoryRecords(this.db, table, emails, ids);

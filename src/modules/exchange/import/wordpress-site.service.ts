@@ -1,14 +1,14 @@
 import type { Kysely } from 'kysely';
-import type { FeedAgency, FeedAgent, FeedRecord } from '../../../adapters/feeds/feed-records.js';
+import type { FeedRecord } from '../../../adapters/feeds/feed-records.js';
 import { readWxrSite, type WxrRecord } from '../../../adapters/feeds/wxr/wxr-reader.js';
-import type { DB, Role } from '../../../db/schema/index.js';
+import type { DB } from '../../../db/schema/index.js';
 import { translate } from '../../../i18n/index.js';
 import { AppError } from '../../../lib/errors.js';
-import type { AuthUser } from '../../../lib/signed-in-user.js';
 import { slugify, sortKey } from '../../../lib/slug.js';
 import type { AccountsService } from '../../accounts/index.js';
 import type { DirectoryServices } from '../../directory/index.js';
 import type { TaxonomiesService } from '../../taxonomies/index.js';
+import { FeedDirectory } from './feed-directory.service.js';
 import * as repository from './feed-import.repository.js';
 import type { FeedImporter, ImportOptions, ImportSummary } from './feed-import.service.js';
 
@@ -25,8 +25,9 @@ export interface SiteImportSummary extends ImportSummary {
 /**
  * Moves a WordPress site running Houzez over (docs/data-exchange.md, "WordPress"): its terms with their parents,
  * its agencies and agents, its authors as accounts without passwords, then its properties through the feed
- * import (a sync, like any feed: run it again and it writes only what changed). Agencies, agents and authors are
- * matched to accounts here by e-mail; an author with an agent's e-mail is that agent's account.
+ * import (a sync, like any feed: run it again and it writes only what changed). The feed import makes the agencies
+ * and agents (feed-directory.service.ts); authors are matched to accounts by e-mail in the same FeedDirectory, so
+ * that an author with an agent's e-mail is that agent's account.
  */
 export class WordPressSiteImporter {
   constructor(
@@ -35,9 +36,11 @@ export class WordPressSiteImporter {
   ) {}
 
   async run(open: () => NodeJS.ReadableStream, options: Omit<ImportOptions, 'ownerOf'>): Promise<SiteImportSummary> {
-    const site = new SiteRun(this.deps, options);
-    const summary = await this.importer.run(site.records(readWxrSite(open)), { ...options, ownerOf: (owner) => site.accountOf(owner) });
-    return { ...summary, accountsCreated: site.accountsCreated, picturesSkipped: site.picturesSkipped };
+    const directory = new FeedDirectory(this.deps, options);
+    const site = new SiteRun(this.deps, directory, options);
+    const ownerOf = (owner: string) => directory.accountOf(owner);
+    const summary = await this.importer.run(site.records(readWxrSite(open)), { ...options, ownerOf }, directory);
+    return { ...summary, accountsCreated: directory.accountsCreated, picturesSkipped: site.picturesSkipped };
   }
 }
 
@@ -50,43 +53,35 @@ export interface SiteDeps {
   allowedHosts: readonly string[];
 }
 
-/** One site import: the accounts by e-mail, the terms by slug, the site's host. */
+/** One site import: the authors, the terms by slug, the site's host. */
 class SiteRun {
-  accountsCreated = 0;
   picturesSkipped = 0;
-  private readonly accounts = new Map<string, number>();
   private readonly authors = new Map<string, Extract<WxrRecord, { kind: 'author' }>>();
   private readonly agentEmails = new Set<string>();
   private readonly termIds = new Map<string, number>();
   private readonly pictureHosts = new Set<string>();
   private authorsDone = false;
-  private readonly actor: AuthUser;
   private readonly dryRun: boolean;
-
-  /** Agency ids by the site's agency post ids, for the agents that work there. */
-  private readonly agencyIds = new Map<string, number>();
 
   constructor(
     private readonly deps: SiteDeps,
+    private readonly directory: FeedDirectory,
     options: Omit<ImportOptions, 'ownerOf'>,
   ) {
-    this.actor = { id: options.actorId, role: 'administrator', sessionId: 'feed-import', tokenExpiresAt: new Date(8.64e15) };
     this.dryRun = options.dryRun ?? false;
     for (const host of deps.allowedHosts) this.pictureHosts.add(host);
   }
 
-  accountOf(owner: string): number | undefined {
-    return this.accounts.get(owner.toLowerCase());
-  }
-
-  /** The site's records as feed records: the directory and terms are written on the way, listings passed on. */
+  /** The site's records as feed records: terms are written on the way; agencies, agents and listings passed on. */
   async *records(site: AsyncIterable<WxrRecord>): AsyncGenerator<FeedRecord> {
     for await (const record of site) {
       const unreadable = await this.apply(record);
       if (unreadable) yield unreadable;
       if (record.kind === 'agency') yield { kind: 'agency', at: record.at, agency: record.agency };
-      else if (record.kind === 'agent') yield { kind: 'agent', at: record.at, agent: record.agent };
-      else if (record.kind === 'listing') {
+      else if (record.kind === 'agent') {
+        if (record.agent.email) this.agentEmails.add(record.agent.email.toLowerCase());
+        yield { kind: 'agent', at: record.at, agent: record.agent };
+      } else if (record.kind === 'listing') {
         await this.finishAuthors();
         const author = this.authors.get(record.authorLogin);
         const images = record.listing.images?.filter((url) => this.pictureHosts.has(hostOf(url)));
@@ -106,15 +101,10 @@ class SiteRun {
     try {
       if (record.kind === 'term') await this.term(record);
       else if (record.kind === 'author') this.authors.set(record.login, record);
-      else if (record.kind === 'agency') await this.agency(record.agency);
-      else if (record.kind === 'agent') await this.agent(record.agent);
     } catch (error) {
-      if (error instanceof AppError && error.fields.length > 0) {
-        const [first] = error.fields;
-        return { kind: 'unreadable', at: record.at, field: first!.field, reason: translate('en', first!.key, first!.params) };
-      }
-      if (error instanceof SiteRecordError) return { kind: 'unreadable', at: record.at, field: error.field, reason: error.message };
-      throw error;
+      if (!(error instanceof AppError) || error.fields.length === 0) throw error;
+      const [first] = error.fields;
+      return { kind: 'unreadable', at: record.at, field: first!.field, reason: translate('en', first!.key, first!.params) };
     }
     return undefined;
   }
@@ -129,70 +119,14 @@ class SiteRun {
     this.termIds.set(`${record.taxonomy}\n${record.slug}`, id);
   }
 
-  private async agency(agency: FeedAgency): Promise<void> {
-    const userId = await this.account(agency.email, 'agency', agency.name, '');
-    const { agencyId } = await this.deps.directory.agents.managedBy(userId);
-    if (agencyId === null) return; // an existing account of another role keeps it
-    this.agencyIds.set(agency.key, agencyId);
-    await this.deps.directory.agencies.update(this.actor, agencyId, {
-      name: agency.name,
-      ...(agency.phone ? { phone: agency.phone } : {}),
-      ...(agency.website ? { website: agency.website } : {}),
-      ...(agency.address ? { address: agency.address } : {}),
-    });
-  }
-
-  private async agent(agent: FeedAgent): Promise<void> {
-    const [first, ...rest] = agent.name.split(' ');
-    const userId = await this.account(agent.email, 'agent', first ?? agent.name, rest.join(' '));
-    this.agentEmails.add(agent.email!.toLowerCase());
-    const { directory } = this.deps;
-    const [agentId] = (await directory.agents.managedBy(userId)).agentIds;
-    if (agentId === undefined) return;
-    await directory.agents.update(this.actor, agentId, {
-      name: agent.name,
-      ...(agent.phone ? { phone: agent.phone } : {}),
-      ...(agent.mobile ? { mobile: agent.mobile } : {}),
-      ...(agent.position ? { position: agent.position } : {}),
-    });
-    const agencyId = agent.agency ? this.agencyIds.get(agent.agency) : undefined;
-    if (agencyId !== undefined) await directory.agencies.attach(this.actor, agencyId, agentId);
-  }
-
   /** Authors whose e-mail is no agent's become owners' accounts, once the agents are known (they come first). */
   private async finishAuthors(): Promise<void> {
     if (this.authorsDone || this.dryRun) return;
     this.authorsDone = true;
     for (const author of this.authors.values()) {
       if (!author.email || this.agentEmails.has(author.email.toLowerCase())) continue;
-      await this.account(author.email, 'owner', author.firstName || author.displayName || author.login, author.lastName, author.login);
+      await this.directory.owner(author.email, author.firstName || author.displayName || author.login, author.lastName, author.login);
     }
-  }
-
-  /** The account of that e-mail, made without a password when there is none. */
-  private async account(email: string | undefined, role: Role, firstName: string, lastName: string, login?: string): Promise<number> {
-    if (!email) throw new SiteRecordError('email', 'is required: accounts are matched and signed in by e-mail');
-    const key = email.toLowerCase();
-    const known = this.accounts.get(key);
-    if (known !== undefined) return known;
-    const { users } = this.deps;
-    let user = await users.findByEmail(key);
-    if (!user) {
-      const username = await users.freeUsername(login ?? key.split('@')[0] ?? role);
-      user = await users.createUser({ username, email: key, role, firstName, lastName });
-      this.accountsCreated++;
-    }
-    this.accounts.set(key, user.id);
-    return user.id;
-  }
-}
-
-class SiteRecordError extends Error {
-  constructor(
-    readonly field: string,
-    reason: string,
-  ) {
-    super(reason);
   }
 }
 
