@@ -64,7 +64,8 @@ export async function importCommand(services: Services, config: Config, command:
     } else {
       const { stream, size } = await openInput(command.input, config);
       bar = size === undefined ? undefined : new ProgressBar('bytes read', size);
-      summary = await services.feedImporter.run(FEED_FORMATS[command.format].read(counted(stream, bar)), options);
+      const { read, directoryIds } = FEED_FORMATS[command.format];
+      summary = await services.feedImporter.run(read(counted(stream, bar)), { ...options, directoryIds });
     }
     bar?.finish();
     for (const rejection of rejected) console.error(rejectionLine(rejection));

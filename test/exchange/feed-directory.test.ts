@@ -275,4 +275,14 @@ describe.each(DIALECTS)('a RESO feed’s members and offices (%s)', (dialect) =>
       .execute();
     expect(named.map((row) => row.agent_id)).toEqual([piaId, await agentIdOf(db, 'leo@sol.example')]);
   });
+
+  it('reads a key that names no member as the feed’s own, never as the id of an agent or agency here', async () => {
+    const { db } = await newSite();
+    const agencyId = await newAgency(db, { name: 'Local Realty' });
+    const agentId = await newAgent(db, { name: 'Local Agent', agency_id: agencyId });
+    const stale = { ...BEACH, ListAgentKey: String(agentId), ListOfficeKey: String(agencyId) };
+    const summary = await importFeed(site, resoFeed([], [], [stale]));
+    expect(summary).toMatchObject({ created: 0, rejected: 1 });
+    expect(summary.rejections[0]!.errors.map((error) => error.field)).toEqual(['agents.0', 'agency']);
+  });
 });

@@ -38,6 +38,7 @@ async function importText(site: Site, format: FeedFormat, text: string, options:
   return site.t.services.feedImporter.run(FEED_FORMATS[format].read(Readable.from([Buffer.from(text)])), {
     source: 'agency-feed',
     actorId: site.admin.id,
+    directoryIds: FEED_FORMATS[format].directoryIds,
     ...options,
   });
 }
@@ -185,6 +186,15 @@ describe.each(DIALECTS)('feed import (%s)', (dialect) => {
     expect(changed).toMatchObject({ created: 0, updated: 1, unchanged: 0 });
     const [after] = await listingRows(to.db);
     expect(after).toMatchObject({ id: before!.id, price: 95000, description: 'Edited here', bedrooms: 2, agency_id: to.agencyId });
+  });
+
+  it('names agents and agencies by their ids here in CSV, as its export names those without an e-mail', async () => {
+    to = await newSite(dialect);
+    const feed = `key,title,agents,agency\nI1,Named by ids,${to.agentId},${to.agencyId}\nI2,Unknown id,${to.agentId + 1000},`;
+    const summary = await importText(to, 'csv', feed);
+    expect(summary).toMatchObject({ created: 1, rejected: 1 });
+    expect(summary.rejections[0]).toMatchObject({ key: 'I2', errors: [{ field: 'agents.0' }] });
+    expect((await listingRows(to.db))[0]).toMatchObject({ title: 'Named by ids', agency_id: to.agencyId });
   });
 
   it('withdraws the listings of the source that the feed no longer lists, leaving sold ones and other sources alone', async () => {

@@ -129,8 +129,10 @@ export class ImportExecution {
     };
     let summary: ImportCounts;
     if (run.format === 'wxr') summary = await deps.siteImporter.run(open, options);
-    else if (isFeedFormat(run.format)) summary = await deps.feedImporter.run(FEED_FORMATS[run.format].read(open()), options);
-    else throw new RunFailure(`unknown format ${run.format}`);
+    else if (isFeedFormat(run.format)) {
+      const format = FEED_FORMATS[run.format];
+      summary = await deps.feedImporter.run(format.read(open()), { ...options, directoryIds: format.directoryIds });
+    } else throw new RunFailure(`unknown format ${run.format}`);
     const { read, created, updated, unchanged, withdrawn, rejected } = summary;
     this.counts = { read, created, updated, unchanged, withdrawn, rejected };
   }

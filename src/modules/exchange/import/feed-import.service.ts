@@ -31,6 +31,11 @@ export interface ImportOptions {
   ownerId?: number;
   /** The account of a record's `owner` (a WordPress author's e-mail), when the source names one. */
   ownerOf?: (owner: string) => number | undefined;
+  /**
+   * Whether a reference of digits may name an agent or agency by its id here (FEED_FORMATS `directoryIds`: CSV).
+   * Otherwise only the feed's own Members and Offices and e-mails name them.
+   */
+  directoryIds?: boolean;
   dryRun?: boolean;
   /** Stop at the first rejected record (what was written before it stays). */
   strict?: boolean;
@@ -101,7 +106,7 @@ export class FeedImporter {
     options: ImportOptions,
     directory = new FeedDirectory(this.people, options),
   ): Promise<ImportSummary> {
-    const references = new FeedReferences(this.db, this.taxonomies);
+    const references = new FeedReferences(this.db, this.taxonomies, options.directoryIds ?? false);
     const run = new ImportRun(this.db, this.properties, this.pictures, references, directory, this.rules, options);
     const writer = new ListingBulkWriter(this.db);
     const drafts = run.newListingDrafts(records);

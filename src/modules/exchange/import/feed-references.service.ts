@@ -36,7 +36,8 @@ export interface ResolvedLinks {
 /**
  * Names in feeds to ids here, remembered for the run: terms by name or slug (a missing one is created, as a
  * site's own listings would have had it), agents and agencies by the feed's key (what FeedDirectory made of the
- * feed's Member or Office), e-mail or id (an unknown one rejects the record). One import resolves each name once.
+ * feed's Member or Office), e-mail or, in CSV, id (an unknown one rejects the record). One import resolves each name
+ * once.
  */
 export class FeedReferences {
   /** Term ids by taxonomy and folded name; a message key where the name cannot make a term (no letter or digit). */
@@ -47,9 +48,11 @@ export class FeedReferences {
   /** The keys of the feed's own Offices. */
   private readonly officeKeys = new Set<string>();
 
+  /** `byId`: a reference of digits may name an agent or agency by its id here (ImportOptions `directoryIds`). */
   constructor(
     private readonly db: Kysely<DB>,
     private readonly taxonomies: TaxonomiesService,
+    private readonly byId: boolean,
   ) {}
 
   /** The feed's key of a Member names its agent from now on (null: the Member was rejected, and names none). */
@@ -175,7 +178,7 @@ export class FeedReferences {
     const wanted = [...new Set(references)].filter((reference) => !known.has(reference));
     if (wanted.length === 0) return;
     const emailOf = (reference: string) => (reference.includes('@') ? reference.toLowerCase() : undefined);
-    const ids = wanted.filter((reference) => /^\d{1,9}$/.test(reference)).map(Number);
+    const ids = this.byId ? wanted.filter((reference) => /^\d{1,9}$/.test(reference)).map(Number) : [];
     const emails = wanted.map(emailOf).filter((email): email is string => email !== undefined);
     const rows = await repository.findDirectoryRecords(this.db, table, emails, ids);
     for (const reference of wanted) {
@@ -183,7 +186,9 @@ export class FeedReferences {
       const row =
         email !== undefined
           ? rows.find((found) => found.email.toLowerCase() === email)
-          : rows.find((found) => String(found.id) === reference);
+          : ids.length > 0
+            ? rows.find((found) => String(found.id) === reference)
+            : undefined;
       known.set(reference, row?.id ?? null);
     }
   }
