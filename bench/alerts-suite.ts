@@ -27,11 +27,11 @@ const WARMUP_LISTINGS = 5;
  */
 const COMPILED = {
   database: 'db/database.js',
-  notifier: 'modules/notifications/notifier.js',
-  alerts: 'modules/notifications/saved-search-alerts.js',
-  index: 'modules/notifications/saved-search-index.js',
-  matcher: 'modules/search/search-matcher.js',
-  matcherRepository: 'modules/search/search-matcher.repository.js',
+  notifier: 'modules/notifications/delivery/notifier.service.js',
+  alerts: 'modules/saved-searches/alerts/saved-search-alerts.service.js',
+  index: 'modules/saved-searches/alerts/saved-search-index.service.js',
+  matcher: 'modules/search/matcher/search-matcher.js',
+  matcherRepository: 'modules/search/matcher/search-matcher.repository.js',
 } as const;
 
 interface Compiled {

@@ -8,9 +8,9 @@
  * BENCH_BROADCAST_ROUNDS, BENCH_BROADCAST_JSON), and the bulk suite (bulk-suite.ts: the rate of the bulk write
  * path of `seed --properties`, fresh and live; BENCH_BULK_LISTINGS, BENCH_BULK_ROUNDS, BENCH_BULK_JSON), and the
  * exchange suite (exchange-suite.ts: `realty-api import` of a 100,000-listing CSV feed and the CSV and Kyero
- * exports, time and memory; BENCH_EXCHANGE_LISTINGS, BENCH_EXCHANGE_BASE, BENCH_EXCHANGE_ROUNDS,
- * BENCH_EXCHANGE_JSON). `BENCH_SUITE=api`, `search`, `alerts`, `broadcast`, `bulk` or `exchange` runs one of
- * them; by default (`all`) all six run, in that order.
+ * exports, time and memory, and the rate of the pictures job; BENCH_EXCHANGE_LISTINGS, BENCH_EXCHANGE_BASE,
+ * BENCH_EXCHANGE_PICTURES, BENCH_EXCHANGE_ROUNDS, BENCH_EXCHANGE_JSON). `BENCH_SUITE=api`, `search`, `alerts`,
+ * `broadcast`, `bulk` or `exchange` runs one of them; by default (`all`) all six run, in that order.
  */
 import os from 'node:os';
 import { runAlertsSuite } from './alerts-suite.js';

@@ -104,6 +104,17 @@ describe.each(DIALECTS)('feed pictures (%s)', (dialect) => {
     return row.listing_id;
   }
 
+  it('fetches a queue longer than one claim in one run of the job', async () => {
+    const { base } = server;
+    const urls = `${base}/one.png|${base}/two.jpeg|${base}/three.webp`;
+    await importCsv(['key,title,images', ...['Q1', 'Q2', 'Q3', 'Q4'].map((key) => `${key},Queue ${key},${urls}`)].join('\n'));
+    expect(await t.services.feedPictures.counts()).toMatchObject({ pending: 12 });
+    // One run claims more as the pictures in hand run out, and says when nothing is left.
+    expect(await t.services.feedPictures.runOnce()).toBeUndefined();
+    expect(await t.services.feedPictures.counts()).toMatchObject({ pending: 0 });
+    for (const key of ['Q1', 'Q2', 'Q3', 'Q4']) expect(await gallery(key)).toHaveLength(3);
+  });
+
   it('fetches nothing again for an unchanged gallery, and replaces a changed one', async () => {
     const { base, hits } = server;
     await importCsv(`key,title,images\nP2,Replaced pictures,${base}/one.png`);
