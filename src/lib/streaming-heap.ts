@@ -16,8 +16,8 @@ const HEAP_GROWING_PERCENT = 50;
 
 /**
  * For a command that streams many records (`realty-api import` and `export`): the process's memory then
- * follows its live data instead of four times it. Set at run time: V8 reads the setting at each full
- * collection. The server keeps V8's own heuristics, tuned for latency.
+ * follows its live data instead of four times it. Set at run time, as early as can be: V8 reads the setting
+ * when a full collection sets the next one's limit. The server keeps V8's own heuristics, tuned for latency.
  */
 export function keepHeapNearLiveData(): void {
   v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
