@@ -5,7 +5,7 @@ import { AppError } from '../../../lib/errors.js';
 import type { AuthUser } from '../../../lib/signed-in-user.js';
 import { FEED_FORMATS, type FeedFormat } from '../feed-formats.js';
 import type { ExportScope, FeedExporter } from './feed-export.service.js';
-import { findDirectoryRecordsOf } from './feed-scope.repository.js';
+import { findDirectoryRecordOf } from '../directory-records.repository.js';
 
 /** A feed as an HTTP download: its media type, the file name to save it as, and the text as a byte stream. */
 export interface FeedFile {
@@ -50,14 +50,14 @@ export class FeedDownloads {
       case 'manager':
         return {};
       case 'agency': {
-        const { agencyId } = await findDirectoryRecordsOf(this.db, caller.id);
+        const agencyId = await findDirectoryRecordOf(this.db, 'agencies', caller.id);
         // Without its record an agency has no listings; an empty scope would mean every listing instead.
-        if (agencyId === null) throw new AppError('forbidden', 'export_no_agency_record');
+        if (agencyId === undefined) throw new AppError('forbidden', 'export_no_agency_record');
         return { agencyId };
       }
       case 'agent': {
-        const { agentId } = await findDirectoryRecordsOf(this.db, caller.id);
-        if (agentId === null) throw new AppError('forbidden', 'export_no_agent_record');
+        const agentId = await findDirectoryRecordOf(this.db, 'agents', caller.id);
+        if (agentId === undefined) throw new AppError('forbidden', 'export_no_agent_record');
         return { agentId };
       }
       default:

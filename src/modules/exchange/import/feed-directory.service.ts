@@ -7,12 +7,18 @@ import { AppError, type FieldError } from '../../../lib/errors.js';
 import type { AuthUser } from '../../../lib/signed-in-user.js';
 import type { AccountsService } from '../../accounts/index.js';
 import { type DirectoryServices, UpdateAgencyBody, UpdateAgentBody } from '../../directory/index.js';
+import { findDirectoryRecordOf } from '../directory-records.repository.js';
 import * as repository from './feed-import.repository.js';
 
 export interface FeedDirectoryDeps {
   db: Kysely<DB>;
   users: AccountsService;
   directory: DirectoryServices;
+}
+
+/** The administrator an import acts as: the import is their own act, done without a session of theirs. */
+export function importActor(actorId: number): AuthUser {
+  return { id: actorId, role: 'administrator', sessionId: 'feed-import', tokenExpiresAt: new Date(8.64e15) };
 }
 
 /** What became of a feed's agent or agency: its id here (null when a dry run would make it), or why it was rejected. */
@@ -54,8 +60,7 @@ export class FeedDirectory {
     private readonly deps: FeedDirectoryDeps,
     options: { actorId: number; dryRun?: boolean },
   ) {
-    // The import is the administrator's own act, done without a session of theirs.
-    this.actor = { id: options.actorId, role: 'administrator', sessionId: 'feed-import', tokenExpiresAt: new Date(8.64e15) };
+    this.actor = importActor(options.actorId);
     this.dryRun = options.dryRun ?? false;
   }
 
@@ -133,7 +138,7 @@ export class FeedDirectory {
     if (user && user.role !== kind) return 'other role';
     if (user) {
       this.accounts.set(email, user.id);
-      return { userId: user.id, recordId: await repository.findDirectoryRecordOf(db, TABLES[kind], user.id) };
+      return { userId: user.id, recordId: await findDirectoryRecordOf(db, TABLES[kind], user.id) };
     }
     const [record] = await repository.findDirectoryRecords(db, TABLES[kind], [email], []);
     return { recordId: record?.id };
@@ -144,7 +149,7 @@ export class FeedDirectory {
     const id = userId ?? (await this.newAccount(email, kind, firstName, lastName));
     if (userId !== undefined) await this.deps.users.changeRole(this.actor.id, userId, kind);
     this.accounts.set(email, id);
-    const recordId = await repository.findDirectoryRecordOf(this.deps.db, TABLES[kind], id);
+    const recordId = await findDirectoryRecordOf(this.deps.db, TABLES[kind], id);
     if (recordId === undefined) throw new Error(`account ${id} has no ${kind} record after it was made`);
     return recordId;
   }

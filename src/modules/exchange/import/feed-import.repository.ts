@@ -99,9 +99,3 @@ export async function findDirectoryRecords(
     .orderBy('id')
     .execute();
 }
-
-/** The agent or agency record of an account, when it has one (`user_id` is unique). */
-export async function findDirectoryRecordOf(db: Executor, table: 'agents' | 'agencies', userId: number): Promise<number | undefined> {
-  const row = await db.selectFrom(table).select('id').where('user_id', '=', userId).executeTakeFirst();
-  return row?.id;
-}

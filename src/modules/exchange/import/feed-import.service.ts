@@ -17,7 +17,7 @@ import {
 } from '../../properties/index.js';
 import type { TaxonomiesService } from '../../taxonomies/index.js';
 import type { FeedPictures } from '../pictures/feed-pictures.service.js';
-import { type DirectoryOutcome, FeedDirectory, type FeedDirectoryDeps } from './feed-directory.service.js';
+import { type DirectoryOutcome, FeedDirectory, type FeedDirectoryDeps, importActor } from './feed-directory.service.js';
 import * as repository from './feed-import.repository.js';
 import { feedListingErrors, scalarInput } from './feed-listing-check.js';
 import { FeedReferences, LOCATION_FIELDS, type ResolvedLinks, TERM_FIELDS } from './feed-references.service.js';
@@ -167,8 +167,7 @@ class ImportRun {
     private readonly rules: DraftRules,
     private readonly options: ImportOptions,
   ) {
-    // The import is the administrator's own act, done without a session of theirs.
-    this.actor = { id: options.actorId, role: 'administrator', sessionId: 'feed-import', tokenExpiresAt: new Date(8.64e15) };
+    this.actor = importActor(options.actorId);
   }
 
   /** Reads the feed in batches: rejects, updates and skips as it goes, and yields the drafts of new listings. */
