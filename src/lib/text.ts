@@ -1,14 +1,37 @@
+import { decodeHTML } from 'entities';
 import sanitize from 'sanitize-html';
 
+/** Comments, including one left open at the end of the text. */
+const COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
+/** A whole tag: `<` then a letter, `/`, `!` or `?`, up to the next `>`. */
+const TAG = /<[A-Za-z/!?][^<>]*>/g;
+/** A `<` that would begin a tag in a browser (a letter, `/`, `!` or `?` after it), with any `<` just before it. */
+const TAG_OPENER = /<+(?=[A-Za-z/!?])/g;
+
 /**
- * Plain-text field (docs/api.md 12): HTML tags and comments removed, white space trimmed. Only real tags count:
- * `Beds < 3` and `I <3 gardens` keep their text.
+ * Plain-text field (docs/api.md 0.4): no HTML tag survives, however it is written. Tags and comments are removed
+ * until none is left (so `<<b>img …>` cannot rebuild one), entities are decoded once (`&amp;` → `&`, as
+ * WordPress writes titles), tags spelled with entities are removed in turn, and any `<` that could still open a
+ * tag (an unclosed `<img src=x onerror=…`) is dropped. A `<` before anything else is text: `Beds < 3` and
+ * `I <3 gardens` keep theirs. White space is trimmed.
  */
 export function plainText(value: string): string {
-  return value
-    .replace(/<!--[\s\S]*?(-->|$)/g, '')
-    .replace(/<\/?[A-Za-z][^<>]*>/g, '')
-    .trim();
+  return withoutTagOpeners(withoutTags(decodeHTML(withoutTags(value)))).trim();
+}
+
+/** Removes comments and whole tags until none is left: each pass shortens the text, so this ends. */
+function withoutTags(value: string): string {
+  let text = value;
+  for (;;) {
+    const next = text.replace(COMMENT, '').replace(TAG, '');
+    if (next === text) return text;
+    text = next;
+  }
+}
+
+/** Drops every `<` that could open a tag; a run of `<` goes whole, so no new opener is left behind. */
+function withoutTagOpeners(value: string): string {
+  return value.replace(TAG_OPENER, '');
 }
 
 const RICH_TEXT: sanitize.IOptions = {
@@ -39,6 +62,11 @@ export function excerptOf(html: string): string {
     .replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_, name: string) => ENTITIES[name]!)
     .replace(/\s+/g, ' ')
     .trim();
+  return cutExcerpt(withoutTagOpeners(text));
+}
+
+/** `text` cut at a word boundary to at most 160 characters. */
+function cutExcerpt(text: string): string {
   // Counted in characters (code points), walking only as far as the cut.
   let end = 0;
   for (let kept = 0; kept < EXCERPT_LENGTH - 1 && end < text.length; kept++) end += codePointUnits(text, end);

@@ -87,7 +87,7 @@ describe.each(DIALECTS)('updating the profile (%s)', (dialect) => {
       first_name: 'Ana',
       last_name: 'alert(1)Diaz',
       display_name: 'Ana D.',
-      bio: 'I <3 gardens &amp; homes',
+      bio: 'I <3 gardens & homes',
     });
   });
 
