@@ -1,5 +1,6 @@
 // Lint: typescript-eslint's recommended rules over the TypeScript tree; formatting is Prettier's job.
 import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -10,6 +11,11 @@ export default tseslint.config(
     // Node's globals for the plain-JavaScript entry points (bin/, console's build script, this file); TypeScript checks its own.
     files: ['**/*.js', '**/*.mjs'],
     languageOptions: { globals: { URL: 'readonly', console: 'readonly', process: 'readonly' } },
+  },
+  {
+    // The website's islands run in the browser (src/site/browser/, type-checked by its own tsconfig).
+    files: ['src/site/browser/**/*.js'],
+    languageOptions: { globals: globals.browser },
   },
   {
     languageOptions: { ecmaVersion: 2022, sourceType: 'module' },

@@ -4,7 +4,7 @@ import { isDatabaseReady } from './db/database.js';
 import { registerAuth } from './http/auth.js';
 import { registerCors, wildcardCorsHeaders } from './http/cors.js';
 import { registerConsole } from './http/console.js';
-import { frameworkErrorHandler, registerErrorHandling } from './http/error-handler.js';
+import { frameworkErrorHandler, registerErrorHandling, registerNotFound } from './http/error-handler.js';
 import { registerHealthRoutes } from './http/health.js';
 import { acceptLangQuery, languagePrefixRewriter } from './http/language.js';
 import { registerMetrics } from './http/metrics.js';
@@ -21,6 +21,7 @@ import { scheduleBackgroundJobs } from './jobs/background-jobs.js';
 import { emailSender } from './jobs/email-sender.js';
 import { OutboxWorker } from './jobs/outbox.js';
 import type { Scheduler } from './jobs/scheduler.js';
+import type { CacheStamps } from './db/cache-versions.js';
 import { createAccountsModule } from './modules/accounts/index.js';
 import { createAuthModule } from './modules/auth/index.js';
 import { createDirectoryModule } from './modules/directory/index.js';
@@ -39,12 +40,15 @@ import { createStatsModule } from './modules/stats/index.js';
 import { createTaxonomiesModule } from './modules/taxonomies/index.js';
 import { createUsersModule } from './modules/users/index.js';
 import { type AppDependencies, createPlatform } from './platform.js';
+import { type BrandSource, DEFAULT_BRAND, registerSite } from './site/index.js';
 
 export type { AppDependencies } from './platform.js';
 
 /** Every module's services in one bag, for the CLI, the server and the tests, with what runs beside them. */
 export type Services = ServicesOf<ReturnType<typeof createModules>> & {
   log: FastifyBaseLogger;
+  /** The cache stamps the services' caches follow; the website's pages follow them too. */
+  stamps: CacheStamps;
   /** The modules, in the order their routes are registered. */
   modules: readonly AppModule[];
   /** Sends the e-mail, push and Stripe messages the services write to the outbox. */
@@ -115,6 +119,7 @@ export function createServices(deps: AppDependencies): Services {
   return {
     ...(Object.assign({}, ...modules.map((module) => module.services)) as ServicesOf<typeof modules>),
     log,
+    stamps: platform.stamps,
     modules,
     outbox,
     scheduler,
@@ -129,6 +134,9 @@ export function createServices(deps: AppDependencies): Services {
     },
   };
 }
+
+// TODO(site-settings): the administrator's brand from the database replaces this.
+const STATIC_BRAND: BrandSource = { current: async () => ({ brand: DEFAULT_BRAND, version: 'default' }) };
 
 /**
  * Builds the HTTP application: plugins, cross-cutting hooks, then the modules' schemas and routes. Does not
@@ -195,5 +203,9 @@ export async function buildApp(deps: AppDependencies, services: Services = creat
       mediaOrigin: new URL(config.s3 ? config.s3.publicUrl : config.publicUrl).origin,
     });
   }
+  const site = config.site.enabled
+    ? await registerSite(app, { config, services, stamps: services.stamps, brands: STATIC_BRAND, secret: deps.jwtSecret })
+    : undefined;
+  registerNotFound(app, site);
   return app;
 }

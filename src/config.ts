@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { type ConsoleConfig, readConsoleConfig } from './config-console.js';
+import { readSiteConfig, type SiteConfig } from './config-site.js';
 import { type Env, EnvReader } from './config-env.js';
 import { type FcmConfig, readFcmConfig } from './config-push.js';
 import { percentToBasisPoints, toMinor } from './lib/money.js';
@@ -49,9 +50,10 @@ export interface Config {
   readonly registrationEnabled: boolean;
   /** Saved searches one user may keep (docs/api.md 0.6); the next one is a 409. */
   readonly savedSearchesPerUser: number;
-  /** The page that takes `?token=` from the reset mail: the console's own when it is served. */
+  /** The page that takes `?token=` from the reset mail: the website's when it is served, else the console's. */
   readonly resetPasswordUrl: string;
   readonly console: ConsoleConfig;
+  readonly site: SiteConfig;
   /** Without `smtpUrl`, mail stays in the outbox table and is written to the log. */
   readonly mail: { readonly smtpUrl: string | undefined; readonly from: string };
   readonly outboxPollMs: number;
@@ -194,7 +196,9 @@ export function loadConfig(env: Env = process.env, stdoutIsTerminal = Boolean(pr
   if (searchEngine !== 'memory' && searchEngine !== 'sql') problems.push(`SEARCH_ENGINE must be memory or sql (got "${searchEngine}")`);
 
   const consoleConfig = readConsoleConfig(read, problems);
-  const resetPage = consoleConfig.enabled ? '/console/reset-password' : '/reset-password';
+  const siteConfig = readSiteConfig(read);
+  // The reset mail leads to the website's page when there is one (buyers have no console), else the console's.
+  const resetPage = consoleConfig.enabled && !siteConfig.enabled ? '/console/reset-password' : '/reset-password';
   const paymentReturnPage = consoleConfig.enabled ? '/console/membership' : '/payment';
 
   const seedRaw = env.SEED_DEMO;
@@ -241,6 +245,7 @@ export function loadConfig(env: Env = process.env, stdoutIsTerminal = Boolean(pr
     savedSearchesPerUser: read.integer('SAVED_SEARCHES_PER_USER', 50, 1, 10_000),
     resetPasswordUrl: read.url('RESET_PASSWORD_URL', `${publicUrl.replace(/\/+$/, '')}${resetPage}`),
     console: consoleConfig,
+    site: siteConfig,
     mail: {
       smtpUrl: env.SMTP_URL?.trim() || undefined,
       from: read.string('MAIL_FROM', 'realty-api <no-reply@localhost>'),

@@ -26,6 +26,12 @@ const WALLS = [
   { rule: '4 adapters → db/modules', from: 'src/adapters/', to: ['src/db/', 'src/modules/'] }, // plain ports: no SQL, no features
   { rule: '5 http → modules', from: 'src/http/', to: ['src/modules/'] }, // cross-cutting HTTP knows no feature
   { rule: '5 lib → modules/http/jobs', from: 'src/lib/', to: ['src/modules/', 'src/http/', 'src/jobs/'] }, // the shared bottom layer
+  { rule: '10 site → db/jobs', from: 'src/site/', to: ['src/db/', 'src/jobs/'] }, // pages reach data through module faces only
+  ...['src/lib/', 'src/db/', 'src/http/', 'src/modules/', 'src/jobs/', 'src/adapters/'].map((from) => ({
+    rule: '10 → site',
+    from,
+    to: ['src/site/'],
+  })), // the website sits on top: nothing below knows it
 ];
 
 /**
@@ -86,8 +92,12 @@ export function checkArchitecture(files: SourceFacts[], dialectAllowed: Readonly
       report('9 console → server', edge.from, describeImport(edge));
   }
 
-  // Rule 8: a file under src/modules/ or src/jobs/ that issues SQL is a *.repository.ts.
+  // Rule 8: a file under src/modules/ or src/jobs/ that issues SQL is a *.repository.ts; the website issues none.
   for (const { file, sqlCalls } of files) {
+    if (file.startsWith('src/site/') && sqlCalls.length > 0) {
+      report('8 SQL outside a repository', file, `${file}: ${sqlCalls.map((c) => `:${c.line} ${c.what}`).join(', ')}`);
+      continue;
+    }
     const roled = moduleOf(file) !== undefined || file.startsWith('src/jobs/');
     if (!roled || file.endsWith('.repository.ts') || sqlCalls.length === 0) continue;
     const shown = sqlCalls.slice(0, 8).map((c) => `:${c.line} ${c.what}`);
@@ -135,6 +145,8 @@ describe('the architecture checker', () => {
       'src/http/auth.ts': `export { A } from '../modules/a/index.js';`,
       'src/lib/paging.ts': `import '../http/envelope.js';`,
       'src/jobs/scheduler.ts': `import { A } from '../modules/a/index.js';`,
+      'src/site/pages/home/home.routes.tsx': `import { rows } from '../../../db/change-log.js';\nexport const n = (db) => db.selectFrom('t').execute();`,
+      'src/http/console.ts': `import { Site } from '../site/site.js';`,
       'src/seed/demo.ts': `import { rows } from '../modules/b/b.repository.js';`,
       'src/config.ts': `export const kind = (url: string) => (url.startsWith('sqlite:') ? { kind: 'sqlite' } : { kind: 'postgres' });`,
       'console/src/features/x/index.tsx': `import { useState } from 'react';\nimport { AppError } from '../../../../src/lib/errors.js';\nexport const X = () => <p>{String(useState)}</p>;`,
@@ -156,6 +168,9 @@ describe('the architecture checker', () => {
         '6 dialect check | src/modules/b/b.service.ts',
         '7 module cycle | src/modules/a/',
         '8 SQL outside a repository | src/modules/b/b.helpers.ts',
+        '8 SQL outside a repository | src/site/pages/home/home.routes.tsx',
+        '10 site → db/jobs | src/site/pages/home/home.routes.tsx',
+        '10 → site | src/http/console.ts',
         '9 console → server | console/src/features/x/index.tsx',
       ].sort(),
     );

@@ -70,7 +70,7 @@ function sendRepresentation(
 }
 
 /** Weak comparison (RFC 9110 13.1.2), as If-None-Match requires. */
-function ifNoneMatch(header: string | undefined, etag: string): boolean {
+export function ifNoneMatch(header: string | undefined, etag: string): boolean {
   if (header === undefined) return false;
   if (header.trim() === '*') return true;
   const opaque = etag.replace(/^W\//, '');

@@ -7,7 +7,7 @@ type AjvError = NonNullable<FastifyError['validation']>[number];
 
 /**
  * Renders every failure as the contract's error body (docs/api.md 0.2): Fastify's own errors (validation,
- * parsing, body size, unknown routes), driver errors (unique violations → 409) and anything unexpected,
+ * parsing, body size), driver errors (unique violations → 409) and anything unexpected,
  * which is logged with the request id and answered 500 without internals.
  */
 export function registerErrorHandling(app: FastifyInstance): void {
@@ -16,9 +16,19 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
     return sendError(request, reply, appError);
   });
+}
 
+/**
+ * Unknown routes: the error body, or, for a path `isPage` claims (the website's, when it is served), the page
+ * `pageNotFound` renders, so that a visitor who follows a dead link gets a page and not JSON.
+ */
+export function registerNotFound(
+  app: FastifyInstance,
+  pages?: { isPage: (path: string) => boolean; pageNotFound: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> },
+): void {
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
+    if (pages?.isPage(path)) return pages.pageNotFound(request, reply);
     return sendError(
       request,
       reply,
@@ -60,7 +70,8 @@ function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError
     });
 }
 
-function toAppError(error: FastifyError, request: FastifyRequest): AppError {
+/** Any failure as the AppError it is answered with: the website renders the same errors as pages. */
+export function toAppError(error: FastifyError, request: FastifyRequest): AppError {
   if (error instanceof AppError) return error;
   if (error.validation) return new AppError('validation_failed', 'validation_failed', fieldErrors(error.validation));
   switch (error.code) {

@@ -36,10 +36,15 @@ export function resolveLanguage(request: FastifyRequest): Language {
 
 const LangQuery = Type.String({ pattern: '^[A-Za-z]{2}([-_][A-Za-z]{2,4})?$', description: 'Message language (en, ar, es, fr)' });
 
-/** Every route of the API accepts `?lang=` (docs/api.md 12), and refuses every other query parameter it does not name. */
+/**
+ * Every route of the API accepts `?lang=` (docs/api.md 12), and refuses every other query parameter it does not
+ * name. Routes that say `config: { ownQueryRules: true }` (the website's pages, which links from anywhere reach
+ * with tracking parameters) keep their own schema as it is.
+ */
 export function acceptLangQuery(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/docs') || route.url.startsWith('/console')) return;
+    if ((route.config as { ownQueryRules?: boolean } | undefined)?.ownQueryRules) return;
     const schema = (route.schema ??= {});
     const query = (schema.querystring ?? Type.Object({}, { additionalProperties: false })) as {
       properties?: Record<string, unknown>;

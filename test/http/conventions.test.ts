@@ -29,13 +29,13 @@ describe.each(DIALECTS)('API conventions (%s)', (dialect) => {
 
   describe('request ids', () => {
     it('echoes a safe X-Request-Id, in the header and in the error body', async () => {
-      const res = await t.app.inject({ method: 'GET', url: '/nowhere', headers: { 'x-request-id': 'client-42.abc_DEF' } });
+      const res = await t.app.inject({ method: 'GET', url: `${API}/nowhere`, headers: { 'x-request-id': 'client-42.abc_DEF' } });
       expect(res.headers['x-request-id']).toBe('client-42.abc_DEF');
       expect(res.json().request_id).toBe('client-42.abc_DEF');
     });
 
     it.each(['has spaces', 'x'.repeat(65), 'semi;colon', ''])('replaces the unsafe id %j with a new one', async (id) => {
-      const res = await t.app.inject({ method: 'GET', url: '/nowhere', headers: { 'x-request-id': id } });
+      const res = await t.app.inject({ method: 'GET', url: `${API}/nowhere`, headers: { 'x-request-id': id } });
       expect(res.headers['x-request-id']).toMatch(/^[A-Za-z0-9._-]{1,64}$/);
       expect(res.headers['x-request-id']).not.toBe(id);
       expect(res.json().request_id).toBe(res.headers['x-request-id']);
@@ -52,7 +52,7 @@ describe.each(DIALECTS)('API conventions (%s)', (dialect) => {
       for (const [method, url] of [
         ['GET', `${API}/no-such-thing`],
         ['DELETE', `${API}/property-types`],
-        ['GET', '/'],
+        ['GET', '/docs/nowhere'],
       ] as const) {
         const res = await t.app.inject({ method, url });
         expect(res.statusCode, `${method} ${url}`).toBe(404);

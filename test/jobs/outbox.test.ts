@@ -134,7 +134,7 @@ describe('e-mail over SMTP', () => {
     expect(mail!.raw).toMatch(/^X-Idempotency-Key:\s+password-reset:[0-9a-f]{64}/m);
     // The body is quoted-printable: long lines break with a trailing `=`, and `=` itself is written `=3D`.
     const body = mail!.raw.replace(/=\r?\n/g, '').replaceAll('=3D', '=');
-    expect(body).toContain('/console/reset-password?token=');
+    expect(body).toContain('/reset-password?token=');
   });
 
   it('keeps the message for a retry when the SMTP server is unreachable', async () => {

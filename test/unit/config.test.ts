@@ -90,12 +90,31 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads the website settings; a headless start sends reset mail to the console', () => {
+    expect(loadConfig({ PORT: '4000' }).site).toEqual({
+      enabled: true,
+      sharedMaxAgeSeconds: 60,
+      staleWhileRevalidateSeconds: 600,
+      pageCacheBytes: 32 * 1024 * 1024,
+    });
+    const headless = loadConfig({ PORT: '4000', SITE_ENABLED: 'false', SITE_PAGE_CACHE_MB: '0' });
+    expect(headless.site).toMatchObject({ enabled: false, pageCacheBytes: 0 });
+    expect(headless.resetPasswordUrl).toBe('http://127.0.0.1:4000/console/reset-password');
+    for (const [name, value] of [
+      ['SITE_ENABLED', 'sometimes'],
+      ['SITE_SHARED_MAX_AGE', '-1'],
+      ['SITE_PAGE_CACHE_MB', 'lots'],
+    ] as const) {
+      expect(() => loadConfig({ [name]: value }), `${name}=${value}`).toThrow(name);
+    }
+  });
+
   it('reads the accounts, mail, social and upload settings', () => {
     const defaults = loadConfig({ PORT: '4000' });
     expect(defaults).toMatchObject({
       registrationEnabled: true,
-      // The console serves the reset page by default.
-      resetPasswordUrl: 'http://127.0.0.1:4000/console/reset-password',
+      // The website serves the reset page by default (buyers have no console).
+      resetPasswordUrl: 'http://127.0.0.1:4000/reset-password',
       mail: { smtpUrl: undefined, from: 'realty-api <no-reply@localhost>' },
       social: { google: { clientIds: [] }, facebook: { appId: undefined, graphUrl: 'https://graph.facebook.com' } },
       uploads: { maxFileBytes: 10 * 1024 * 1024, maxFiles: 20, maxImagePixels: 40_000_000 },

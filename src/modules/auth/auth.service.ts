@@ -18,6 +18,12 @@ import type { AccessTokens } from './access-tokens.service.js';
 
 const DAY_MS = 86_400_000;
 
+/** A website session: the secret its cookie holds, and how long the cookie lives. */
+export interface BrowserSession {
+  secret: string;
+  maxAgeSeconds: number;
+}
+
 export interface AuthOptions {
   refreshTokenTtlDays: number;
   registrationEnabled: boolean;
@@ -40,23 +46,11 @@ export class AuthService implements Authenticator {
 
   /** Password login: `POST /auth/login`. */
   async login(input: LoginInput): Promise<LoginResultRecord> {
-    const login = (input.username ?? input.email)?.trim();
-    if (!login) throw AppError.invalidField('username', 'rule_required');
-    return this.signIn(await this.verifyPassword(login, input.password));
+    return this.signIn(await this.userOfLogin(input));
   }
 
   async register(input: RegisterInput): Promise<LoginResultRecord> {
-    if (!this.options.registrationEnabled) throw new AppError('forbidden', 'registration_closed');
-    const user = await this.users.createUser({
-      username: input.username,
-      email: input.email,
-      password: input.password,
-      role: input.role ?? 'buyer',
-      ...(input.first_name !== undefined ? { firstName: input.first_name } : {}),
-      ...(input.last_name !== undefined ? { lastName: input.last_name } : {}),
-      ...(input.phone !== undefined ? { phone: input.phone } : {}),
-    });
-    return this.signIn(user);
+    return this.signIn(await this.createAccount(input));
   }
 
   /** `POST /auth/token`: the password grant starts a session, the refresh grant rotates one. */
@@ -93,6 +87,29 @@ export class AuthService implements Authenticator {
     }
     if (caller.status === 'suspended') throw new AppError('account_suspended');
     return { id: caller.user_id, role: caller.role, sessionId: claims.sessionId, tokenExpiresAt: claims.expiresAt };
+  }
+
+  /**
+   * Password sign-in for the website (src/site/): a session like any other, whose secret the browser keeps in
+   * an HttpOnly cookie instead of a client rotating it. Revoking the session (sign-out, a password change, a
+   * suspension) ends it like every other. Refused exactly as `login` is.
+   */
+  async browserSignIn(input: LoginInput): Promise<BrowserSession> {
+    return this.browserSession(await this.userOfLogin(input));
+  }
+
+  /** Registration from the website: the account as `register` makes it, signed in as `browserSignIn` does. */
+  async browserRegister(input: RegisterInput): Promise<BrowserSession> {
+    return this.browserSession(await this.createAccount(input));
+  }
+
+  /** The caller of a website session's secret; undefined when the session is unknown, revoked, expired or suspended. */
+  async browserCaller(secret: string): Promise<AuthUser | undefined> {
+    const session = await repository.findSessionByRefreshHash(this.db, hashSecretToken(secret));
+    if (!session) return undefined;
+    const caller = await this.sessionCaller(session.id);
+    if (!caller || caller.revoked_at !== null || caller.expires_at <= nowIso() || caller.status === 'suspended') return undefined;
+    return { id: caller.user_id, role: caller.role, sessionId: session.id, tokenExpiresAt: new Date(caller.expires_at) };
   }
 
   /** Ends the caller's session (its access and refresh tokens), and the session of `refreshToken` if it is theirs. */
@@ -173,6 +190,32 @@ export class AuthService implements Authenticator {
   private async revokeSession(sessionId: string): Promise<void> {
     await this.db.transaction().execute((trx) => repository.revokeSessions(trx, { sessionId }, nowIso()));
     await this.revocations.announce();
+  }
+
+  /** The user a login body names by username or e-mail, with its password checked. */
+  private async userOfLogin(input: LoginInput): Promise<UserRow> {
+    const login = (input.username ?? input.email)?.trim();
+    if (!login) throw AppError.invalidField('username', 'rule_required');
+    return this.verifyPassword(login, input.password);
+  }
+
+  private async createAccount(input: RegisterInput): Promise<UserRow> {
+    if (!this.options.registrationEnabled) throw new AppError('forbidden', 'registration_closed');
+    return this.users.createUser({
+      username: input.username,
+      email: input.email,
+      password: input.password,
+      role: input.role ?? 'buyer',
+      ...(input.first_name !== undefined ? { firstName: input.first_name } : {}),
+      ...(input.last_name !== undefined ? { lastName: input.last_name } : {}),
+      ...(input.phone !== undefined ? { phone: input.phone } : {}),
+    });
+  }
+
+  private async browserSession(user: UserRow): Promise<BrowserSession> {
+    if (user.status === 'suspended') throw new AppError('account_suspended');
+    const { refreshToken } = await this.startSession(user.id);
+    return { secret: refreshToken, maxAgeSeconds: this.options.refreshTokenTtlDays * 86_400 };
   }
 
   private async sessionCaller(sessionId: string): Promise<SessionCaller | undefined> {

@@ -12,6 +12,7 @@ import {
   COLOURED_TAXONOMIES,
   type CreateTermInput,
   LOCATION_PARENT,
+  TERM_ENDPOINTS,
   type TermEndpoint,
   type TermQueryInput,
   type TermRecord,
@@ -52,6 +53,13 @@ export class TaxonomiesService {
     if (this.listings.size >= MAX_CACHED_LISTINGS) this.listings.clear();
     this.listings.set(key, { version, terms });
     return terms;
+  }
+
+  /** The terms of one taxonomy, as its listing endpoint answers them (the website's menus and facets). */
+  async termsOf(taxonomy: Taxonomy, query: TermQueryInput): Promise<readonly TermRecord[]> {
+    const endpoint = TERM_ENDPOINTS.find((candidate) => candidate.taxonomy === taxonomy);
+    if (!endpoint) throw new Error(`no term endpoint lists ${taxonomy}`);
+    return this.listTerms(endpoint, query);
   }
 
   async hasTerms(): Promise<boolean> {

@@ -1,0 +1,98 @@
+import formBody from '@fastify/formbody';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { tileSource } from '../config-console.js';
+import type { Config } from '../config.js';
+import { parseQueryString } from '../http/querystring.js';
+import { SiteAssets } from './assets.js';
+import type { BrandSource } from './brand.js';
+import { homeRoutes } from './pages/home/home.routes.js';
+import { languageOfPath, languagePrefix, SITE_LANGUAGES } from './paths.js';
+import { SiteSessions } from './session.js';
+import { Site, type StampReader } from './site.js';
+import { PAGE_ROUTE, type SiteRoutes } from './site-routes.js';
+import type { SiteServices } from './site-services.js';
+
+export type { BrandSource, SiteBrand } from './brand.js';
+export { DEFAULT_BRAND, HOME_SECTIONS } from './brand.js';
+export type { SiteServices } from './site-services.js';
+
+/** The page modules, each registered in every language. */
+const PAGES: readonly SiteRoutes[] = [homeRoutes];
+
+/** Video and tour players a listing page may embed; any other tour is a link. */
+export const EMBEDDED_PLAYERS = ['https://www.youtube-nocookie.com', 'https://player.vimeo.com', 'https://my.matterport.com'] as const;
+
+export interface SiteDependencies {
+  readonly config: Config;
+  readonly services: SiteServices;
+  readonly stamps: StampReader;
+  readonly brands: BrandSource;
+  /** Signs the signed-in forms' CSRF tokens. */
+  readonly secret: string;
+}
+
+/**
+ * The public website (docs/site.md): server-rendered pages in four languages at `/` and `/{lang}/`, with their
+ * static assets, served by the same process as the API. Returns what renders the site's 404 page, for the
+ * application's not-found handler.
+ */
+export async function registerSite(app: FastifyInstance, { config, services, stamps, brands, secret }: SiteDependencies) {
+  const mediaOrigin = new URL(config.s3 ? config.s3.publicUrl : config.publicUrl).origin;
+  const assets = new SiteAssets();
+  const sessions = new SiteSessions(services.auth, secret, new URL(config.publicUrl).protocol === 'https:');
+  const site = new Site(services, sessions, assets, brands, stamps, {
+    publicUrl: config.publicUrl,
+    sharedMaxAgeSeconds: config.site.sharedMaxAgeSeconds,
+    staleWhileRevalidateSeconds: config.site.staleWhileRevalidateSeconds,
+    pageCacheBytes: config.site.pageCacheBytes,
+    tiles: { url: config.console.tileUrl, attribution: config.console.tileAttribution },
+    consoleUrl: config.console.enabled ? '/console/' : null,
+    csp: siteCsp(config.console.tileUrl, mediaOrigin),
+  });
+
+  assets.register(app);
+  app.get('/site-assets/brand.css', PAGE_ROUTE, async (_request, reply) => {
+    const { brand } = await brands.current();
+    reply.header('cache-control', 'public, max-age=31536000, immutable').type('text/css; charset=utf-8');
+    return `:root{--brand:${brand.primaryColor};--accent:${brand.accentColor}}\n`;
+  });
+  for (const lang of SITE_LANGUAGES) {
+    await app.register(
+      async (scope) => {
+        // Forms post as application/x-www-form-urlencoded, read with the same parser as query strings.
+        await scope.register(formBody, { parser: (body) => parseQueryString(body) });
+        scope.setErrorHandler((error: FastifyError, request, reply) => site.errorPage(error, request, reply, lang));
+        for (const routes of PAGES) routes(scope, site, lang);
+      },
+      { prefix: languagePrefix(lang) },
+    );
+  }
+  const notPages = [`${config.apiPrefix}/realty-api/`, '/docs', '/console', '/uploads/', '/health', '/ready', '/metrics'];
+  return {
+    /** Whether an unknown path is the site's to answer (with its 404 page) rather than the API's. */
+    isPage: (path: string) => !notPages.some((prefix) => path.startsWith(prefix)),
+    /** The 404 page of an unknown path, in the language its prefix names. */
+    pageNotFound: (request: FastifyRequest, reply: FastifyReply) => site.notFoundPage(request, reply, languageOfPath(request.url)),
+  };
+}
+
+/**
+ * The Content-Security-Policy of every page: scripts and styles only from this origin (the islands are files,
+ * never inline; JSON-LD is data, which CSP does not govern), images also from the media and tile servers, frames
+ * only from the known video and tour players, forms only to this origin.
+ */
+export function siteCsp(tileUrl: string, mediaOrigin: string): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    `img-src 'self' data: ${tileSource(tileUrl)} ${mediaOrigin}`,
+    "connect-src 'self'",
+    "font-src 'self'",
+    `frame-src ${EMBEDDED_PLAYERS.join(' ')}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
