@@ -4,11 +4,13 @@ import { renderToString } from 'preact-render-to-string';
 import { ifNoneMatch } from '../http/cache.js';
 import { toAppError } from '../http/error-handler.js';
 import { translate, type Language } from '../i18n/index.js';
+import { AppError } from '../lib/errors.js';
 import type { AuthUser } from '../lib/signed-in-user.js';
 import type { SiteAssets } from './assets.js';
 import type { BrandSource, SiteBrand } from './brand.js';
 import { compressBody, sendCompressed } from './compressed.js';
 import { formattersFor } from './format.js';
+import { isBotPost, isSameOriginPost } from './forms.js';
 import { Document } from './layout/Document.js';
 import { ErrorPage, errorTitle } from './layout/ErrorPage.js';
 import { layoutText } from './layout/layout.text.js';
@@ -88,6 +90,25 @@ export class Site {
     const ctx = this.context(request, lang, brand, version, visitor);
     this.pageHeaders(reply, true);
     return this.send(request, reply, this.rendered(ctx, page(ctx)));
+  }
+
+  /**
+   * The checks every form post passes before its own: sent by a page of this site (forms.ts), and, from a
+   * signed-in visitor, carrying their CSRF token (a `csrf` field) — either failing is a 403. Answers the caller
+   * (null when anonymous) and whether the honeypot was filled: a bot's post is then answered as if it had
+   * succeeded, and nothing is done.
+   */
+  async checkPost(request: FastifyRequest, reply: FastifyReply): Promise<{ caller: AuthUser | null; isBot: boolean }> {
+    if (!isSameOriginPost(request, [new URL(this.settings.publicUrl).origin])) throw new AppError('forbidden');
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const caller = await this.callerOf(request, reply);
+    if (caller && !this.sessions.checkCsrf(caller, body.csrf)) throw new AppError('forbidden');
+    return { caller, isBot: isBotPost(body) };
+  }
+
+  /** The answer to a successful post: 303 to the page that shows its result (post-redirect-get). */
+  seeOther(reply: FastifyReply, lang: Language, plainPath: string): FastifyReply {
+    return reply.code(303).header('cache-control', 'no-store').redirect(localPath(lang, plainPath), 303);
   }
 
   /** The signed-in visitor of a request; a cookie naming no live session is deleted. */
