@@ -37,4 +37,15 @@ export function createDirectoryModule(
 export { canSeeAgent, isAdministrator, managesAgency, managesAgent } from './directory-access.js';
 export type { AgencyAccess, AgentAccess, ManagedRecords } from './directory-access.js';
 export { findAgencyAccess, findAgentAccess } from './directory.repository.js';
+export type { AgencyProfile } from './agencies.service.js';
+export type { AgentProfile } from './agents.service.js';
+export {
+  DIRECTORY_SORTS,
+  type AgencyListInput,
+  type AgencyRecord,
+  type AgentRecord,
+  type AgentSearchInput,
+  type DirectorySort,
+  type SocialRecord,
+} from './directory.schemas.js';
 export { UpdateAgencyBody, UpdateAgentBody, type UpdateAgencyInput, type UpdateAgentInput } from './directory.schemas.js';
