@@ -34,6 +34,8 @@ export interface SiteSettings {
   readonly consoleUrl: string | null;
   /** The Content-Security-Policy of every page. */
   readonly csp: string;
+  /** The per-address budget of each public form's route (contact, review: FORMS_RATE_LIMIT_PER_MINUTE), for `config.rateLimit`. */
+  readonly formsRateLimit: { readonly max: number; readonly timeWindow: number };
 }
 
 /** The stamps whose data public pages show: a page rendered under other stamps may be out of date. */

@@ -40,9 +40,13 @@ export { findAgencyAccess, findAgentAccess } from './directory.repository.js';
 export type { AgencyProfile } from './agencies.service.js';
 export type { AgentProfile } from './agents.service.js';
 export {
+  AgencyListQuery,
+  AgentSearchQuery,
   DIRECTORY_SORTS,
   type AgencyListInput,
+  type AgencyListRecord,
   type AgencyRecord,
+  type AgentListRecord,
   type AgentRecord,
   type AgentSearchInput,
   type DirectorySort,
