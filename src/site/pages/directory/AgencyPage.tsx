@@ -12,7 +12,7 @@ import { fill } from '../../texts.js';
 import type { ProfileForms } from './AgentPage.js';
 import { AgentCard } from './cards.js';
 import { directoryText } from './directory.text.js';
-import { agencyJsonLd, socialImageOf } from './directory-seo.js';
+import { agencyJsonLd, socialImageOf, titleWithName } from './directory-seo.js';
 import { ListingsSection, profileHrefs, type ProfileQuery } from './listings-section.js';
 import { ContactActions, ContactDetails, ContactForm, countOf, ProfileFacts, ProfileImage } from './profile-parts.js';
 
@@ -34,7 +34,8 @@ export function agencyPage(ctx: PageContext, data: AgencyPageData, forms: Profil
   const base = agencyPath(agency.slug);
   const hrefs = profileHrefs(ctx, base, query);
   const crumbs: Crumb[] = [{ name: t.home, path: '/' }, { name: t.agencies, path: '/agencies' }, { name: agency.name }];
-  const title = fill(t.agency_title, { name: agency.name });
+  const titleTemplate =
+    hrefs.listingPage > 1 ? fill(t.page_suffix, { title: t.agency_title, page: ctx.format.number(hrefs.listingPage) }) : t.agency_title;
   const image = socialImageOf(data.logo, fill(t.logo_of, { name: agency.name }));
   const shown = { rating: data.reviews.rating, count: data.reviews.reviews_count };
   // Sanitized when stored (docs/api.md 0.4); sanitized again here, so that a row written past the API cannot add markup.
@@ -46,7 +47,7 @@ export function agencyPage(ctx: PageContext, data: AgencyPageData, forms: Profil
   };
   return {
     meta: {
-      title: hrefs.listingPage > 1 ? fill(t.page_suffix, { title, page: ctx.format.number(hrefs.listingPage) }) : title,
+      title: titleWithName(titleTemplate, agency.name, ctx.brand.siteName),
       description: fill(t.agency_description, { name: agency.name, site: ctx.brand.siteName }),
       canonical: hrefs.canonical,
       noindex: hrefs.isVariant,

@@ -8,7 +8,7 @@ import type { PageContext, RenderedPage } from '../../page.js';
 import { agencyPath, agentPath } from '../../paths.js';
 import { fill } from '../../texts.js';
 import { directoryText } from './directory.text.js';
-import { agentJsonLd, socialImageOf } from './directory-seo.js';
+import { agentJsonLd, socialImageOf, titleWithName } from './directory-seo.js';
 import { ListingsSection, profileHrefs, type ProfileQuery } from './listings-section.js';
 import {
   ContactActions,
@@ -43,12 +43,13 @@ export function agentPage(ctx: PageContext, data: AgentPageData, forms: ProfileF
   const base = agentPath(agent.slug);
   const hrefs = profileHrefs(ctx, base, query);
   const crumbs: Crumb[] = [{ name: t.home, path: '/' }, { name: t.agents, path: '/agents' }, { name: agent.name }];
-  const title = fill(t.agent_title, { name: agent.name });
+  const titleTemplate =
+    hrefs.listingPage > 1 ? fill(t.page_suffix, { title: t.agent_title, page: ctx.format.number(hrefs.listingPage) }) : t.agent_title;
   const image = socialImageOf(data.picture, fill(t.picture_of, { name: agent.name }));
   const shown = { rating: data.reviews.rating, count: data.reviews.reviews_count };
   return {
     meta: {
-      title: hrefs.listingPage > 1 ? fill(t.page_suffix, { title, page: ctx.format.number(hrefs.listingPage) }) : title,
+      title: titleWithName(titleTemplate, agent.name, ctx.brand.siteName),
       description: fill(t.agent_description, { name: agent.name, site: ctx.brand.siteName }),
       canonical: hrefs.canonical,
       // A hidden agent is shown to the people who manage it only; another page of reviews and a thank-you repeat the page.

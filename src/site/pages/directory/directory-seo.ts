@@ -2,6 +2,7 @@ import type { AgencyRecord, AgentRecord } from '../../../modules/directory/index
 import type { MediaRecord } from '../../../modules/media/index.js';
 import type { PageContext, SocialImage } from '../../page.js';
 import { agencyPath } from '../../paths.js';
+import { fill } from '../../texts.js';
 import { httpUrl } from './links.js';
 import { socialLinksOf } from './profile-parts.js';
 
@@ -9,6 +10,29 @@ import { socialLinksOf } from './profile-parts.js';
  * What search engines read of an agent or agency page: schema.org RealEstateAgent with the same name, phone,
  * e-mail, picture and rating the page shows (docs/site.md), and the picture for link previews.
  */
+
+/**
+ * html-validate's long-title: a title of at most 70 characters as written in the page, where `&`, `<` and `"` take
+ * the length of their entities, with " | " and the site's name after it (layout/Document.tsx).
+ */
+const MAX_TITLE = 70;
+const writtenLength = (text: string) => [...text].reduce((sum, c) => sum + (c === '&' ? 5 : c === '<' ? 4 : c === '"' ? 6 : 1), 0);
+
+/**
+ * `template` filled with the record's name, the name shortened (with "…") so that the whole title, the site's name
+ * included, stays within 70 characters.
+ */
+export function titleWithName(template: string, name: string, siteName: string): string {
+  const room = MAX_TITLE - writtenLength(` | ${siteName}`);
+  const whole = fill(template, { name });
+  if (writtenLength(whole) <= room) return whole;
+  const letters = [...name];
+  for (let kept = letters.length - 1; kept > 0; kept--) {
+    const title = fill(template, { name: `${letters.slice(0, kept).join('').trimEnd()}…` });
+    if (writtenLength(title) <= room) return title;
+  }
+  return fill(template, { name: '…' });
+}
 
 /** The rating the page shows: its reviews block's average and count. */
 export interface ShownRating {

@@ -129,6 +129,11 @@ export function socialLinksOf(social: SocialRecord): { network: keyof SocialReco
   });
 }
 
+/** A phone number as a link's text: its spaces and hyphens do not break (the number stays on one line). */
+export function phoneText(value: string): string {
+  return value.replace(/ /g, '\u00a0').replace(/-/g, '\u2011');
+}
+
 /** One line of a definition list. */
 function Line({ term, children }: { term: string; children: ComponentChildren }) {
   return (
@@ -153,7 +158,7 @@ export function ContactDetails({ ctx, lines, address }: { ctx: PageContext; line
       <Line term={term}>
         {tel ? (
           <a href={tel} dir="ltr">
-            {value}
+            {phoneText(value)}
           </a>
         ) : (
           <span dir="ltr">{value}</span>
@@ -175,7 +180,7 @@ export function ContactDetails({ ctx, lines, address }: { ctx: PageContext; line
           <Line term={t.whatsapp}>
             {chat ? (
               <a href={chat} rel="nofollow noopener" dir="ltr">
-                {lines.whatsapp}
+                {phoneText(lines.whatsapp)}
               </a>
             ) : (
               <span dir="ltr">{lines.whatsapp}</span>
