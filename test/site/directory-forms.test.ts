@@ -113,7 +113,7 @@ describe.each(DIALECTS)('the agent and agency pages’ forms (%s)', (dialect) =>
       expect(form.querySelector('#contact-email')?.getAttribute('value')).toBe('not an address');
       expect(form.querySelector('#contact-email')?.getAttribute('aria-invalid')).toBe('true');
       expect(form.querySelector('#contact-email-error')?.text).toBeTruthy();
-      expect(form.querySelector('#contact-message-error')?.text).toBeTruthy();
+      expect(form.querySelector('#contact-message-error')?.text).toBe('Please fill in this field.');
       expect(form.querySelector('#contact-name')?.getAttribute('value')).toBe('Jane Buyer');
       expect(form.querySelector('#contact-phone')?.getAttribute('value')).toBe('+34 600 000 000');
       expect(form.querySelector('.form-notice--error')?.text).toBe('Your message was not sent: please correct the fields marked below.');
@@ -223,7 +223,7 @@ describe.each(DIALECTS)('the agent and agency pages’ forms (%s)', (dialect) =>
       expect(invalid.statusCode).toBe(400);
       await expectValidHtml(invalid.body, 'the review form with its errors');
       const form = parsePage(invalid.body).root.querySelector('#review-form')!;
-      expect(form.querySelector('#review-content-error')?.text).toBeTruthy();
+      expect(form.querySelector('#review-content-error')?.text).toBe('Please fill in this field.');
       expect(form.querySelector('#review-rating-error')?.text).toBeTruthy();
       expect(form.querySelector('#review-title')?.getAttribute('value')).toBe('Keep me');
       expect((await post(t, `/agent/${agentSlug}/reviews`, { rating: '5', content: 'x' }, { cookie })).statusCode).toBe(403);

@@ -72,6 +72,7 @@ export const directoryText = defineTexts(
     send: 'Send message',
     contact_sent: 'Thank you, your message was sent. {name} will reply to you by email.',
     form_failed: 'Your message was not sent: please correct the fields marked below.',
+    field_required: 'Please fill in this field.',
 
     // The directories
     search_agents: 'Search agents',
@@ -162,6 +163,7 @@ export const directoryText = defineTexts(
       send: 'إرسال الرسالة',
       contact_sent: 'شكرًا لك، تم إرسال رسالتك. سيرد عليك {name} عبر البريد الإلكتروني.',
       form_failed: 'لم تُرسل رسالتك: يرجى تصحيح الحقول المشار إليها أدناه.',
+      field_required: 'يرجى ملء هذا الحقل.',
 
       search_agents: 'البحث عن وكلاء',
       search_agencies: 'البحث عن وكالات',
@@ -252,6 +254,7 @@ export const directoryText = defineTexts(
       send: 'Enviar mensaje',
       contact_sent: 'Gracias, tu mensaje se ha enviado. {name} te responderá por correo electrónico.',
       form_failed: 'Tu mensaje no se ha enviado: corrige los campos señalados.',
+      field_required: 'Rellena este campo.',
 
       search_agents: 'Buscar agentes',
       search_agencies: 'Buscar agencias',
@@ -286,10 +289,10 @@ export const directoryText = defineTexts(
       agency_description: 'Les biens de {name}, ses agents, les avis de ses clients et comment la contacter, sur {site}.',
       agents_title: 'Agents immobiliers',
       agents_description:
-        'Trouvez un agent immobilier sur {site} : cherchez par nom, ville, spécialité et langue, comparez les notes et voyez leurs biens.',
+        'Trouvez un agent immobilier sur {site} : cherchez par nom, ville, spécialité et langue, comparez les notes et voyez leurs biens.',
       agencies_title: 'Agences immobilières',
       agencies_description:
-        'Trouvez une agence immobilière sur {site} : cherchez par nom, comparez les notes et voyez ses agents et ses biens.',
+        'Trouvez une agence immobilière sur {site} : cherchez par nom, comparez les notes et voyez ses agents et ses biens.',
       page_suffix: '{title}, page {page}',
 
       position_at: '{position} chez {company}',
@@ -341,7 +344,8 @@ export const directoryText = defineTexts(
       user_type_other: 'Autre',
       send: 'Envoyer le message',
       contact_sent: 'Merci, votre message a été envoyé. {name} vous répondra par e-mail.',
-      form_failed: 'Votre message n’a pas été envoyé : corrigez les champs signalés ci-dessous.',
+      form_failed: 'Votre message n’a pas été envoyé : corrigez les champs signalés ci-dessous.',
+      field_required: 'Veuillez remplir ce champ.',
 
       search_agents: 'Rechercher des agents',
       search_agencies: 'Rechercher des agences',

@@ -13,6 +13,7 @@ import { PAGE_ROUTE, type SiteRoutes } from '../../site-routes.js';
 import { AppError } from '../../../lib/errors.js';
 import { agencyPage, type AgencyPageData } from './AgencyPage.js';
 import { agentPage, type AgentPageData, type ProfileForms } from './AgentPage.js';
+import { directoryText } from './directory.text.js';
 import type { ProfileQuery } from './listings-section.js';
 
 /** Listings a profile page shows at once (docs/site.md), as GET /agents/{id}/properties?per_page=20 pages them. */
@@ -38,6 +39,18 @@ const ContactFormBody = Type.Object(
   { additionalProperties: false },
 );
 type ContactFormInput = Static<typeof ContactFormBody>;
+
+/**
+ * The field messages of a failed post, with "Please fill in this field." beside a field left empty (the rule says
+ * "at least 1 character", which is not how a person reads an empty box).
+ */
+function messagesOf(error: unknown, values: Readonly<Record<string, string>>, lang: Language): Record<string, string> | undefined {
+  const messages = fieldMessagesOf(error, lang);
+  if (!messages) return undefined;
+  const shown: Record<string, string> = { ...messages };
+  for (const field of Object.keys(shown)) if ((values[field] ?? '').trim() === '') shown[field] = directoryText[lang].field_required;
+  return shown;
+}
 
 const NEW_FORMS: ProfileForms = { contact: EMPTY_FORM, review: EMPTY_FORM };
 
@@ -146,15 +159,15 @@ function registerProfile<D>(scope: Parameters<SiteRoutes>[0], site: Site, lang: 
       const values = postedValues(request.body);
       const invalid = (errors: Record<string, string>) =>
         failed(request, reply, caller, 400, { ...NEW_FORMS, contact: { values, errors } });
-      if (request.validationError) return invalid({ ...fieldMessagesOf(request.validationError, lang) });
+      if (request.validationError) return invalid(messagesOf(request.validationError, values, lang) ?? {});
       const id = await kind.idOf(site, caller, request.params.slug);
       const { csrf: _csrf, website: _website, ...input } = request.body;
       try {
         await leads.contact(caller, { type: kind.segment, id }, input, lang);
       } catch (error) {
-        const messages = fieldMessagesOf(error, lang);
+        const messages = messagesOf(error, values, lang);
         if (!messages) throw error;
-        return invalid({ ...messages });
+        return invalid(messages);
       }
       return site.seeOther(reply, lang, thanks);
     },
@@ -171,16 +184,16 @@ function registerProfile<D>(scope: Parameters<SiteRoutes>[0], site: Site, lang: 
       if (isBot) return site.seeOther(reply, lang, thanks);
       const values = postedValues(request.body);
       const again = (status: number, review: ProfileForms['review']) => failed(request, reply, caller, status, { ...NEW_FORMS, review });
-      if (request.validationError) return again(400, { values, errors: { ...fieldMessagesOf(request.validationError, lang) } });
+      if (request.validationError) return again(400, { values, errors: messagesOf(request.validationError, values, lang) ?? {} });
       const id = await kind.idOf(site, caller, request.params.slug);
       try {
         await reviews.create(caller, { type: kind.segment, id }, reviewInputOf(request.body), lang);
       } catch (error) {
         const refused = reviewRefusalOf(error);
         if (refused) return again(refused.status, { values, errors: {}, refusal: refused.refusal });
-        const messages = fieldMessagesOf(error, lang);
+        const messages = messagesOf(error, values, lang);
         if (!messages) throw error;
-        return again(400, { values, errors: { ...messages } });
+        return again(400, { values, errors: messages });
       }
       return site.seeOther(reply, lang, thanks);
     },
