@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
 import { type Auth, newSignedInUser, unique } from '../helpers/factories.js';
+import { MAX_REJECTION_TEXT, MAX_RUN_ERROR } from '../../src/modules/exchange/import-runs/run-messages.js';
 import type { FilePart } from '../media/media-fixtures.js';
-import { drainImports, importRunOf, postUpload, tempDataDir } from './import-runs-helpers.js';
+import { API, drainImports, importRunOf, postUpload, tempDataDir } from './import-runs-helpers.js';
 
 /**
  * Imports over HTTP of the files an attacker's probe sent (issue 38): each is refused at its place with a short
@@ -109,5 +110,31 @@ describe.each(DIALECTS)('hostile feeds over HTTP (%s)', (dialect) => {
         'the file cannot be read as csv: line 3, column 19: the file is not valid UTF-8 (byte 0xE9): save it as UTF-8; ' +
         'nothing after it was imported',
     });
+  });
+  it('keeps the error of a 20 MB header name under a kilobyte: in the run’s row and in GET /imports', async () => {
+    const id = await upload('csv', part(`key,${'h'.repeat(20 * 1024 * 1024)}\nA,1\n`, 'wide.csv'));
+    await drainImports(t);
+    const run = await importRunOf(t, admin, id);
+    expect(run).toMatchObject({
+      state: 'failed',
+      error: expect.stringMatching(/^the file cannot be read as csv: line 1: a record is longer/),
+    });
+    expect(run.error.length).toBeLessThan(1024);
+    const listed = await t.app.inject({ method: 'GET', url: `${API}/imports?per_page=5`, headers: admin });
+    expect(listed.statusCode).toBe(200);
+    expect(listed.body.length).toBeLessThan(8 * 1024);
+    const row = await t.database.db.selectFrom('import_runs').select('error').where('id', '=', id).executeTakeFirstOrThrow();
+    expect(row.error!.length).toBeLessThanOrEqual(MAX_RUN_ERROR + 1);
+  });
+
+  it('keeps each stored rejection short, however long the key the record gave', async () => {
+    const key = 'k'.repeat(5000);
+    const id = await upload('csv', part(`key,title\n${key},A house\n`, 'long-key.csv'));
+    await drainImports(t);
+    const run = await importRunOf(t, admin, id);
+    expect(run).toMatchObject({ state: 'done', counts: { rejected: 1 } });
+    expect(run.rejections).toEqual([
+      { at: 'line 2', key: `${'k'.repeat(MAX_REJECTION_TEXT)}…`, errors: [{ field: 'key', reason: expect.any(String) }] },
+    ]);
   });
 });

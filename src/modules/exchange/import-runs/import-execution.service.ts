@@ -17,6 +17,7 @@ import { recordsReadOnThread } from './feed-reading.js';
 import type { ImportFiles } from './import-files.js';
 import * as repository from './import-runs.repository.js';
 import { REPORTED_REJECTIONS } from './import-runs.schemas.js';
+import { cappedError, cappedRejection } from './run-messages.js';
 
 export interface ExecutionDeps {
   db: Kysely<DB>;
@@ -88,7 +89,7 @@ export class ImportExecution {
     try {
       await this.importFeed(scratch);
     } catch (failure) {
-      error = this.messageOf(failure);
+      error = cappedError(this.messageOf(failure));
     } finally {
       clearInterval(timer);
     }
@@ -128,7 +129,7 @@ export class ImportExecution {
       onRejected: (rejection) => {
         if (this.reported >= REPORTED_REJECTIONS) return;
         this.reported++;
-        this.unsaved.push(rejection);
+        this.unsaved.push(cappedRejection(rejection));
       },
     };
     let summary: ImportCounts;
