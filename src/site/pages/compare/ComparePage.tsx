@@ -99,7 +99,7 @@ export function ComparePage({ ctx, data }: { ctx: PageContext; data: CompareData
           </p>
         </>
       ) : (
-        <div class="compare__scroll" role="region" aria-label={t.table_label} tabIndex={0}>
+        <section class="compare__scroll" aria-label={t.table_label} tabIndex={0}>
           <table class="compare__table">
             <caption>{listings.length === 1 ? t.caption_one : fill(t.caption, { count: ctx.format.number(listings.length) })}</caption>
             <thead>
@@ -141,7 +141,7 @@ export function ComparePage({ ctx, data }: { ctx: PageContext; data: CompareData
               </tr>
             </tbody>
           </table>
-        </div>
+        </section>
       )}
       {listings.length > 0 && listings.length < MAX_COMPARED ? (
         <p class="compare__more">
