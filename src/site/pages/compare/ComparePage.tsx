@@ -107,7 +107,9 @@ export function ComparePage({ ctx, data }: { ctx: PageContext; data: CompareData
                 <th scope="col">{t.property}</th>
                 {listings.map((listing) => (
                   <th key={listing.id} scope="col">
-                    <a href={ctx.path(listingPath(listing.slug))}>{listing.title}</a>
+                    <a href={ctx.path(listingPath(listing.slug))}>
+                      <bdi>{listing.title}</bdi>
+                    </a>
                     {listing.status === 'sold' ? <span class="badge badge--dark">{c.sold}</span> : null}
                   </th>
                 ))}
@@ -117,9 +119,11 @@ export function ComparePage({ ctx, data }: { ctx: PageContext; data: CompareData
               {rows.map(([name, cell]) => (
                 <tr key={name}>
                   <th scope="row">{name}</th>
-                  {listings.map((listing) => (
-                    <td key={listing.id}>{cell(listing)}</td>
-                  ))}
+                  {listings.map((listing) => {
+                    // Text of the listings' own (often another script than the page's) keeps its direction.
+                    const value = cell(listing);
+                    return <td key={listing.id}>{typeof value === 'string' ? <bdi>{value}</bdi> : value}</td>;
+                  })}
                 </tr>
               ))}
               <tr class="compare__remove">

@@ -70,7 +70,11 @@ export function ListingMap({ ctx, listing, address }: { ctx: PageContext; listin
   const t = listingText[ctx.lang];
   return (
     <Block id="location" heading={t.location}>
-      {address ? <p class="listing-address">{address}</p> : null}
+      {address ? (
+        <p class="listing-address">
+          <bdi>{address}</bdi>
+        </p>
+      ) : null}
       {hasPoint ? (
         <div
           class="listing-map"

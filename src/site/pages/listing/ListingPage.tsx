@@ -89,10 +89,16 @@ export function ListingPage({ ctx, data, forms }: { ctx: PageContext; data: List
             </span>
           ))}
         </div>
-        <h1 class="listing__title">{listing.title}</h1>
-        {address ? <p class="listing__address">{address}</p> : null}
+        <h1 class="listing__title">
+          <bdi>{listing.title}</bdi>
+        </h1>
+        {address ? (
+          <p class="listing__address">
+            <bdi>{address}</bdi>
+          </p>
+        ) : null}
         <p class={listing.status === 'sold' ? 'listing__price listing__price--sold' : 'listing__price'} data-price="">
-          {price}
+          <bdi>{price}</bdi>
         </p>
         {listing.status === 'sold' ? <p class="listing__sold">{t.sold_notice}</p> : null}
         {listing.published_at ? <p class="muted">{fill(t.listed_on, { date: ctx.format.date(listing.published_at) })}</p> : null}

@@ -63,10 +63,16 @@ export function ListingReviews({
               <article>
                 <header>
                   <Stars ctx={ctx} rating={review.rating} />
-                  {review.title ? <h3 class="review__title">{review.title}</h3> : null}
+                  {review.title ? (
+                    <h3 class="review__title" dir="auto">
+                      {review.title}
+                    </h3>
+                  ) : null}
                   <p class="muted">{fill(t.review_by, { name: review.author.display_name, date: ctx.format.date(review.created_at) })}</p>
                 </header>
-                <p class="review__content">{review.content}</p>
+                <p class="review__content" dir="auto">
+                  {review.content}
+                </p>
               </article>
             </li>
           ))}
@@ -106,7 +112,7 @@ export function ListingReviews({
         </div>
       ) : null}
       {access === 'sign-in' ? (
-        <p>
+        <p class="no-print">
           <a class="button button--quiet" href={ctx.path(signInPath)}>
             {t.review_sign_in}
           </a>
