@@ -117,6 +117,8 @@ export const ar: Catalogue = {
   listing_rule_agent_not_allowed: 'يجب أن يكون سجل الوكيل الخاص بك أو وكيلًا في وكالتك',
   listing_rule_agency_not_allowed: 'يجب أن تكون وكالتك',
   listing_changed_meanwhile: 'تغيرت حالة الإعلان أثناء تعديله. أعد تحميله وحاول مرة أخرى.',
+  listing_rule_slug: 'يجب أن يكون معرّفًا نصيًا: أحرف صغيرة وأرقام تفصل بينها شرطة واحدة، مثل {suggestion}',
+  listing_slug_taken: 'هذا المعرّف مستخدم أو سبق استخدامه لإعلان آخر.',
   listing_deleted: 'تم حذف الإعلان.',
   listing_data_part_invalid: 'يجب أن يكون كائن JSON يحتوي على حقول الإعلان',
 

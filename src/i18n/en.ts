@@ -121,6 +121,8 @@ export const en = {
   listing_rule_agent_not_allowed: 'must be your own agent record or an agent of your agency',
   listing_rule_agency_not_allowed: 'must be your own agency',
   listing_changed_meanwhile: 'The listing changed state while you were editing it. Load it again and retry.',
+  listing_rule_slug: 'must be a slug: lowercase letters and digits joined by single hyphens, such as {suggestion}',
+  listing_slug_taken: 'Another listing uses or used this slug.',
   listing_deleted: 'The listing was deleted.',
   listing_data_part_invalid: 'must be a JSON object with the listing fields',
 

@@ -119,6 +119,8 @@ export const es: Catalogue = {
   listing_rule_agent_not_allowed: 'debe ser tu propio registro de agente o un agente de tu agencia',
   listing_rule_agency_not_allowed: 'debe ser tu propia agencia',
   listing_changed_meanwhile: 'El anuncio cambió de estado mientras lo editabas. Vuelve a cargarlo e inténtalo de nuevo.',
+  listing_rule_slug: 'debe ser un slug: letras minúsculas y dígitos unidos por guiones simples, como {suggestion}',
+  listing_slug_taken: 'Otro anuncio usa o usó este slug.',
   listing_deleted: 'El anuncio se eliminó.',
   listing_data_part_invalid: 'debe ser un objeto JSON con los campos del anuncio',
 

@@ -119,6 +119,8 @@ export const fr: Catalogue = {
   listing_rule_agent_not_allowed: 'doit être votre propre fiche agent ou un agent de votre agence',
   listing_rule_agency_not_allowed: 'doit être votre propre agence',
   listing_changed_meanwhile: 'L’annonce a changé d’état pendant que vous la modifiiez. Rechargez-la et réessayez.',
+  listing_rule_slug: 'doit être un slug : lettres minuscules et chiffres reliés par des tirets simples, comme {suggestion}',
+  listing_slug_taken: 'Une autre annonce utilise ou a utilisé ce slug.',
   listing_deleted: 'L’annonce a été supprimée.',
   listing_data_part_invalid: 'doit être un objet JSON avec les champs de l’annonce',
 

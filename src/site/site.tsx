@@ -34,6 +34,11 @@ export interface SiteSettings {
   readonly consoleUrl: string | null;
   /** The Content-Security-Policy of every page. */
   readonly csp: string;
+  /** Per-address budgets of form posts (docs/api.md 0.6), for routes' `config.rateLimit`; unused when rate limiting is off. */
+  readonly rateLimits: {
+    readonly forms: { readonly max: number; readonly timeWindow: number };
+    readonly auth: { readonly max: number; readonly timeWindow: number };
+  };
 }
 
 /** The stamps whose data public pages show: a page rendered under other stamps may be out of date. */
@@ -67,7 +72,11 @@ export class Site {
     const visitor = await this.visitorOf(request, reply);
     const ctx = this.context(request, lang, brand, brandVersion, visitor);
     this.pageHeaders(reply, visitor !== null || this.sessions.hasCookie(request));
-    if (visitor) return this.send(request, reply, this.rendered(ctx, await render(ctx)));
+    if (visitor) {
+      const page = await render(ctx);
+      if (page.listingId !== undefined) this.services.views.count(page.listingId, `user:${visitor.caller.id}`);
+      return this.send(request, reply, this.rendered(ctx, page));
+    }
 
     const version = `${brandVersion}/${(await Promise.all(PAGE_STAMPS.map((name) => this.stamps.current(name)))).join('/')}`;
     const key = `${lang} ${request.url}`;

@@ -24,3 +24,5 @@ export function createLeadsModule(
     },
   };
 }
+
+export { ContactBody, LEAD_USER_TYPES, type ContactInput } from './leads.schemas.js';

@@ -87,7 +87,7 @@ export type { ExpiringState } from './moderation/moderation.repository.js';
 export type { TermLink } from './properties.repository.js';
 export { formatPrice } from './price-format.js';
 export { listingUrl } from './properties.mapper.js';
-export type { ListSort, PropertyListRecord, PropertySummaryRecord } from './properties.schemas.js';
+export type { ListSort, PropertyListRecord, PropertyRecord, PropertySummaryRecord } from './properties.schemas.js';
 export type { PropertiesService } from './properties.service.js';
 export { type ListJson, type SummaryEntry, summaryListJson } from './summary-json.js';
 export { ListingBulkWriter } from './bulk/listing-bulk-writer.service.js';
