@@ -3,8 +3,10 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { tileSource } from '../config-console.js';
 import type { Config } from '../config.js';
 import { parseQueryString } from '../http/querystring.js';
+import { authRateLimit, formsRateLimit } from '../http/rate-limit.js';
 import { SiteAssets } from './assets.js';
 import type { BrandSource } from './brand.js';
+import { accountRoutes } from './pages/account/account.routes.js';
 import { homeRoutes } from './pages/home/home.routes.js';
 import { languageOfPath, languagePrefix, SITE_LANGUAGES } from './paths.js';
 import { SiteSessions } from './session.js';
@@ -17,7 +19,7 @@ export { DEFAULT_BRAND, HOME_SECTIONS } from './brand.js';
 export type { SiteServices } from './site-services.js';
 
 /** The page modules, each registered in every language. */
-const PAGES: readonly SiteRoutes[] = [homeRoutes];
+const PAGES: readonly SiteRoutes[] = [homeRoutes, accountRoutes];
 
 /** Video and tour players a listing page may embed; any other tour is a link. */
 export const EMBEDDED_PLAYERS = ['https://www.youtube-nocookie.com', 'https://player.vimeo.com', 'https://my.matterport.com'] as const;
@@ -48,6 +50,8 @@ export async function registerSite(app: FastifyInstance, { config, services, sta
     tiles: { url: config.console.tileUrl, attribution: config.console.tileAttribution },
     consoleUrl: config.console.enabled ? '/console/' : null,
     csp: siteCsp(config.console.tileUrl, mediaOrigin),
+    rateLimits: { auth: authRateLimit(config), forms: formsRateLimit(config) },
+    registrationOpen: config.registrationEnabled,
   });
 
   assets.register(app);
