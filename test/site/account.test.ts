@@ -4,7 +4,7 @@ import type { Mailer, MailMessage } from '../../src/adapters/mail/mailer.js';
 import type { DB } from '../../src/db/schema/index.js';
 import { SITE_SESSION_COOKIE } from '../../src/site/session.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { setCookieFor, setCookieHeaders } from '../helpers/cookies.js';
+import { cookieValueOf, setCookieFor, setCookieHeaders } from '../helpers/cookies.js';
 import { DIALECTS } from '../helpers/database.js';
 import { bearer, DEFAULT_PASSWORD, newUser, tokenFor } from '../helpers/factories.js';
 import { expectValidHtml, parsePage } from '../helpers/html.js';
@@ -75,6 +75,27 @@ describe.each(DIALECTS)('the account pages: signing in, up and out, the password
     const es = await postForm(t.app, '/es/sign-in', { login: user.email.toUpperCase(), password: DEFAULT_PASSWORD });
     expect(es.statusCode).toBe(303);
     expect(es.headers.location).toBe('/es/');
+  });
+
+  it('ends the first session when a signed-in visitor signs in as someone else', async () => {
+    const first = await newUser(db);
+    const second = await newUser(db);
+    const cookie = await signInOnSite(t.app, first.username);
+    const csrf = await csrfOf(t.app, cookie, '/');
+    const res = await postForm(t.app, '/sign-in', { login: second.username, password: DEFAULT_PASSWORD, csrf }, { cookie });
+    expect(res.statusCode).toBe(303);
+    expect((await getPage(t.app, '/account/favorites', cookie)).statusCode).toBe(303);
+    // Without the first session's CSRF token, a signed-in visitor's post is refused.
+    expect(
+      (
+        await postForm(
+          t.app,
+          '/sign-in',
+          { login: second.username, password: DEFAULT_PASSWORD },
+          { cookie: cookieValueOf(setCookieFor(res, SITE_SESSION_COOKIE)!) },
+        )
+      ).statusCode,
+    ).toBe(403);
   });
 
   it('sets no Secure attribute when PUBLIC_URL is plain http', async () => {
