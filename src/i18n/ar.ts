@@ -230,4 +230,10 @@ export const ar: Catalogue = {
   notification_rule_blank: 'يجب أن يحتوي على نص بعد إزالة وسوم HTML',
   notification_rule_unsubscribe_token: 'ليس رابط إلغاء اشتراك صالحًا: انسخ الرابط كاملًا من الرسالة',
   notification_delivery_not_dead: 'حالة هذه الرسالة {status}: لا يمكن إعادة إرسال رسالة إلا إذا كانت متوقفة (dead).',
+  // Site settings (the website's brand)
+  site_settings_rule_blank: 'يجب أن يحتوي على نص بعد إزالة وسوم HTML',
+  site_settings_rule_image_not_allowed: 'يجب أن يكون صورة رفعتها بنفسك',
+  site_settings_rule_primary_contrast: 'فاتح جدًا لنص أبيض فوقه: التباين {ratio}:1 والمطلوب 4.5:1 على الأقل (اختر لونًا أغمق)',
+  site_settings_rule_accent_contrast:
+    'يجب أن يكون تباينه 4.5:1 على الأقل مع النص الداكن فوقه و3:1 مع الصفحة البيضاء (تباينه {dark}:1 و{light}:1)',
 };

@@ -6,6 +6,7 @@ import { parseQueryString } from '../http/querystring.js';
 import { authRateLimit, formsRateLimit } from '../http/rate-limit.js';
 import { SiteAssets } from './assets.js';
 import type { BrandSource } from './brand.js';
+import { accountRoutes } from './pages/account/account.routes.js';
 import { homeRoutes } from './pages/home/home.routes.js';
 import { favoriteRoutes } from './pages/listing/favorite.routes.js';
 import { listingRoutes } from './pages/listing/listing.routes.js';
@@ -21,7 +22,7 @@ export { DEFAULT_BRAND, HOME_SECTIONS } from './brand.js';
 export type { SiteServices } from './site-services.js';
 
 /** The page modules, each registered in every language. */
-const PAGES: readonly SiteRoutes[] = [homeRoutes, listingRoutes, favoriteRoutes, compareRoutes];
+const PAGES: readonly SiteRoutes[] = [homeRoutes, listingRoutes, favoriteRoutes, compareRoutes, accountRoutes];
 
 /** Video and tour players a listing page may embed; any other tour is a link. */
 export const EMBEDDED_PLAYERS = ['https://www.youtube-nocookie.com', 'https://player.vimeo.com', 'https://my.matterport.com'] as const;
@@ -52,7 +53,8 @@ export async function registerSite(app: FastifyInstance, { config, services, sta
     tiles: { url: config.console.tileUrl, attribution: config.console.tileAttribution },
     consoleUrl: config.console.enabled ? '/console/' : null,
     csp: siteCsp(config.console.tileUrl, mediaOrigin),
-    rateLimits: { forms: formsRateLimit(config), auth: authRateLimit(config) },
+    rateLimits: { auth: authRateLimit(config), forms: formsRateLimit(config) },
+    registrationOpen: config.registrationEnabled,
   });
 
   assets.register(app);

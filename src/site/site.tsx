@@ -34,11 +34,15 @@ export interface SiteSettings {
   readonly consoleUrl: string | null;
   /** The Content-Security-Policy of every page. */
   readonly csp: string;
-  /** Per-address budgets of form posts (docs/api.md 0.6), for routes' `config.rateLimit`; unused when rate limiting is off. */
-  readonly rateLimits: {
-    readonly forms: { readonly max: number; readonly timeWindow: number };
-    readonly auth: { readonly max: number; readonly timeWindow: number };
-  };
+  /** The API's per-address budgets (http/rate-limit.ts), for the forms' routes as `config.rateLimit`. */
+  readonly rateLimits: { readonly auth: RateBudget; readonly forms: RateBudget };
+  /** REGISTRATION_ENABLED: the sign-up page offers its form, or says registration is closed. */
+  readonly registrationOpen: boolean;
+}
+
+export interface RateBudget {
+  readonly max: number;
+  readonly timeWindow: number;
 }
 
 /** The stamps whose data public pages show: a page rendered under other stamps may be out of date. */
