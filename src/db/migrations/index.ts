@@ -23,6 +23,7 @@ import * as m0021 from './0021_listing_sources.js';
 import * as m0022 from './0022_feed_pictures.js';
 import * as m0023 from './0023_feed_tokens.js';
 import * as m0024 from './0024_import_runs.js';
+import * as m0025 from './0025_sitemap_blocks.js';
 
 /** Migrations in order. Static imports keep them inside the compiled bundle (no directory scanning). */
 const MIGRATIONS: Record<string, Migration> = {
@@ -50,6 +51,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0022_feed_pictures': m0022,
   '0023_feed_tokens': m0023,
   '0024_import_runs': m0024,
+  '0025_sitemap_blocks': m0025,
 };
 
 export const migrationProvider: MigrationProvider = {
