@@ -1,5 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
-import { unindexedColumn } from './dialect/index.js';
+import { likelyCondition } from './dialect/index.js';
 import type { Executor } from './executor.js';
 
 /**
@@ -34,10 +34,16 @@ function blockOf(size: number): RawBuilder<number> {
   return sql<number>`(id / ${sql.lit(size)})`;
 }
 
-function publicIn(table: SitemapTable, size: number, block: number): RawBuilder<boolean> {
+/** The public condition as the planner must read it (db/dialect likelyCondition), or null for a table all public. */
+function publicOf(db: Executor, table: SitemapTable): RawBuilder<boolean> | null {
+  const condition = PUBLIC[table];
+  return condition ? likelyCondition(db, condition) : null;
+}
+
+function publicIn(db: Executor, table: SitemapTable, size: number, block: number): RawBuilder<boolean> {
   // NOTE: the block as a plain parameter: SQLite seeks no index with `cast(? as integer)`.
   const inBlock = sql<boolean>`${blockOf(size)} = ${block}`;
-  const condition = PUBLIC[table];
+  const condition = publicOf(db, table);
   return condition ? sql<boolean>`${condition} and ${inBlock}` : inBlock;
 }
 
@@ -75,7 +81,7 @@ export function newestInBlockQuery(db: Executor, table: SitemapTable, size: numb
   return db
     .selectFrom(table)
     .select('updated_at')
-    .where(publicIn(table, size, block))
+    .where(publicIn(db, table, size, block))
     .orderBy('updated_at', 'desc')
     .limit(1);
 }
@@ -98,12 +104,12 @@ export function blockSummaryQuery(db: Executor, table: SitemapTable, size: numbe
   return db
     .selectFrom(table)
     .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.max<string | null>('updated_at').as('newest')])
-    .where(publicIn(table, size, block));
+    .where(publicIn(db, table, size, block));
 }
 
 /**
- * The block's public records after id `after`, in id order, at most `limit`: a range of the primary key (the
- * public condition read row by row, not through an index that would sort the block).
+ * The block's public records after id `after`, in id order, at most `limit`: listings from their sitemap index
+ * (id, slug, updated_at of the public ones: a covering range), agents and agencies by the primary key.
  */
 export async function blockPage(
   db: Executor,
@@ -113,12 +119,15 @@ export async function blockPage(
   after: number,
   limit: number,
 ): Promise<BlockRecord[]> {
+  const rows = await blockPageQuery(db, table, size, block, after, limit).execute();
+  return rows.map((row) => ({ id: Number(row.id), slug: row.slug, updated_at: row.updated_at }));
+}
+
+export function blockPageQuery(db: Executor, table: SitemapTable, size: number, block: number, after: number, limit: number) {
   const lo = Math.max(block * size, after + 1);
   const hi = block * size + size - 1;
-  // NOTE: `status` read without its indexes (db/dialect/index.ts): the range of ids is the plan.
-  const condition = table === 'listings' ? sql<boolean>`${unindexedColumn(db, sql.ref('status'))} in ('publish', 'sold')` : PUBLIC[table];
+  const condition = publicOf(db, table);
   let query = db.selectFrom(table).select(['id', 'slug', 'updated_at']).where('id', '>=', lo).where('id', '<=', hi);
   if (condition) query = query.where(condition);
-  const rows = await query.orderBy('id').limit(limit).execute();
-  return rows.map((row) => ({ id: Number(row.id), slug: row.slug, updated_at: row.updated_at }));
+  return query.orderBy('id').limit(limit);
 }

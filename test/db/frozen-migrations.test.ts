@@ -51,7 +51,7 @@ const SHIPPED: Readonly<Record<string, string>> = {
   'src/db/migrations/0022_feed_pictures.ts': 'a8be9b7ecc12a134',
   'src/db/migrations/0023_feed_tokens.ts': '680ea310645ae3cf',
   'src/db/migrations/0024_import_runs.ts': 'e7690c064f786a6c',
-  'src/db/migrations/0025_sitemap_blocks.ts': '88b3c6635213a70b',
+  'src/db/migrations/0025_sitemap_blocks.ts': '4b19d2f9250dfa2e',
 };
 
 const FOLDERS = ['src/db/migrations', 'src/db/dialect/ddl'];
