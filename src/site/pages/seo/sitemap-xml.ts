@@ -13,11 +13,12 @@ export const URLSET_CLOSE = '</urlset>\n';
 export const INDEX_OPEN = `${XML_DECLARATION}<sitemapindex xmlns="${SITEMAP_NAMESPACE}">\n`;
 export const INDEX_CLOSE = '</sitemapindex>\n';
 
+const SPECIAL = /[&<>"']/;
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 
 /** Text for an XML element: the five characters the protocol requires as entities. */
 export function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => ENTITIES[char]!);
+  return SPECIAL.test(text) ? text.replace(/[&<>"']/g, (char) => ENTITIES[char]!) : text;
 }
 
 /** One `<url>` of a urlset; `lastmod` a W3C datetime, left out when the page has no one record behind it. */

@@ -79,7 +79,7 @@ export class Sitemaps {
     private readonly options: SitemapOptions,
   ) {
     this.shardSize = options.shardSize ?? MAX_SHARD_URLS;
-    this.pageSize = options.pageSize ?? 2_000;
+    this.pageSize = options.pageSize ?? 5_000;
     if (!Number.isSafeInteger(this.shardSize) || this.shardSize < 1 || this.shardSize > MAX_SHARD_URLS) {
       throw new Error(`a sitemap shard holds 1 to ${MAX_SHARD_URLS} URLs (got ${this.shardSize})`);
     }
