@@ -11,6 +11,9 @@ import { homeRoutes } from './pages/home/home.routes.js';
 import { favoriteRoutes } from './pages/listing/favorite.routes.js';
 import { listingRoutes } from './pages/listing/listing.routes.js';
 import { compareRoutes } from './pages/compare/compare.routes.js';
+import { robotsTxt } from './pages/seo/robots.js';
+import { seoRoutes } from './pages/seo/seo.routes.js';
+import { Sitemaps } from './pages/seo/sitemaps.js';
 import { languageOfPath, languagePrefix, SITE_LANGUAGES } from './paths.js';
 import { SiteSessions } from './session.js';
 import { Site, type StampReader } from './site.js';
@@ -62,6 +65,11 @@ export async function registerSite(app: FastifyInstance, { config, services, sta
     const { brand } = await brands.current();
     reply.header('cache-control', 'public, max-age=31536000, immutable').type('text/css; charset=utf-8');
     return `:root{--brand:${brand.primaryColor};--accent:${brand.accentColor}}\n`;
+  });
+  seoRoutes(app, {
+    sitemaps: new Sitemaps(services, { publicUrl: config.publicUrl, listingUrlTemplate: config.listings.urlTemplate }),
+    robots: robotsTxt(config.publicUrl, config.apiPrefix),
+    caching: config.site,
   });
   for (const lang of SITE_LANGUAGES) {
     await app.register(

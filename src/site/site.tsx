@@ -16,7 +16,7 @@ import { ErrorPage, errorTitle } from './layout/ErrorPage.js';
 import { layoutText } from './layout/layout.text.js';
 import { PageCache } from './page-cache.js';
 import type { PageContext, RenderedPage, SiteVisitor } from './page.js';
-import { localPath, plainPathOf } from './paths.js';
+import { localPath, plainPathOf, withoutTrackingParams } from './paths.js';
 import type { SiteSessions } from './session.js';
 import type { SiteServices } from './site-services.js';
 
@@ -83,7 +83,7 @@ export class Site {
     }
 
     const version = `${brandVersion}/${(await Promise.all(PAGE_STAMPS.map((name) => this.stamps.current(name)))).join('/')}`;
-    const key = `${lang} ${request.url}`;
+    const key = `${lang} ${withoutTrackingParams(request.url)}`;
     const cached = this.cache.get(key, version);
     if (cached) {
       if (cached.listingId !== undefined) this.services.views.count(cached.listingId, `ip:${request.ip}`);
@@ -188,7 +188,7 @@ export class Site {
       visitor,
       format: formattersFor(lang),
       publicUrl: this.settings.publicUrl,
-      plainPath: plainPathOf(request.url, lang),
+      plainPath: plainPathOf(withoutTrackingParams(request.url), lang),
       path: (plain) => localPath(lang, plain),
       asset: (name) => this.assets.url(name),
       brandStylesheet: `/site-assets/brand.css?v=${encodeURIComponent(brandVersion)}`,

@@ -54,6 +54,7 @@ const SHIPPED: Readonly<Record<string, string>> = {
   'src/db/migrations/0024_import_runs.ts': 'e7690c064f786a6c',
   'src/db/migrations/0025_listing_slug_history.ts': '28ec157cfd5b93bf',
   'src/db/migrations/0026_site_settings.ts': '482e097f1ee724fb',
+  'src/db/migrations/0027_sitemap_blocks.ts': '4b19d2f9250dfa2e',
 };
 
 const FOLDERS = ['src/db/migrations', 'src/db/dialect/ddl'];

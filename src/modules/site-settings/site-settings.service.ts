@@ -11,7 +11,7 @@ import { type Brand, toBrand, toSiteSettings } from './site-settings.mapper.js';
 import * as repository from './site-settings.repository.js';
 import type { SiteSettingsRecord, UpdateSiteSettingsInput } from './site-settings.schemas.js';
 
-/** The cache stamp of the settings row (migration 0025), renewed by triggers in every transaction that changes it. */
+/** The cache stamp of the settings row (migration 0026), renewed by triggers in every transaction that changes it. */
 export const SITE_SETTINGS_STAMP = 'site_settings';
 
 interface Loaded {
