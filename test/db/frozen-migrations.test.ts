@@ -22,7 +22,7 @@ const SHIPPED: Readonly<Record<string, string>> = {
   'src/db/dialect/ddl/media-keys.ts': '88ae9daafa4cfc82',
   'src/db/dialect/ddl/search-triggers.ts': '5cc4f5b23d25a853',
   'src/db/dialect/ddl/session-triggers.ts': 'abb09271e4798223',
-  'src/db/dialect/ddl/site-settings-stamp.ts': '86db5563992713f2',
+  'src/db/dialect/ddl/site-settings-stamp.ts': '55df7f8dcaf0e36f',
   'src/db/dialect/ddl/term-copies-by-statement.ts': 'f0069f47e55e8c90',
   'src/db/dialect/ddl/term-count-statements.ts': '6c59539d91073b74',
   'src/db/dialect/ddl/term-counts-by-listing-ids.ts': '98901395b256b19a',
