@@ -6,7 +6,7 @@ import { DEFAULT_BRAND, HOME_SECTIONS } from '../../src/site/index.js';
 import { buildPeerApp, buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
 import { type Auth, newMedia, newSignedInUser, newUser } from '../helpers/factories.js';
-import { parsePage } from '../helpers/html.js';
+import { expectValidHtml, parsePage } from '../helpers/html.js';
 
 const URL = '/realty-api/v1/site-settings';
 const PUBLIC_URL = 'https://realty.example';
@@ -171,6 +171,12 @@ describe.each(DIALECTS)('GET and PUT /site-settings (%s)', (dialect) => {
       hero_image_id: own.id,
       hero_image_url: `${PUBLIC_URL}/uploads/brand/hero-large.jpg`,
     });
+    // The home page's banner shows the picture behind its text, out of the flow (no layout shift), as decoration.
+    const homeHtml = (await t.app.inject({ method: 'GET', url: '/' })).body;
+    await expectValidHtml(homeHtml, 'the home page with a hero picture');
+    const hero = parsePage(homeHtml).root.querySelector('.hero--picture .hero__picture');
+    expect(hero?.getAttribute('src')).toBe(`${PUBLIC_URL}/uploads/brand/hero-large.jpg`);
+    expect(hero?.getAttribute('alt')).toBe('');
     // Another administrator may keep them (leaving the fields out) and may remove them.
     expect((await put(otherAdmin.auth, { site_name: 'Sunny Homes' })).json().data.logo_id).toBe(own.id);
     expect((await put(otherAdmin.auth, { hero_image_id: null })).json().data).toMatchObject({ hero_image_id: null, hero_image_url: null });

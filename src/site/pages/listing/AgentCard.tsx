@@ -4,6 +4,7 @@ import { agencyPath, agentPath } from '../../paths.js';
 import type { SiteServices } from '../../site-services.js';
 import { fill } from '../../texts.js';
 import { httpUrl } from './embeds.js';
+import { dialable, unbrokenPhone } from '../../components/phone.js';
 import { listingText } from './listing.text.js';
 
 export type AgentRecord = Awaited<ReturnType<SiteServices['agents']['get']>>;
@@ -21,12 +22,6 @@ export type ListingContact =
   | { readonly kind: 'agency'; readonly agency: AgencyRecord }
   | { readonly kind: 'author'; readonly name: string }
   | null;
-
-/** A phone number as shown: never broken across lines. */
-const unbroken = (phone: string) => phone.replace(/ /g, '\u00a0');
-
-/** The digits a `tel:` or WhatsApp link dials. */
-const dialable = (phone: string) => phone.replace(/[^+\d]/g, '');
 
 function ContactLines({
   ctx,
@@ -46,14 +41,14 @@ function ContactLines({
     phone && dialable(phone) ? (
       <li key="phone">
         <a href={`tel:${dialable(phone)}`}>
-          <span class="muted">{t.call}</span> <bdi>{unbroken(phone)}</bdi>
+          <span class="muted">{t.call}</span> <bdi>{unbrokenPhone(phone)}</bdi>
         </a>
       </li>
     ) : null,
     mobile && dialable(mobile) ? (
       <li key="mobile">
         <a href={`tel:${dialable(mobile)}`}>
-          <span class="muted">{t.mobile}</span> <bdi>{unbroken(mobile)}</bdi>
+          <span class="muted">{t.mobile}</span> <bdi>{unbrokenPhone(mobile)}</bdi>
         </a>
       </li>
     ) : null,
