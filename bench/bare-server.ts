@@ -2,21 +2,27 @@
  * The baseline: a bare Fastify server (no plugins, no logger) on 127.0.0.1:$PORT. GET or POST /bare/<i> answers with
  * the i-th string of the JSON array in the file named by the first argument: the real responses of the
  * scenarios, so that each bare body has the size of its real one. Sent as ready UTF-8 bytes, the cheapest
- * way to send a body, as the API sends its cached answers.
+ * way to send a body, as the API sends its cached answers. An entry may be `{ body, type }` instead, for an
+ * answer that is not JSON (the website suite's pages and sitemap shards), sent with its own Content-Type.
  */
 import fs from 'node:fs';
 import Fastify from 'fastify';
 
 const bodiesFile = process.argv[2];
 if (!bodiesFile) throw new Error('usage: bare-server.ts <bodies.json>');
-const bodies = (JSON.parse(fs.readFileSync(bodiesFile, 'utf8')) as string[]).map((body) => Buffer.from(body));
+const entries = JSON.parse(fs.readFileSync(bodiesFile, 'utf8')) as (string | { body: string; type: string })[];
+const bodies = entries.map((entry) =>
+  typeof entry === 'string'
+    ? { bytes: Buffer.from(entry), type: 'application/json; charset=utf-8' }
+    : { bytes: Buffer.from(entry.body), type: entry.type },
+);
 
 const app = Fastify({ logger: false });
-bodies.forEach((body, index) => {
+bodies.forEach(({ bytes, type }, index) => {
   app.route({
     method: ['GET', 'POST'],
     url: `/bare/${index}`,
-    handler: async (_request, reply) => reply.type('application/json; charset=utf-8').send(body),
+    handler: async (_request, reply) => reply.type(type).send(bytes),
   });
 });
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });

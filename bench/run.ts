@@ -9,8 +9,10 @@
  * path of `seed --properties`, fresh and live; BENCH_BULK_LISTINGS, BENCH_BULK_ROUNDS, BENCH_BULK_JSON), and the
  * exchange suite (exchange-suite.ts: `realty-api import` of a 100,000-listing CSV feed and the CSV and Kyero
  * exports, time and memory, and the rate of the pictures job; BENCH_EXCHANGE_LISTINGS, BENCH_EXCHANGE_BASE,
- * BENCH_EXCHANGE_PICTURES, BENCH_EXCHANGE_ROUNDS, BENCH_EXCHANGE_JSON). `BENCH_SUITE=api`, `search`, `alerts`,
- * `broadcast`, `bulk` or `exchange` runs one of them; by default (`all`) all six run, in that order.
+ * BENCH_EXCHANGE_PICTURES, BENCH_EXCHANGE_ROUNDS, BENCH_EXCHANGE_JSON), and the website suite (site-suite.ts: the
+ * home, listing and results pages and a sitemap shard on 100,000 listings, each rotating over 1,000 distinct
+ * requests; BENCH_SITE_REQUESTS, BENCH_SITE_JSON). `BENCH_SUITE=api`, `search`, `alerts`, `broadcast`, `bulk`,
+ * `exchange` or `site` runs one of them; by default (`all`) all seven run, in that order.
  */
 import os from 'node:os';
 import { runAlertsSuite } from './alerts-suite.js';
@@ -20,6 +22,7 @@ import { runBulkSuite } from './bulk-suite.js';
 import { runExchangeSuite } from './exchange-suite.js';
 import { Cleanups, progress } from './harness.js';
 import { runSearchSuite } from './search-suite.js';
+import { runSiteSuite } from './site-suite.js';
 
 const SUITES = {
   api: runApiSuite,
@@ -28,6 +31,7 @@ const SUITES = {
   broadcast: runBroadcastSuite,
   bulk: runBulkSuite,
   exchange: runExchangeSuite,
+  site: runSiteSuite,
 } as const;
 type SuiteName = keyof typeof SUITES;
 
@@ -35,9 +39,9 @@ const cleanups = new Cleanups();
 
 function suitesToRun(): SuiteName[] {
   const raw = process.env.BENCH_SUITE || 'all';
-  if (raw === 'all') return ['api', 'search', 'alerts', 'broadcast', 'bulk', 'exchange'];
+  if (raw === 'all') return ['api', 'search', 'alerts', 'broadcast', 'bulk', 'exchange', 'site'];
   if (raw in SUITES) return [raw as SuiteName];
-  throw new Error(`BENCH_SUITE must be api, search, alerts, broadcast, bulk, exchange or all (got "${raw}")`);
+  throw new Error(`BENCH_SUITE must be api, search, alerts, broadcast, bulk, exchange, site or all (got "${raw}")`);
 }
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

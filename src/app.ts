@@ -35,12 +35,13 @@ import { createPropertiesModule } from './modules/properties/index.js';
 import { createReviewsModule } from './modules/reviews/index.js';
 import { createSavedSearchesModule } from './modules/saved-searches/index.js';
 import { createSearchModule } from './modules/search/index.js';
+import { createSiteSettingsModule } from './modules/site-settings/index.js';
 import { createSocialModule } from './modules/social/index.js';
 import { createStatsModule } from './modules/stats/index.js';
 import { createTaxonomiesModule } from './modules/taxonomies/index.js';
 import { createUsersModule } from './modules/users/index.js';
 import { type AppDependencies, createPlatform } from './platform.js';
-import { type BrandSource, DEFAULT_BRAND, registerSite } from './site/index.js';
+import { registerSite } from './site/index.js';
 
 export type { AppDependencies } from './platform.js';
 
@@ -79,6 +80,7 @@ function createModules(platform: Platform) {
   const savedSearches = createSavedSearchesModule(platform, { ...search.services, ...notifications.services });
   const payments = createPaymentsModule(platform, { ...accounts.services, ...users.services, ...properties.services });
   const stats = createStatsModule(platform);
+  const siteSettings = createSiteSettingsModule(platform);
   const exchange = createExchangeModule(platform, {
     ...taxonomies.services,
     ...properties.services,
@@ -103,6 +105,7 @@ function createModules(platform: Platform) {
     payments,
     stats,
     exchange,
+    siteSettings,
   ] as const;
 }
 
@@ -134,9 +137,6 @@ export function createServices(deps: AppDependencies): Services {
     },
   };
 }
-
-// TODO(site-settings): the administrator's brand from the database replaces this.
-const STATIC_BRAND: BrandSource = { current: async () => ({ brand: DEFAULT_BRAND, version: 'default' }) };
 
 /**
  * Builds the HTTP application: plugins, cross-cutting hooks, then the modules' schemas and routes. Does not
@@ -204,7 +204,7 @@ export async function buildApp(deps: AppDependencies, services: Services = creat
     });
   }
   const site = config.site.enabled
-    ? await registerSite(app, { config, services, stamps: services.stamps, brands: STATIC_BRAND, secret: deps.jwtSecret })
+    ? await registerSite(app, { config, services, stamps: services.stamps, brands: services.siteSettings, secret: deps.jwtSecret })
     : undefined;
   registerNotFound(app, site);
   return app;

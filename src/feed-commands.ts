@@ -7,6 +7,7 @@ import type { Services } from './app.js';
 import { OutboundError, openGuardedUrl } from './adapters/http/guarded-fetch.js';
 import type { Config } from './config.js';
 import { FeedSyntaxError } from './adapters/feeds/feed-records.js';
+import { readWxrSite } from './adapters/feeds/wxr/wxr-reader.js';
 import { FEED_FORMATS, type FeedFormat, type ImportSummary, type Rejection } from './modules/exchange/index.js';
 import { ProgressBar } from './lib/progress-bar.js';
 
@@ -48,24 +49,23 @@ export async function importCommand(services: Services, config: Config, command:
     withdrawMissing: command.withdrawMissing,
     onRejected: (rejection: Rejection) => rejected.push(rejection),
   };
-  const download = command.format === 'wxr' && isUrl(command.input) ? await downloadToFile(command.input, config) : undefined;
+  let scratch: string | undefined;
   let bar: ProgressBar | undefined;
   try {
+    const { stream, size } = await openInput(command.input, config);
+    bar = size === undefined ? undefined : new ProgressBar('bytes read', size);
+    const input = counted(stream, bar);
     let summary: ImportSummary;
     let siteNote = '';
     if (command.format === 'wxr') {
-      // A WordPress export is read twice (its pictures may come after the properties that show them).
-      const file = download?.file ?? command.input;
-      const size = await fileSize(file);
-      bar = new ProgressBar('bytes read (two passes)', size * 2);
-      const site = await services.wordpressSiteImporter.run(() => counted(fs.createReadStream(file), bar), options);
+      // A WordPress export's properties wait on disk until the agents and pictures after them are read (wxr-reader.ts).
+      scratch = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'realty-import-'));
+      const site = await services.wordpressSiteImporter.run(readWxrSite(input, path.join(scratch, 'properties.jsonl')), options);
       siteNote = `; ${site.accountsCreated} accounts created, ${site.picturesSkipped} pictures on other hosts skipped`;
       summary = site;
     } else {
-      const { stream, size } = await openInput(command.input, config);
-      bar = size === undefined ? undefined : new ProgressBar('bytes read', size);
       const { read, directoryIds } = FEED_FORMATS[command.format];
-      summary = await services.feedImporter.run(read(counted(stream, bar)), { ...options, directoryIds });
+      summary = await services.feedImporter.run(read(input), { ...options, directoryIds });
     }
     bar?.finish();
     for (const rejection of rejected) console.error(rejectionLine(rejection));
@@ -92,7 +92,7 @@ export async function importCommand(services: Services, config: Config, command:
       throw new FeedCommandError(`the file cannot be read as ${command.format}: ${error.message}; nothing after it was imported`);
     throw error;
   } finally {
-    if (download) await fs.promises.rm(download.dir, { recursive: true, force: true });
+    if (scratch !== undefined) await fs.promises.rm(scratch, { recursive: true, force: true });
   }
 }
 
@@ -123,20 +123,6 @@ async function fileSize(file: string): Promise<number> {
     if (error instanceof FeedCommandError) throw error;
     throw new FeedCommandError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
-}
-
-/** A feed that must be read twice, downloaded once into a directory of its own. */
-async function downloadToFile(url: string, config: Config): Promise<{ dir: string; file: string }> {
-  const { stream } = await openInput(url, config);
-  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'realty-import-'));
-  const file = path.join(dir, 'feed.xml');
-  try {
-    await pipeline(stream, fs.createWriteStream(file));
-  } catch (error) {
-    await fs.promises.rm(dir, { recursive: true, force: true });
-    throw error instanceof OutboundError ? new FeedCommandError(`cannot download the feed: ${error.message}`) : error;
-  }
-  return { dir, file };
 }
 
 /** e.g. `line 12 (key A-17): price must be of type number; title must be at least 3 characters long` */

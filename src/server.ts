@@ -45,10 +45,14 @@ export async function serve(config: Config): Promise<void> {
   const address = await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
   const base = config.publicUrl === `http://${config.host}:${config.port}` ? address : config.publicUrl;
   services.startBackgroundWork();
-  const consoleLine = config.console.enabled ? `\n  Console: ${base}/console/` : '';
-  console.log(
-    `realty-api is listening on ${address}\n  API:  ${base}${config.apiPrefix}/realty-api/v1\n  Docs: ${base}/docs${consoleLine}`,
-  );
+  // The website first: it is what an agency's customers open.
+  const lines = [
+    ...(config.site.enabled ? [`  Site:    ${base}/`] : []),
+    `  API:     ${base}${config.apiPrefix}/realty-api/v1`,
+    `  Docs:    ${base}/docs`,
+    ...(config.console.enabled ? [`  Console: ${base}/console/`] : []),
+  ];
+  console.log(`realty-api is listening on ${address}\n${lines.join('\n')}`);
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -17,5 +17,7 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     auth?: AuthRequirement;
+    /** The route keeps its query schema as it is, unknown parameters included (http/language.ts acceptLangQuery). */
+    ownQueryRules?: boolean;
   }
 }

@@ -117,6 +117,8 @@ export const ar: Catalogue = {
   listing_rule_agent_not_allowed: 'يجب أن يكون سجل الوكيل الخاص بك أو وكيلًا في وكالتك',
   listing_rule_agency_not_allowed: 'يجب أن تكون وكالتك',
   listing_changed_meanwhile: 'تغيرت حالة الإعلان أثناء تعديله. أعد تحميله وحاول مرة أخرى.',
+  listing_rule_slug: 'يجب أن يكون معرّفًا نصيًا: أحرف صغيرة وأرقام تفصل بينها شرطة واحدة، مثل {suggestion}',
+  listing_slug_taken: 'هذا المعرّف مستخدم أو سبق استخدامه لإعلان آخر.',
   listing_deleted: 'تم حذف الإعلان.',
   listing_data_part_invalid: 'يجب أن يكون كائن JSON يحتوي على حقول الإعلان',
 
@@ -228,4 +230,10 @@ export const ar: Catalogue = {
   notification_rule_blank: 'يجب أن يحتوي على نص بعد إزالة وسوم HTML',
   notification_rule_unsubscribe_token: 'ليس رابط إلغاء اشتراك صالحًا: انسخ الرابط كاملًا من الرسالة',
   notification_delivery_not_dead: 'حالة هذه الرسالة {status}: لا يمكن إعادة إرسال رسالة إلا إذا كانت متوقفة (dead).',
+  // Site settings (the website's brand)
+  site_settings_rule_blank: 'يجب أن يحتوي على نص بعد إزالة وسوم HTML',
+  site_settings_rule_image_not_allowed: 'يجب أن يكون صورة رفعتها بنفسك',
+  site_settings_rule_primary_contrast: 'فاتح جدًا لنص أبيض فوقه: التباين {ratio}:1 والمطلوب 4.5:1 على الأقل (اختر لونًا أغمق)',
+  site_settings_rule_accent_contrast:
+    'يجب أن يكون تباينه 4.5:1 على الأقل مع النص الداكن فوقه و3:1 مع الصفحة البيضاء (تباينه {dark}:1 و{light}:1)',
 };

@@ -121,6 +121,8 @@ export const en = {
   listing_rule_agent_not_allowed: 'must be your own agent record or an agent of your agency',
   listing_rule_agency_not_allowed: 'must be your own agency',
   listing_changed_meanwhile: 'The listing changed state while you were editing it. Load it again and retry.',
+  listing_rule_slug: 'must be a slug: lowercase letters and digits joined by single hyphens, such as {suggestion}',
+  listing_slug_taken: 'Another listing uses or used this slug.',
   listing_deleted: 'The listing was deleted.',
   listing_data_part_invalid: 'must be a JSON object with the listing fields',
 
@@ -233,6 +235,13 @@ export const en = {
   notification_rule_blank: 'must contain text once HTML tags are removed',
   notification_rule_unsubscribe_token: 'is not a valid unsubscribe link: copy the whole link from the e-mail',
   notification_delivery_not_dead: 'This message is {status}: only a dead message can be sent again.',
+  // Site settings (the website's brand)
+  site_settings_rule_blank: 'must contain text once HTML tags are removed',
+  site_settings_rule_image_not_allowed: 'must be an image you uploaded',
+  site_settings_rule_primary_contrast:
+    'is too light for white text on it: the contrast is {ratio}:1, and at least 4.5:1 is needed (choose a darker colour)',
+  site_settings_rule_accent_contrast:
+    'must have a contrast of at least 4.5:1 with dark text on it and 3:1 with the white page (it has {dark}:1 and {light}:1)',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -119,6 +119,8 @@ export const es: Catalogue = {
   listing_rule_agent_not_allowed: 'debe ser tu propio registro de agente o un agente de tu agencia',
   listing_rule_agency_not_allowed: 'debe ser tu propia agencia',
   listing_changed_meanwhile: 'El anuncio cambió de estado mientras lo editabas. Vuelve a cargarlo e inténtalo de nuevo.',
+  listing_rule_slug: 'debe ser un slug: letras minúsculas y dígitos unidos por guiones simples, como {suggestion}',
+  listing_slug_taken: 'Otro anuncio usa o usó este slug.',
   listing_deleted: 'El anuncio se eliminó.',
   listing_data_part_invalid: 'debe ser un objeto JSON con los campos del anuncio',
 
@@ -235,4 +237,11 @@ export const es: Catalogue = {
   notification_rule_blank: 'debe contener texto una vez eliminadas las etiquetas HTML',
   notification_rule_unsubscribe_token: 'no es un enlace de baja válido: copia el enlace completo del correo',
   notification_delivery_not_dead: 'Este mensaje está en estado {status}: solo un mensaje fallido (dead) puede enviarse de nuevo.',
+  // Site settings (the website's brand)
+  site_settings_rule_blank: 'debe contener texto una vez quitadas las etiquetas HTML',
+  site_settings_rule_image_not_allowed: 'debe ser una imagen que hayas subido tú',
+  site_settings_rule_primary_contrast:
+    'es demasiado claro para texto blanco encima: el contraste es {ratio}:1 y se necesita al menos 4,5:1 (elige un color más oscuro)',
+  site_settings_rule_accent_contrast:
+    'debe tener un contraste de al menos 4,5:1 con texto oscuro encima y de 3:1 con la página blanca (tiene {dark}:1 y {light}:1)',
 };

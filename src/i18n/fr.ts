@@ -119,6 +119,8 @@ export const fr: Catalogue = {
   listing_rule_agent_not_allowed: 'doit être votre propre fiche agent ou un agent de votre agence',
   listing_rule_agency_not_allowed: 'doit être votre propre agence',
   listing_changed_meanwhile: 'L’annonce a changé d’état pendant que vous la modifiiez. Rechargez-la et réessayez.',
+  listing_rule_slug: 'doit être un slug : lettres minuscules et chiffres reliés par des tirets simples, comme {suggestion}',
+  listing_slug_taken: 'Une autre annonce utilise ou a utilisé ce slug.',
   listing_deleted: 'L’annonce a été supprimée.',
   listing_data_part_invalid: 'doit être un objet JSON avec les champs de l’annonce',
 
@@ -236,4 +238,11 @@ export const fr: Catalogue = {
   notification_rule_blank: 'doit contenir du texte une fois les balises HTML retirées',
   notification_rule_unsubscribe_token: 'n’est pas un lien de désabonnement valide : copiez le lien complet de l’e-mail',
   notification_delivery_not_dead: 'Ce message est à l’état {status} : seul un message abandonné (dead) peut être renvoyé.',
+  // Site settings (the website's brand)
+  site_settings_rule_blank: 'doit contenir du texte une fois les balises HTML retirées',
+  site_settings_rule_image_not_allowed: 'doit être une image que vous avez téléversée',
+  site_settings_rule_primary_contrast:
+    'est trop clair pour un texte blanc dessus : le contraste est de {ratio}:1, il faut au moins 4,5:1 (choisissez une couleur plus foncée)',
+  site_settings_rule_accent_contrast:
+    'doit avoir un contraste d’au moins 4,5:1 avec un texte foncé dessus et de 3:1 avec la page blanche (il a {dark}:1 et {light}:1)',
 };

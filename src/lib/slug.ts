@@ -1,4 +1,5 @@
-const MAX_SLUG_LENGTH = 200;
+/** The longest slug made or accepted. */
+export const MAX_SLUG_LENGTH = 200;
 
 /**
  * URL-safe slug: accents folded (`Équipé` → `equipe`), letters and digits of any script kept (an Arabic

@@ -23,6 +23,10 @@ const SOURCES = {
   'print.css': path.join(BROWSER_DIR, 'print.css'),
   'icon.svg': path.join(BROWSER_DIR, 'icon.svg'),
   'when-visible.js': path.join(BROWSER_DIR, 'when-visible.js'),
+  'gallery.js': path.join(BROWSER_DIR, 'gallery.js'),
+  'calculator.js': path.join(BROWSER_DIR, 'calculator.js'),
+  'listing-map.js': path.join(BROWSER_DIR, 'listing-map.js'),
+  'favorite.js': path.join(BROWSER_DIR, 'favorite.js'),
   'leaflet.js': path.join(LEAFLET_DIR, 'leaflet.js'),
   'leaflet.css': path.join(LEAFLET_DIR, 'leaflet.css'),
 } as const;

@@ -3,12 +3,19 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { tileSource } from '../config-console.js';
 import type { Config } from '../config.js';
 import { parseQueryString } from '../http/querystring.js';
-import { formsRateLimit } from '../http/rate-limit.js';
+import { authRateLimit, formsRateLimit } from '../http/rate-limit.js';
 import { SiteAssets } from './assets.js';
 import type { BrandSource } from './brand.js';
+import { accountRoutes } from './pages/account/account.routes.js';
 import { directoriesRoutes } from './pages/directory/directories.routes.js';
 import { profileRoutes } from './pages/directory/profile.routes.js';
 import { homeRoutes } from './pages/home/home.routes.js';
+import { favoriteRoutes } from './pages/listing/favorite.routes.js';
+import { listingRoutes } from './pages/listing/listing.routes.js';
+import { compareRoutes } from './pages/compare/compare.routes.js';
+import { robotsTxt } from './pages/seo/robots.js';
+import { seoRoutes } from './pages/seo/seo.routes.js';
+import { Sitemaps } from './pages/seo/sitemaps.js';
 import { languageOfPath, languagePrefix, SITE_LANGUAGES } from './paths.js';
 import { SiteSessions } from './session.js';
 import { Site, type StampReader } from './site.js';
@@ -20,7 +27,7 @@ export { DEFAULT_BRAND, HOME_SECTIONS } from './brand.js';
 export type { SiteServices } from './site-services.js';
 
 /** The page modules, each registered in every language. */
-const PAGES: readonly SiteRoutes[] = [homeRoutes, profileRoutes, directoriesRoutes];
+const PAGES: readonly SiteRoutes[] = [homeRoutes, listingRoutes, favoriteRoutes, compareRoutes, accountRoutes, profileRoutes, directoriesRoutes];
 
 /** Video and tour players a listing page may embed; any other tour is a link. */
 export const EMBEDDED_PLAYERS = ['https://www.youtube-nocookie.com', 'https://player.vimeo.com', 'https://my.matterport.com'] as const;
@@ -51,7 +58,8 @@ export async function registerSite(app: FastifyInstance, { config, services, sta
     tiles: { url: config.console.tileUrl, attribution: config.console.tileAttribution },
     consoleUrl: config.console.enabled ? '/console/' : null,
     csp: siteCsp(config.console.tileUrl, mediaOrigin),
-    formsRateLimit: formsRateLimit(config),
+    rateLimits: { auth: authRateLimit(config), forms: formsRateLimit(config) },
+    registrationOpen: config.registrationEnabled,
   });
 
   assets.register(app);
@@ -59,6 +67,11 @@ export async function registerSite(app: FastifyInstance, { config, services, sta
     const { brand } = await brands.current();
     reply.header('cache-control', 'public, max-age=31536000, immutable').type('text/css; charset=utf-8');
     return `:root{--brand:${brand.primaryColor};--accent:${brand.accentColor}}\n`;
+  });
+  seoRoutes(app, {
+    sitemaps: new Sitemaps(services, { publicUrl: config.publicUrl, listingUrlTemplate: config.listings.urlTemplate }),
+    robots: robotsTxt(config.publicUrl, config.apiPrefix),
+    caching: config.site,
   });
   for (const lang of SITE_LANGUAGES) {
     await app.register(

@@ -29,6 +29,33 @@ export function plainPathOf(url: string, lang: Language): string {
   return rest === '' || rest.startsWith('?') ? `/${rest}` : rest;
 }
 
+/**
+ * Query parameters that links carry for analytics (campaign tags, ad click ids) and that no page reads: a page
+ * is the same page with or without them, so they are left out of its cache key and of the links it renders (the
+ * language switch does not hand a campaign tag on).
+ */
+const TRACKING_PARAMS =
+  /^(utm_[a-z_]+|gclid|gbraid|wbraid|dclid|fbclid|msclkid|twclid|ttclid|yclid|igshid|li_fat_id|mc_cid|mc_eid|_ga|_gl)$/i;
+
+/** `url` (path and query) without its tracking parameters; the others keep their order and spelling. */
+export function withoutTrackingParams(url: string): string {
+  const mark = url.indexOf('?');
+  if (mark < 0) return url;
+  const kept = url
+    .slice(mark + 1)
+    .split('&')
+    .filter((pair) => pair !== '' && !TRACKING_PARAMS.test(decodeName(pair.split('=', 1)[0]!)));
+  return kept.length > 0 ? `${url.slice(0, mark)}?${kept.join('&')}` : url.slice(0, mark);
+}
+
+function decodeName(name: string): string {
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' '));
+  } catch {
+    return name;
+  }
+}
+
 /** Paths of the record pages (the records' `url`s, docs/api.md 4.1 and 5.1). */
 export const listingPath = (slug: string) => `/property/${encodeURIComponent(slug)}`;
 export const agentPath = (slug: string) => `/agent/${encodeURIComponent(slug)}`;

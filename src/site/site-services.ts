@@ -14,10 +14,10 @@ import type { TaxonomiesServices } from '../modules/taxonomies/index.js';
  */
 export type SiteServices = Pick<AuthServices, 'auth' | 'passwordReset'> &
   Pick<AccountsServices, 'users'> &
-  Pick<PropertiesServices, 'properties' | 'favorites' | 'propertyLists' | 'views'> &
+  Pick<PropertiesServices, 'properties' | 'favorites' | 'propertyLists' | 'views' | 'listingSitemap'> &
   Pick<SearchServices, 'search'> &
   Pick<TaxonomiesServices, 'taxonomies'> &
-  Pick<DirectoryServices, 'agents' | 'agencies'> &
+  Pick<DirectoryServices, 'agents' | 'agencies' | 'agentSitemap' | 'agencySitemap'> &
   Pick<LeadsServices, 'leads'> &
   Pick<ReviewsServices, 'reviews'> &
   Pick<SavedSearchesServices, 'savedSearches'>;

@@ -16,7 +16,7 @@ import { ErrorPage, errorTitle } from './layout/ErrorPage.js';
 import { layoutText } from './layout/layout.text.js';
 import { PageCache } from './page-cache.js';
 import type { PageContext, RenderedPage, SiteVisitor } from './page.js';
-import { localPath, plainPathOf } from './paths.js';
+import { localPath, plainPathOf, withoutTrackingParams } from './paths.js';
 import type { SiteSessions } from './session.js';
 import type { SiteServices } from './site-services.js';
 
@@ -34,8 +34,15 @@ export interface SiteSettings {
   readonly consoleUrl: string | null;
   /** The Content-Security-Policy of every page. */
   readonly csp: string;
-  /** The per-address budget of each public form's route (contact, review: FORMS_RATE_LIMIT_PER_MINUTE), for `config.rateLimit`. */
-  readonly formsRateLimit: { readonly max: number; readonly timeWindow: number };
+  /** The API's per-address budgets (http/rate-limit.ts), for the forms' routes as `config.rateLimit`. */
+  readonly rateLimits: { readonly auth: RateBudget; readonly forms: RateBudget };
+  /** REGISTRATION_ENABLED: the sign-up page offers its form, or says registration is closed. */
+  readonly registrationOpen: boolean;
+}
+
+export interface RateBudget {
+  readonly max: number;
+  readonly timeWindow: number;
 }
 
 /** The stamps whose data public pages show: a page rendered under other stamps may be out of date. */
@@ -69,10 +76,14 @@ export class Site {
     const visitor = await this.visitorOf(request, reply);
     const ctx = this.context(request, lang, brand, brandVersion, visitor);
     this.pageHeaders(reply, visitor !== null || this.sessions.hasCookie(request));
-    if (visitor) return this.send(request, reply, this.rendered(ctx, await render(ctx)));
+    if (visitor) {
+      const page = await render(ctx);
+      if (page.listingId !== undefined) this.services.views.count(page.listingId, `user:${visitor.caller.id}`);
+      return this.send(request, reply, this.rendered(ctx, page));
+    }
 
     const version = `${brandVersion}/${(await Promise.all(PAGE_STAMPS.map((name) => this.stamps.current(name)))).join('/')}`;
-    const key = `${lang} ${request.url}`;
+    const key = `${lang} ${withoutTrackingParams(request.url)}`;
     const cached = this.cache.get(key, version);
     if (cached) {
       if (cached.listingId !== undefined) this.services.views.count(cached.listingId, `ip:${request.ip}`);
@@ -177,7 +188,7 @@ export class Site {
       visitor,
       format: formattersFor(lang),
       publicUrl: this.settings.publicUrl,
-      plainPath: plainPathOf(request.url, lang),
+      plainPath: plainPathOf(withoutTrackingParams(request.url), lang),
       path: (plain) => localPath(lang, plain),
       asset: (name) => this.assets.url(name),
       brandStylesheet: `/site-assets/brand.css?v=${encodeURIComponent(brandVersion)}`,

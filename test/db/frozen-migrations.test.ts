@@ -22,6 +22,7 @@ const SHIPPED: Readonly<Record<string, string>> = {
   'src/db/dialect/ddl/media-keys.ts': '88ae9daafa4cfc82',
   'src/db/dialect/ddl/search-triggers.ts': '5cc4f5b23d25a853',
   'src/db/dialect/ddl/session-triggers.ts': 'abb09271e4798223',
+  'src/db/dialect/ddl/site-settings-stamp.ts': '55df7f8dcaf0e36f',
   'src/db/dialect/ddl/term-copies-by-statement.ts': 'f0069f47e55e8c90',
   'src/db/dialect/ddl/term-count-statements.ts': '6c59539d91073b74',
   'src/db/dialect/ddl/term-counts-by-listing-ids.ts': '98901395b256b19a',
@@ -51,6 +52,9 @@ const SHIPPED: Readonly<Record<string, string>> = {
   'src/db/migrations/0022_feed_pictures.ts': 'a8be9b7ecc12a134',
   'src/db/migrations/0023_feed_tokens.ts': '680ea310645ae3cf',
   'src/db/migrations/0024_import_runs.ts': 'e7690c064f786a6c',
+  'src/db/migrations/0025_listing_slug_history.ts': '28ec157cfd5b93bf',
+  'src/db/migrations/0026_site_settings.ts': '482e097f1ee724fb',
+  'src/db/migrations/0027_sitemap_blocks.ts': '4b19d2f9250dfa2e',
 };
 
 const FOLDERS = ['src/db/migrations', 'src/db/dialect/ddl'];

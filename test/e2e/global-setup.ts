@@ -1,8 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
-import { compilePrograms } from '../helpers/global-setup.js';
+import { compilePrograms, removePrograms } from '../helpers/global-setup.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -15,5 +14,5 @@ export default async function setup(project: TestProject): Promise<() => void> {
   execFileSync(process.execPath, ['console/build-if-stale.mjs'], { cwd: ROOT, stdio: 'inherit' });
   const programs = await compilePrograms();
   project.provide('programsDir', programs);
-  return () => fs.rmSync(programs, { recursive: true, force: true });
+  return () => removePrograms(programs);
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -5,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readWxrSite } from '../../src/adapters/feeds/wxr/wxr-reader.js';
 import type { UserRow } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
@@ -28,6 +30,11 @@ async function siteServer(): Promise<{ base: string; hits: string[]; close(): Pr
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return { base: `http://127.0.0.1:${port}`, hits, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/** The export as readWxrSite reads it, its properties set aside in a temporary file of their own. */
+function siteOf(input: NodeJS.ReadableStream) {
+  return readWxrSite(input, path.join(os.tmpdir(), `realty-wxr-spool-${randomUUID()}.jsonl`));
 }
 
 function exportOf(base: string): string {
@@ -59,7 +66,7 @@ describe.each(DIALECTS)('a WordPress site moved over (%s)', (dialect) => {
   });
 
   const importSite = () =>
-    t.services.wordpressSiteImporter.run(() => fs.createReadStream(file), { source: 'costa-homes', actorId: admin.id });
+    t.services.wordpressSiteImporter.run(siteOf(fs.createReadStream(file)), { source: 'costa-homes', actorId: admin.id });
 
   it('a dry run counts the properties and writes nothing: no account, term, listing or picture', async () => {
     const { db } = t.database;
@@ -71,7 +78,7 @@ describe.each(DIALECTS)('a WordPress site moved over (%s)', (dialect) => {
           .execute(),
       ),
     );
-    const summary = await t.services.wordpressSiteImporter.run(() => fs.createReadStream(file), {
+    const summary = await t.services.wordpressSiteImporter.run(siteOf(fs.createReadStream(file)), {
       source: 'costa-homes',
       actorId: admin.id,
       dryRun: true,
@@ -211,7 +218,7 @@ describe.each(DIALECTS)('a WordPress site moved over (%s)', (dialect) => {
       const otherAdmin = await newUser(other.database.db, { role: 'administrator' });
       const agentAuthor = path.join(uploads, 'agent-author.xml');
       fs.writeFileSync(agentAuthor, exportOf(server.base).replace('[maria@costa-homes.example]', '[lucia@costa-homes.example]'));
-      const summary = await other.services.wordpressSiteImporter.run(() => fs.createReadStream(agentAuthor), {
+      const summary = await other.services.wordpressSiteImporter.run(siteOf(fs.createReadStream(agentAuthor)), {
         source: 'costa-homes',
         actorId: otherAdmin.id,
       });
@@ -235,7 +242,7 @@ describe.each(DIALECTS)('a WordPress site moved over (%s)', (dialect) => {
   it('refuses a file that is not a WordPress export before writing anything', async () => {
     const before = await t.database.db.selectFrom('listings').select('id').execute();
     await expect(
-      t.services.wordpressSiteImporter.run(() => Readable.from(['<!DOCTYPE x [<!ENTITY a "b">]><rss/>']), {
+      t.services.wordpressSiteImporter.run(siteOf(Readable.from(['<!DOCTYPE x [<!ENTITY a "b">]><rss/>'])), {
         source: 'bad',
         actorId: admin.id,
       }),

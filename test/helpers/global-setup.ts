@@ -21,7 +21,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   };
   try {
     const bin = await compilePrograms();
-    cleanups.push(() => fs.rmSync(bin, { recursive: true, force: true }));
+    cleanups.push(() => removePrograms(bin));
     project.provide('programsDir', bin);
     try {
       const template = await migratedPostgresTemplate();
@@ -60,9 +60,14 @@ export const PROGRAMS = {
 
 /** Compiles PROGRAMS into a new temporary directory (also used by the browser tests' setup, test/e2e). */
 export async function compilePrograms(): Promise<string> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'realty-test-programs-'));
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'realty-test-programs-'));
+  // Two levels below a stand-in project root, as dist/ files are: code that finds the checkout's files from its
+  // own place (src/site/browser, the website's assets) finds them through the `src` link beside node_modules.
+  const dir = path.join(root, 'dist', 'programs');
+  fs.mkdirSync(dir, { recursive: true });
   // Packages stay outside the bundles, as `npm start` loads them: resolved from the project's node_modules.
-  fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(root, 'node_modules'), 'dir');
+  fs.symlinkSync(path.join(ROOT, 'src'), path.join(root, 'src'), 'dir');
   for (const [file, source] of Object.entries(PROGRAMS)) {
     try {
       await build({
@@ -84,6 +89,11 @@ export async function compilePrograms(): Promise<string> {
     }
   }
   return dir;
+}
+
+/** Removes what compilePrograms made, the stand-in root with it. */
+export function removePrograms(dir: string): void {
+  fs.rmSync(path.resolve(dir, '..', '..'), { recursive: true, force: true });
 }
 
 async function migratedPostgresTemplate(): Promise<{ name: string; drop(): Promise<void> } | undefined> {

@@ -45,7 +45,7 @@ describe('npm start on a machine with nothing but Node.js', () => {
   beforeAll(async () => {
     cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'realty-serve-'));
     server = cli(['serve'], cwd, { PORT: '0', ADMIN_EMAIL: 'owner@example.test', ADMIN_PASSWORD: 'bootstrap-password' });
-    const match = await waitForOutput(server, /Docs: (http:\/\/127\.0\.0\.1:\d+)\/docs/);
+    const match = await waitForOutput(server, /Docs:\s+(http:\/\/127\.0\.0\.1:\d+)\/docs/);
     base = match[1] as string;
   });
   afterAll(() => {

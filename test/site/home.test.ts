@@ -71,6 +71,14 @@ describe.each(DIALECTS)('the home page and the site frame (%s)', (dialect) => {
     expect((await t.app.inject({ method: 'GET', url: '/?utm_source=news&fbclid=x' })).statusCode).toBe(200);
   });
 
+  it('is the same page with tracking parameters: one rendering, one ETag, and no campaign tag handed on by its links', async () => {
+    const plain = await t.app.inject({ method: 'GET', url: '/es/' });
+    const tagged = await t.app.inject({ method: 'GET', url: '/es/?utm_source=news&utm_campaign=spring&gclid=abc' });
+    expect(tagged.headers.etag).toBe(plain.headers.etag);
+    expect(tagged.body).not.toContain('utm_');
+    expect(parsePage(tagged.body).root.querySelector('a[hreflang="fr"]')?.getAttribute('href')).toBe('/fr/');
+  });
+
   it('sends a strict CSP and caching a CDN may follow, and answers 304 to a matching revalidation', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/' });
     const csp = String(res.headers['content-security-policy']);

@@ -1,6 +1,7 @@
 import { agencyFeature } from './agency';
 import { authFeature } from './auth';
 import { billingAdminFeature } from './billing-admin';
+import { brandFeature } from './brand';
 import { broadcastFeature } from './broadcast';
 import { dashboardFeature } from './dashboard';
 import { exploreFeature } from './explore';
@@ -39,5 +40,6 @@ export const FEATURES: readonly ConsoleFeature[] = [
   taxonomyFeature,
   billingAdminFeature,
   broadcastFeature,
+  brandFeature,
   authFeature,
 ];

@@ -1,6 +1,16 @@
-import { parse } from 'csv-parse';
+import { Readable } from 'node:stream';
+import { CsvError, parse } from 'csv-parse';
 import { stringify } from 'csv-stringify/sync';
-import { type FeedListing, type FeedReader, type FeedRecord, FeedSyntaxError, type FeedWriter } from './feed-records.js';
+import {
+  type FeedListing,
+  type FeedReader,
+  type FeedRecord,
+  FeedSyntaxError,
+  type FeedWriter,
+  PARSER_MESSAGE_MAX,
+  shortened,
+} from './feed-records.js';
+import { utf8Text } from './utf8-text.js';
 
 /**
  * Listings as CSV, one row per listing (docs/data-exchange.md, "CSV"). The header names the columns; any subset
@@ -75,23 +85,34 @@ class CellError extends Error {
   }
 }
 
+/**
+ * The longest record (row) a CSV feed may hold, in characters (csv-parse `max_record_size`): a listing at every
+ * limit of the API (a 20,000-character description, 50 picture URLs and 50 floor plans) takes less than half.
+ */
+export const CSV_MAX_RECORD_SIZE = 1024 * 1024;
+
 export const readCsvFeed: FeedReader = async function* (input) {
   const skipped: FeedRecord[] = [];
   const parser = parse({
-    bom: true,
     info: true,
     skip_empty_lines: true,
+    max_record_size: CSV_MAX_RECORD_SIZE,
     // A row with more or fewer cells than the header is reported by the reader below, not thrown.
     relax_column_count: true,
     // A row the parser cannot read (a stray quote) is reported and skipped; the rows after it are still read.
     skip_records_with_error: true,
     on_skip: (error) => {
-      skipped.push({ kind: 'unreadable', at: `line ${error?.lines ?? '?'}`, reason: error?.message ?? 'cannot be read as CSV' });
+      // The header row is not skipped: without it no row can be read. A record past the size limit ends the file
+      // too: the parser would hold it, and the rest of the file is likely no CSV. Thrown here, it fails the parse.
+      if (error && (error.code === 'CSV_MAX_RECORD_SIZE' || error.records === 0)) throw error;
+      skipped.push({ kind: 'unreadable', at: `line ${error?.lines ?? '?'}`, reason: csvReason(error) });
       return undefined;
     },
   });
-  input.pipe(parser);
-  input.on('error', (error) => parser.destroy(error));
+  // Decoded here rather than by the parser, so that a byte that is not UTF-8 refuses the file (utf8-text.ts).
+  const text = Readable.from(utf8Text(input));
+  text.pipe(parser);
+  text.on('error', (error) => parser.destroy(error));
   let header: Column[] | undefined;
   try {
     for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
@@ -121,13 +142,19 @@ export const readCsvFeed: FeedReader = async function* (input) {
       }
     }
   } catch (error) {
-    throw error instanceof Error && 'code' in error && String(error.code).startsWith('CSV_')
-      ? new FeedSyntaxError(`line ${(error as { lines?: number }).lines ?? '?'}`, error.message)
-      : error;
+    throw error instanceof CsvError ? new FeedSyntaxError(`line ${error.lines ?? '?'}`, csvReason(error)) : error;
   }
   yield* skipped.splice(0);
   if (!header) throw new FeedSyntaxError('line 1', 'the file is empty: a header row naming the columns is required');
 };
+
+/** csv-parse's words for a fault, cut: some quote the cell they stopped in. */
+function csvReason(error: CsvError | undefined): string {
+  if (error?.code === 'CSV_MAX_RECORD_SIZE') {
+    return `a record is longer than ${CSV_MAX_RECORD_SIZE.toLocaleString('en')} characters (a listing needs far fewer)`;
+  }
+  return error ? shortened(error.message, PARSER_MESSAGE_MAX) : 'cannot be read as CSV';
+}
 
 function countBreaks(cell: string): number {
   let breaks = 0;
@@ -139,10 +166,10 @@ function headerOf(cells: readonly string[], at: string): Column[] {
   const names = cells.map((cell) => cell.trim().toLowerCase());
   const unknown = names.find((name) => !(name in COLUMNS));
   if (unknown !== undefined) {
-    throw new FeedSyntaxError(at, `unknown column "${unknown}"; the columns are: ${COLUMN_NAMES.join(', ')}`);
+    throw new FeedSyntaxError(at, `unknown column "${shortened(unknown)}"; the columns are: ${COLUMN_NAMES.join(', ')}`);
   }
   const repeated = names.find((name, n) => names.indexOf(name) !== n);
-  if (repeated !== undefined) throw new FeedSyntaxError(at, `the column "${repeated}" is named twice`);
+  if (repeated !== undefined) throw new FeedSyntaxError(at, `the column "${shortened(repeated)}" is named twice`);
   if (!names.includes('key')) throw new FeedSyntaxError(at, 'the column "key" is required');
   return names as Column[];
 }

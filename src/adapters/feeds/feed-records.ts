@@ -133,8 +133,21 @@ export type FeedWriter = (content: FeedContent) => AsyncIterable<string>;
 export class FeedSyntaxError extends Error {
   constructor(
     readonly at: string,
-    reason: string,
+    readonly reason: string,
   ) {
     super(`${at}: ${reason}`);
   }
+}
+
+/** The longest piece of a feed's own text (a name, a value) that a message quotes. */
+export const QUOTED_MAX = 100;
+/** The longest message of a parser (csv-parse, saxes, stream-json) passed on: some quote the file's text. */
+export const PARSER_MESSAGE_MAX = 300;
+
+/**
+ * A name or value from the file as a message quotes it: at most `max` characters, so that a hostile file's 200 MB
+ * column name does not become a 200 MB error in the run's record, the log and every listing of runs.
+ */
+export function shortened(text: string, max = QUOTED_MAX): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
 }

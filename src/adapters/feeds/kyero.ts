@@ -1,5 +1,5 @@
-import { type FeedListing, type FeedReader, type FeedRecord, type FeedWriter } from './feed-records.js';
-import { feedXmlParser, parsedRecords } from './xml-parser.js';
+import { type FeedListing, type FeedReader, type FeedRecord, type FeedWriter, shortened } from './feed-records.js';
+import { FeedXmlDocument } from './xml-parser.js';
 
 /**
  * Listings as a Kyero v3 XML feed (docs/data-exchange.md, "Kyero"): `<root>`, a `<kyero>` header, then one
@@ -30,7 +30,8 @@ import { feedXmlParser, parsedRecords } from './xml-parser.js';
  * | —                                    | `status`                 | import: publish; export: only `publish` listings                                        |
  *
  * Text is trimmed; an empty element is one the property does not carry. Unknown elements are ignored. The
- * reader refuses any DOCTYPE: a feed needs none, and refusing it rules out entity tricks (billion laughs).
+ * reader refuses what every XML feed here refuses (xml-parser.ts): a DOCTYPE, bytes that are not UTF-8, elements
+ * nested more than 64 deep, a text longer than KYERO_MAX_PIECE.
  */
 
 const SQUARE_METRES_PER_SQUARE_FOOT = 0.09290304;
@@ -56,72 +57,81 @@ class FieldError extends Error {
   }
 }
 
+/**
+ * The longest piece of a Kyero feed's text, in characters (FeedXmlSettings.maxPiece): a listing's description may
+ * be 20,000 characters, its other values a few hundred.
+ */
+export const KYERO_MAX_PIECE = 1024 * 1024;
+
 export const readKyeroFeed: FeedReader = async function* (input) {
-  // Plain (no xmlns) with positions: the defaults.
-  const { parser, failAt: fail } = feedXmlParser('a Kyero feed');
   // Records finished by the chunk just written; handed out before the next chunk is read.
   const ready: FeedRecord[] = [];
+  // The names of the open elements, from the root down: pushed and popped, never copied.
   const path: string[] = [];
   // The text of each element open inside the current property (the property's own first).
   const texts: string[] = [];
   let property: RawProperty | undefined;
   let image: { id: number; url: string } | undefined;
-  let tagLine = 1;
 
-  // The start tag's line, where the property begins (an `opentag` comes after its last attribute).
-  parser.on('opentagstart', () => (tagLine = parser.line));
-  parser.on('opentag', (tag) => {
-    if (path.length === 0 && tag.name !== 'root') fail(`the root element is <${tag.name}>; a Kyero feed's is <root>`);
-    path.push(tag.name);
-    if (property) {
-      texts.push('');
-      if (path.length === 4 && path[2] === 'images' && tag.name === 'image') {
-        const id = Number.parseInt(tag.attributes.id ?? '', 10);
-        image = { id: Number.isNaN(id) ? Infinity : id, url: '' };
-      }
-    } else if (path.length === 2 && tag.name === 'property') {
-      property = { at: `line ${tagLine}`, values: new Map(), descriptions: new Map(), features: undefined, images: undefined };
-      texts.push('');
-    }
-  });
-  const addText = (text: string) => {
-    if (texts.length > 0) texts[texts.length - 1] += text;
-  };
-  parser.on('text', addText);
-  parser.on('cdata', addText);
-  parser.on('closetag', () => {
-    if (property) {
-      const text = texts.pop()!.trim();
-      if (path.length === 2) {
-        ready.push(recordOf(property));
-        property = undefined;
-      } else {
-        collect(property, path.slice(2), text);
-      }
-    }
-    path.pop();
-  });
+  // Plain (no xmlns): Kyero has no namespaces.
+  const document: FeedXmlDocument = new FeedXmlDocument(
+    { documentName: 'a Kyero feed', maxPiece: KYERO_MAX_PIECE },
+    {
+      open(tag, depth, line) {
+        if (depth === 1 && tag.name !== 'root') document.failAt(`the root element is <${shortened(tag.name)}>; a Kyero feed's is <root>`);
+        path.push(tag.name);
+        if (property) {
+          texts.push('');
+          if (depth === 4 && path[2] === 'images' && tag.name === 'image') {
+            const id = Number.parseInt(tag.attributes.id ?? '', 10);
+            image = { id: Number.isNaN(id) ? Infinity : id, url: '' };
+          }
+        } else if (depth === 2 && tag.name === 'property') {
+          property = { at: `line ${line}`, values: new Map(), descriptions: new Map(), features: undefined, images: undefined };
+          texts.push('');
+        }
+      },
+      close(depth) {
+        if (property) {
+          const text = texts.pop()!.trim();
+          if (depth === 2) {
+            ready.push(recordOf(property));
+            property = undefined;
+          } else {
+            collect(property, depth, text);
+          }
+        }
+        path.pop();
+      },
+      text(piece) {
+        if (texts.length > 0) texts[texts.length - 1] += piece;
+      },
+    },
+  );
 
-  function collect(raw: RawProperty, inner: string[], text: string): void {
-    const [first, second, third] = inner;
+  /** An element inside the property closes at `depth` (the property's children are at 3) with its text. */
+  function collect(raw: RawProperty, depth: number, text: string): void {
+    const [first, second, third] = [path[2], path[3], path[4]];
     if (first === 'images') {
-      if (inner.length === 1) raw.images ??= [];
-      else if (inner.length === 3 && second === 'image' && third === 'url' && image) image.url = text;
-      else if (inner.length === 2 && second === 'image' && image) {
+      if (depth === 3) raw.images ??= [];
+      else if (depth === 5 && second === 'image' && third === 'url' && image) image.url = text;
+      else if (depth === 4 && second === 'image' && image) {
         if (image.url !== '') (raw.images ??= []).push(image);
         image = undefined;
       }
     } else if (first === 'features') {
       raw.features ??= [];
-      if (inner.length === 2 && second === 'feature' && text !== '') raw.features.push(text);
-    } else if (first === 'desc' && inner.length === 2 && second !== undefined) {
+      if (depth === 4 && second === 'feature' && text !== '') raw.features.push(text);
+    } else if (first === 'desc' && depth === 4 && second !== undefined) {
       if (text !== '' && !raw.descriptions.has(second)) raw.descriptions.set(second, text);
-    } else if (inner.length <= 2) {
-      raw.values.set(inner.join('/'), text);
+    } else if (depth === 3) {
+      raw.values.set(first!, text);
+    } else if (depth === 4) {
+      raw.values.set(`${first}/${second}`, text);
     }
   }
 
-  yield* parsedRecords(parser, input, ready);
+  yield* document.records(input, ready);
 };
 
 function recordOf(raw: RawProperty): FeedRecord {

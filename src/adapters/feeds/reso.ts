@@ -1,8 +1,8 @@
-import { StringDecoder } from 'node:string_decoder';
 import Assembler from 'stream-json/assembler.js';
 import { jsonParser, type Token } from 'stream-json/core/parser.js';
-import { type FeedRecord, type FeedReader, FeedSyntaxError, type FeedWriter } from './feed-records.js';
+import { type FeedRecord, type FeedReader, FeedSyntaxError, type FeedWriter, PARSER_MESSAGE_MAX, shortened } from './feed-records.js';
 import { memberOf, officeOf, propertyOf, recordOf, type ResoResource } from './reso-fields.js';
+import { utf8Text } from './utf8-text.js';
 
 /**
  * Listings, agents and agencies as RESO Data Dictionary JSON (docs/data-exchange.md, "RESO"): one object
@@ -82,22 +82,15 @@ export const readResoFeed: FeedReader = async function* (input) {
   // stream-json's tokenizer itself, called once per chunk: the chunk's tokens are walked before the next chunk is
   // read, so a syntax error surfaces after every record before it was handed out, and no token waits in a queue.
   const tokenize = jsonParser({ streamValues: false });
-  const decoder = new StringDecoder('utf8');
   const walk = new DocumentWalk();
-  let started = false;
-  for await (const chunk of input) {
-    let text = typeof chunk === 'string' ? chunk : decoder.write(chunk);
-    // The bare tokenizer takes a byte-order mark for a stray character; editors on Windows still write one.
-    if (!started && text !== '') {
-      started = true;
-      if (text.startsWith('\uFEFF')) text = text.slice(1);
-    }
+  // Decoded by utf8Text, which also drops a byte-order mark (the bare tokenizer would take it for a stray character).
+  for await (const text of utf8Text(input)) {
     // A whole file given as one chunk is still walked a slice at a time, so its tokens never all exist at once.
     for (let at = 0; at < text.length; at += SLICE) yield* walk.records(tokensOf(tokenize, text.slice(at, at + SLICE), walk));
   }
   // A space ends a literal or number the tokenizer holds back, as a flush would; that the object was closed, which
   // a flush would also check, the walk knows.
-  yield* walk.records(tokensOf(tokenize, `${decoder.end()} `, walk));
+  yield* walk.records(tokensOf(tokenize, ' ', walk));
   walk.finish();
 };
 
@@ -107,7 +100,8 @@ function tokensOf(tokenize: ReturnType<typeof jsonParser>, text: string, walk: D
     const tokens = tokenize(text);
     return typeof tokens === 'symbol' ? [] : tokens.values;
   } catch (error) {
-    const reason = error instanceof Error ? error.message.replace(/^Parser (cannot parse input: |has )/, '') : String(error);
+    const message = error instanceof Error ? error.message.replace(/^Parser (cannot parse input: |has )/, '') : String(error);
+    const reason = shortened(message, PARSER_MESSAGE_MAX);
     // NOTE: a chunk's tokens come all at once or not at all, so the fault may lie further on than `at` (within one chunk).
     throw new FeedSyntaxError(walk.at, `is not valid JSON here or further on: ${reason}`);
   }
@@ -132,7 +126,7 @@ class DocumentWalk {
   get at(): string {
     if (this.closed) return 'document';
     if (this.array !== undefined) return `${this.array}[${this.index}]`;
-    return this.key ?? 'document';
+    return this.key === undefined ? 'document' : shortened(this.key);
   }
 
   *records(tokens: readonly Token[]): Iterable<FeedRecord> {

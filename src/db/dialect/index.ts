@@ -42,6 +42,16 @@ export function unindexedColumn<T>(db: AnyKysely, column: Expression<T>): Expres
 }
 
 /**
+ * A condition that holds for most rows, said so to the planner. A partial index's own condition (`status IN
+ * ('publish', 'sold')`) must be written as it is for the index to be usable, and so invites SQLite, without
+ * statistics or with sampled ones, to plan through another index on `status` instead; wrapped in `likely()` it
+ * still proves the partial index usable and no longer looks selective. PostgreSQL gets the condition as it is.
+ */
+export function likelyCondition(db: AnyKysely, condition: RawBuilder<boolean>): RawBuilder<boolean> {
+  return dialectOf(db) === 'sqlite' ? sql<boolean>`likely(${condition})` : condition;
+}
+
+/**
  * Whether each statement is a round trip to a database server (PostgreSQL) rather than a call into this
  * process (SQLite): where one statement can do the work of two at some cost in rows read, it pays there.
  */

@@ -23,6 +23,9 @@ import * as m0021 from './0021_listing_sources.js';
 import * as m0022 from './0022_feed_pictures.js';
 import * as m0023 from './0023_feed_tokens.js';
 import * as m0024 from './0024_import_runs.js';
+import * as m0025 from './0025_listing_slug_history.js';
+import * as m0026 from './0026_site_settings.js';
+import * as m0027 from './0027_sitemap_blocks.js';
 
 /** Migrations in order. Static imports keep them inside the compiled bundle (no directory scanning). */
 const MIGRATIONS: Record<string, Migration> = {
@@ -50,6 +53,9 @@ const MIGRATIONS: Record<string, Migration> = {
   '0022_feed_pictures': m0022,
   '0023_feed_tokens': m0023,
   '0024_import_runs': m0024,
+  '0025_listing_slug_history': m0025,
+  '0026_site_settings': m0026,
+  '0027_sitemap_blocks': m0027,
 };
 
 export const migrationProvider: MigrationProvider = {

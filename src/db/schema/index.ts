@@ -9,6 +9,7 @@ import type { SavedSearchesTables } from './saved-searches.js';
 import type { NotificationsTables } from './notifications.js';
 import type { PlatformTables } from './platform.js';
 import type { ExchangeTables } from './exchange.js';
+import type { SiteSettingsTables } from './site-settings.js';
 
 /**
  * The one typed view of the database, the same for SQLite and PostgreSQL.
@@ -29,7 +30,8 @@ export interface DB
     SavedSearchesTables,
     NotificationsTables,
     PlatformTables,
-    ExchangeTables {}
+    ExchangeTables,
+    SiteSettingsTables {}
 
 export * from './accounts.js';
 export * from './taxonomies.js';
@@ -42,3 +44,4 @@ export * from './saved-searches.js';
 export * from './notifications.js';
 export * from './exchange.js';
 export * from './platform.js';
+export * from './site-settings.js';

@@ -8,6 +8,7 @@ export interface ListingsTables {
   favorites: FavoritesTable;
   listing_agents: ListingAgentsTable;
   listing_transitions: ListingTransitionsTable;
+  listing_slug_history: ListingSlugHistoryTable;
 }
 
 export const LISTING_STATES = ['draft', 'pending', 'publish', 'on_hold', 'disapproved', 'expired', 'sold'] as const;
@@ -106,6 +107,13 @@ export interface ListingTransitionsTable {
   actor_id: number | null;
   reason: Generated<string>;
   at: string;
+}
+
+/** A slug a listing had before it was changed (0025): its old path answers 301 to the current one. */
+export interface ListingSlugHistoryTable {
+  slug: string;
+  listing_id: number;
+  retired_at: string;
 }
 
 export interface ListingTermsTable {

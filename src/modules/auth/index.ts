@@ -58,7 +58,7 @@ export function createAuthModule(
   };
 }
 
-export { LoginResult, SessionField } from './auth.schemas.js';
+export { LoginResult, RegisterBody, ResetConfirmBody, SessionField } from './auth.schemas.js';
 export type { AuthService, BrowserSession } from './auth.service.js';
 export { LoginLocks } from './login-locks.service.js';
 export { REFRESH_COOKIE_NAME, type RefreshCookie } from './refresh-cookie.js';

@@ -10,6 +10,12 @@ export interface DirectoryUrls {
   storage: FileStorage;
 }
 
+/** An agent's `url` (docs/api.md 5.1): its page on the website. */
+export const agentUrl = (publicUrl: string, slug: string) => `${publicUrl}/agent/${encodeURIComponent(slug)}`;
+
+/** An agency's `url` (docs/api.md 5.1). */
+export const agencyUrl = (publicUrl: string, slug: string) => `${publicUrl}/agency/${encodeURIComponent(slug)}`;
+
 /** The agent record (docs/api.md 5.1) from its row, its terms and its published listings. */
 export function toAgent(row: AgentRow, terms: readonly AgentTermRow[], propertiesCount: number, urls: DirectoryUrls): AgentRecord {
   const ofTaxonomy = (taxonomy: AgentTermRow['taxonomy']) =>
@@ -19,7 +25,7 @@ export function toAgent(row: AgentRow, terms: readonly AgentTermRow[], propertie
     user_id: row.user_id,
     name: row.name,
     slug: row.slug,
-    url: `${urls.publicUrl}/agent/${encodeURIComponent(row.slug)}`,
+    url: agentUrl(urls.publicUrl, row.slug),
     position: row.position,
     company: row.company,
     bio: row.bio,
@@ -49,7 +55,7 @@ export function toAgency(row: AgencyRow, agentsCount: number, propertiesCount: n
     user_id: row.user_id,
     name: row.name,
     slug: row.slug,
-    url: `${urls.publicUrl}/agency/${encodeURIComponent(row.slug)}`,
+    url: agencyUrl(urls.publicUrl, row.slug),
     description: row.description,
     ...contactOf(row),
     address: row.address,

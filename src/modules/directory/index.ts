@@ -7,11 +7,15 @@ import { agentRoutes } from './agents.routes.js';
 import { AgentsService } from './agents.service.js';
 import { DirectoryListings } from './directory-listings.service.js';
 import { DirectoryRecords } from './directory-records.service.js';
+import { DirectorySitemap } from './directory-sitemap.service.js';
 import { Agency, Agent } from './directory.schemas.js';
 
 export interface DirectoryServices {
   agents: AgentsService;
   agencies: AgenciesService;
+  /** Visible agents and agencies by blocks of ids, for the website's sitemap. */
+  agentSitemap: DirectorySitemap;
+  agencySitemap: DirectorySitemap;
 }
 
 /** The directory (docs/api.md 5): agents, and agencies with their agents and listings. */
@@ -25,7 +29,12 @@ export function createDirectoryModule(
   const agents = new AgentsService(db, records, listings);
   const agencies = new AgenciesService(db, records, listings, agents);
   return {
-    services: { agents, agencies },
+    services: {
+      agents,
+      agencies,
+      agentSitemap: new DirectorySitemap(db, 'agents', config.publicUrl),
+      agencySitemap: new DirectorySitemap(db, 'agencies', config.publicUrl),
+    },
     schemas: [Agent, Agency],
     routes: async (api) => {
       await api.register(agentRoutes, { agents });
@@ -36,6 +45,7 @@ export function createDirectoryModule(
 
 export { canSeeAgent, isAdministrator, managesAgency, managesAgent } from './directory-access.js';
 export type { AgencyAccess, AgentAccess, ManagedRecords } from './directory-access.js';
+export type { DirectorySitemap, DirectorySitemapBlock, DirectorySitemapEntry } from './directory-sitemap.service.js';
 export { findAgencyAccess, findAgentAccess } from './directory.repository.js';
 export type { AgencyProfile } from './agencies.service.js';
 export type { AgentProfile } from './agents.service.js';

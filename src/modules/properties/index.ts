@@ -14,6 +14,7 @@ import { ModerationService } from './moderation/moderation.service.js';
 import { propertyRoutes, propertyUploadRoutes } from './properties.routes.js';
 import { Property, PropertySummary } from './properties.schemas.js';
 import { PropertiesService } from './properties.service.js';
+import { ListingSitemap } from './sitemap/listing-sitemap.service.js';
 import { ViewCounter } from './views/view-counter.service.js';
 
 export interface PropertiesServices {
@@ -29,6 +30,8 @@ export interface PropertiesServices {
   views: ViewCounter;
   /** Moves listings past their `expires_at` to `expired`. */
   listingExpiry: ListingExpiryJob;
+  /** The public listings by blocks of ids, for the website's sitemap. */
+  listingSitemap: ListingSitemap;
 }
 
 const MINUTE_MS = 60_000;
@@ -47,7 +50,16 @@ export function createPropertiesModule(
   const propertyLists = new PropertyListsService(db, properties);
   const listingExpiry = new ListingExpiryJob(db);
   return {
-    services: { properties, moderation, listingMoves: new ListingMoves(config.listings), favorites, propertyLists, views, listingExpiry },
+    services: {
+      properties,
+      moderation,
+      listingMoves: new ListingMoves(config.listings),
+      favorites,
+      propertyLists,
+      views,
+      listingExpiry,
+      listingSitemap: new ListingSitemap(db, config.listings.urlTemplate),
+    },
     schemas: [Property, PropertySummary],
     routes: async (api) => {
       await api.register(async (uploads) => {
@@ -87,8 +99,9 @@ export type { ExpiringState } from './moderation/moderation.repository.js';
 export type { TermLink } from './properties.repository.js';
 export { formatPrice } from './price-format.js';
 export { listingUrl } from './properties.mapper.js';
-export type { ListSort, PropertyListRecord, PropertySummaryRecord } from './properties.schemas.js';
+export type { ListSort, PropertyListRecord, PropertyRecord, PropertySummaryRecord } from './properties.schemas.js';
 export type { PropertiesService } from './properties.service.js';
+export type { ListingSitemap, SitemapBlock, SitemapEntry } from './sitemap/listing-sitemap.service.js';
 export { type ListJson, type SummaryEntry, summaryListJson } from './summary-json.js';
 export { ListingBulkWriter } from './bulk/listing-bulk-writer.service.js';
 export { type DraftRules, type ListingInputDraft, draftOfInput } from './bulk/input-drafts.js';

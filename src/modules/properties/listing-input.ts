@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import type { DB, ListingUpdate, Taxonomy } from '../../db/schema/index.js';
 import { AppError, type FieldError } from '../../lib/errors.js';
 import type { AuthUser } from '../../lib/signed-in-user.js';
-import { sortKey } from '../../lib/slug.js';
+import { slugify, sortKey } from '../../lib/slug.js';
 import { excerptOf, plainText, richText } from '../../lib/text.js';
 import type { TaxonomiesService } from '../taxonomies/index.js';
 import { isModerator } from './listing-access.js';
@@ -107,6 +107,13 @@ export function cleanListingColumns(input: UpdatePropertyInput, errors: FieldErr
     if (title.length < 3) errors.push({ field: 'title', key: 'rule_min_length', params: { limit: 3 } });
     columns.title = title;
     columns.sort_title = sortKey(title);
+  }
+  if (input.slug !== undefined) {
+    // Checked, never rewritten: an owner choosing a path should see the one they get.
+    const slug = slugify(input.slug);
+    if (slug === '') errors.push({ field: 'slug', key: 'rule_empty_slug' });
+    else if (slug !== input.slug) errors.push({ field: 'slug', key: 'listing_rule_slug', params: { suggestion: slug } });
+    else columns.slug = slug;
   }
   if (input.description !== undefined) {
     columns.description = richText(input.description);

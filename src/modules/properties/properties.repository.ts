@@ -138,8 +138,26 @@ export async function deleteGallery(db: Executor, listingId: number): Promise<Pi
   return db.deleteFrom('media').where('listing_id', '=', listingId).returning(['storage_key', 'sizes']).execute();
 }
 
+/** Whether a listing holds the slug now or held it before (a former slug keeps leading to its listing). */
 export async function isSlugTaken(db: Executor, slug: string): Promise<boolean> {
-  return (await db.selectFrom('listings').select('id').where('slug', '=', slug).executeTakeFirst()) !== undefined;
+  return (await findSlugHolder(db, slug)) !== undefined;
+}
+
+/** The listing a slug names: the one holding it now, else the one that held it before (`current` false). */
+export async function findSlugHolder(db: Executor, slug: string): Promise<{ listingId: number; current: boolean } | undefined> {
+  const now = await db.selectFrom('listings').select('id').where('slug', '=', slug).executeTakeFirst();
+  if (now) return { listingId: now.id, current: true };
+  const before = await db.selectFrom('listing_slug_history').select('listing_id').where('slug', '=', slug).executeTakeFirst();
+  return before && { listingId: before.listing_id, current: false };
+}
+
+/**
+ * Records that a listing moved from `from` to `to`: `from` is kept as a former slug of it, and `to`, if it was
+ * one of its own former slugs, is current again.
+ */
+export async function retireSlug(db: Executor, listingId: number, from: string, to: string, at: string): Promise<void> {
+  await db.deleteFrom('listing_slug_history').where('slug', '=', to).where('listing_id', '=', listingId).execute();
+  await db.insertInto('listing_slug_history').values({ slug: from, listing_id: listingId, retired_at: at }).execute();
 }
 
 // Reading records

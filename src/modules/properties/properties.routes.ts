@@ -123,7 +123,9 @@ export async function propertyRoutes(app: FastifyInstance, { properties }: Prope
           'EDIT_REQUIRES_APPROVAL an owner’s edit of a published listing sends it back to `pending`. ' +
           '`draft: false` submits a draft (as `submit_listing`); in PAYMENT_MODE `per_listing` with a LISTING_PRICE ' +
           'above 0 an owner’s submission needs the listing’s paid `listing` invoice, else 402 `quota_exceeded` and ' +
-          'nothing changes. `draft: true` on a listing that is not a draft → 409. A listing the caller cannot see → ' +
+          'nothing changes. `draft: true` on a listing that is not a draft → 409. `slug` moves the listing to a new ' +
+          'path; the former one is remembered and redirects (301) to it, and a slug another listing holds or held is ' +
+          'a 409. A listing the caller cannot see → ' +
           `404; one they see but do not own → 403. ${WRITE_RULES}`,
         security,
         params: PropertyIdParams,

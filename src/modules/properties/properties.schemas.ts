@@ -1,6 +1,7 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { AGENT_DISPLAYS, LISTING_STATES } from '../../db/schema/index.js';
 import { PageQueryFields, Pagination, type PaginationRecord } from '../../lib/paging.js';
+import { MAX_SLUG_LENGTH } from '../../lib/slug.js';
 
 /** Roles that may create listings (docs/api.md 0.3). */
 export const LISTING_CREATORS = ['administrator', 'manager', 'agency', 'agent', 'owner', 'seller'] as const;
@@ -263,8 +264,21 @@ const optional = <T extends Record<string, TSchema>>(fields: T) =>
     [K in keyof T]: ReturnType<typeof Type.Optional<T[K]>>;
   };
 
+/** A listing's new slug (PUT only: a new listing's slug is made from its title). */
+const slugField = {
+  slug: Type.String({
+    minLength: 1,
+    maxLength: MAX_SLUG_LENGTH,
+    description:
+      'The listing’s new slug (owner, moderators): lowercase letters and digits of any script joined by single ' +
+      'hyphens, as made from a title (`sea-view-villa`); anything else → 400 naming the slug it would be. One that ' +
+      'another listing holds or held before → 409 `conflict`. The former slug is kept: its page (and `url`) answers ' +
+      '301 to the new one, and it stays this listing’s (it may take it back).',
+  }),
+};
+
 export const UpdatePropertyBody = Type.Object(
-  { ...optional(editableFields), ...optional(moderatorFields) },
+  { ...optional(editableFields), ...optional(slugField), ...optional(moderatorFields) },
   { additionalProperties: false, title: 'UpdateProperty' },
 );
 export type UpdatePropertyInput = Static<typeof UpdatePropertyBody>;

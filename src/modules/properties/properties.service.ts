@@ -42,11 +42,17 @@ export interface ListingRules {
 const CREATE_ATTEMPTS = 5;
 /** Distinct published-list pages kept; past this the cache starts over. */
 const MAX_CACHED_PAGES = 2000;
+/** Slugs whose listing is kept; past this the cache starts over. */
+const MAX_CACHED_SLUGS = 20_000;
 
 /** Listings (docs/api.md 4.1, 4.2, 4.6): read, list, create, update, delete, gallery. */
 export class PropertiesService {
   private readonly pageCache = new Map<string, { version: string; answer: PropertyListRecord }>();
   private countCache: { version: string; total: number } | undefined;
+  private slugCache: { version: string; holders: Map<string, { listingId: number; current: boolean }> } = {
+    version: '',
+    holders: new Map(),
+  };
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -67,6 +73,20 @@ export class PropertiesService {
     assertCanView(caller, loaded?.access);
     this.views.count(id, caller ? `user:${caller.id}` : `ip:${clientAddress}`);
     return caller ? (await this.withFavorites(caller, [loaded!.record]))[0]! : loaded!.record;
+  }
+
+  /**
+   * The listing a page path names by its slug, as the caller may see it (else 404: unknown, or in a state that is
+   * not public and not the caller's), without counting a view: the website counts the page's views itself, also
+   * when it answers from its cache. A former slug answers `movedTo`, the listing's slug now (its page answers
+   * 301), under the same visibility rule.
+   */
+  async findBySlug(caller: AuthUser | null, slug: string): Promise<{ record: PropertyRecord } | { movedTo: string }> {
+    const holder = await this.slugHolder(slug);
+    const loaded = holder && (await this.records.record(holder.listingId));
+    assertCanView(caller, loaded?.access);
+    if (!holder!.current && loaded!.record.slug !== slug) return { movedTo: loaded!.record.slug };
+    return { record: caller ? (await this.withFavorites(caller, [loaded!.record]))[0]! : loaded!.record };
   }
 
   /** Published listings, one page (GET /properties); the answer is cached per page while the data stamp holds. */
@@ -146,6 +166,17 @@ export class PropertiesService {
 
   async update(caller: AuthUser, id: number, input: UpdatePropertyInput): Promise<PropertyRecord> {
     const directory = await repository.findDirectoryOf(this.db, caller.id);
+    try {
+      await this.write(caller, id, input, directory);
+    } catch (error) {
+      // Two listings taking the same new slug at once: the unique index decides, the loser hears why.
+      if (input.slug !== undefined && isUniqueViolation(error)) throw slugTaken();
+      throw error;
+    }
+    return this.freshRecord(caller, id);
+  }
+
+  private async write(caller: AuthUser, id: number, input: UpdatePropertyInput, directory: CallerDirectory): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       const [core] = await repository.findListingCores(trx, [id]);
       const access = core && accessOf(core);
@@ -153,6 +184,12 @@ export class PropertiesService {
       assertCanManage(caller, access);
       const existing = { id, authorId: core!.author_id, locations: await repository.findLocationLinks(trx, id) };
       const changes = await checkListingInput(trx, caller, input, existing, directory, this.taxonomies);
+      const newSlug = changes.columns.slug;
+      if (newSlug === core!.slug) delete changes.columns.slug;
+      else if (newSlug !== undefined) {
+        const holder = await repository.findSlugHolder(trx, newSlug);
+        if (holder && holder.listingId !== id) throw slugTaken();
+      }
       const to = this.stateAfterUpdate(caller, core!.status, input, hasEdits(changes));
       // A PUT that changes nothing writes nothing (and does not send a published listing back to review).
       if (to === core!.status && !hasEdits(changes)) return;
@@ -179,9 +216,9 @@ export class PropertiesService {
       if (to !== core!.status) {
         await repository.recordTransition(trx, { listingId: id, from: core!.status, to, actorId: caller.id, at: columns.updated_at! });
       }
+      if (changes.columns.slug !== undefined) await repository.retireSlug(trx, id, core!.slug, changes.columns.slug, columns.updated_at!);
       await this.writeLinks(trx, id, changes);
     });
-    return this.freshRecord(caller, id);
   }
 
   /**
@@ -289,6 +326,21 @@ export class PropertiesService {
     return columns;
   }
 
+  /** Which listing a slug names, kept while the listings stamp holds (a slug change renews it). */
+  private async slugHolder(slug: string): Promise<{ listingId: number; current: boolean } | undefined> {
+    const version = await this.records.version();
+    if (this.slugCache.version !== version) this.slugCache = { version, holders: new Map() };
+    const { holders } = this.slugCache;
+    if (holders.has(slug)) return holders.get(slug);
+    const holder = await repository.findSlugHolder(this.db, slug);
+    // An unknown slug is not kept: a page request cannot fill the cache with made-up paths.
+    if (holder && version === this.slugCache.version) {
+      if (holders.size >= MAX_CACHED_SLUGS) holders.clear();
+      holders.set(slug, holder);
+    }
+    return holder;
+  }
+
   /** Counting every published listing is the costly part of a page (milliseconds at 100,000): one count per version. */
   private async publishedCount(version: string): Promise<number> {
     if (this.countCache?.version !== version) this.countCache = { version, total: await pages.countPublished(this.db) };
@@ -310,6 +362,11 @@ export class PropertiesService {
     );
     return records.map((record) => (favorites.has(record.id) ? { ...record, is_favorite: true } : record));
   }
+}
+
+/** A slug another listing holds or held: 409, named on the field. */
+function slugTaken(): AppError {
+  return new AppError('conflict', 'listing_slug_taken', [{ field: 'slug', key: 'listing_slug_taken' }]);
 }
 
 /** Whether an update body changes anything besides the state. */

@@ -17,7 +17,7 @@ interface FieldProps {
   idPrefix: string;
   name: string;
   label: string;
-  type?: 'text' | 'email' | 'tel' | 'password' | 'number' | 'date' | 'search' | 'url';
+  type?: 'text' | 'email' | 'tel' | 'password' | 'number' | 'date' | 'time' | 'search' | 'url';
   required?: boolean;
   autocomplete?: string;
   maxLength?: number;

@@ -183,7 +183,7 @@ export function ReviewForm({
         </form>
       ) : (
         <p>
-          <a class="button button--quiet" href={ctx.path(withQuery('/sign-in', { next: ctx.path(returnTo) }))}>
+          <a class="button button--quiet" href={ctx.path(withQuery('/sign-in', { next: returnTo }))}>
             {t.sign_in_to_review}
           </a>
         </p>

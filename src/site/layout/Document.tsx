@@ -38,9 +38,7 @@ export function Document({ ctx, meta, children }: { ctx: PageContext; meta: Page
             rel="preload"
             as="image"
             href={meta.preloadImage.href}
-            imageSrcSet={meta.preloadImage.srcset}
-            fetchPriority="high"
-            {...{ imagesizes: meta.preloadImage.sizes }}
+            {...{ imagesrcset: meta.preloadImage.srcset, imagesizes: meta.preloadImage.sizes, fetchpriority: 'high' }}
           />
         ) : null}
         <meta property="og:site_name" content={ctx.brand.siteName} />

@@ -1,3 +1,4 @@
+import { dialable, unbrokenPhone } from '../components/phone.js';
 import { layoutText } from './layout.text.js';
 import type { PageContext } from '../page.js';
 import { fill } from '../texts.js';
@@ -13,7 +14,7 @@ export function Footer({ ctx }: { ctx: PageContext }) {
           <address class="site-footer__contact">
             <strong>{t.contact}</strong>
             {brand.contactAddress ? <span>{brand.contactAddress}</span> : null}
-            {brand.contactPhone ? <a href={`tel:${brand.contactPhone.replace(/[^+\d]/g, '')}`}>{brand.contactPhone}</a> : null}
+            {brand.contactPhone ? <a href={`tel:${dialable(brand.contactPhone)}`}>{unbrokenPhone(brand.contactPhone)}</a> : null}
             {brand.contactEmail ? <a href={`mailto:${brand.contactEmail}`}>{brand.contactEmail}</a> : null}
           </address>
         ) : null}

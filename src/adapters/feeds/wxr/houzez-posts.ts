@@ -1,4 +1,4 @@
-import type { FeedAgency, FeedAgent, FeedListing, FeedListingState } from '../feed-records.js';
+import { type FeedAgency, type FeedAgent, type FeedListing, type FeedListingState, shortened } from '../feed-records.js';
 import {
   FieldError,
   PostMeta,
@@ -54,7 +54,7 @@ export function listingOf(entry: WxrEntry, attachments: ReadonlyMap<string, stri
   const field = (name: string) => entry.fields.get(name) ?? '';
   const postStatus = field('wp:status');
   if (!Object.hasOwn(LISTING_STATES, postStatus)) {
-    throw new FieldError('status', `must be one of: ${Object.keys(LISTING_STATES).join(', ')} (not "${postStatus}")`);
+    throw new FieldError('status', `must be one of: ${Object.keys(LISTING_STATES).join(', ')} (not "${shortened(postStatus)}")`);
   }
   const status = LISTING_STATES[postStatus];
   if (status === undefined) return undefined;

@@ -1,4 +1,5 @@
 import type { FeedAgency, FeedAgent, FeedListing } from '../feed-records.js';
+import { EntrySpool } from './entry-spool.js';
 import { FieldError } from './houzez-meta.js';
 import { agencyOf, agentOf, isTrashed, listingOf } from './houzez-posts.js';
 import { type WxrEntry, readWxrEntries } from './wxr-xml.js';
@@ -7,12 +8,12 @@ import { type WxrEntry, readWxrEntries } from './wxr-xml.js';
  * A WordPress site running the Houzez theme, read from its WXR export (Tools → Export, WXR 1.0–1.2): the
  * terms of Houzez's taxonomies, the authors, the agencies and agents, then the listings.
  *
- * WXR lists posts by id, and a property's pictures are attachment posts that may come after it. So the file is
- * read twice, streaming both times (`open` is called once per pass): the first pass keeps the small things
- * (terms, authors, agencies, agents, and attachment id → URL) and yields them once the file has been read —
- * terms (a parent before its children), authors, agencies, agents; the second yields the properties one by one
- * with their pictures resolved. Memory follows the number of attachments, terms, authors, agencies and agents,
- * never the number of properties.
+ * WXR lists posts by id, and a property's pictures are attachment posts that may come after it, as may the agents
+ * it names. So the file is read once, streaming: the small things (terms, authors, agencies, agents, and
+ * attachment id → URL) are kept, the properties set aside on disk (entry-spool.ts); once the file has been read
+ * come the terms (a parent before its children), authors, agencies, agents, then the properties one by one with
+ * their pictures resolved. Memory follows the number of attachments, terms, authors, agencies and agents, never
+ * the number of properties.
  *
  * A `property` item as a FeedListing (meta values are Houzez's `fave_…` post meta):
  *
@@ -104,25 +105,33 @@ const TAXONOMIES: ReadonlySet<string> = new Set<WxrTaxonomy>([
 ]);
 
 /**
- * The records of a WordPress export. `open` gives the file from its start; it is called twice. Throws
+ * The records of a WordPress export, read in one pass. The properties wait in `spoolFile` (a file this makes and
+ * removes; the caller removes it should the reading be cut off) until the whole file has been read. Throws
  * `FeedSyntaxError` for a document that is not a WordPress export (malformed XML, a DOCTYPE, a root other than
  * `<rss>`).
  */
-export async function* readWxrSite(open: () => NodeJS.ReadableStream): AsyncIterable<WxrRecord> {
-  const { records, attachments } = await readDirectory(open());
-  yield* records.splice(0);
-  for await (const entry of readWxrEntries(open())) {
-    if (entry.kind !== 'item' || entry.fields.get('wp:post_type') !== 'property') continue;
-    const record = recordOf(entry, (): WxrRecord | undefined => {
-      const listing = listingOf(entry, attachments);
-      return listing && { kind: 'listing', at: entry.at, listing, authorLogin: entry.fields.get('dc:creator') ?? '' };
-    });
-    if (record) yield record;
+export async function* readWxrSite(input: NodeJS.ReadableStream, spoolFile: string): AsyncIterable<WxrRecord> {
+  const properties = await EntrySpool.create(spoolFile);
+  try {
+    const { records, attachments } = await readDirectory(input, properties);
+    yield* records;
+    for await (const entry of properties.entries()) {
+      const record = recordOf(entry, (): WxrRecord | undefined => {
+        const listing = listingOf(entry, attachments);
+        return listing && { kind: 'listing', at: entry.at, listing, authorLogin: entry.fields.get('dc:creator') ?? '' };
+      });
+      if (record) yield record;
+    }
+  } finally {
+    await properties.remove();
   }
 }
 
-/** The first pass: every record but the listings, in the order they are yielded, and the attachments' URLs. */
-async function readDirectory(input: NodeJS.ReadableStream): Promise<{ records: WxrRecord[]; attachments: Map<string, string> }> {
+/** The pass: every record but the listings, in the order they are yielded, and the attachments' URLs. */
+async function readDirectory(
+  input: NodeJS.ReadableStream,
+  properties: EntrySpool,
+): Promise<{ records: WxrRecord[]; attachments: Map<string, string> }> {
   const terms: WxrRecord[] = [];
   const authors: WxrRecord[] = [];
   const agencies: WxrRecord[] = [];
@@ -140,7 +149,8 @@ async function readDirectory(input: NodeJS.ReadableStream): Promise<{ records: W
       if (record) terms.push(record);
     } else {
       const type = entry.fields.get('wp:post_type');
-      if (type === 'attachment') {
+      if (type === 'property') await properties.add(entry);
+      else if (type === 'attachment') {
         const id = entry.fields.get('wp:post_id') ?? '';
         const url = entry.fields.get('wp:attachment_url') ?? '';
         if (id !== '' && url !== '') attachments.set(id, url);

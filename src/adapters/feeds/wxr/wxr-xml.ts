@@ -1,5 +1,6 @@
 import type { SaxesTagNS } from 'saxes';
-import { feedXmlParser, parsedRecords } from '../xml-parser.js';
+import { shortened } from '../feed-records.js';
+import { FeedXmlDocument } from '../xml-parser.js';
 
 /**
  * The XML layer of the WXR reader: a WordPress export streamed into its channel-level entries (`<wp:author>`,
@@ -56,12 +57,17 @@ function nameOf(tag: SaxesTagNS): string | undefined {
   return prefix === '' ? tag.local : `${prefix}:${tag.local}`;
 }
 
+/**
+ * The longest piece of a WordPress export's text, in characters (FeedXmlSettings.maxPiece): larger than a feed's,
+ * because an export carries every post of the site, and a page builder keeps a whole page in one post meta value.
+ */
+export const WXR_MAX_PIECE = 16 * 1024 * 1024;
+
 /** The entries of one WXR document, in document order; throws `FeedSyntaxError` where the document breaks. */
 export async function* readWxrEntries(input: NodeJS.ReadableStream): AsyncIterable<WxrEntry> {
-  const { parser, failAt: fail } = feedXmlParser('a WordPress export', { xmlns: true });
   // Entries finished by the chunk just written; handed out before the next chunk is read.
   const ready: WxrEntry[] = [];
-  // Names of the open elements, from the root down (undefined for a namespace not read).
+  // Names of the open elements, from the root down (undefined for a namespace not read): pushed and popped only.
   const path: (string | undefined)[] = [];
   let entry: WxrEntry | undefined;
   let meta: { key: string; value: string } | undefined;
@@ -69,69 +75,78 @@ export async function* readWxrEntries(input: NodeJS.ReadableStream): AsyncIterab
   // The text of the element being captured (an entry's child, or a postmeta's key or value); undefined elsewhere.
   let text: string | undefined;
   let siteField: string | undefined;
-  let tagLine = 1;
+  let siteLine = 1;
 
-  parser.on('opentagstart', () => (tagLine = parser.line));
-  parser.on('opentag', (tag) => {
-    const name = nameOf(tag);
-    path.push(name);
-    const depth = path.length;
-    const kind = name === undefined ? undefined : ENTRY_KINDS[name];
-    if (depth === 1) {
-      if (name !== 'rss') fail(`the root element is <${tag.name}>; a WordPress export's is <rss>`);
-    } else if (depth === 3 && path[1] === 'channel' && kind !== undefined) {
-      entry = { kind, at: `line ${tagLine}`, fields: new Map(), categories: [], meta: [] };
-    } else if (depth === 3 && path[1] === 'channel' && name !== undefined && SITE_FIELDS.has(name)) {
-      siteField = name;
-      text = '';
-    } else if (entry && depth === 4) {
-      text = '';
-      if (name === 'wp:postmeta') meta = { key: '', value: '' };
-      else if (name === 'category') {
-        category = { domain: tag.attributes.domain?.value ?? '', nicename: tag.attributes.nicename?.value ?? '' };
-      }
-    } else if (meta && depth === 5 && (name === 'wp:meta_key' || name === 'wp:meta_value')) {
-      text = '';
-    } else {
-      // Deeper content (comments, term meta) is not read.
-      text = undefined;
-    }
-  });
-  const addText = (piece: string) => {
-    if (text !== undefined) text += piece;
-  };
-  parser.on('text', addText);
-  parser.on('cdata', addText);
-  parser.on('closetag', () => {
-    const name = path.pop();
-    const depth = path.length + 1;
-    if (siteField !== undefined && depth === 3) {
-      ready.push({ kind: 'site', at: `line ${tagLine}`, fields: new Map([[siteField, (text ?? '').trim()]]), categories: [], meta: [] });
-      siteField = undefined;
-      text = undefined;
-      return;
-    }
-    if (!entry) return;
-    if (depth === 5 && meta) {
-      if (name === 'wp:meta_key') meta.key = (text ?? '').trim();
-      else if (name === 'wp:meta_value') meta.value = (text ?? '').trim();
-      text = undefined;
-    } else if (depth === 4) {
-      if (meta) {
-        if (meta.key !== '') entry.meta.push(meta);
-        meta = undefined;
-      } else if (category) {
-        entry.categories.push({ ...category, name: (text ?? '').trim() });
-        category = undefined;
-      } else if (name !== undefined && text !== undefined && !entry.fields.has(name)) {
-        entry.fields.set(name, text.trim());
-      }
-      text = undefined;
-    } else if (depth === 3) {
-      ready.push(entry);
-      entry = undefined;
-    }
-  });
+  // Namespaces on: WXR's elements are known by their namespace, whatever prefix a file gives it. saxes looks a
+  // prefix up through the open elements, which the depth cap keeps to a few.
+  const document: FeedXmlDocument<{ xmlns: true }> = new FeedXmlDocument(
+    { documentName: 'a WordPress export', maxPiece: WXR_MAX_PIECE, parser: { xmlns: true } },
+    {
+      open(tag, depth, line) {
+        const name = nameOf(tag);
+        path.push(name);
+        const kind = name === undefined ? undefined : ENTRY_KINDS[name];
+        if (depth === 1) {
+          if (name !== 'rss') document.failAt(`the root element is <${shortened(tag.name)}>; a WordPress export's is <rss>`);
+        } else if (depth === 3 && path[1] === 'channel' && kind !== undefined) {
+          entry = { kind, at: `line ${line}`, fields: new Map(), categories: [], meta: [] };
+        } else if (depth === 3 && path[1] === 'channel' && name !== undefined && SITE_FIELDS.has(name)) {
+          siteField = name;
+          siteLine = line;
+          text = '';
+        } else if (entry && depth === 4) {
+          text = '';
+          if (name === 'wp:postmeta') meta = { key: '', value: '' };
+          else if (name === 'category') {
+            category = { domain: tag.attributes.domain?.value ?? '', nicename: tag.attributes.nicename?.value ?? '' };
+          }
+        } else if (meta && depth === 5 && (name === 'wp:meta_key' || name === 'wp:meta_value')) {
+          text = '';
+        } else {
+          // Deeper content (comments, term meta) is not read.
+          text = undefined;
+        }
+      },
+      text(piece) {
+        if (text !== undefined) text += piece;
+      },
+      close(depth) {
+        const name = path.pop();
+        if (siteField !== undefined && depth === 3) {
+          ready.push({
+            kind: 'site',
+            at: `line ${siteLine}`,
+            fields: new Map([[siteField, (text ?? '').trim()]]),
+            categories: [],
+            meta: [],
+          });
+          siteField = undefined;
+          text = undefined;
+          return;
+        }
+        if (!entry) return;
+        if (depth === 5 && meta) {
+          if (name === 'wp:meta_key') meta.key = (text ?? '').trim();
+          else if (name === 'wp:meta_value') meta.value = (text ?? '').trim();
+          text = undefined;
+        } else if (depth === 4) {
+          if (meta) {
+            if (meta.key !== '') entry.meta.push(meta);
+            meta = undefined;
+          } else if (category) {
+            entry.categories.push({ ...category, name: (text ?? '').trim() });
+            category = undefined;
+          } else if (name !== undefined && text !== undefined && !entry.fields.has(name)) {
+            entry.fields.set(name, text.trim());
+          }
+          text = undefined;
+        } else if (depth === 3) {
+          ready.push(entry);
+          entry = undefined;
+        }
+      },
+    },
+  );
 
-  yield* parsedRecords(parser, input, ready);
+  yield* document.records(input, ready);
 }

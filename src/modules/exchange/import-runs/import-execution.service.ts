@@ -1,9 +1,9 @@
-import fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { FeedSyntaxError } from '../../../adapters/feeds/feed-records.js';
+import { type FeedRecord, FeedSyntaxError } from '../../../adapters/feeds/feed-records.js';
+import type { WxrRecord } from '../../../adapters/feeds/wxr/wxr-reader.js';
 import { OutboundError, type OutboundPolicy, openGuardedUrl } from '../../../adapters/http/guarded-fetch.js';
 import type { DB } from '../../../db/schema/index.js';
 import { translate } from '../../../i18n/index.js';
@@ -13,9 +13,11 @@ import type { AccountsService } from '../../accounts/index.js';
 import { FEED_FORMATS, isFeedFormat } from '../feed-formats.js';
 import type { FeedImporter, ImportCounts, ImportOptions, Rejection } from '../import/feed-import.service.js';
 import type { WordPressSiteImporter } from '../import/wordpress-site.service.js';
+import { recordsReadOnThread } from './feed-reading.js';
 import type { ImportFiles } from './import-files.js';
 import * as repository from './import-runs.repository.js';
 import { REPORTED_REJECTIONS } from './import-runs.schemas.js';
+import { cappedError, cappedRejection } from './run-messages.js';
 
 export interface ExecutionDeps {
   db: Kysely<DB>;
@@ -42,8 +44,8 @@ const ZERO: ImportCounts = { read: 0, created: 0, updated: 0, unchanged: 0, with
 
 /**
  * One claimed run, from its input to its outcome. Uploads are read from their file; a URL is downloaded whole
- * first through the outbound guard (so the guard's time limit counts the download, not the import; and a WordPress
- * export can be read twice). Every second the counts and the rejections found since are written with a heartbeat,
+ * first through the outbound guard (so that the guard's time limit counts the download, not the import). The file
+ * is parsed on a thread of its own (feed-reading.ts), so that no file keeps this one from serving. Every second the counts and the rejections found since are written with a heartbeat,
  * under the run's claim: a process that finds its claim gone (it was thought dead and the run was taken again)
  * stops reading and writes nothing more. The outcome (`done`, or `failed` with the reader's or the guard's
  * words, never a stack) is written under the claim too; then the upload goes.
@@ -55,6 +57,8 @@ export class ImportExecution {
   private reported = 0;
   private saved = 0;
   private readonly streams = new Set<Readable>();
+  /** Stops the reading thread. */
+  private readonly cancel = new AbortController();
   private stopping: StopReason | undefined;
   private flushing: Promise<void> | undefined;
   private readonly claim: string;
@@ -74,21 +78,23 @@ export class ImportExecution {
   stop(reason: StopReason): void {
     this.stopping ??= reason;
     for (const stream of this.streams) stream.destroy(new ImportStopped('stopped'));
+    this.cancel.abort(new ImportStopped('stopped'));
   }
 
   async runToEnd(): Promise<void> {
     const timer = setInterval(() => this.flushSoon(), PROGRESS_INTERVAL_MS);
-    let download: string | undefined;
+    // Files of this attempt only (a download, a WordPress export's properties), removed however it ends.
+    const scratch: string[] = [];
     let error: string | null = null;
     try {
-      await this.importFeed((key) => (download = key));
+      await this.importFeed(scratch);
     } catch (failure) {
-      error = this.messageOf(failure);
+      error = cappedError(this.messageOf(failure));
     } finally {
       clearInterval(timer);
     }
     await this.flushing;
-    if (download !== undefined) await this.deps.files.remove(download);
+    for (const key of scratch) await this.deps.files.remove(key);
     if (this.stopping === 'lost') return; // another process runs it now, with the upload
     // Stopped by a shutdown before its end: it waits in the queue again, its file kept, for this or another process.
     const state = error === null ? 'done' : this.stopping === 'shutdown' ? 'queued' : 'failed';
@@ -100,7 +106,7 @@ export class ImportExecution {
     );
   }
 
-  private async importFeed(onDownload: (key: string) => void): Promise<void> {
+  private async importFeed(scratch: string[]): Promise<void> {
     const { run, deps } = this;
     const actorId = await this.actorId();
     let file: string;
@@ -109,11 +115,10 @@ export class ImportExecution {
       file = deps.files.pathOf(run.file_key);
     } else {
       const key = deps.files.newKey('download');
-      onDownload(key);
+      scratch.push(key);
       await this.download(run.url!, key);
       file = deps.files.pathOf(key);
     }
-    const open = () => this.track(fs.createReadStream(file));
     const options: ImportOptions = {
       source: run.source,
       actorId,
@@ -124,14 +129,18 @@ export class ImportExecution {
       onRejected: (rejection) => {
         if (this.reported >= REPORTED_REJECTIONS) return;
         this.reported++;
-        this.unsaved.push(rejection);
+        this.unsaved.push(cappedRejection(rejection));
       },
     };
     let summary: ImportCounts;
-    if (run.format === 'wxr') summary = await deps.siteImporter.run(open, options);
-    else if (isFeedFormat(run.format)) {
-      const format = FEED_FORMATS[run.format];
-      summary = await deps.feedImporter.run(format.read(open()), { ...options, directoryIds: format.directoryIds });
+    if (run.format === 'wxr') {
+      const spool = deps.files.newKey('spool');
+      scratch.push(spool);
+      const records = recordsReadOnThread<WxrRecord>({ file, format: 'wxr', spoolFile: deps.files.pathOf(spool) }, this.cancel.signal);
+      summary = await deps.siteImporter.run(records, options);
+    } else if (isFeedFormat(run.format)) {
+      const records = recordsReadOnThread<FeedRecord>({ file, format: run.format }, this.cancel.signal);
+      summary = await deps.feedImporter.run(records, { ...options, directoryIds: FEED_FORMATS[run.format].directoryIds });
     } else throw new RunFailure(`unknown format ${run.format}`);
     const { read, created, updated, unchanged, withdrawn, rejected } = summary;
     this.counts = { read, created, updated, unchanged, withdrawn, rejected };

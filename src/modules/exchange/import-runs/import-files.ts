@@ -3,10 +3,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /** A random name: 128 bits, never derived from anything a client sent. */
-const KEY = /^[0-9a-f]{32}\.(?:upload|download)$/;
+const KEY = /^[0-9a-f]{32}\.(?:upload|download|spool)$/;
 
 /**
- * The feed files imports wait with: uploads until their run ends, downloads while their run reads them. They live
+ * The feed files imports wait with: uploads until their run ends, downloads while their run reads them, and the
+ * properties of a WordPress export set aside while its run reads it (adapters/feeds/wxr/entry-spool.ts). They live
  * in `DATA_DIR/imports` under random names (never a client's file name), so that a name cannot point anywhere
  * else. A run's upload is on the disk of the process that received it: the job runs an upload only where its
  * file is (docs/data-exchange.md, "Imports over HTTP"), so processes on several machines either share DATA_DIR
@@ -19,7 +20,7 @@ export class ImportFiles {
     this.dir = path.join(dataDir, 'imports');
   }
 
-  newKey(kind: 'upload' | 'download'): string {
+  newKey(kind: 'upload' | 'download' | 'spool'): string {
     return `${randomBytes(16).toString('hex')}.${kind}`;
   }
 

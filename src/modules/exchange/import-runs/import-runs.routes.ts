@@ -49,7 +49,9 @@ export async function importRunRoutes(app: FastifyInstance, { importRuns, files,
           'stored under a random name until the run ends) and the text fields `format`, `source`, `dry_run` and ' +
           '`withdraw_missing` (`true`/`false`), `owner_email`; or a JSON body with the same fields and a `url` (http or ' +
           'https, downloaded by the job through the outbound guard: public addresses only unless the host is in ' +
-          '`IMPORT_ALLOWED_HOSTS`). Answers 202 with the run, `queued`; follow it with GET /imports/{id}. An unknown ' +
+          '`IMPORT_ALLOWED_HOSTS`). The file must be UTF-8, its XML nested at most 64 deep, a CSV record or a piece of XML ' +
+          'text at most 1 MiB (16 MiB in a WordPress export), else the run fails at that place (docs/data-exchange.md, "What ' +
+          'a file is held to"). Answers 202 with the run, `queued`; follow it with GET /imports/{id}. An unknown ' +
           'format, a bad URL, an `owner_email` of no account → 400 naming the field; another content type → 415.',
         security,
         body: {

@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { PageQueryFields, Pagination, type PaginationRecord } from '../../../lib/paging.js';
 import { FEED_FORMAT_NAMES } from '../feed-formats.js';
+import { MAX_REJECTION_TEXT, MAX_RUN_ERROR } from './run-messages.js';
 
 const INT4_MAX = 2_147_483_647;
 export const MAX_SOURCE_NAME = 100;
@@ -69,7 +70,9 @@ const importRunProperties = {
   finished_at: NullableTimestamp,
   attempts: Type.Integer({ description: 'How many times it was started' }),
   counts: ImportCountsRecord,
-  error: Type.Union([Type.String(), Type.Null()], { description: 'Why it failed: the reader’s or the download’s words' }),
+  error: Type.Union([Type.String(), Type.Null()], {
+    description: `Why it failed: the reader’s or the download’s words, at most ${MAX_RUN_ERROR} characters`,
+  }),
 };
 
 /** An import run as the list shows it. */
@@ -78,7 +81,9 @@ export type ImportRunRecord = Static<typeof ImportRun>;
 
 export const RejectionRecord = Type.Object(
   {
-    at: Type.String({ description: 'Where the record is in the file: `line 12`, `Property[3]`' }),
+    at: Type.String({
+      description: `Where the record is in the file: \`line 12\`, \`Property[3]\`. This and every text of a rejection: at most ${MAX_REJECTION_TEXT} characters`,
+    }),
     key: Type.Optional(Type.String({ description: 'The record’s key, when it has one' })),
     errors: Type.Array(Type.Object({ field: Type.String(), reason: Type.String() }, { additionalProperties: false })),
   },

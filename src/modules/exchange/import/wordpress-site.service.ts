@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { FeedRecord } from '../../../adapters/feeds/feed-records.js';
-import { readWxrSite, type WxrRecord } from '../../../adapters/feeds/wxr/wxr-reader.js';
+import type { WxrRecord } from '../../../adapters/feeds/wxr/wxr-reader.js';
 import type { DB } from '../../../db/schema/index.js';
 import { translate } from '../../../i18n/index.js';
 import { AppError } from '../../../lib/errors.js';
@@ -35,11 +35,12 @@ export class WordPressSiteImporter {
     private readonly importer: FeedImporter,
   ) {}
 
-  async run(open: () => NodeJS.ReadableStream, options: Omit<ImportOptions, 'ownerOf'>): Promise<SiteImportSummary> {
+  /** `records`: the export as adapters/feeds/wxr reads it (readWxrSite), here or on a reading thread. */
+  async run(records: AsyncIterable<WxrRecord>, options: Omit<ImportOptions, 'ownerOf'>): Promise<SiteImportSummary> {
     const directory = new FeedDirectory(this.deps, options);
     const site = new SiteRun(this.deps, directory, options);
     const ownerOf = (owner: string) => directory.accountOf(owner);
-    const summary = await this.importer.run(site.records(readWxrSite(open)), { ...options, ownerOf }, directory);
+    const summary = await this.importer.run(site.records(records), { ...options, ownerOf }, directory);
     return { ...summary, accountsCreated: directory.accountsCreated, picturesSkipped: site.picturesSkipped };
   }
 }

@@ -15,6 +15,7 @@ import {
 import { fillGeoCells } from '../../../db/dialect/ddl/geo-cell-triggers.js';
 import type { Executor } from '../../../db/executor.js';
 import type { DB, Taxonomy } from '../../../db/schema/index.js';
+import { isSlugTaken } from '../properties.repository.js';
 
 /** The SQL of the bulk write path (listing-bulk-writer.service.ts). */
 
@@ -45,18 +46,19 @@ export async function existingIds(db: Executor, table: 'users' | 'agents' | 'age
   return found;
 }
 
-/** Which of `slugs` listings hold already. */
+/** Which of `slugs` listings hold already, or held before (a former slug keeps leading to its listing). */
 export async function takenSlugs(db: Executor, slugs: readonly string[]): Promise<Set<string>> {
   const taken = new Set<string>();
   for (let start = 0; start < slugs.length; start += 10_000) {
     const slice = slugs.slice(start, start + 10_000);
     for (const row of await db.selectFrom('listings').select('slug').where('slug', 'in', slice).execute()) taken.add(row.slug);
+    for (const row of await db.selectFrom('listing_slug_history').select('slug').where('slug', 'in', slice).execute()) taken.add(row.slug);
   }
   return taken;
 }
 
 export async function slugTaken(db: Executor, slug: string): Promise<boolean> {
-  return (await db.selectFrom('listings').select('id').where('slug', '=', slug).executeTakeFirst()) !== undefined;
+  return isSlugTaken(db, slug);
 }
 
 /** Runs a bulk write with the connection set for its mode (SQLite: a wide page cache), set back afterwards. */

@@ -1,3 +1,5 @@
+import { dialable } from '../../components/phone.js';
+
 /**
  * The links a profile's stored contact details become. Records are written by their users (and by imports), so
  * a value becomes a link only when it is what its kind of link needs: an http(s) URL for a website or a social
@@ -19,7 +21,7 @@ export function httpUrl(value: string | null | undefined): string | null {
 
 /** `tel:` with the number's digits (and a leading +), else null when it has no digit. */
 export function telHref(phone: string): string | null {
-  const digits = phone.replace(/[^0-9+]/g, '').replace(/(?!^)\+/g, '');
+  const digits = dialable(phone).replace(/(?!^)\+/g, '');
   return /[0-9]/.test(digits) ? `tel:${digits}` : null;
 }
 

@@ -3,6 +3,7 @@ import type { MediaRecord } from '../../../modules/media/index.js';
 import { LEAD_USER_TYPES } from '../../../modules/leads/index.js';
 import type { SocialRecord } from '../../../modules/directory/index.js';
 import { CsrfField, Field, FormNotice, Honeypot, TextArea, type FormState } from '../../components/Form.js';
+import { unbrokenPhone } from '../../components/phone.js';
 import { Picture, pictureSource } from '../../components/Picture.js';
 import type { PageContext } from '../../page.js';
 import { fill } from '../../texts.js';
@@ -131,7 +132,7 @@ export function socialLinksOf(social: SocialRecord): { network: keyof SocialReco
 
 /** A phone number as a link's text: its spaces and hyphens do not break (the number stays on one line). */
 export function phoneText(value: string): string {
-  return value.replace(/ /g, '\u00a0').replace(/-/g, '\u2011');
+  return unbrokenPhone(value).replace(/-/g, '\u2011');
 }
 
 /** One line of a definition list. */

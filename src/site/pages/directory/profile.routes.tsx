@@ -110,7 +110,7 @@ function registerProfile<D>(scope: Parameters<SiteRoutes>[0], site: Site, lang: 
   const { leads, reviews } = site.services;
   const formRoute = {
     ...PAGE_ROUTE,
-    config: { ...PAGE_ROUTE.config, rateLimit: site.settings.formsRateLimit },
+    config: { ...PAGE_ROUTE.config, rateLimit: site.settings.rateLimits.forms },
     attachValidation: true,
   };
 

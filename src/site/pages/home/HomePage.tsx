@@ -78,7 +78,11 @@ export function HomePage({ ctx, data }: { ctx: PageContext; data: HomeData }) {
 function SearchHero({ ctx, data }: { ctx: PageContext; data: HomeData }) {
   const t = homeText[ctx.lang];
   return (
-    <section class="hero">
+    <section class={ctx.brand.heroImageUrl ? 'hero hero--picture' : 'hero'}>
+      {/* Behind the text, out of the flow: its size cannot shift the page; a dark veil keeps the text readable. */}
+      {ctx.brand.heroImageUrl ? (
+        <img class="hero__picture" src={ctx.brand.heroImageUrl} alt="" fetchpriority="high" decoding="async" />
+      ) : null}
       <div class="wrap hero__inner">
         <h1 class="hero__heading">{t.hero_heading}</h1>
         {ctx.brand.tagline ? <p class="hero__tagline">{ctx.brand.tagline}</p> : null}

@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { PassThrough, Readable } from 'node:stream';
+import { existsSync, readFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FeedSyntaxError } from '../../../../src/adapters/feeds/feed-records.js';
 import { type WxrRecord, readWxrSite } from '../../../../src/adapters/feeds/wxr/wxr-reader.js';
-import { item, only, read, streamOf, wxr } from './wxr-test-helpers.js';
+import { item, only, read, spoolFile, streamOf, wxr } from './wxr-test-helpers.js';
 
 const SITE = readFileSync(new URL('./fixtures/houzez-site.xml', import.meta.url), 'utf8');
 
@@ -19,23 +19,23 @@ describe('readWxrSite streams', () => {
     );
   });
 
-  it('opens the file twice and reads each pass chunk by chunk', async () => {
-    const chunkCounts: number[] = [];
-    const open = () => {
-      const stream = streamOf(SITE, 7);
-      let chunks = 0;
-      stream.on('data', () => (chunks += 1));
-      stream.on('end', () => chunkCounts.push(chunks));
-      return stream;
-    };
+  it('reads the file once, chunk by chunk', async () => {
+    let chunks = 0;
+    const counted = Readable.from(
+      (async function* () {
+        for await (const chunk of streamOf(SITE, 7)) {
+          chunks += 1;
+          yield chunk as Buffer;
+        }
+      })(),
+    );
     const records: WxrRecord[] = [];
-    for await (const record of readWxrSite(open)) records.push(record);
-    const expected = Math.ceil(Buffer.byteLength(SITE) / 7);
-    expect(chunkCounts).toEqual([expected, expected]);
+    for await (const record of readWxrSite(counted, spoolFile())) records.push(record);
+    expect(chunks).toBe(Math.ceil(Buffer.byteLength(SITE) / 7));
     expect(only(records, 'listing')).toHaveLength(2);
   });
 
-  it('yields a listing of the second pass as soon as it is closed, before that pass has read the rest', async () => {
+  it('sets the properties aside on disk until the file is read, and removes them however the reading ends', async () => {
     const text = wxr(
       [
         item('1', 'property', { meta: { fave_property_price: '10', fave_property_images: '9' } }),
@@ -43,23 +43,37 @@ describe('readWxrSite streams', () => {
         item('9', 'attachment', { extra: '<wp:attachment_url>https://img.example/9.jpg</wp:attachment_url>' }),
       ].join('\n'),
     );
-    const cut = text.indexOf('<item><title><![CDATA[Post 2]]>') + 20;
-    const second = new PassThrough();
-    let opened = 0;
-    const records = readWxrSite(() => (++opened === 1 ? Readable.from([text]) : second))[Symbol.asyncIterator]();
-    second.write(text.slice(0, cut));
+    const spool = spoolFile();
+    const records = readWxrSite(Readable.from([text]), spool)[Symbol.asyncIterator]();
     const first = await records.next();
+    // The picture comes after the property in the file: the property waited for it.
     expect(first.value).toMatchObject({
       kind: 'listing',
       at: 'line 4',
       listing: { key: '1', price: 10, images: ['https://img.example/9.jpg'] },
     });
-    expect(second.writableEnded).toBe(false);
-    second.end(text.slice(cut));
-    expect((await records.next()).value).toMatchObject({ kind: 'listing', at: 'line 5', listing: { key: '2' } });
-    expect((await records.next()).done).toBe(true);
+    expect(existsSync(spool)).toBe(true);
+    await records.return?.();
+    expect(existsSync(spool)).toBe(false);
+
+    const whole = spoolFile();
+    expect(only(await collect(readWxrSite(Readable.from([text]), whole)), 'listing').map((record) => record.listing.key)).toEqual([
+      '1',
+      '2',
+    ]);
+    expect(existsSync(whole)).toBe(false);
+
+    const broken = spoolFile();
+    await expect(collect(readWxrSite(Readable.from([text.replace('</rss>', '</rs>')]), broken))).rejects.toThrow(FeedSyntaxError);
+    expect(existsSync(broken)).toBe(false);
   });
 });
+
+async function collect(records: AsyncIterable<WxrRecord>): Promise<WxrRecord[]> {
+  const all: WxrRecord[] = [];
+  for await (const record of records) all.push(record);
+  return all;
+}
 
 describe('readWxrSite refuses what is not a WordPress export', () => {
   it('throws FeedSyntaxError on malformed XML, before yielding anything', async () => {
@@ -72,7 +86,7 @@ describe('readWxrSite refuses what is not a WordPress export', () => {
     ]) {
       const received: WxrRecord[] = [];
       const error = await (async () => {
-        for await (const record of readWxrSite(() => streamOf(text))) received.push(record);
+        for await (const record of readWxrSite(streamOf(text), spoolFile())) received.push(record);
       })().catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(FeedSyntaxError);
       expect(received).toEqual([]);

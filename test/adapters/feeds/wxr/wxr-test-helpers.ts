@@ -1,5 +1,13 @@
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import { type WxrRecord, readWxrSite } from '../../../../src/adapters/feeds/wxr/wxr-reader.js';
+
+/** A path for the reader's spool of properties, in the system's temporary directory; the reader removes it. */
+export function spoolFile(): string {
+  return path.join(os.tmpdir(), `wxr-test-${randomUUID()}.jsonl`);
+}
 
 /** The text as a stream of small byte chunks, so that elements and multi-byte characters straddle chunks. */
 export function streamOf(text: string, size = 7): Readable {
@@ -11,7 +19,7 @@ export function streamOf(text: string, size = 7): Readable {
 
 export async function read(text: string, chunkSize?: number): Promise<WxrRecord[]> {
   const records: WxrRecord[] = [];
-  for await (const record of readWxrSite(() => streamOf(text, chunkSize))) records.push(record);
+  for await (const record of readWxrSite(streamOf(text, chunkSize), spoolFile())) records.push(record);
   return records;
 }
 

@@ -1,0 +1,78 @@
+import type { FileStorage } from '../../adapters/storage/storage.js';
+import { toApiTimestamp } from '../../lib/time.js';
+import { sizeUrl } from '../media/index.js';
+import type { StoredSettings } from './site-settings.repository.js';
+import { HOME_SECTIONS, type HomeSection, type SiteSettingsRecord } from './site-settings.schemas.js';
+
+/** The brand as the website reads it (src/site/brand.ts `SiteBrand`, which this shape satisfies). */
+export interface Brand {
+  readonly siteName: string;
+  readonly tagline: string;
+  readonly logoUrl: string | null;
+  readonly primaryColor: string;
+  readonly accentColor: string;
+  readonly contactEmail: string;
+  readonly contactPhone: string;
+  readonly contactAddress: string;
+  readonly heroImageUrl: string | null;
+  readonly homeSections: readonly HomeSection[];
+}
+
+/** What applies until an administrator changes anything (the site's DEFAULT_BRAND; a test holds the two equal). */
+export const DEFAULT_SETTINGS: SiteSettingsRecord = Object.freeze({
+  site_name: 'Realty',
+  tagline: '',
+  logo_id: null,
+  logo_url: null,
+  primary_color: '#1f5f8b',
+  accent_color: '#e07a1f',
+  contact_email: '',
+  contact_phone: '',
+  contact_address: '',
+  hero_image_id: null,
+  hero_image_url: null,
+  home_sections: [...HOME_SECTIONS],
+  updated_at: null,
+});
+
+/** Row → API record: pictures as URLs of their stored sizes (the logo's medium, the hero's large). */
+export function toSiteSettings(row: StoredSettings | undefined, storage: FileStorage): SiteSettingsRecord {
+  if (!row) return DEFAULT_SETTINGS;
+  const url = (sizes: string | null, size: 'medium' | 'large') => (sizes === null ? null : sizeUrl(sizes, size, storage) || null);
+  return {
+    site_name: row.site_name,
+    tagline: row.tagline,
+    logo_id: row.logo_media_id,
+    logo_url: url(row.logo_sizes, 'medium'),
+    primary_color: row.primary_color,
+    accent_color: row.accent_color,
+    contact_email: row.contact_email,
+    contact_phone: row.contact_phone,
+    contact_address: row.contact_address,
+    hero_image_id: row.hero_media_id,
+    hero_image_url: url(row.hero_sizes, 'large'),
+    home_sections: storedSections(row.home_sections),
+    updated_at: toApiTimestamp(row.updated_at),
+  };
+}
+
+export function toBrand(record: SiteSettingsRecord): Brand {
+  return Object.freeze({
+    siteName: record.site_name,
+    tagline: record.tagline,
+    logoUrl: record.logo_url,
+    primaryColor: record.primary_color,
+    accentColor: record.accent_color,
+    contactEmail: record.contact_email,
+    contactPhone: record.contact_phone,
+    contactAddress: record.contact_address,
+    heroImageUrl: record.hero_image_url,
+    homeSections: Object.freeze([...record.home_sections]),
+  });
+}
+
+/** The stored JSON list, keeping only names this version knows (a section removed later is skipped, not an error). */
+function storedSections(json: string): HomeSection[] {
+  const parsed: unknown = JSON.parse(json);
+  return Array.isArray(parsed) ? parsed.filter((name): name is HomeSection => (HOME_SECTIONS as readonly unknown[]).includes(name)) : [];
+}
