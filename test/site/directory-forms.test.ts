@@ -161,9 +161,11 @@ describe.each(DIALECTS)('the agent and agency pages’ forms (%s)', (dialect) =>
         `/sign-in?next=${encodeURIComponent(`/agent/${agentSlug}#review-form`)}`,
       );
       // The return path is the plain one: the sign-in page puts the language back.
-      expect(parsePage((await page(`/es/agent/${agentSlug}`)).body).root.querySelector('#review-form a')?.getAttribute('href')).toBe(
-        `/es/sign-in?next=${encodeURIComponent(`/agent/${agentSlug}#review-form`)}`,
-      );
+      expect(
+        parsePage((await page(`/es/agent/${agentSlug}`)).body)
+          .root.querySelector('#review-form a')
+          ?.getAttribute('href'),
+      ).toBe(`/es/sign-in?next=${encodeURIComponent(`/agent/${agentSlug}#review-form`)}`);
       expect((await post(t, `/agent/${agentSlug}/reviews`, { rating: '5', content: 'Hi' })).statusCode).toBe(401);
     });
 
