@@ -7,6 +7,8 @@ import { authRateLimit, formsRateLimit } from '../http/rate-limit.js';
 import { SiteAssets } from './assets.js';
 import type { BrandSource } from './brand.js';
 import { accountRoutes } from './pages/account/account.routes.js';
+import { directoriesRoutes } from './pages/directory/directories.routes.js';
+import { profileRoutes } from './pages/directory/profile.routes.js';
 import { homeRoutes } from './pages/home/home.routes.js';
 import { favoriteRoutes } from './pages/listing/favorite.routes.js';
 import { listingRoutes } from './pages/listing/listing.routes.js';
@@ -25,7 +27,7 @@ export { DEFAULT_BRAND, HOME_SECTIONS } from './brand.js';
 export type { SiteServices } from './site-services.js';
 
 /** The page modules, each registered in every language. */
-const PAGES: readonly SiteRoutes[] = [homeRoutes, listingRoutes, favoriteRoutes, compareRoutes, accountRoutes];
+const PAGES: readonly SiteRoutes[] = [homeRoutes, listingRoutes, favoriteRoutes, compareRoutes, accountRoutes, profileRoutes, directoriesRoutes];
 
 /** Video and tour players a listing page may embed; any other tour is a link. */
 export const EMBEDDED_PLAYERS = ['https://www.youtube-nocookie.com', 'https://player.vimeo.com', 'https://my.matterport.com'] as const;

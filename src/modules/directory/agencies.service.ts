@@ -5,6 +5,7 @@ import { pageWindow, paginationOf } from '../../lib/paging.js';
 import type { AuthUser } from '../../lib/signed-in-user.js';
 import { sortKey } from '../../lib/slug.js';
 import { nowIso } from '../../lib/time.js';
+import type { MediaRecord } from '../media/index.js';
 import type { PropertyListRecord } from '../properties/index.js';
 import type { SearchQueryInput } from '../search/index.js';
 import type { AgentsService } from './agents.service.js';
@@ -31,6 +32,12 @@ import type {
 export interface AgencyAgentsPage {
   page: AgentListRecord;
   withHidden: boolean;
+}
+
+/** An agency as its page shows it: the record and its logo with the logo's sizes. */
+export interface AgencyProfile {
+  agency: AgencyRecord;
+  logo: MediaRecord | null;
 }
 
 /** Distinct agency list pages kept; past this the cache starts over. */
@@ -71,6 +78,19 @@ export class AgenciesService {
     const loaded = await this.records.agency(id);
     if (!loaded) throw AppError.notFound();
     return loaded.record;
+  }
+
+  /** The agency of a slug (the path of its `url`, docs/api.md 5.1), else 404; with its logo's media record. */
+  async bySlug(slug: string): Promise<AgencyProfile> {
+    const id = await repository.findAgencyIdBySlug(this.db, slug);
+    if (id === undefined) throw AppError.notFound();
+    const agency = await this.get(id);
+    return { agency, logo: (await this.records.images('agency', [id])).get(id) ?? null };
+  }
+
+  /** The logos of the agencies among `ids` that have one, by agency id (one query): a list's cards. */
+  async logosOf(ids: readonly number[]): Promise<Map<number, MediaRecord>> {
+    return this.records.images('agency', ids);
   }
 
   /**

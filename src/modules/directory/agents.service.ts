@@ -6,6 +6,7 @@ import { pageWindow, paginationOf } from '../../lib/paging.js';
 import type { AuthUser } from '../../lib/signed-in-user.js';
 import { sortKey } from '../../lib/slug.js';
 import { nowIso } from '../../lib/time.js';
+import type { MediaRecord } from '../media/index.js';
 import type { PropertyListRecord } from '../properties/index.js';
 import type { SearchQueryInput } from '../search/index.js';
 import { AnswerCache } from '../../lib/answer-cache.js';
@@ -17,6 +18,12 @@ import { type AgentFilter, findAgentPage } from './directory-pages.repository.js
 import type { DirectoryRecords } from './directory-records.service.js';
 import * as repository from './directory.repository.js';
 import type { AgentListRecord, AgentRecord, AgentSearchInput, DirectorySort, UpdateAgentInput } from './directory.schemas.js';
+
+/** An agent as its page shows it: the record and its picture with the picture's sizes. */
+export interface AgentProfile {
+  agent: AgentRecord;
+  picture: MediaRecord | null;
+}
 
 /** Distinct agent list pages kept; past this the cache starts over. */
 const MAX_CACHED_PAGES = 2000;
@@ -79,6 +86,22 @@ export class AgentsService {
     const loaded = await this.records.agent(id);
     assertCanSeeAgent(caller, loaded?.access);
     return loaded!.record;
+  }
+
+  /**
+   * The agent of a slug (the path of its `url`, docs/api.md 5.1) as GET /agents/{id} answers it: unknown slugs and
+   * hidden agents the caller may not see are 404. With its picture's media record, for the page's srcset.
+   */
+  async bySlug(caller: AuthUser | null, slug: string): Promise<AgentProfile> {
+    const id = await repository.findAgentIdBySlug(this.db, slug);
+    if (id === undefined) throw AppError.notFound();
+    const agent = await this.get(caller, id);
+    return { agent, picture: (await this.records.images('agent', [id])).get(id) ?? null };
+  }
+
+  /** The pictures of the agents among `ids` that have one, by agent id (one query): a list's cards. */
+  async picturesOf(ids: readonly number[]): Promise<Map<number, MediaRecord>> {
+    return this.records.images('agent', ids);
   }
 
   /** The published listings naming an agent the caller may see (else 404). */

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { CacheStamps } from '../../db/cache-versions.js';
 import type { DB } from '../../db/schema/index.js';
+import { type MediaRecord, toMedia } from '../media/index.js';
 import type { AgencyAccess, AgentAccess } from './directory-access.js';
 import { type DirectoryUrls, toAgency, toAgent } from './directory.mapper.js';
 import * as repository from './directory.repository.js';
@@ -88,6 +89,15 @@ export class DirectoryRecords {
   /** One agency, if it exists. */
   async agency(id: number): Promise<LoadedAgency | undefined> {
     return (await this.agenciesOf([id]))[0];
+  }
+
+  /**
+   * The pictures of the agents (or the logos of the agencies) among `ids` that have one, as media records with
+   * their sizes: what a page needs for its srcset and its width and height. One query, not kept.
+   */
+  async images(kind: 'agent' | 'agency', ids: readonly number[]): Promise<Map<number, MediaRecord>> {
+    const rows = await (kind === 'agent' ? repository.findAgentPictureRows : repository.findAgencyLogoRows)(this.db, ids);
+    return new Map(rows.map(({ record_id, ...media }) => [record_id, toMedia(media, this.urls.storage)]));
   }
 
   private async cached<T extends Loaded<{ id: number }, unknown>>(

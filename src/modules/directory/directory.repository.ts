@@ -1,5 +1,5 @@
 import type { Selectable, Transaction, Updateable } from 'kysely';
-import type { AgenciesTable, AgentsTable, DB, Taxonomy } from '../../db/schema/index.js';
+import type { AgenciesTable, AgentsTable, DB, MediaRow, Taxonomy } from '../../db/schema/index.js';
 import type { Executor } from '../../db/executor.js';
 import type { AgencyAccess, AgentAccess, ManagedRecords } from './directory-access.js';
 
@@ -247,4 +247,42 @@ export async function findManagedRecords(db: Executor, userId: number): Promise<
       agent.agency_id !== null && agent.agency_id === agencyId && agent.user_id !== null ? [agent.user_id] : [],
     ),
   };
+}
+
+// The website's record pages (src/site/pages/directory)
+
+/** The id of the agent whose slug this is (agents.slug's unique index), if any. */
+export async function findAgentIdBySlug(db: Executor, slug: string): Promise<number | undefined> {
+  const row = await db.selectFrom('agents').select('id').where('slug', '=', slug).executeTakeFirst();
+  return row?.id;
+}
+
+/** The id of the agency whose slug this is (agencies.slug's unique index), if any. */
+export async function findAgencyIdBySlug(db: Executor, slug: string): Promise<number | undefined> {
+  const row = await db.selectFrom('agencies').select('id').where('slug', '=', slug).executeTakeFirst();
+  return row?.id;
+}
+
+/** The media rows of the pictures of the agents among `ids` that have one, each with its agent's id (one query). */
+export async function findAgentPictureRows(db: Executor, ids: readonly number[]): Promise<(MediaRow & { record_id: number })[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('agents as a')
+    .innerJoin('media as m', 'm.id', 'a.picture_media_id')
+    .selectAll('m')
+    .select('a.id as record_id')
+    .where('a.id', 'in', ids)
+    .execute();
+}
+
+/** The media rows of the logos of the agencies among `ids` that have one, each with its agency's id (one query). */
+export async function findAgencyLogoRows(db: Executor, ids: readonly number[]): Promise<(MediaRow & { record_id: number })[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('agencies as g')
+    .innerJoin('media as m', 'm.id', 'g.logo_media_id')
+    .selectAll('m')
+    .select('g.id as record_id')
+    .where('g.id', 'in', ids)
+    .execute();
 }

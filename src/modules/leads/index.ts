@@ -25,4 +25,5 @@ export function createLeadsModule(
   };
 }
 
-export { ContactBody, LEAD_USER_TYPES, type ContactInput } from './leads.schemas.js';
+export { ContactBody, LEAD_USER_TYPES, type ContactInput, type LeadUserType } from './leads.schemas.js';
+export type { ContactTarget } from './leads.service.js';

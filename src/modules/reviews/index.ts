@@ -25,3 +25,13 @@ export function createReviewsModule(
     },
   };
 }
+
+export {
+  CreateReviewBody,
+  REVIEW_SORTS,
+  type CreateReviewInput,
+  type ReviewListRecord,
+  type ReviewRecord,
+  type ReviewSort,
+} from './reviews.schemas.js';
+export type { TargetRef } from './reviews.repository.js';

@@ -15,22 +15,27 @@ export function pageNumbers(current: number, total: number): (number | null)[] {
   return withGaps;
 }
 
-/** Links to the other pages of a list; `href(page)` builds each page's address (this language's). */
+/**
+ * Links to the other pages of a list; `href(page)` builds each page's address (this language's). A page with two
+ * paged lists names each one's navigation by `label` (landmarks must differ).
+ */
 export function Pagination({
   ctx,
   page,
   totalPages,
   href,
+  label,
 }: {
   ctx: PageContext;
   page: number;
   totalPages: number;
   href: (page: number) => string;
+  label?: string;
 }) {
   if (totalPages <= 1) return null;
   const t = componentsText[ctx.lang];
   return (
-    <nav class="pagination" aria-label={t.pages}>
+    <nav class="pagination" aria-label={label ? `${label}: ${t.pages}` : t.pages}>
       <ul>
         {page > 1 ? (
           <li>
