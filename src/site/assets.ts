@@ -23,6 +23,7 @@ const SOURCES = {
   'print.css': path.join(BROWSER_DIR, 'print.css'),
   'icon.svg': path.join(BROWSER_DIR, 'icon.svg'),
   'when-visible.js': path.join(BROWSER_DIR, 'when-visible.js'),
+  'results-map.js': path.join(BROWSER_DIR, 'results-map.js'),
   'leaflet.js': path.join(LEAFLET_DIR, 'leaflet.js'),
   'leaflet.css': path.join(LEAFLET_DIR, 'leaflet.css'),
 } as const;

@@ -6,6 +6,7 @@ import { parseQueryString } from '../http/querystring.js';
 import { SiteAssets } from './assets.js';
 import type { BrandSource } from './brand.js';
 import { homeRoutes } from './pages/home/home.routes.js';
+import { resultsRoutes } from './pages/results/results.routes.js';
 import { languageOfPath, languagePrefix, SITE_LANGUAGES } from './paths.js';
 import { SiteSessions } from './session.js';
 import { Site, type StampReader } from './site.js';
@@ -17,7 +18,7 @@ export { DEFAULT_BRAND, HOME_SECTIONS } from './brand.js';
 export type { SiteServices } from './site-services.js';
 
 /** The page modules, each registered in every language. */
-const PAGES: readonly SiteRoutes[] = [homeRoutes];
+const PAGES: readonly SiteRoutes[] = [homeRoutes, resultsRoutes];
 
 /** Video and tour players a listing page may embed; any other tour is a link. */
 export const EMBEDDED_PLAYERS = ['https://www.youtube-nocookie.com', 'https://player.vimeo.com', 'https://my.matterport.com'] as const;
@@ -47,6 +48,7 @@ export async function registerSite(app: FastifyInstance, { config, services, sta
     pageCacheBytes: config.site.pageCacheBytes,
     tiles: { url: config.console.tileUrl, attribution: config.console.tileAttribution },
     consoleUrl: config.console.enabled ? '/console/' : null,
+    apiBase: `${config.apiPrefix}/realty-api/v1`,
     csp: siteCsp(config.console.tileUrl, mediaOrigin),
   });
 
