@@ -97,7 +97,9 @@ async function resultsPage(site: Site, lang: Language, request: FastifyRequest, 
   const { page } = pageWindow(input as { page?: number; paged?: number });
   const [found, places] = await Promise.all([termBookOf(taxonomies, search), search.keyword ? placesByName(taxonomies) : undefined]);
   let book = found;
-  if (pathFacets.some(({ facet, slug }) => !book.find(facet, slug))) throw AppError.notFound();
+  // A path naming no term is a 404 (the form's place replaces the path's city and area: they are not looked up).
+  const checked = place ? pathFacets.filter(({ facet }) => facet !== 'city' && facet !== 'area') : pathFacets;
+  if (checked.some(({ facet, slug }) => !book.find(facet, slug))) throw AppError.notFound();
 
   const carried = unknownParamsOf(request.url);
   if (typeof query.saved === 'string') carried.push(['saved', query.saved]);
@@ -132,7 +134,11 @@ async function resultsPage(site: Site, lang: Language, request: FastifyRequest, 
     const saved = ctx.visitor && query.saved === '1' ? 'saved' : ctx.visitor && query.saved === 'limit' ? 'limit' : null;
     return {
       meta: {
-        title: page > 1 ? fill(t.title_page, { title: heading, page: ctx.format.number(page) }) : heading,
+        title: titleOf(
+          heading,
+          page > 1 ? (title) => fill(t.title_page, { title, page: ctx.format.number(page) }) : (title) => title,
+          ctx.brand.siteName,
+        ),
         description: fill(t.description, { heading, count: ctx.format.number(total), site: ctx.brand.siteName }),
         canonical: indexable ? url : resultsUrl(landingOf(search, known), known),
         noindex: !indexable,
@@ -237,4 +243,21 @@ async function saveSearch(site: Site, lang: Language, request: FastifyRequest, r
     notice = 'limit';
   }
   return site.seeOther(reply, lang, `${back}${back.includes('?') ? '&' : '?'}saved=${notice}`);
+}
+
+/** What a title may hold with the site's name after it (` | Realty`): search engines cut longer ones anyway. */
+const TITLE_LENGTH = 70;
+
+/** The page's title: its heading in `frame`, the heading cut (with an ellipsis) where the whole would be too long. */
+function titleOf(heading: string, frame: (title: string) => string, siteName: string): string {
+  const room = TITLE_LENGTH - ` | ${siteName}`.length - [...frame('')].length;
+  const chars = [...heading];
+  return frame(
+    chars.length <= room
+      ? heading
+      : `${chars
+          .slice(0, Math.max(room - 1, 1))
+          .join('')
+          .trimEnd()}…`,
+  );
 }
