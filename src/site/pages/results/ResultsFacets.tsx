@@ -19,7 +19,7 @@ export const PAGE_FACETS = ['status', 'type', 'city', 'area', 'bedrooms', 'featu
 
 /** Values shown at once; the others fold under "More", up to the cap. */
 const SHOWN = 8;
-const MAX_VALUES = 30;
+const MAX_VALUES = 20;
 
 interface FilterLink {
   readonly label: string;
