@@ -27,6 +27,7 @@ const SOURCES = {
   'calculator.js': path.join(BROWSER_DIR, 'calculator.js'),
   'listing-map.js': path.join(BROWSER_DIR, 'listing-map.js'),
   'favorite.js': path.join(BROWSER_DIR, 'favorite.js'),
+  'results-map.js': path.join(BROWSER_DIR, 'results-map.js'),
   'leaflet.js': path.join(LEAFLET_DIR, 'leaflet.js'),
   'leaflet.css': path.join(LEAFLET_DIR, 'leaflet.css'),
 } as const;

@@ -16,6 +16,7 @@ import { compareRoutes } from './pages/compare/compare.routes.js';
 import { robotsTxt } from './pages/seo/robots.js';
 import { seoRoutes } from './pages/seo/seo.routes.js';
 import { Sitemaps } from './pages/seo/sitemaps.js';
+import { resultsRoutes } from './pages/results/results.routes.js';
 import { languageOfPath, languagePrefix, SITE_LANGUAGES } from './paths.js';
 import { SiteSessions } from './session.js';
 import { Site, type StampReader } from './site.js';
@@ -27,7 +28,16 @@ export { DEFAULT_BRAND, HOME_SECTIONS } from './brand.js';
 export type { SiteServices } from './site-services.js';
 
 /** The page modules, each registered in every language. */
-const PAGES: readonly SiteRoutes[] = [homeRoutes, listingRoutes, favoriteRoutes, compareRoutes, accountRoutes, profileRoutes, directoriesRoutes];
+const PAGES: readonly SiteRoutes[] = [
+  homeRoutes,
+  listingRoutes,
+  favoriteRoutes,
+  compareRoutes,
+  accountRoutes,
+  profileRoutes,
+  directoriesRoutes,
+  resultsRoutes,
+];
 
 /** Video and tour players a listing page may embed; any other tour is a link. */
 export const EMBEDDED_PLAYERS = ['https://www.youtube-nocookie.com', 'https://player.vimeo.com', 'https://my.matterport.com'] as const;
@@ -57,6 +67,7 @@ export async function registerSite(app: FastifyInstance, { config, services, sta
     pageCacheBytes: config.site.pageCacheBytes,
     tiles: { url: config.console.tileUrl, attribution: config.console.tileAttribution },
     consoleUrl: config.console.enabled ? '/console/' : null,
+    apiBase: `${config.apiPrefix}/realty-api/v1`,
     csp: siteCsp(config.console.tileUrl, mediaOrigin),
     rateLimits: { auth: authRateLimit(config), forms: formsRateLimit(config) },
     registrationOpen: config.registrationEnabled,

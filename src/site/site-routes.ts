@@ -10,3 +10,10 @@ export type SiteRoutes = (scope: FastifyInstance, site: Site, lang: Language) =>
  * unknown query parameter is an error (a link with `?utm_source=` must open the page).
  */
 export const PAGE_ROUTE = { schema: { hide: true }, config: { ownQueryRules: true } } as const;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A page's query rules are its own schema's (PAGE_ROUTE): http/language.ts leaves them alone. */
+    ownQueryRules?: boolean;
+  }
+}

@@ -32,6 +32,8 @@ export interface SiteSettings {
   readonly pageCacheBytes: number;
   readonly tiles: { readonly url: string; readonly attribution: string };
   readonly consoleUrl: string | null;
+  /** The API's base path (`/realty-api/v1` after API_PREFIX), for islands that read it. */
+  readonly apiBase: string;
   /** The Content-Security-Policy of every page. */
   readonly csp: string;
   /** The API's per-address budgets (http/rate-limit.ts), for the forms' routes as `config.rateLimit`. */

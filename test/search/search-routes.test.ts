@@ -535,6 +535,24 @@ describe.each(DIALECTS)('search routes (%s)', (dialect) => {
       expect(await facetsOf('city=orlando&facets=type,price')).toEqual({ type: [], price: [] });
     });
 
+    it('count currencies without the currency filter, and price ranges within it', async () => {
+      const abroad = await newUser(db, { role: 'seller' });
+      await listing(abroad, { price: 300, currency: 'EUR', bedrooms: 2 });
+      await listing(abroad, { price: 400, currency: 'EUR', bedrooms: 3 });
+      await listing(abroad, { price: 5000, currency: 'USD', bedrooms: 2 });
+      await listing(abroad, { price: null, currency: 'USD' });
+      const facetsAbroad = async (query: string) => (await search(`user_id=${abroad.id}&${query}`)).json().data.facets;
+      expect(await facetsAbroad('facets=currency')).toEqual({ currency: [facet('EUR', 'EUR', 2), facet('USD', 'USD', 2)] });
+      // The currency facet leaves out its own filter; the price facet applies it, so its ranges never mix currencies.
+      expect(await facetsAbroad('currency=eur&bedrooms=2&facets=currency,price')).toEqual({
+        currency: [facet('EUR', 'EUR', 1), facet('USD', 'USD', 1)],
+        price: [facet({ min: 300, max: 300 }, '300–300', 1)],
+      });
+      expect(await facetsAbroad('currency=EUR&facets=price')).toEqual({
+        price: [facet({ min: 300, max: 310 }, '300–310', 1), facet({ min: 390, max: 400 }, '390–400', 1)],
+      });
+    });
+
     it('count statuses, labels, countries, states and areas by slug', async () => {
       const res = await search(`user_id=${seller.id}&label=hot&facets=status,label,country,state,area`);
       expect(idsOf(res)).toEqual([villa, sunny]);

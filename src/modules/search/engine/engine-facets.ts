@@ -37,6 +37,7 @@ function filtersBy({ search }: EngineSearch, facet: FacetName): boolean {
 
 function countFacet(index: ListingIndex, name: FacetName, slots: Int32Array): FacetCount[] {
   if (name === 'price') return priceCounts(index.price, slots);
+  if (name === 'currency') return currencyCounts(index, slots);
   if (name === 'bedrooms' || name === 'bathrooms') return roomCounts(index[name], slots);
   return termCounts(index, TAXONOMY_OF[name], slots);
 }
@@ -112,4 +113,16 @@ function priceCounts(price: NumberColumn, slots: Int32Array): FacetCount[] {
     ranges.flatMap((range, i) => (counts[i]! > 0 ? [{ value: range, name: `${range.min}–${range.max}`, count: counts[i]! }] : [])),
     (a, b) => (a.value as PriceRange).min - (b.value as PriceRange).min,
   );
+}
+
+/** Listings per currency code among `slots` (the code is its own name). */
+function currencyCounts(index: ListingIndex, slots: Int32Array): FacetCount[] {
+  const perCode = new Int32Array(index.currencies.length);
+  const { currency } = index;
+  for (let i = 0; i < slots.length; i++) perCode[currency[slots[i]!]!]!++;
+  const counts: FacetCount[] = [];
+  perCode.forEach((count, code) => {
+    if (count > 0) counts.push({ value: index.currencies[code]!, name: index.currencies[code]!, count });
+  });
+  return byCount(counts);
 }

@@ -233,7 +233,7 @@ function planOf(index: ListingIndex, { search, referenceIds }: EngineSearch, exc
     const check = rangeCheck(column, range);
     if (check) checks.push(check);
   }
-  if (query.currency !== undefined) {
+  if (query.currency !== undefined && except !== 'currency') {
     const code = index.currencyOf(query.currency);
     if (code < 0) return undefined;
     const { currency } = index;

@@ -65,6 +65,16 @@ async function countSharedFacets(
         .where('m.price', 'is not', null),
     );
   }
+  if (names.includes('currency')) {
+    // The code travels in `slug`: the union's `value` is numeric in the other branches.
+    branches.push(
+      facetDb
+        .selectFrom('m')
+        .select([sql.lit('currency').as('facet'), noNumber.as('value'), noNumber.as('upto')])
+        .select(['m.currency as slug', 'm.currency as name', (eb) => eb.fn.countAll().as('n')])
+        .groupBy('m.currency'),
+    );
+  }
   for (const name of NUMERIC_FACETS.filter((numeric) => names.includes(numeric))) {
     const column = `m.${name}` as const;
     branches.push(
@@ -102,7 +112,7 @@ async function countSharedFacets(
   const rows = (await facetDb
     .with(
       (cte) => cte('m').materialized(),
-      () => matching().select(['l.id', 'l.bedrooms', 'l.bathrooms', 'l.price']),
+      () => matching().select(['l.id', 'l.bedrooms', 'l.bathrooms', 'l.price', 'l.currency']),
     )
     .selectFrom(union!.as('f'))
     .selectAll()
@@ -117,6 +127,7 @@ async function countSharedFacets(
         return [name, priced ? await countPriceRanges(matching, Number(bounds.value), Number(bounds.upto)) : []];
       }
       if (isTermFacet(name)) return [name, byCount(mine.map((row) => termCount({ slug: row.slug!, name: row.name!, n: row.n })))];
+      if (name === 'currency') return [name, byCount(mine.map((row) => ({ value: row.slug!, name: row.slug!, count: Number(row.n) })))];
       return [name, byCount(mine.map(roomCount))];
     }),
   );
@@ -131,6 +142,7 @@ interface MatchedListing {
   bedrooms: number | null;
   bathrooms: number | null;
   price: number | null;
+  currency: string;
 }
 
 interface SharedFacetRow {
@@ -156,6 +168,13 @@ export async function countFacet(db: Kysely<DB>, search: ResolvedSearch, facet: 
       .groupBy(`l.${facet}`)
       .execute();
     return byCount(rows.map(roomCount));
+  }
+  if (facet === 'currency') {
+    const rows = await matching()
+      .select(['l.currency', (eb) => eb.fn.countAll().as('n')])
+      .groupBy('l.currency')
+      .execute();
+    return byCount(rows.map((row) => ({ value: row.currency, name: row.currency, count: Number(row.n) })));
   }
   if (facet === 'price') {
     const bounds = await matching()

@@ -67,7 +67,7 @@ export function searchConditions(db: Kysely<DB>, search: ResolvedSearch, except?
     if (!skipped('bedrooms')) range('l.bedrooms', query.bedrooms);
     if (!skipped('bathrooms')) range('l.bathrooms', query.bathrooms);
     range('l.year_built', query.year_built);
-    if (query.currency !== undefined) conditions.push(eb('l.currency', '=', query.currency));
+    if (query.currency !== undefined && !skipped('currency')) conditions.push(eb('l.currency', '=', query.currency));
     if (query.garage !== undefined) conditions.push(eb('l.garage', '>=', query.garage));
     if (query.featured) conditions.push(eb('l.featured', '=', 1));
     if (query.user_id !== undefined) conditions.push(eb('l.author_id', '=', query.user_id));

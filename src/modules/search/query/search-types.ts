@@ -39,6 +39,7 @@ export const FACET_NAMES = [
   'bedrooms',
   'bathrooms',
   'price',
+  'currency',
 ] as const;
 export type FacetName = (typeof FACET_NAMES)[number];
 
