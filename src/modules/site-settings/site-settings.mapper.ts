@@ -4,17 +4,20 @@ import { sizeUrl } from '../media/index.js';
 import type { StoredSettings } from './site-settings.repository.js';
 import { HOME_SECTIONS, type HomeSection, type SiteSettingsRecord } from './site-settings.schemas.js';
 
-/** The brand as the website reads it (src/site/brand.ts `SiteBrand`, which this shape satisfies). */
+/** The brand as the website reads it (src/site/brand.ts `SiteBrand`). */
 export interface Brand {
   readonly siteName: string;
+  /** One line under the name on the home page's hero. */
   readonly tagline: string;
   readonly logoUrl: string | null;
+  /** `#rrggbb` colours: the buttons, links and header (primary) and the highlights (accent). */
   readonly primaryColor: string;
   readonly accentColor: string;
   readonly contactEmail: string;
   readonly contactPhone: string;
   readonly contactAddress: string;
   readonly heroImageUrl: string | null;
+  /** The home page's blocks, in order. */
   readonly homeSections: readonly HomeSection[];
 }
 

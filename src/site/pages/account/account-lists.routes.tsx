@@ -8,7 +8,7 @@ import { PAGE_ROUTE, type SiteRoutes } from '../../site-routes.js';
 import { fill } from '../../texts.js';
 import { accountText } from './account.text.js';
 import { DeleteSavedBody, IdParams, ListQuery, RemoveFavoriteBody, SavedAlertsBody } from './account.schemas.js';
-import { FavoritesPage, SavedSearchesPage } from './ListPages.js';
+import { FavoritesPage, type ListPage, SavedSearchesPage } from './ListPages.js';
 import type { Notice } from './AuthPages.js';
 
 const FAVORITES_PER_PAGE = 12;
@@ -55,18 +55,7 @@ export const accountListRoutes: SiteRoutes = (scope, site, lang) => {
       const notice: Notice | null = query.removed !== undefined ? { kind: 'success', text: t.removed } : null;
       return {
         meta: meta(ctx, t.favorites_title, t.favorites_description),
-        body: (
-          <FavoritesPage
-            ctx={ctx}
-            notice={notice}
-            list={{
-              items: answer.properties,
-              page: answer.pagination.current_page,
-              totalPages: answer.pagination.total_pages,
-              total: answer.pagination.total_records,
-            }}
-          />
-        ),
+        body: <FavoritesPage ctx={ctx} notice={notice} list={listPageOf(answer.properties, answer.pagination)} />,
       };
     });
   });
@@ -94,18 +83,7 @@ export const accountListRoutes: SiteRoutes = (scope, site, lang) => {
             : null;
       return {
         meta: meta(ctx, t.saved_title, t.saved_description),
-        body: (
-          <SavedSearchesPage
-            ctx={ctx}
-            notice={notice}
-            list={{
-              items: answer.saved_searches,
-              page: answer.pagination.current_page,
-              totalPages: answer.pagination.total_pages,
-              total: answer.pagination.total_records,
-            }}
-          />
-        ),
+        body: <SavedSearchesPage ctx={ctx} notice={notice} list={listPageOf(answer.saved_searches, answer.pagination)} />,
       };
     });
   });
@@ -128,6 +106,14 @@ export const accountListRoutes: SiteRoutes = (scope, site, lang) => {
     return site.seeOther(reply, lang, withQuery('/account/saved-searches', { page: pageOf(page), deleted: 1 }));
   });
 };
+
+/** A page of one of the visitor's lists as the list pages take it, from the API's answer and its pagination. */
+function listPageOf<Item>(
+  items: readonly Item[],
+  pagination: { current_page: number; total_pages: number; total_records: number },
+): ListPage<Item> {
+  return { items, page: pagination.current_page, totalPages: pagination.total_pages, total: pagination.total_records };
+}
 
 /** The list page a form came from; the first page is the list's plain address. */
 function pageOf(page: string | undefined): number | null {
