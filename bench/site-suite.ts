@@ -184,17 +184,29 @@ async function rotationsOf(api: string, count: number): Promise<Record<SiteScena
     for (const record of records) listing.push(new URL(record.url).pathname);
   }
   const slugs = async (route: string) => (await list<{ slug: string }>(`${route}?hide_empty=true&number=100`)).map((t) => t.slug);
-  const results = resultsPaths(
+  const searches = resultsPaths(
     { cities: await slugs('/property-cities'), types: await slugs('/property-types'), statuses: await slugs('/property-status') },
     count,
   );
+  // A search naming a landing facet in its query answers 301 to its one URL (docs/site.md, "One URL per search"):
+  // the rotation asks for the URLs the site serves, as its own links and a crawler do.
+  const results = await Promise.all(searches.map(async (search) => servedPathOf(api, search)));
   const index = (await fetchAnswer(`${api}/sitemap.xml`)).body;
   const sitemap = [...index.matchAll(/<loc>([^<]*\/listings-\d+\.xml)<\/loc>/g)].map((match) => new URL(match[1]!).pathname);
   return { home: homePaths(count), listing: listing.slice(0, count), results, sitemap };
 }
 
+/** The path the site answers 200 for: `search` itself, or where its one permanent redirect leads. */
+async function servedPathOf(api: string, search: string): Promise<string> {
+  const response = await fetch(`${api}${search}`, { method: 'HEAD', redirect: 'manual' });
+  if (response.status !== 301) return search;
+  const target = new URL(response.headers.get('location')!, api);
+  return target.pathname + target.search;
+}
+
+/** One answer as it comes, redirects included: a scenario whose sample is not all 200s is refused. */
 async function fetchAnswer(url: string): Promise<Answer> {
-  const response = await fetch(url);
+  const response = await fetch(url, { redirect: 'manual' });
   return { status: response.status, type: response.headers.get('content-type') ?? 'text/plain', body: await response.text() };
 }
 

@@ -1,4 +1,4 @@
-import type { CompressedBody } from './compressed.js';
+import { bytesOf, type CompressedBody } from './compressed.js';
 
 /** A rendered public page, as sent: its status, its body in each encoding and its ETag. */
 export interface CachedPage {
@@ -40,7 +40,7 @@ export class PageCache {
   }
 
   set(key: string, version: string, page: CachedPage): void {
-    const bytes = page.body.identity.length + page.body.gzip.length + page.body.br.length + key.length;
+    const bytes = bytesOf(page.body) + key.length;
     if (bytes > this.maxBytes / 8) return; // one page never crowds out most of the others
     const old = this.entries.get(key);
     if (old) this.delete(key, old);
