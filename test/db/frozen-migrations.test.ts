@@ -55,6 +55,7 @@ const SHIPPED: Readonly<Record<string, string>> = {
   'src/db/migrations/0025_listing_slug_history.ts': '28ec157cfd5b93bf',
   'src/db/migrations/0026_site_settings.ts': '482e097f1ee724fb',
   'src/db/migrations/0027_sitemap_blocks.ts': '4b19d2f9250dfa2e',
+  'src/db/migrations/0028_listing_views_stamp.ts': '1b679d4c4afaa804',
 };
 
 const FOLDERS = ['src/db/migrations', 'src/db/dialect/ddl'];

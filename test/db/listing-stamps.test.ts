@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/db/schema/index.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';
 import { newListing, newMedia, newUser } from '../helpers/factories.js';
+import { addListingViews } from '../../src/modules/properties/views/view-counter.repository.js';
 
 /** Triggers renew the `listings` stamp on every change that shows in a listing record, and on nothing else. */
 describe.each(DIALECTS)('the listings cache stamp (%s)', (dialect) => {
@@ -15,21 +16,44 @@ describe.each(DIALECTS)('the listings cache stamp (%s)', (dialect) => {
   afterAll(() => database.dispose());
 
   /** Whether `change` renewed the stamp. */
-  async function moves(change: () => Promise<unknown>): Promise<boolean> {
-    const before = await database.readCacheVersion('listings');
+  async function moves(change: () => Promise<unknown>, stamp = 'listings'): Promise<boolean> {
+    const before = await database.readCacheVersion(stamp);
     await change();
-    return (await database.readCacheVersion('listings')) !== before;
+    return (await database.readCacheVersion(stamp)) !== before;
   }
 
   it('moves with the listing, its gallery and its author’s name', async () => {
     const author = await newUser(db, { role: 'seller' });
     const listing = await newListing(db, { author_id: author.id });
     const image = await newMedia(db, author.id);
-    expect(await moves(() => db.updateTable('listings').set({ views: 3 }).where('id', '=', listing).execute())).toBe(true);
+    expect(await moves(() => db.updateTable('listings').set({ price: 1 }).where('id', '=', listing).execute())).toBe(true);
     expect(await moves(() => db.updateTable('media').set({ listing_id: listing }).where('id', '=', image.id).execute())).toBe(true);
     expect(await moves(() => db.updateTable('media').set({ alt: 'Terrace' }).where('id', '=', image.id).execute())).toBe(true);
     expect(await moves(() => db.deleteFrom('media').where('id', '=', image.id).execute())).toBe(true);
     expect(await moves(() => db.updateTable('users').set({ display_name: 'Renamed' }).where('id', '=', author.id).execute())).toBe(true);
+  });
+
+  it('stays when the view counter adds views, which renew listing_views alone; an edit that sets views renews both', async () => {
+    const listing = await newListing(db);
+    const addViews = () => addListingViews(db, new Map([[listing, 2]]));
+    expect(await moves(addViews)).toBe(false);
+    expect(await moves(addViews, 'listing_views')).toBe(true);
+    const edit = () =>
+      db
+        .updateTable('listings')
+        .set({ views: 40, title: 'Edited', updated_at: new Date().toISOString() })
+        .where('id', '=', listing)
+        .execute();
+    expect(await moves(edit)).toBe(true);
+    expect(
+      await moves(
+        () => db.updateTable('listings').set({ views: 41, updated_at: 'later' }).where('id', '=', listing).execute(),
+        'listing_views',
+      ),
+    ).toBe(true);
+    expect(await moves(() => db.updateTable('listings').set({ title: 'Again' }).where('id', '=', listing).execute(), 'listing_views')).toBe(
+      false,
+    );
   });
 
   it('stays for uploads outside galleries, avatars and other user changes', async () => {

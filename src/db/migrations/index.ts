@@ -26,6 +26,7 @@ import * as m0024 from './0024_import_runs.js';
 import * as m0025 from './0025_listing_slug_history.js';
 import * as m0026 from './0026_site_settings.js';
 import * as m0027 from './0027_sitemap_blocks.js';
+import * as m0028 from './0028_listing_views_stamp.js';
 
 /** Migrations in order. Static imports keep them inside the compiled bundle (no directory scanning). */
 const MIGRATIONS: Record<string, Migration> = {
@@ -56,6 +57,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0025_listing_slug_history': m0025,
   '0026_site_settings': m0026,
   '0027_sitemap_blocks': m0027,
+  '0028_listing_views_stamp': m0028,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -41,9 +41,13 @@ export class ListingRecords {
     private readonly urls: RecordUrls,
   ) {}
 
-  /** The current data version; every cached answer built from listing records is valid only under it. */
+  /**
+   * The current data version; every cached answer built from listing records is valid only under it. Records
+   * show `views`, which have their own stamp (migration 0028: the view counter's flushes leave `listings` alone).
+   */
   async version(): Promise<string> {
-    const stamp = `${await this.stamps.current('listings')}/${await this.stamps.current('terms')}`;
+    const [listings, views, terms] = await Promise.all(['listings', 'listing_views', 'terms'].map((name) => this.stamps.current(name)));
+    const stamp = `${listings}/${views}/${terms}`;
     if (stamp !== this.stamp) {
       this.full.clear();
       this.summaries.clear();
