@@ -26,6 +26,8 @@ export interface MeasureOptions {
   idleUrl?: string;
   /** Concurrent connections (default CONNECTIONS). */
   connections?: number;
+  /** The one status every answer must have, when not a 2xx (304 for a revalidating request). */
+  status?: number;
   /**
    * Distinct requests to rotate over instead of repeating `url`'s path: each run goes on where the last one
    * left off, its connections spread evenly over the list.
@@ -73,7 +75,7 @@ const DEFAULT_TIMEOUT_SECONDS = 10;
  */
 export async function measure(url: string, durationSeconds: number, shape: RequestShape, options: MeasureOptions = {}): Promise<Sample> {
   const timeout = options.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
-  const run = { connections: options.connections ?? CONNECTIONS, rotation: options.rotation };
+  const run = { connections: options.connections ?? CONNECTIONS, rotation: options.rotation, status: options.status };
   if (options.idleUrl) await waitUntilIdle(options.idleUrl);
   await load(url, WARMUP_SECONDS, shape, timeout, run);
   if (options.idleUrl) await waitUntilIdle(options.idleUrl);
@@ -89,11 +91,12 @@ async function load(
   duration: number,
   shape: RequestShape,
   timeout: number,
-  { connections, rotation }: { connections: number; rotation: Rotation | undefined },
+  { connections, rotation, status }: { connections: number; rotation: Rotation | undefined; status: number | undefined },
   latencies?: number[],
 ): Promise<autocannon.Result> {
   let clients = 0;
   let responses = 0;
+  let unexpected = 0;
   const run = autocannon({
     url,
     connections,
@@ -106,14 +109,17 @@ async function load(
       setupClient: (client: autocannon.Client) => client.setRequests(rotation.requestsFor(clients++, connections, shape)),
     }),
   });
-  run.on('response', (_client, _status, _bytes, ms) => {
+  run.on('response', (_client, answered, _bytes, ms) => {
     responses++;
+    if (status !== undefined && answered !== status) unexpected++;
     latencies?.push(ms);
   });
   const result = await run;
   rotation?.advance(responses, connections);
-  if (result.errors + result.timeouts + result.non2xx > 0) {
-    throw new Error(`${url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx answers`);
+  const wrong = status === undefined ? result.non2xx : unexpected;
+  if (result.errors + result.timeouts + wrong > 0) {
+    const what = status === undefined ? 'non-2xx' : `other than ${status}`;
+    throw new Error(`${url}: ${result.errors} errors, ${result.timeouts} timeouts, ${wrong} answers ${what}`);
   }
   return result;
 }

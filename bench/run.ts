@@ -11,8 +11,10 @@
  * exports, time and memory, and the rate of the pictures job; BENCH_EXCHANGE_LISTINGS, BENCH_EXCHANGE_BASE,
  * BENCH_EXCHANGE_PICTURES, BENCH_EXCHANGE_ROUNDS, BENCH_EXCHANGE_JSON), and the website suite (site-suite.ts: the
  * home, listing and results pages and a sitemap shard on 100,000 listings, each rotating over 1,000 distinct
- * requests; BENCH_SITE_REQUESTS, BENCH_SITE_JSON). `BENCH_SUITE=api`, `search`, `alerts`, `broadcast`, `bulk`,
- * `exchange` or `site` runs one of them; by default (`all`) all seven run, in that order.
+ * requests; BENCH_SITE_REQUESTS, BENCH_SITE_JSON), and the portal suite (portal-suite.ts: a portal's repeated pull of a
+ * 300-listing feed, and /health beside 60 pulls; BENCH_PORTAL_LISTINGS, BENCH_PORTAL_JSON). `BENCH_SUITE=api`,
+ * `search`, `alerts`, `broadcast`, `bulk`, `exchange`, `site` or `portal` runs one of them; by default (`all`) all
+ * eight run, in that order.
  */
 import os from 'node:os';
 import { runAlertsSuite } from './alerts-suite.js';
@@ -21,6 +23,7 @@ import { runBroadcastSuite } from './broadcast-suite.js';
 import { runBulkSuite } from './bulk-suite.js';
 import { runExchangeSuite } from './exchange-suite.js';
 import { Cleanups, progress } from './harness.js';
+import { runPortalSuite } from './portal-suite.js';
 import { runSearchSuite } from './search-suite.js';
 import { runSiteSuite } from './site-suite.js';
 
@@ -32,6 +35,7 @@ const SUITES = {
   bulk: runBulkSuite,
   exchange: runExchangeSuite,
   site: runSiteSuite,
+  portal: runPortalSuite,
 } as const;
 type SuiteName = keyof typeof SUITES;
 
@@ -39,9 +43,9 @@ const cleanups = new Cleanups();
 
 function suitesToRun(): SuiteName[] {
   const raw = process.env.BENCH_SUITE || 'all';
-  if (raw === 'all') return ['api', 'search', 'alerts', 'broadcast', 'bulk', 'exchange', 'site'];
+  if (raw === 'all') return ['api', 'search', 'alerts', 'broadcast', 'bulk', 'exchange', 'site', 'portal'];
   if (raw in SUITES) return [raw as SuiteName];
-  throw new Error(`BENCH_SUITE must be api, search, alerts, broadcast, bulk, exchange, site or all (got "${raw}")`);
+  throw new Error(`BENCH_SUITE must be api, search, alerts, broadcast, bulk, exchange, site, portal or all (got "${raw}")`);
 }
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

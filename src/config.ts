@@ -37,6 +37,8 @@ export interface Config {
     readonly authPerMinute: number;
     /** Contact forms and review creation (docs/api.md 0.6). */
     readonly formsPerMinute: number;
+    /** Pulls of one portal feed token (GET /feeds/{token}), whatever the address. */
+    readonly feedPullsPerMinute: number;
   };
   readonly bodyLimitBytes: number;
   readonly trustProxy: boolean;
@@ -99,6 +101,8 @@ export interface Config {
     /** Time limit of one download (a feed file or a picture). */
     readonly fetchTimeoutMs: number;
   };
+  /** PORTAL_FEED_CACHE_MB (default 64, 0 turns it off): the portal feeds kept built and compressed while their data holds. */
+  readonly portalFeedCacheBytes: number;
   readonly payments: PaymentsConfig;
   readonly listings: {
     /** New listings of non-moderators wait in `pending` (docs/api.md 4.3). */
@@ -225,6 +229,7 @@ export function loadConfig(env: Env = process.env, stdoutIsTerminal = Boolean(pr
       perMinute: read.integer('RATE_LIMIT_PER_MINUTE', 600, 1, 1_000_000),
       authPerMinute: read.integer('AUTH_RATE_LIMIT_PER_MINUTE', 10, 1, 1_000_000),
       formsPerMinute: read.integer('FORMS_RATE_LIMIT_PER_MINUTE', 5, 1, 1_000_000),
+      feedPullsPerMinute: read.integer('FEED_RATE_LIMIT_PER_MINUTE', 10, 1, 1_000_000),
     },
     bodyLimitBytes: read.integer('BODY_LIMIT', 1024 * 1024, 1024, 100 * 1024 * 1024),
     trustProxy: read.boolean('TRUST_PROXY', false),
@@ -295,6 +300,7 @@ export function loadConfig(env: Env = process.env, stdoutIsTerminal = Boolean(pr
       allowedHosts: read.list('IMPORT_ALLOWED_HOSTS').map((host) => host.toLowerCase()),
       fetchTimeoutMs: read.integer('IMPORT_FETCH_TIMEOUT_MS', 300_000, 1000, 3_600_000),
     },
+    portalFeedCacheBytes: read.integer('PORTAL_FEED_CACHE_MB', 64, 0, 4096) * 1024 * 1024,
   };
 
   if (problems.length > 0) throw new ConfigError(problems);

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { type CompressedBody, compressBody, sendCompressed } from './compressed.js';
+import { type CompressedBody, compressBody, sendCompressed } from '../http/compressed-body.js';
 import { PAGE_ROUTE } from './site-routes.js';
 
 /**

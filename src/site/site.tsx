@@ -5,16 +5,16 @@ import { ifNoneMatch } from '../http/cache.js';
 import { toAppError } from '../http/error-handler.js';
 import { translate, type Language } from '../i18n/index.js';
 import { AppError } from '../lib/errors.js';
+import { VersionedLruCache } from '../lib/versioned-lru-cache.js';
 import type { AuthUser } from '../lib/signed-in-user.js';
 import type { SiteAssets } from './assets.js';
 import type { BrandSource, SiteBrand } from './brand.js';
-import { compressBody, sendCompressed } from './compressed.js';
+import { bytesOf, type CompressedBody, compressBody, sendCompressed } from '../http/compressed-body.js';
 import { formattersFor } from './format.js';
 import { isBotPost, isSameOriginPost } from './forms.js';
 import { Document } from './layout/Document.js';
 import { ErrorPage, errorTitle } from './layout/ErrorPage.js';
 import { layoutText } from './layout/layout.text.js';
-import { PageCache } from './page-cache.js';
 import type { PageContext, RenderedPage, SiteVisitor } from './page.js';
 import { localPath, plainPathOf, withoutTrackingParams } from './paths.js';
 import type { SiteSessions } from './session.js';
@@ -47,6 +47,15 @@ export interface RateBudget {
   readonly timeWindow: number;
 }
 
+/** A rendered public page, as sent: its status, its body in each encoding and its ETag. */
+interface CachedPage {
+  readonly status: number;
+  readonly body: CompressedBody;
+  readonly etag: string;
+  /** The listing a listing page shows, whose view a cached answer still counts. */
+  readonly listingId?: number;
+}
+
 /** The stamps whose data public pages show: a page rendered under other stamps may be out of date. */
 const PAGE_STAMPS = ['listings', 'terms', 'directory', 'reviews'] as const;
 
@@ -56,7 +65,8 @@ const PAGE_STAMPS = ['listings', 'terms', 'directory', 'reviews'] as const;
  * holds. A page is a pure function of its data and the context; a route gathers the data through the services.
  */
 export class Site {
-  private readonly cache: PageCache;
+  /** What anonymous visitors get, by language and URL, while the data it shows holds. */
+  private readonly cache: VersionedLruCache<CachedPage>;
 
   constructor(
     readonly services: SiteServices,
@@ -66,7 +76,8 @@ export class Site {
     private readonly stamps: StampReader,
     readonly settings: SiteSettings,
   ) {
-    this.cache = new PageCache(settings.pageCacheBytes);
+    // One page never crowds out most of the others.
+    this.cache = new VersionedLruCache(settings.pageCacheBytes, (page: CachedPage) => bytesOf(page.body), settings.pageCacheBytes / 8);
   }
 
   /**
@@ -227,11 +238,7 @@ export class Site {
     });
   }
 
-  private send(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    page: { status: number; etag: string; body: ReturnType<typeof compressBody> },
-  ) {
+  private send(request: FastifyRequest, reply: FastifyReply, page: { status: number; etag: string; body: CompressedBody }) {
     reply.header('etag', page.etag).type('text/html; charset=utf-8');
     if (page.status === 200 && ifNoneMatch(request.headers['if-none-match'], page.etag)) return reply.code(304).send();
     return sendCompressed(request, reply.code(page.status), page.body);

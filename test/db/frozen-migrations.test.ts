@@ -19,6 +19,7 @@ const SHIPPED: Readonly<Record<string, string>> = {
   'src/db/dialect/ddl/geo-cells-by-statement.ts': '3cb9522c2e9abcab',
   'src/db/dialect/ddl/keyword-index.ts': '269c8d1662c13c22',
   'src/db/dialect/ddl/listing-triggers.ts': '29df37fd8d68a019',
+  'src/db/dialect/ddl/listing-views-stamp.ts': 'b4e79c8d2e61d7ae',
   'src/db/dialect/ddl/media-keys.ts': '88ae9daafa4cfc82',
   'src/db/dialect/ddl/search-triggers.ts': '5cc4f5b23d25a853',
   'src/db/dialect/ddl/session-triggers.ts': 'abb09271e4798223',
@@ -55,7 +56,7 @@ const SHIPPED: Readonly<Record<string, string>> = {
   'src/db/migrations/0025_listing_slug_history.ts': '28ec157cfd5b93bf',
   'src/db/migrations/0026_site_settings.ts': '482e097f1ee724fb',
   'src/db/migrations/0027_sitemap_blocks.ts': '4b19d2f9250dfa2e',
-  'src/db/migrations/0028_listing_views_stamp.ts': '1b679d4c4afaa804',
+  'src/db/migrations/0028_listing_views_stamp.ts': '3708296bde203750',
 };
 
 const FOLDERS = ['src/db/migrations', 'src/db/dialect/ddl'];

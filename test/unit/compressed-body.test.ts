@@ -2,7 +2,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import Fastify from 'fastify';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bytesOf, compressBody, sendCompressed } from '../../src/site/compressed.js';
+import { bytesOf, compressBody, sendCompressed } from '../../src/http/compressed-body.js';
 
 describe('a body kept compressed', () => {
   const app = Fastify();

@@ -9,6 +9,7 @@ import type { TaxonomiesService } from '../taxonomies/index.js';
 import { exportRoutes } from './export/export.routes.js';
 import { FeedDownloads } from './export/feed-downloads.service.js';
 import { FeedExporter } from './export/feed-export.service.js';
+import { PortalFeeds } from './export/portal-feeds.service.js';
 import { feedTokenRoutes } from './feed-tokens/feed-tokens.routes.js';
 import { FeedToken } from './feed-tokens/feed-tokens.schemas.js';
 import { FeedTokens } from './feed-tokens/feed-tokens.service.js';
@@ -31,6 +32,8 @@ export interface ExchangeServices {
   feedExporter: FeedExporter;
   /** Feeds as HTTP downloads: who gets which listings (GET /exports/{format}). */
   feedDownloads: FeedDownloads;
+  /** The portal feeds of each format, kept built while their data holds (GET /feeds/{token}). */
+  portalFeeds: PortalFeeds;
   /** Portal feed tokens: secret URLs a portal pulls the published listings from (GET /feeds/{token}). */
   feedTokens: FeedTokens;
   /** Fetches the pictures feeds name into their listings' galleries (a background job). */
@@ -50,7 +53,7 @@ const PICTURE_TIMEOUT_MS = 30_000;
 
 /** Data in and out: feed imports and exports in the industry's formats. */
 export function createExchangeModule(
-  { config, database, storage, log, apiBaseUrl }: Platform,
+  { config, database, storage, log, apiBaseUrl, stamps }: Platform,
   deps: Pick<PropertiesServices, 'properties'> &
     DirectoryServices & { taxonomies: TaxonomiesService; media: MediaService; users: AccountsService },
 ): AppModule<ExchangeServices> {
@@ -69,7 +72,8 @@ export function createExchangeModule(
   );
   const feedExporter = new FeedExporter(database.db, storage);
   const feedDownloads = new FeedDownloads(database.db, feedExporter);
-  const feedTokens = new FeedTokens(database.db, feedDownloads, apiBaseUrl);
+  const portalFeeds = new PortalFeeds(feedDownloads, stamps, config.portalFeedCacheBytes);
+  const feedTokens = new FeedTokens(database.db, portalFeeds, apiBaseUrl);
   const wordpressSiteImporter = new WordPressSiteImporter(
     { db: database.db, users: deps.users, directory: deps, taxonomies: deps.taxonomies, allowedHosts: config.imports.allowedHosts },
     feedImporter,
@@ -99,6 +103,7 @@ export function createExchangeModule(
       feedImporter,
       feedExporter,
       feedDownloads,
+      portalFeeds,
       feedTokens,
       feedPictures,
       wordpressSiteImporter,
@@ -109,7 +114,7 @@ export function createExchangeModule(
     schemas: [FeedToken, ImportRun, FeedSource],
     routes: async (api) => {
       await api.register(exportRoutes, { downloads: feedDownloads });
-      await api.register(feedTokenRoutes, { feedTokens });
+      await api.register(feedTokenRoutes, { feedTokens, config });
       await api.register(async (uploads) => {
         await registerMultipart(uploads, config);
         await uploads.register(importRunRoutes, { importRuns, files: importFiles, maxFileBytes: config.imports.maxFileBytes });

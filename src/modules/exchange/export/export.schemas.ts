@@ -21,3 +21,16 @@ export const FeedFileResponse = {
   },
   content: Object.fromEntries(MEDIA_TYPES.map((type) => [type, { schema: Type.String() }])),
 };
+
+/** A portal's feed (GET /feeds/{token}): a feed file, kept built while its data holds and revalidated by ETag. */
+export const PortalFeedResponse = {
+  ...FeedFileResponse,
+  description:
+    `${FeedFileResponse.description} Sent from memory while the listings and terms are unchanged, compressed when the ` +
+    'client accepts gzip or brotli; a feed larger than PORTAL_FEED_CACHE_MB is streamed, without an ETag.',
+  headers: {
+    ...FeedFileResponse.headers,
+    etag: Type.String({ description: 'Changes exactly when the feed’s bytes do; send it back as If-None-Match for a 304' }),
+    'cache-control': Type.String({ description: '`private, no-cache` (`private, no-store` for a streamed feed)' }),
+  },
+};

@@ -1,14 +1,20 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import type { Config } from '../../../config.js';
+import { ifNoneMatch } from '../../../http/cache.js';
+import { sendCompressed } from '../../../http/compressed-body.js';
 import { Envelope, errorResponses } from '../../../http/envelope.js';
+import { perKeyRateLimit } from '../../../http/rate-limit.js';
 import { translate } from '../../../i18n/index.js';
 import { sendFeedFile } from '../export/export.routes.js';
-import { FeedFileResponse } from '../export/export.schemas.js';
+import { PortalFeedResponse } from '../export/export.schemas.js';
+import type { PortalFeedAnswer } from '../export/portal-feeds.service.js';
 import {
   CreatedFeedToken,
   CreateFeedTokenBody,
   FeedPullParams,
+  FeedPullRest,
   FeedTokenDeleted,
   FeedTokenIdParams,
   FeedTokenList,
@@ -17,6 +23,8 @@ import type { FeedTokens } from './feed-tokens.service.js';
 
 export interface FeedTokenRouteOptions {
   feedTokens: FeedTokens;
+  /** The rate limits: FEED_RATE_LIMIT_PER_MINUTE per token, beside the per-address budget. */
+  config: Config;
 }
 
 const administrator = { auth: ['administrator'] } as const;
@@ -24,7 +32,7 @@ const security = [{ bearer: [] }];
 const tags = ['exchange'];
 
 /** Portal feed tokens: the administrator's routes, and the public feed URL they open. */
-export async function feedTokenRoutes(app: FastifyInstance, { feedTokens }: FeedTokenRouteOptions) {
+export async function feedTokenRoutes(app: FastifyInstance, { feedTokens, config }: FeedTokenRouteOptions) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
   api.post(
@@ -92,20 +100,62 @@ export async function feedTokenRoutes(app: FastifyInstance, { feedTokens }: Feed
     },
   );
 
+  const perToken = perKeyRateLimit(app, config, {
+    max: config.rateLimit.feedPullsPerMinute,
+    key: (request) => feedTokens.pullKeyOf(tokenOf(request)),
+  });
+  const onRequest = perToken ? [perToken] : [];
+  const pull = async (request: FastifyRequest, reply: FastifyReply) =>
+    sendPortalFeed(request, reply, await feedTokens.pull(tokenOf(request)));
+
   api.get(
     '/feeds/:token',
     {
+      onRequest,
       schema: {
         tags,
         summary: 'A portal’s feed, by the token in its URL (no sign-in)',
         description:
           'The published listings (state `publish` only: no drafts, nothing sold or expired) with every agent and ' +
-          'agency, in the token’s format, streamed as GET /exports/{format} streams. A wrong or revoked token → ' +
-          '404 (never 401: a guess learns nothing).',
+          'agency, in the token’s format. A wrong, malformed (any length or characters) or revoked token → 404 ' +
+          '(never 401: a guess learns nothing). The feed is kept built while the listings and terms are unchanged: ' +
+          'the answer has an `ETag` and `Cache-Control: private, no-cache`, and a pull with a matching ' +
+          '`If-None-Match` is a 304 without a body; gzip or brotli when the client accepts them. A feed larger than ' +
+          'PORTAL_FEED_CACHE_MB is streamed as GET /exports/{format} streams, without an ETag. Each token may pull ' +
+          'FEED_RATE_LIMIT_PER_MINUTE times a minute (default 10), beside the per-address limit: then 429 with ' +
+          '`Retry-After`. A path that cannot be percent-decoded is a 400, as on every route.',
         params: FeedPullParams,
-        response: { 200: FeedFileResponse, ...errorResponses(400, 401, 404, 429) },
+        response: {
+          200: PortalFeedResponse,
+          304: { description: 'Not modified: the feed is the one of the ETag sent' },
+          ...errorResponses(400, 401, 404, 429),
+        },
       },
     },
-    async (request, reply) => sendFeedFile(reply, await feedTokens.pull(request.params.token)),
+    pull,
   );
+
+  // NOTE: the router refuses a parameter past 100 characters (400) before any route runs; a catch-all twin,
+  // which that limit does not cover, answers longer tokens (and any with a slash) as unknown ones.
+  api.get('/feeds/*', { onRequest, schema: { hide: true, params: FeedPullRest } }, pull);
+}
+
+/** The presented token: the parameter, or the rest of the path on the catch-all twin. */
+function tokenOf(request: FastifyRequest): string {
+  const params = request.params as { token?: string; '*'?: string };
+  return params.token ?? params['*'] ?? '';
+}
+
+/**
+ * Sends a pull's answer: a kept feed with its ETag (304 when the client holds it) in the best encoding the client
+ * takes; `private`: the URL is a secret, so no shared cache may keep the feed; `no-cache`: the portal revalidates
+ * each time, which costs it a 304 while nothing changed. A feed too large to keep streams as an export does.
+ */
+function sendPortalFeed(request: FastifyRequest, reply: FastifyReply, answer: PortalFeedAnswer): FastifyReply {
+  if ('streamed' in answer) return sendFeedFile(reply, answer.streamed);
+  const { built } = answer;
+  reply.headers({ etag: built.etag, 'cache-control': 'private, no-cache' });
+  if (ifNoneMatch(request.headers['if-none-match'], built.etag)) return reply.header('vary', 'Accept-Encoding').code(304).send();
+  reply.headers({ 'content-type': built.mediaType, 'content-disposition': `attachment; filename="${built.filename}"` });
+  return sendCompressed(request, reply, built.body);
 }

@@ -67,3 +67,6 @@ export const FeedTokenDeleted = Type.Object({ id: Type.Integer(), deleted: Type.
  * about what a token looks like.
  */
 export const FeedPullParams = Type.Object({ token: Type.String({ description: 'The token of POST /exports/tokens' }) });
+
+/** The catch-all twin of GET /feeds/{token}, for tokens longer than the router's parameters (feed-tokens.routes.ts). */
+export const FeedPullRest = Type.Object({ '*': Type.String() });

@@ -5,7 +5,7 @@ import { AppError } from '../../../lib/errors.js';
 import type { AuthUser } from '../../../lib/signed-in-user.js';
 import { plainText } from '../../../lib/text.js';
 import { nowIso, toApiTimestamp } from '../../../lib/time.js';
-import { type FeedDownloads, type FeedFile, PORTAL_STATES } from '../export/feed-downloads.service.js';
+import type { PortalFeedAnswer, PortalFeeds } from '../export/portal-feeds.service.js';
 import { isFeedFormat } from '../feed-formats.js';
 import * as repository from './feed-tokens.repository.js';
 import type { CreateFeedTokenInput, CreatedFeedTokenRecord, FeedTokenListRecord, FeedTokenRecord } from './feed-tokens.schemas.js';
@@ -21,7 +21,7 @@ const HINT_LENGTH = 4;
 export class FeedTokens {
   constructor(
     private readonly db: Kysely<DB>,
-    private readonly downloads: FeedDownloads,
+    private readonly feeds: PortalFeeds,
     /** Where feed URLs start: the API's public base URL (Platform.apiBaseUrl). */
     private readonly apiBaseUrl: string,
   ) {}
@@ -56,9 +56,11 @@ export class FeedTokens {
    * GET /feeds/{token}: the token's format of the published listings, with the agencies and the visible agents
    * (a hidden agent is neither listed nor named on a listing). The token is found by its SHA-256 through a unique index: the database
    * compares hashes, whose bytes an attacker cannot steer towards a real token, so the time a lookup takes
-   * tells nothing about the token. Unknown → 404, never 401, so that a guess learns nothing.
+   * tells nothing about the token. Unknown → 404, never 401, and so is a token of any other shape or length
+   * (the routes let every one through), so that a guess learns nothing. The feed itself is the one every token
+   * of its format shares (PortalFeeds: kept while the data holds).
    */
-  async pull(token: string, now = new Date()): Promise<FeedFile> {
+  async pull(token: string, now = new Date()): Promise<PortalFeedAnswer> {
     const row = await repository.findFeedTokenByHash(this.db, hashOf(token));
     if (!row || !isFeedFormat(row.format)) throw AppError.notFound();
     const staleBefore = nowIso(new Date(now.getTime() - TOUCH_INTERVAL_MS));
@@ -66,7 +68,12 @@ export class FeedTokens {
     if (row.last_used_at === null || row.last_used_at < staleBefore) {
       await repository.touchFeedToken(this.db, row.id, nowIso(now), staleBefore);
     }
-    return this.downloads.file(row.format, { states: PORTAL_STATES, publicOnly: true });
+    return this.feeds.answer(row.format);
+  }
+
+  /** What a token's pulls are counted under by the per-token rate limit: its hash, so that no counter (in Redis either) holds a token. */
+  pullKeyOf(token: string): string {
+    return `feed-token:${hashOf(token)}`;
   }
 }
 
