@@ -19,12 +19,15 @@ export interface FeedOptions {
   keyPrefix?: string;
   /** The picture URLs of the n-th listing (the `images` column); without it the feed has no pictures. */
   images?: (n: number) => readonly string[];
+  /** Words added to every title: a feed of the same keys with this changes every listing it names. */
+  titleSuffix?: string;
 }
 
 /** A CSV feed as an agency's system writes one: every field filled, 40 areas, descriptions of a few sentences. */
 export function writeFeed(file: string, count: number, options: FeedOptions = {}): void {
   const prefix = options.keyPrefix ?? 'FEED';
   const images = options.images;
+  const titleSuffix = options.titleSuffix ?? '';
   const out = fs.openSync(file, 'w');
   try {
     fs.writeSync(out, `${COLUMNS}${images ? ',images' : ''}\n`);
@@ -36,7 +39,7 @@ export function writeFeed(file: string, count: number, options: FeedOptions = {}
       const features = FEATURES.filter((_, f) => (n >> f) % 3 === 0).join('|');
       const record: unknown[] = [
         `${prefix}-${n}`,
-        `${bedrooms}-bedroom ${type} in ${city} #${n}`,
+        `${bedrooms}-bedroom ${type} in ${city} #${n}${titleSuffix}`,
         n % 10 === 0 ? 'sold' : 'publish',
         `<p>A bright ${type.toLowerCase()} of ${60 + (n % 200)} m² with ${bedrooms} bedrooms in ${city}.</p><p>Close to shops, schools and transport; renovated ${2000 + (n % 24)}.</p>`,
         `REF-${n}`,

@@ -12,6 +12,7 @@ import {
   pictureRows,
 } from './exchange-pictures.js';
 import { type Cleanups, positiveInteger, progress, withCleanups } from './harness.js';
+import { HEALTH_MAX_TARGET_MS, measureReimport, type ReimportRound, reimportSize } from './exchange-reimport.js';
 import { type PictureServer, startPictureServer } from './picture-server.js';
 import { datasetDatabase, seedDataset } from './search-data.js';
 import { benchDatabaseUrl } from './search-settings.js';
@@ -27,6 +28,8 @@ interface ExchangeRound {
   csvExportGrowthMb: number;
   kyeroExportSeconds: number;
   kyeroExportGrowthMb: number;
+  /** The re-import scenario on the same database (exchange-reimport.ts), unless BENCH_EXCHANGE_REIMPORT=0. */
+  reimport?: ReimportRound;
   /** The pictures scenario on the same database (exchange-pictures.ts), unless BENCH_EXCHANGE_PICTURES=0. */
   pictures?: PictureRound;
 }
@@ -37,7 +40,9 @@ interface ExchangeRound {
  * default 10,000), then `realty-api export` of the whole database as CSV and as a Kyero feed, each run as the CLI
  * runs (`node dist/main.js`). Time is the command's wall time, start-up included; memory growth is the
  * command's peak resident memory less that of the same command on an empty feed (the application loaded, no
- * records). Then, on the same database, the pictures scenario (exchange-pictures.ts): a feed naming
+ * records). Then, on the same database, the re-import scenario (exchange-reimport.ts): the feed's first
+ * BENCH_EXCHANGE_REIMPORT listings (default 20,000; 0 leaves it out) with changed titles, uploaded to `POST /imports`
+ * of a `realty-api serve` while a client polls its `/health`; then the pictures scenario (exchange-pictures.ts): a feed naming
  * BENCH_EXCHANGE_PICTURES pictures (default 300; 0 leaves it out) on a local picture server, fetched by the
  * `feed-pictures` job of a `realty-api serve`, beside a bare download of the same pictures. BENCH_EXCHANGE_ROUNDS
  * rounds (default 1) on SQLite and, unless BENCH_DATABASE_URL=none, PostgreSQL; results in
@@ -47,6 +52,7 @@ export async function runExchangeSuite(outer: Cleanups): Promise<void> {
   const listings = positiveInteger('BENCH_EXCHANGE_LISTINGS', 100_000);
   const base = positiveInteger('BENCH_EXCHANGE_BASE', 10_000);
   const rounds = positiveInteger('BENCH_EXCHANGE_ROUNDS', 1);
+  const reimport = reimportSize(listings);
   const pictures = pictureCount();
   const adminUrl = benchDatabaseUrl();
   const loadAtStart = os.loadavg()[0]!;
@@ -83,6 +89,14 @@ export async function runExchangeSuite(outer: Cleanups): Promise<void> {
         const csv = await run(['export', '--format', 'csv', '--output', path.join(tmp, 'out.csv')]);
         const kyero = await run(['export', '--format', 'kyero', '--output', path.join(tmp, 'out.xml')]);
         progress(`exchange ${dialect} round ${round}: exports ${csv.seconds.toFixed(1)} s (CSV), ${kyero.seconds.toFixed(1)} s (Kyero)`);
+        const updated = reimport > 0 ? await measureReimport(scope, { config, tmp, rows: reimport }) : undefined;
+        if (updated) {
+          progress(
+            `exchange ${dialect} round ${round}: re-import of ${reimport.toLocaleString('en-US')} changed listings ` +
+              `${updated.importSeconds.toFixed(1)} s, /health median ${updated.healthMedianMs.toFixed(1)} ms, ` +
+              `max ${updated.healthMaxMs.toFixed(1)} ms (idle: ${updated.idleHealthMedianMs.toFixed(1)} / ${updated.idleHealthMaxMs.toFixed(1)} ms)`,
+          );
+        }
         const label = `exchange ${dialect} round ${round}: pictures`;
         const fetched = server ? await measurePictures(scope, { config, tmp, server, pictures, label }) : undefined;
         if (fetched) {
@@ -98,6 +112,7 @@ export async function runExchangeSuite(outer: Cleanups): Promise<void> {
           csvExportGrowthMb: csv.peakMb - idle.peakMb,
           kyeroExportSeconds: kyero.seconds,
           kyeroExportGrowthMb: kyero.peakMb - idle.peakMb,
+          ...(updated ? { reimport: updated } : {}),
           ...(fetched ? { pictures: fetched } : {}),
         };
       });
@@ -129,7 +144,7 @@ function report(results: {
   datasets: { dialect: 'sqlite' | 'postgres'; rounds: ExchangeRound[] }[];
 }): void {
   const rows = results.datasets.flatMap(({ dialect, rounds }) => {
-    const middle = (field: Exclude<keyof ExchangeRound, 'pictures'>) => median(rounds.map((round) => round[field]));
+    const middle = (field: Exclude<keyof ExchangeRound, 'pictures' | 'reimport'>) => median(rounds.map((round) => round[field]));
     const line = (name: string, value: number, unit: string, target: number) => [
       `${dialect} ${name}`,
       `${value.toFixed(1)} ${unit}`,
@@ -143,6 +158,7 @@ function report(results: {
       line('CSV export growth', middle('csvExportGrowthMb'), 'MB', TARGETS.exportGrowthMb),
       line('Kyero export time', middle('kyeroExportSeconds'), 's', Infinity),
       line('Kyero export growth', middle('kyeroExportGrowthMb'), 'MB', TARGETS.exportGrowthMb),
+      ...reimportRows(dialect, rounds),
       ...pictureRows(dialect, rounds),
     ];
   });
@@ -162,4 +178,24 @@ function report(results: {
   const file = process.env.BENCH_EXCHANGE_JSON || path.join(import.meta.dirname, 'results', 'exchange-latest.json');
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+}
+
+/** The re-import scenario's rows: its time, and `/health` while it ran beside the same client's idle figures. */
+function reimportRows(dialect: string, rounds: readonly ExchangeRound[]): string[][] {
+  const measured = rounds.flatMap((round) => (round.reimport ? [round.reimport] : []));
+  if (measured.length === 0) return [];
+  const middle = (field: Exclude<keyof ReimportRound, 'rows'>) => median(measured.map((round) => round[field]));
+  const ms = (value: number) => `${value.toFixed(1)} ms`;
+  const name = `${dialect} re-import of ${measured[0]!.rows.toLocaleString('en-US')}`;
+  return [
+    [`${name}: time`, `${middle('importSeconds').toFixed(1)} s`, '', ''],
+    [`${name}: /health median (idle)`, `${ms(middle('healthMedianMs'))} (${ms(middle('idleHealthMedianMs'))})`, '', ''],
+    [`${name}: /health p99`, ms(middle('healthP99Ms')), '', ''],
+    [
+      `${name}: /health max (idle)`,
+      `${ms(middle('healthMaxMs'))} (${ms(middle('idleHealthMaxMs'))})`,
+      `${HEALTH_MAX_TARGET_MS} ms`,
+      middle('healthMaxMs') < HEALTH_MAX_TARGET_MS ? 'yes' : 'NO',
+    ],
+  ];
 }

@@ -94,3 +94,12 @@ export function isForeignKeyViolation(error: unknown): boolean {
 export async function lockTransactionKey(trx: AnyKysely, key: string): Promise<void> {
   if (dialectOf(trx) === 'postgres') await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(trx);
 }
+
+/**
+ * Whether a statement runs on this thread, synchronously (SQLite through better-sqlite3), rather than as a round
+ * trip that hands the event loop back while it waits (PostgreSQL): a loop of awaited statements here serves no
+ * request until it ends, so a long one must yield between its transactions itself (lib/event-loop-turns.ts).
+ */
+export function statementsHoldTheThread(db: AnyKysely): boolean {
+  return dialectOf(db) === 'sqlite';
+}

@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { FeedAgent, FeedListing, FeedRecord } from '../../../adapters/feeds/feed-records.js';
+import { statementsHoldTheThread } from '../../../db/dialect/index.js';
 import type { Executor } from '../../../db/executor.js';
 import type { DB, ListingState } from '../../../db/schema/index.js';
 import { translate } from '../../../i18n/index.js';
 import { AppError, type FieldError } from '../../../lib/errors.js';
+import { EventLoopTurns } from '../../../lib/event-loop-turns.js';
 import type { AuthUser } from '../../../lib/signed-in-user.js';
 import { slugify } from '../../../lib/slug.js';
 import {
@@ -157,6 +159,8 @@ class ImportRun {
   /** The source rows of the drafts handed to the writer, written in the transaction that writes the draft. */
   private readonly sourceOf = new WeakMap<ListingDraft, { key: string; fingerprint: string; index: number; images: readonly string[] }>();
   private readonly actor: AuthUser;
+  /** Updates and withdrawals are a transaction each; on SQLite the serving thread gets a turn between them. */
+  private readonly turns: EventLoopTurns;
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -168,6 +172,7 @@ class ImportRun {
     private readonly options: ImportOptions,
   ) {
     this.actor = importActor(options.actorId);
+    this.turns = new EventLoopTurns(statementsHoldTheThread(db));
   }
 
   /** Reads the feed in batches: rejects, updates and skips as it goes, and yields the drafts of new listings. */
@@ -276,7 +281,11 @@ class ImportRun {
     }
     // With `strict`, the first rejected record in the file ends the import: nothing after it is written.
     const cut = this.options.strict && rejected.size > 0 ? Math.min(...rejected.keys()) : Infinity;
-    for (const { record, links } of updates) if (record.index < cut) await this.update(record, links, rejected);
+    for (const { record, links } of updates) {
+      if (record.index >= cut) continue;
+      await this.turns.next();
+      await this.update(record, links, rejected);
+    }
     for (const index of [...rejected.keys()].sort((a, b) => a - b)) {
       if (index > cut) break;
       const { at, key, errors } = rejected.get(index)!;
@@ -352,7 +361,10 @@ class ImportRun {
       const page = await repository.withdrawableListings(this.db, this.options.source, WITHDRAWABLE, after, PAGE);
       for (const { listingId, key } of page) {
         if (this.seen.has(key)) continue;
-        if (!this.options.dryRun) await this.properties.update(this.actor, listingId, { status: 'expired' });
+        if (!this.options.dryRun) {
+          await this.turns.next();
+          await this.properties.update(this.actor, listingId, { status: 'expired' });
+        }
         this.counts.withdrawn++;
       }
       if (page.length < PAGE) return;
