@@ -11,8 +11,8 @@
  * exports, time and memory, and the rate of the pictures job; BENCH_EXCHANGE_LISTINGS, BENCH_EXCHANGE_BASE,
  * BENCH_EXCHANGE_PICTURES, BENCH_EXCHANGE_ROUNDS, BENCH_EXCHANGE_JSON), and the website suite (site-suite.ts: the
  * home, listing and results pages and a sitemap shard on 100,000 listings, each rotating over 1,000 distinct
- * requests; BENCH_SITE_REQUESTS, BENCH_SITE_JSON). `BENCH_SUITE=api`, `search`, `alerts`, `broadcast`, `bulk`,
- * `exchange` or `site` runs one of them; by default (`all`) all seven run, in that order.
+ * requests; BENCH_SITE_REQUESTS, BENCH_SITE_SCENARIOS, BENCH_SITE_JSON). `BENCH_SUITE=api`, `search`, `alerts`,
+ * `broadcast`, `bulk`, `exchange` or `site` runs one of them; by default (`all`) all seven run, in that order.
  */
 import os from 'node:os';
 import { runAlertsSuite } from './alerts-suite.js';
