@@ -141,9 +141,9 @@ export class Sitemaps {
 
   /**
    * A shard of records in one language, or null when its block holds none (it is then in no index). Its ETag is
-   * made from the block's count and newest change, to the millisecond. While the kind's data stamp holds, the shard kept is the
-   * answer with no read at all; otherwise the ETag is read first, so that a matching revalidation or an unchanged
-   * shard kept costs no build.
+   * made from the block's count and newest change, to the millisecond. While the kind's data stamp holds, the
+   * shard kept is the answer with no read at all; otherwise the ETag is read first, so that a matching
+   * revalidation or an unchanged shard kept costs no build.
    */
   async shard(lang: Language, kind: ShardKind, block: number): Promise<ShardAnswer | null> {
     if (!this.kinds.includes(kind)) return null;
