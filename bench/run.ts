@@ -11,7 +11,7 @@
  * exports, time and memory, and the rate of the pictures job; BENCH_EXCHANGE_LISTINGS, BENCH_EXCHANGE_BASE,
  * BENCH_EXCHANGE_PICTURES, BENCH_EXCHANGE_ROUNDS, BENCH_EXCHANGE_JSON), and the website suite (site-suite.ts: the
  * home, listing and results pages and a sitemap shard on 100,000 listings, each rotating over 1,000 distinct
- * requests; BENCH_SITE_REQUESTS, BENCH_SITE_JSON), and the portal suite (portal-suite.ts: a portal's repeated pull of a
+ * requests; BENCH_SITE_REQUESTS, BENCH_SITE_SCENARIOS, BENCH_SITE_JSON), and the portal suite (portal-suite.ts: a portal's repeated pull of a
  * 300-listing feed, and /health beside 60 pulls; BENCH_PORTAL_LISTINGS, BENCH_PORTAL_JSON). `BENCH_SUITE=api`,
  * `search`, `alerts`, `broadcast`, `bulk`, `exchange`, `site` or `portal` runs one of them; by default (`all`) all
  * eight run, in that order.

@@ -11,6 +11,11 @@ export interface SiteScenario {
   targetRatio: number;
   /** What the rotation is made of, for the report. */
   rotates: string;
+  /**
+   * The Accept-Encoding its clients send, when they send one: crawlers take sitemaps gzipped (Googlebot asks for
+   * gzip), so that scenario and its twin move the gzipped bytes. Pages are measured uncompressed, as the API is.
+   */
+  acceptEncoding?: 'gzip';
 }
 
 export const SITE_SCENARIOS: readonly SiteScenario[] = [
@@ -22,8 +27,28 @@ export const SITE_SCENARIOS: readonly SiteScenario[] = [
     targetRatio: 0.15,
     rotates: 'distinct searches (city × type × status × sort, then price bands)',
   },
-  { key: 'sitemap', name: 'sitemap shard (listings)', targetRatio: 0.2, rotates: 'every listing shard of every language' },
+  {
+    key: 'sitemap',
+    name: 'sitemap shard (listings)',
+    targetRatio: 0.2,
+    rotates: 'every listing shard of every language',
+    acceptEncoding: 'gzip',
+  },
 ];
+
+/**
+ * The scenarios BENCH_SITE_SCENARIOS names (a comma-separated list of keys, e.g. `sitemap`), all of them when it
+ * is unset: one scenario can be measured without waiting for the others.
+ */
+export function selectedSiteScenarios(names: string | undefined): readonly SiteScenario[] {
+  if (!names?.trim()) return SITE_SCENARIOS;
+  const keys = names.split(',').map((name) => name.trim());
+  const unknown = keys.filter((key) => !SITE_SCENARIOS.some((scenario) => scenario.key === key));
+  if (unknown.length > 0) {
+    throw new Error(`BENCH_SITE_SCENARIOS: unknown ${unknown.join(', ')} (known: ${SITE_SCENARIOS.map((s) => s.key).join(', ')})`);
+  }
+  return SITE_SCENARIOS.filter((scenario) => keys.includes(scenario.key));
+}
 
 const LANGUAGE_HOMES = ['/', '/ar/', '/es/', '/fr/'] as const;
 const SOURCES = ['newsletter', 'facebook', 'google', 'twitter', 'partner', 'instagram', 'bing', 'email', 'tiktok', 'linkedin'];

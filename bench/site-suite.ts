@@ -2,25 +2,34 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { freePort, residentMemoryMb, waitForOk } from './children.js';
 import { type Cleanups, medianSample, positiveInteger, progress, startChild } from './harness.js';
 import { CONNECTIONS, measure, type RequestShape, Rotation, type Sample, WARMUP_SECONDS, waitUntilIdle } from './measure.js';
 import { type DataSummary, prepareData } from './prepare-data.js';
-import { homePaths, resultsPaths, SITE_SCENARIOS, type SiteScenario } from './site-scenarios.js';
+import { homePaths, resultsPaths, selectedSiteScenarios, type SiteScenario } from './site-scenarios.js';
 import { formatTable, median } from './stats.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-/** No Accept-Encoding, as in the API suite: both servers send the bytes as they are, and compression is left out of the ratio. */
-const GET: RequestShape = { method: 'GET', headers: {} };
+/**
+ * No Accept-Encoding, as in the API suite (both servers send the bytes as they are, and compression is left out of
+ * the ratio), except where a scenario's clients send one (crawlers: gzip); its twin then sends the same gzipped bytes.
+ */
+const getOf = (scenario: SiteScenario): RequestShape => ({
+  method: 'GET',
+  headers: scenario.acceptEncoding ? { 'accept-encoding': scenario.acceptEncoding } : {},
+});
 /** A shard of ~40,000 URLs takes a while under load. */
 const TIMEOUT_SECONDS = 30;
 /** Requests of each rotation answered before the measurements, spread over it: the bare twin serves the median-sized body. */
 const SAMPLED_REQUESTS = 15;
 
+/** An answer's bytes as they came over the wire (still compressed when `encoding` says so). */
 interface Answer {
   status: number;
   type: string;
-  body: string;
+  encoding: string | undefined;
+  bytes: Buffer;
 }
 
 export interface SiteScenarioResult {
@@ -31,8 +40,10 @@ export interface SiteScenarioResult {
   /** Why it was not measured (its page kind is not on this branch yet), when it was not. */
   skipped?: string;
   distinctRequests?: number;
-  /** Bytes of the bare twin's body (the median-sized of the sampled answers). */
+  /** Bytes of the bare twin's body (the median-sized of the sampled answers), as sent. */
   bodyBytes?: number;
+  /** Their Content-Encoding, when the scenario's clients asked for one. */
+  encoding?: string;
   bare?: Sample;
   real?: Sample;
   ratio?: number;
@@ -54,7 +65,7 @@ export interface SiteReport {
   rounds: number;
   data: DataSummary;
   scenarios: SiteScenarioResult[];
-  /** One shard fetched alone as a crawler asks for it (gzip), for what compression on the fly costs. */
+  /** One shard's first request, alone, as a crawler asks for it (gzip): what building a shard costs. */
   gzipShard?: { urls: number; identityBytes: number; gzipBytes: number; ms: number };
   rssMb: number;
 }
@@ -62,14 +73,16 @@ export interface SiteReport {
 /**
  * The website suite (BENCH_SUITE=site): the 100,000-listing dataset of the API suite (prepare-data.ts), the built
  * server on it with the site on, and a bare Fastify twin serving the very bytes the server answered. Each
- * scenario rotates over its distinct requests (site-scenarios.ts) at 10 connections and then at 1, against its
- * twin, BENCH_ROUNDS times; medians and the real/bare ratio go to stdout and to BENCH_SITE_JSON.
+ * scenario (those BENCH_SITE_SCENARIOS names, or all) rotates over its distinct requests (site-scenarios.ts) at 10
+ * connections and then at 1, against its twin, BENCH_ROUNDS times; medians and the real/bare ratio go to stdout
+ * and to BENCH_SITE_JSON.
  */
 export async function runSiteSuite(cleanups: Cleanups): Promise<void> {
   const settings = {
     durationSeconds: positiveInteger('BENCH_DURATION', 10),
     rounds: positiveInteger('BENCH_ROUNDS', 3),
     requests: Math.max(1000, positiveInteger('BENCH_SITE_REQUESTS', 1000)),
+    scenarios: selectedSiteScenarios(process.env.BENCH_SITE_SCENARIOS),
     jsonPath: path.resolve(process.env.BENCH_SITE_JSON || path.join(ROOT, 'bench/results/site-latest.json')),
   };
   const loadAtStart = os.loadavg()[0]!;
@@ -82,11 +95,14 @@ export async function runSiteSuite(cleanups: Cleanups): Promise<void> {
   const api = await startSiteServer(cleanups, tmp);
 
   const rotations = await rotationsOf(api, settings.requests);
+  // Before any request of a shard: its first one, which builds it.
+  const measuresShards = settings.scenarios.some((scenario) => scenario.key === 'sitemap');
+  const gzipShard = measuresShards && rotations.sitemap.length > 0 ? await timeFirstShard(api, rotations.sitemap[0]!) : undefined;
   const results: SiteScenarioResult[] = [];
-  const bodies: { body: string; type: string }[] = [];
-  for (const scenario of SITE_SCENARIOS) {
+  const bodies: { base64: string; type: string; encoding?: string }[] = [];
+  for (const scenario of settings.scenarios) {
     const paths = rotations[scenario.key];
-    const first = await fetchAnswer(`${api}${paths[0] ?? '/'}`);
+    const first = await fetchAnswer(`${api}${paths[0] ?? '/'}`, scenario.acceptEncoding);
     if (paths.length === 0 || first.status === 404) {
       const skipped = `GET ${paths[0] ?? scenario.key} answers 404: the ${scenario.name} is not on this branch yet`;
       progress(`site, ${scenario.name}: skipped (${skipped})`);
@@ -95,20 +111,26 @@ export async function runSiteSuite(cleanups: Cleanups): Promise<void> {
     }
     const sample: Answer[] = [];
     for (let k = 0; k < SAMPLED_REQUESTS; k++) {
-      const answer = await fetchAnswer(`${api}${paths[Math.floor((k * paths.length) / SAMPLED_REQUESTS)]}`);
+      const path = paths[Math.floor((k * paths.length) / SAMPLED_REQUESTS)];
+      const answer = await fetchAnswer(`${api}${path}`, scenario.acceptEncoding);
       if (answer.status !== 200)
-        throw new Error(`${scenario.name}: a sampled request answered ${answer.status} ${answer.body.slice(0, 200)}`);
+        throw new Error(`${scenario.name}: a sampled request answered ${answer.status} ${answer.bytes.toString().slice(0, 200)}`);
+      if (answer.encoding !== scenario.acceptEncoding)
+        throw new Error(
+          `${scenario.name}: ${path} came with Content-Encoding ${answer.encoding ?? 'none'}, asked ${scenario.acceptEncoding ?? 'none'}`,
+        );
       sample.push(answer);
     }
-    const twin = [...sample].sort((a, b) => Buffer.byteLength(a.body) - Buffer.byteLength(b.body))[sample.length >> 1]!;
-    bodies.push({ body: twin.body, type: twin.type });
+    const twin = [...sample].sort((a, b) => a.bytes.length - b.bytes.length)[sample.length >> 1]!;
+    bodies.push({ base64: twin.bytes.toString('base64'), type: twin.type, ...(twin.encoding && { encoding: twin.encoding }) });
     results.push({
       key: scenario.key,
       name: scenario.name,
       rotates: scenario.rotates,
       targetRatio: scenario.targetRatio,
       distinctRequests: new Set(paths).size,
-      bodyBytes: Buffer.byteLength(twin.body),
+      bodyBytes: twin.bytes.length,
+      ...(twin.encoding && { encoding: twin.encoding }),
     });
   }
 
@@ -124,11 +146,12 @@ export async function runSiteSuite(cleanups: Cleanups): Promise<void> {
   let twinIndex = 0;
   for (const result of results) {
     if (result.skipped) continue;
-    const measured = await measureAgainstTwin(settings, result.name, `${bareBase}/bare/${twinIndex++}`, api, rotations[result.key]);
+    const scenario = settings.scenarios.find((s) => s.key === result.key)!;
+    const twinUrl = `${bareBase}/bare/${twinIndex++}`;
+    const measured = await measureAgainstTwin(settings, result.name, getOf(scenario), twinUrl, api, rotations[result.key]);
     Object.assign(result, measured, { met: measured.ratio >= result.targetRatio });
   }
 
-  const gzipShard = rotations.sitemap.length > 0 ? await timeGzipShard(api, rotations.sitemap[0]!) : undefined;
   const report: SiteReport = {
     date: new Date().toISOString(),
     node: process.version,
@@ -191,7 +214,7 @@ async function rotationsOf(api: string, count: number): Promise<Record<SiteScena
   // A search naming a landing facet in its query answers 301 to its one URL (docs/site.md, "One URL per search"):
   // the rotation asks for the URLs the site serves, as its own links and a crawler do.
   const results = await Promise.all(searches.map(async (search) => servedPathOf(api, search)));
-  const index = (await fetchAnswer(`${api}/sitemap.xml`)).body;
+  const index = (await fetchAnswer(`${api}/sitemap.xml`)).bytes.toString();
   const sitemap = [...index.matchAll(/<loc>([^<]*\/listings-\d+\.xml)<\/loc>/g)].map((match) => new URL(match[1]!).pathname);
   return { home: homePaths(count), listing: listing.slice(0, count), results, sitemap };
 }
@@ -204,16 +227,35 @@ async function servedPathOf(api: string, search: string): Promise<string> {
   return target.pathname + target.search;
 }
 
-/** One answer as it comes, redirects included: a scenario whose sample is not all 200s is refused. */
-async function fetchAnswer(url: string): Promise<Answer> {
-  const response = await fetch(url, { redirect: 'manual' });
-  return { status: response.status, type: response.headers.get('content-type') ?? 'text/plain', body: await response.text() };
+/**
+ * One answer as it comes: node:http rather than fetch, which would undo the compression the twin must send as it
+ * came, and follows no redirect (a scenario whose sample is not all 200s is refused).
+ */
+function fetchAnswer(url: string, acceptEncoding?: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('error', reject);
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            type: response.headers['content-type'] ?? 'text/plain',
+            encoding: response.headers['content-encoding'],
+            bytes: Buffer.concat(chunks),
+          }),
+        );
+      })
+      .on('error', reject);
+  });
 }
 
 /** `rounds` times: the twin, then the server rotating over `paths`, at 10 connections and then at 1. */
 async function measureAgainstTwin(
   settings: { durationSeconds: number; rounds: number },
   name: string,
+  get: RequestShape,
   bareUrl: string,
   api: string,
   paths: readonly string[],
@@ -222,10 +264,10 @@ async function measureAgainstTwin(
   const options = { timeoutSeconds: TIMEOUT_SECONDS, idleUrl: `${api}/ready` };
   const rounds: NonNullable<SiteScenarioResult['rounds']> = [];
   for (let round = 1; round <= settings.rounds; round++) {
-    const bare = await measure(bareUrl, settings.durationSeconds, GET, options);
-    const real = await measure(api, settings.durationSeconds, GET, { ...options, rotation });
-    const bareOne = await measure(bareUrl, settings.durationSeconds, GET, { ...options, connections: 1 });
-    const realOne = await measure(api, settings.durationSeconds, GET, { ...options, rotation, connections: 1 });
+    const bare = await measure(bareUrl, settings.durationSeconds, get, options);
+    const real = await measure(api, settings.durationSeconds, get, { ...options, rotation });
+    const bareOne = await measure(bareUrl, settings.durationSeconds, get, { ...options, connections: 1 });
+    const realOne = await measure(api, settings.durationSeconds, get, { ...options, rotation, connections: 1 });
     rounds.push({ bare, real, bareOne, realOne });
     progress(
       `site, ${name}, round ${round}/${settings.rounds}: bare ${perSecond(bare.requestsPerSecond)} req/s, real ${perSecond(real.requestsPerSecond)} req/s; ` +
@@ -245,24 +287,15 @@ async function measureAgainstTwin(
   };
 }
 
-/** One shard as a crawler fetches it (Accept-Encoding: gzip), alone: the compression on the fly is in this time. */
-async function timeGzipShard(api: string, shardPath: string) {
-  const identity = await fetchAnswer(`${api}${shardPath}`);
+/** The first request of a shard, alone, as a crawler sends it (Accept-Encoding: gzip): what making the shard costs. */
+async function timeFirstShard(api: string, shardPath: string) {
   await waitUntilIdle(`${api}/ready`);
   const started = performance.now();
-  // node:http rather than fetch, which would undo the compression it is timing.
-  const gzipBytes = await new Promise<number>((resolve, reject) => {
-    http
-      .get(`${api}${shardPath}`, { headers: { 'accept-encoding': 'gzip' } }, (response) => {
-        if (response.headers['content-encoding'] !== 'gzip') reject(new Error(`${shardPath} was not sent gzipped`));
-        let bytes = 0;
-        response.on('data', (chunk: Buffer) => (bytes += chunk.length));
-        response.on('end', () => resolve(bytes));
-      })
-      .on('error', reject);
-  });
+  const answer = await fetchAnswer(`${api}${shardPath}`, 'gzip');
   const ms = performance.now() - started;
-  return { urls: identity.body.split('<url>').length - 1, identityBytes: Buffer.byteLength(identity.body), gzipBytes, ms };
+  if (answer.status !== 200 || answer.encoding !== 'gzip') throw new Error(`${shardPath} answered ${answer.status}, not sent gzipped`);
+  const identity = gunzipSync(answer.bytes);
+  return { urls: identity.toString().split('<url>').length - 1, identityBytes: identity.length, gzipBytes: answer.bytes.length, ms };
 }
 
 const perSecond = (value: number) => Math.round(value).toLocaleString('en-US');
@@ -289,7 +322,7 @@ function printSiteReport(report: SiteReport, jsonPath: string): void {
     .map((s) => [
       s.name,
       String(s.distinctRequests),
-      `${Math.round(s.bodyBytes! / 1024).toLocaleString('en-US')} kB`,
+      `${Math.round(s.bodyBytes! / 1024).toLocaleString('en-US')} kB${s.encoding ? ` ${s.encoding}` : ''}`,
       perSecond(s.bare!.requestsPerSecond),
       ms(s.bare!.p50Ms),
       ms(s.bare!.p99Ms),
@@ -311,7 +344,7 @@ function printSiteReport(report: SiteReport, jsonPath: string): void {
   if (report.gzipShard) {
     const g = report.gzipShard;
     console.log(
-      `one listing shard as a crawler takes it (gzip, alone): ${g.urls.toLocaleString('en-US')} URLs, ` +
+      `one listing shard's first request, as a crawler sends it (gzip, alone): ${g.urls.toLocaleString('en-US')} URLs, ` +
         `${(g.identityBytes / 1e6).toFixed(1)} MB → ${(g.gzipBytes / 1e6).toFixed(2)} MB in ${g.ms.toFixed(0)} ms`,
     );
   }

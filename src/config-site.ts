@@ -10,6 +10,8 @@ export interface SiteConfig {
   readonly staleWhileRevalidateSeconds: number;
   /** SITE_PAGE_CACHE_MB (default 32, 0 turns it off): rendered public pages kept in memory while their data holds. */
   readonly pageCacheBytes: number;
+  /** SITE_SITEMAP_CACHE_MB (default 32, 0 keeps none): gzipped sitemap shards kept in memory while their data holds. */
+  readonly sitemapCacheBytes: number;
 }
 
 export function readSiteConfig(read: EnvReader): SiteConfig {
@@ -18,5 +20,6 @@ export function readSiteConfig(read: EnvReader): SiteConfig {
     sharedMaxAgeSeconds: read.integer('SITE_SHARED_MAX_AGE', 60, 0, 86_400),
     staleWhileRevalidateSeconds: read.integer('SITE_STALE_WHILE_REVALIDATE', 600, 0, 604_800),
     pageCacheBytes: read.integer('SITE_PAGE_CACHE_MB', 32, 0, 4096) * 1024 * 1024,
+    sitemapCacheBytes: read.integer('SITE_SITEMAP_CACHE_MB', 32, 0, 4096) * 1024 * 1024,
   };
 }

@@ -52,6 +52,11 @@ export function sendCompressed(request: FastifyRequest, reply: FastifyReply, bod
   return reply.send(gunzipSync(body.gzip));
 }
 
+/** Whether the request's Accept-Encoding takes `coding` (a `q=0` refuses it). */
+export function acceptsEncoding(request: FastifyRequest, coding: 'gzip' | 'br'): boolean {
+  return acceptedEncodings(request.headers['accept-encoding']).has(coding);
+}
+
 /** The codings an Accept-Encoding header accepts (a `q=0` refuses one). */
 function acceptedEncodings(header: string | string[] | undefined): Set<string> {
   const accepted = new Set<string>();

@@ -80,7 +80,11 @@ export async function registerSite(app: FastifyInstance, { config, services, sta
     return `:root{--brand:${brand.primaryColor};--accent:${brand.accentColor}}\n`;
   });
   seoRoutes(app, {
-    sitemaps: new Sitemaps(services, { publicUrl: config.publicUrl, listingUrlTemplate: config.listings.urlTemplate }),
+    sitemaps: new Sitemaps(services, stamps, {
+      publicUrl: config.publicUrl,
+      listingUrlTemplate: config.listings.urlTemplate,
+      cacheBytes: config.site.sitemapCacheBytes,
+    }),
     robots: robotsTxt(config.publicUrl, config.apiPrefix),
     caching: config.site,
   });

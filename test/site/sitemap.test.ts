@@ -121,11 +121,12 @@ describe.each(DIALECTS)('robots.txt and the sitemap (%s)', (dialect) => {
 
     small = Fastify();
     seoRoutes(small, {
-      sitemaps: new Sitemaps(t.services, {
+      sitemaps: new Sitemaps(t.services, t.services.stamps, {
         publicUrl: PUBLIC_URL,
         listingUrlTemplate: t.config.listings.urlTemplate,
         shardSize: SMALL_SHARD,
         pageSize: 2,
+        cacheBytes: t.config.site.sitemapCacheBytes,
       }),
       robots: 'User-agent: *\n',
       caching: t.config.site,

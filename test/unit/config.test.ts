@@ -96,14 +96,16 @@ describe('loadConfig', () => {
       sharedMaxAgeSeconds: 60,
       staleWhileRevalidateSeconds: 600,
       pageCacheBytes: 32 * 1024 * 1024,
+      sitemapCacheBytes: 32 * 1024 * 1024,
     });
-    const headless = loadConfig({ PORT: '4000', SITE_ENABLED: 'false', SITE_PAGE_CACHE_MB: '0' });
-    expect(headless.site).toMatchObject({ enabled: false, pageCacheBytes: 0 });
+    const headless = loadConfig({ PORT: '4000', SITE_ENABLED: 'false', SITE_PAGE_CACHE_MB: '0', SITE_SITEMAP_CACHE_MB: '0' });
+    expect(headless.site).toMatchObject({ enabled: false, pageCacheBytes: 0, sitemapCacheBytes: 0 });
     expect(headless.resetPasswordUrl).toBe('http://127.0.0.1:4000/console/reset-password');
     for (const [name, value] of [
       ['SITE_ENABLED', 'sometimes'],
       ['SITE_SHARED_MAX_AGE', '-1'],
       ['SITE_PAGE_CACHE_MB', 'lots'],
+      ['SITE_SITEMAP_CACHE_MB', '5000'],
     ] as const) {
       expect(() => loadConfig({ [name]: value }), `${name}=${value}`).toThrow(name);
     }

@@ -38,9 +38,8 @@ export class DirectorySitemap {
     return blocks.map(({ block, newest }) => ({ block, lastmod: toApiTimestamp(newest) }));
   }
 
-  async summary(size: number, block: number): Promise<{ count: number; lastmod: string | null }> {
-    const { count, newest } = await repository.publicBlockSummary(this.db, this.table, size, block);
-    return { count, lastmod: newest === null ? null : toApiTimestamp(newest) };
+  async summary(size: number, block: number): Promise<{ count: number; newest: string | null }> {
+    return repository.publicBlockSummary(this.db, this.table, size, block);
   }
 
   async page(size: number, block: number, after: number, limit: number): Promise<DirectorySitemapEntry[]> {

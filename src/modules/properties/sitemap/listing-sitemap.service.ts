@@ -34,10 +34,13 @@ export class ListingSitemap {
     return blocks.map(({ block, newest }) => ({ block, lastmod: toApiTimestamp(newest) }));
   }
 
-  /** How many public listings the block holds and their newest change (null when none). */
-  async summary(size: number, block: number): Promise<{ count: number; lastmod: string | null }> {
-    const { count, newest } = await repository.publicBlockSummary(this.db, size, block);
-    return { count, lastmod: newest === null ? null : toApiTimestamp(newest) };
+  /**
+   * How many public listings the block holds and their newest `updated_at` as stored, to the millisecond (null when
+   * none): what the shard's ETag is made of, finer than its `lastmod`s (to the second), so that two changes within a
+   * second still make two ETags.
+   */
+  async summary(size: number, block: number): Promise<{ count: number; newest: string | null }> {
+    return repository.publicBlockSummary(this.db, size, block);
   }
 
   /** The block's public listings after id `after`, in id order, at most `limit`. */

@@ -1,10 +1,12 @@
 import { hash } from 'node:crypto';
+import { createGunzip } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ifNoneMatch } from '../../../http/cache.js';
 import type { Language } from '../../../i18n/index.js';
+import { acceptsEncoding } from '../../../http/compressed-body.js';
 import { SITE_LANGUAGES } from '../../paths.js';
 import { PAGE_ROUTE } from '../../site-routes.js';
-import { SHARD_KINDS, type ShardKind, type SitemapAnswer, type Sitemaps } from './sitemaps.js';
+import { SHARD_KINDS, type ShardAnswer, type ShardKind, type SitemapAnswer, type Sitemaps } from './sitemaps.js';
 
 export interface SeoDependencies {
   readonly sitemaps: Sitemaps;
@@ -20,17 +22,28 @@ const SHARD_NAME = new RegExp(`^(${SHARD_KINDS.join('|')})-(0|[1-9][0-9]{0,8})\\
 /**
  * What makes the site found (docs/site.md, "Search engines"): `/robots.txt`, the sitemap index `/sitemap.xml`
  * and its shards `/sitemaps/<lang>/<name>.xml`, outside the language prefixes. Each answer has an ETag (304 on a
- * matching revalidation) and the pages' Cache-Control; an unknown shard is the site's 404 page.
+ * matching revalidation) and the pages' Cache-Control; an unknown shard is the site's 404 page. A shard is sent
+ * as its gzipped bytes to a client that takes gzip (every crawler), with Content-Encoding set so that
+ * @fastify/compress leaves it alone, and unzipped as it is sent to one that does not.
  */
 export function seoRoutes(app: FastifyInstance, { sitemaps, robots, caching }: SeoDependencies): void {
   const cacheControl = `public, max-age=0, s-maxage=${caching.sharedMaxAgeSeconds}, stale-while-revalidate=${caching.staleWhileRevalidateSeconds}`;
-  const robotsAnswer: SitemapAnswer = { etag: `W/"${hash('sha1', robots, 'base64url')}"`, body: () => robots };
+  const XML = 'application/xml; charset=utf-8';
+  const robotsAnswer: SitemapAnswer = { etag: `W/"${hash('sha1', robots, 'base64url')}"`, body: robots };
   const send = (request: FastifyRequest, reply: FastifyReply, answer: SitemapAnswer, type: string) => {
     reply.headers({ etag: answer.etag, 'cache-control': cacheControl }).type(type);
     if (ifNoneMatch(request.headers['if-none-match'], answer.etag)) return reply.code(304).send();
-    return reply.send(answer.body());
+    return reply.send(answer.body);
   };
-  const XML = 'application/xml; charset=utf-8';
+  const sendShard = async (request: FastifyRequest, reply: FastifyReply, shard: ShardAnswer) => {
+    reply.headers({ etag: shard.etag, 'cache-control': cacheControl, vary: 'Accept-Encoding' }).type(XML);
+    if (ifNoneMatch(request.headers['if-none-match'], shard.etag)) return reply.code(304).send();
+    const gzip = await shard.gzip();
+    if (acceptsEncoding(request, 'gzip')) return reply.header('content-encoding', 'gzip').send(gzip);
+    const identity = createGunzip();
+    identity.end(gzip);
+    return reply.send(identity);
+  };
 
   app.get('/robots.txt', PAGE_ROUTE, (request, reply) => send(request, reply, robotsAnswer, 'text/plain; charset=utf-8'));
   app.get('/sitemap.xml', PAGE_ROUTE, async (request, reply) => send(request, reply, await sitemaps.index(), XML));
@@ -42,6 +55,6 @@ export function seoRoutes(app: FastifyInstance, { sitemaps, robots, caching }: S
     const match = SHARD_NAME.exec(params.name);
     const shard = match ? await sitemaps.shard(lang, match[1] as ShardKind, Number(match[2])) : null;
     if (!shard) return reply.callNotFound();
-    return send(request, reply, shard, XML);
+    return sendShard(request, reply, shard);
   });
 }

@@ -1,8 +1,11 @@
 import { hash } from 'node:crypto';
-import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
 import type { Language } from '../../../i18n/index.js';
 import { SITE_LANGUAGES, localPath } from '../../paths.js';
 import type { SiteServices } from '../../site-services.js';
+import type { StampReader } from '../../site.js';
+import { type GzippedShard, ShardCache } from './shard-cache.js';
 import {
   INDEX_CLOSE,
   INDEX_OPEN,
@@ -20,12 +23,16 @@ type Taxonomy = Parameters<SiteServices['taxonomies']['termsOf']>[0];
 /** The records a shard kind lists, read by blocks of ids (the modules' sitemap services). */
 export interface SitemapSource {
   blocks(size: number): Promise<readonly { block: number; lastmod: string }[]>;
-  summary(size: number, block: number): Promise<{ count: number; lastmod: string | null }>;
+  /** The block's count of public records and their newest `updated_at` as stored (to the millisecond). */
+  summary(size: number, block: number): Promise<{ count: number; newest: string | null }>;
   page(size: number, block: number, after: number, limit: number): Promise<readonly { id: number; url: string; lastmod: string }[]>;
 }
 
 export const SHARD_KINDS = ['listings', 'agents', 'agencies'] as const;
 export type ShardKind = (typeof SHARD_KINDS)[number];
+
+/** The cache stamp (db/cache-versions.ts) that triggers renew on any change to what a kind's shards list. */
+const STAMP_OF: Record<ShardKind, string> = { listings: 'listings', agents: 'directory', agencies: 'directory' };
 
 /**
  * The landing pages of the results (`/properties/<facet>/<slug>`), one per term with published listings.
@@ -48,15 +55,23 @@ export interface SitemapOptions {
   readonly listingUrlTemplate: string;
   /** Ids per shard: MAX_SHARD_URLS (50,000) by default, the block of the database's sitemap indexes. */
   readonly shardSize?: number;
-  /** Records read per query while a shard streams: the connection is free between two reads. */
+  /** Records read per query while a shard is built: the connection is free between two reads. */
   readonly pageSize?: number;
+  /** SITE_SITEMAP_CACHE_MB: memory for the gzipped shards kept (shard-cache.ts); 0 keeps none. */
+  readonly cacheBytes: number;
 }
 
-/** An answer whose ETag is known before its body is made. */
+/** A small document (robots.txt, the index, a pages shard): its whole text. */
 export interface SitemapAnswer {
   readonly etag: string;
-  /** The body: the whole text for the small documents, a stream for a shard of records. */
-  body(): string | Readable;
+  readonly body: string;
+}
+
+/** A shard of records, whose ETag is known before its body is made: a revalidation that matches costs no build. */
+export interface ShardAnswer {
+  readonly etag: string;
+  /** The shard's XML, gzipped. */
+  gzip(): Promise<Buffer>;
 }
 
 /**
@@ -64,8 +79,9 @@ export interface SitemapAnswer {
  * cut into shards by blocks of `shardSize` ids (`/sitemaps/<lang>/listings-<n>.xml` lists the public listings
  * with ids n·size … n·size + size − 1), so that a shard's URL always covers the same records, and a block has at
  * most `shardSize` ≤ 50,000 URLs. The index reads one index entry per block; a shard is read in keyset pages of
- * the primary key and streamed as it is read, never held whole. One URL per language and page: each page's head
- * carries its reciprocal hreflang links (layout/Document.tsx), which the sitemap does not repeat.
+ * the primary key and gzipped as it is read (its XML is never held whole), and the gzipped bytes are kept while
+ * the data stamps say its records have not changed (shard-cache.ts). One URL per language and page: each page's
+ * head carries its reciprocal hreflang links (layout/Document.tsx), which the sitemap does not repeat.
  */
 export class Sitemaps {
   readonly shardSize: number;
@@ -73,9 +89,11 @@ export class Sitemaps {
   private readonly sources: Record<ShardKind, SitemapSource>;
   /** The kinds whose records' URLs are this site's pages. */
   private readonly kinds: readonly ShardKind[];
+  private readonly cache: ShardCache;
 
   constructor(
     private readonly services: SitemapServices,
+    private readonly stamps: StampReader,
     private readonly options: SitemapOptions,
   ) {
     this.shardSize = options.shardSize ?? MAX_SHARD_URLS;
@@ -86,6 +104,7 @@ export class Sitemaps {
     this.sources = { listings: services.listingSitemap, agents: services.agentSitemap, agencies: services.agencySitemap };
     const listingsHere = options.listingUrlTemplate.startsWith(`${options.publicUrl}/`);
     this.kinds = SHARD_KINDS.filter((kind) => kind !== 'listings' || listingsHere);
+    this.cache = new ShardCache(options.cacheBytes);
   }
 
   /** `/sitemap.xml`: every language's pages shard and record shards, each with the newest change it lists. */
@@ -122,23 +141,42 @@ export class Sitemaps {
 
   /**
    * A shard of records in one language, or null when its block holds none (it is then in no index). Its ETag is
-   * made from the block's count and newest change, read before the first record is sent.
+   * made from the block's count and newest change, to the millisecond. While the kind's data stamp holds, the
+   * shard kept is the answer with no read at all; otherwise the ETag is read first, so that a matching
+   * revalidation or an unchanged shard kept costs no build.
    */
-  async shard(lang: Language, kind: ShardKind, block: number): Promise<SitemapAnswer | null> {
+  async shard(lang: Language, kind: ShardKind, block: number): Promise<ShardAnswer | null> {
     if (!this.kinds.includes(kind)) return null;
+    const key = `${kind}-${block} ${lang}`;
+    // Read before the ETag and the records: what they show is then at least as new as the stamp.
+    const stamp = await this.stamps.current(STAMP_OF[kind]);
+    const current = this.cache.current(key, stamp);
+    if (current) return kept(current);
     const source = this.sources[kind];
-    const { count, lastmod } = await source.summary(this.shardSize, block);
+    const { count, newest } = await source.summary(this.shardSize, block);
     if (count === 0) return null;
-    const fingerprint = [kind, lang, block, this.shardSize, count, lastmod, this.options.publicUrl].join('\n');
+    const fingerprint = [kind, lang, block, this.shardSize, count, newest, this.options.publicUrl].join('\n');
+    const etag = `W/"${hash('sha1', fingerprint, 'base64url')}"`;
+    const confirmed = this.cache.confirmed(key, etag, stamp);
+    if (confirmed) return kept(confirmed);
     return {
-      etag: `W/"${hash('sha1', fingerprint, 'base64url')}"`,
-      body: () => Readable.from(this.shardChunks(source, lang, block), { objectMode: false }),
+      etag,
+      gzip: async () => (await this.cache.build(key, etag, stamp, () => this.gzippedShard(source, lang, block))).gzip,
     };
   }
 
   /** The absolute URL of a shard. */
   shardUrl(lang: Language, name: string): string {
     return `${this.options.publicUrl}/sitemaps/${lang}/${name}`;
+  }
+
+  /** The shard's XML gzipped as it is written, one page of records at a time. */
+  private async gzippedShard(source: SitemapSource, lang: Language, block: number): Promise<Buffer> {
+    const parts: Buffer[] = [];
+    await pipeline(this.shardChunks(source, lang, block), createGzip(), async (gzipped: AsyncIterable<Buffer>) => {
+      for await (const part of gzipped) parts.push(part);
+    });
+    return Buffer.concat(parts);
   }
 
   private async *shardChunks(source: SitemapSource, lang: Language, block: number): AsyncGenerator<string> {
@@ -179,5 +217,9 @@ export class Sitemaps {
 }
 
 function text(body: string): SitemapAnswer {
-  return { etag: `W/"${hash('sha1', body, 'base64url')}"`, body: () => body };
+  return { etag: `W/"${hash('sha1', body, 'base64url')}"`, body };
+}
+
+function kept({ etag, gzip }: GzippedShard): ShardAnswer {
+  return { etag, gzip: async () => gzip };
 }
