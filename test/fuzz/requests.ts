@@ -793,7 +793,8 @@ const CLASSES: HostileClass[] = [
   },
   {
     name: 'language',
-    applies: () => true,
+    // The prefix is the API's (docs/api.md 0.5): under any other path (`/en/health`) the website answers, with its page.
+    applies: (op) => op.path.startsWith('/realty-api/'),
     apply(draft) {
       draft.prefix = pick(['/ar', '/fr', '/es', '/zz', '/en'], draft.random);
       if (chance(draft.random, 0.5)) setQuery(draft, 'lang', pick(['ar', 'es', 'de', 'zz'], draft.random));
