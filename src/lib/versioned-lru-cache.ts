@@ -1,8 +1,4 @@
-interface Entry<T> {
-  readonly version: string;
-  readonly value: T;
-  readonly bytes: number;
-}
+import { ByteBudgetLru } from './byte-budget-lru.js';
 
 /**
  * Built answers (rendered pages, portal feeds) by key, each kept while the version of the data it was built
@@ -10,49 +6,29 @@ interface Entry<T> {
  * the bytes kept pass the budget. An entry can only come back as built under the version asked for.
  */
 export class VersionedLruCache<T> {
-  private readonly entries = new Map<string, Entry<T>>();
-  private bytes = 0;
+  private readonly entries: ByteBudgetLru<{ readonly version: string; readonly value: T }>;
 
   /**
    * `sizeOf` counts an entry's bytes; an entry over `maxEntryBytes` (default the whole budget) is not kept, so
    * that one answer never crowds out most of the others.
    */
   constructor(
-    private readonly maxBytes: number,
+    maxBytes: number,
     private readonly sizeOf: (value: T) => number,
-    private readonly maxEntryBytes = maxBytes,
-  ) {}
+    maxEntryBytes = maxBytes,
+  ) {
+    this.entries = new ByteBudgetLru(maxBytes, maxEntryBytes);
+  }
 
   get(key: string, version: string): T | undefined {
     const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    if (entry.version !== version) {
-      this.delete(key, entry);
-      return undefined;
-    }
-    // Re-inserted: a Map iterates in insertion order, so the first key is the least recently used.
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    return entry.value;
+    if (entry?.version === version) return entry.value;
+    if (entry) this.entries.delete(key);
+    return undefined;
   }
 
   /** Keeps `value` for `key`; `version` must have been read before the data behind it. False when it is too large to keep. */
   set(key: string, version: string, value: T): boolean {
-    const bytes = this.sizeOf(value) + key.length;
-    if (bytes > this.maxEntryBytes || bytes > this.maxBytes) return false;
-    const old = this.entries.get(key);
-    if (old) this.delete(key, old);
-    this.entries.set(key, { version, value, bytes });
-    this.bytes += bytes;
-    for (const [oldest, entry] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
-      this.delete(oldest, entry);
-    }
-    return true;
-  }
-
-  private delete(key: string, entry: Entry<T>): void {
-    this.entries.delete(key);
-    this.bytes -= entry.bytes;
+    return this.entries.set(key, { version, value }, this.sizeOf(value));
   }
 }

@@ -1,3 +1,5 @@
+import { ByteBudgetLru } from '../../../lib/byte-budget-lru.js';
+
 /** A sitemap shard as sent to crawlers: its gzipped XML, under the ETag it was built for. */
 export interface GzippedShard {
   readonly etag: string;
@@ -8,7 +10,6 @@ interface Entry {
   readonly shard: GzippedShard;
   /** The data stamp read before its ETag was last confirmed: while it holds, the shard is current. */
   stamp: string;
-  readonly bytes: number;
 }
 
 /**
@@ -20,18 +21,17 @@ interface Entry {
  * an eighth of it is sent but not kept (0 keeps none, and concurrent requests still share their build).
  */
 export class ShardCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries: ByteBudgetLru<Entry>;
   private readonly building = new Map<string, Promise<GzippedShard>>();
-  private bytes = 0;
 
-  constructor(private readonly maxBytes: number) {}
+  constructor(maxBytes: number) {
+    this.entries = new ByteBudgetLru(maxBytes, maxBytes / 8); // one shard never crowds out most of the others
+  }
 
   /** The shard kept for `key` if nothing it shows can have changed since `stamp` was read. */
   current(key: string, stamp: string): GzippedShard | undefined {
     const entry = this.entries.get(key);
-    if (entry?.stamp !== stamp) return undefined;
-    this.touch(key, entry);
-    return entry.shard;
+    return entry?.stamp === stamp ? entry.shard : undefined;
   }
 
   /** The shard kept for `key` if its ETag is still `etag` (read after `stamp`): it is current under `stamp` now. */
@@ -39,7 +39,6 @@ export class ShardCache {
     const entry = this.entries.get(key);
     if (entry?.shard.etag !== etag) return undefined;
     entry.stamp = stamp;
-    this.touch(key, entry);
     return entry.shard;
   }
 
@@ -51,36 +50,12 @@ export class ShardCache {
       building = build()
         .then((gzip) => {
           const shard = { etag, gzip };
-          this.keep(key, shard, stamp);
+          this.entries.set(key, { shard, stamp }, gzip.length);
           return shard;
         })
         .finally(() => this.building.delete(flight));
       this.building.set(flight, building);
     }
     return building;
-  }
-
-  private keep(key: string, shard: GzippedShard, stamp: string): void {
-    const bytes = shard.gzip.length + key.length;
-    if (bytes > this.maxBytes / 8) return; // one shard never crowds out most of the others
-    const old = this.entries.get(key);
-    if (old) this.delete(key, old);
-    this.entries.set(key, { shard, stamp, bytes });
-    this.bytes += bytes;
-    for (const [oldest, entry] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
-      this.delete(oldest, entry);
-    }
-  }
-
-  /** Re-inserted: a Map iterates in insertion order, so the first key is the least recently used. */
-  private touch(key: string, entry: Entry): void {
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-  }
-
-  private delete(key: string, entry: Entry): void {
-    this.entries.delete(key);
-    this.bytes -= entry.bytes;
   }
 }
