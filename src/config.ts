@@ -39,6 +39,8 @@ export interface Config {
     readonly formsPerMinute: number;
     /** Pulls of one portal feed token (GET /feeds/{token}), whatever the address. */
     readonly feedPullsPerMinute: number;
+    /** Renewals of one session with its refresh token, whatever the address (not a sign-in attempt). */
+    readonly renewalsPerMinute: number;
   };
   readonly bodyLimitBytes: number;
   readonly trustProxy: boolean;
@@ -230,6 +232,7 @@ export function loadConfig(env: Env = process.env, stdoutIsTerminal = Boolean(pr
       authPerMinute: read.integer('AUTH_RATE_LIMIT_PER_MINUTE', 10, 1, 1_000_000),
       formsPerMinute: read.integer('FORMS_RATE_LIMIT_PER_MINUTE', 5, 1, 1_000_000),
       feedPullsPerMinute: read.integer('FEED_RATE_LIMIT_PER_MINUTE', 10, 1, 1_000_000),
+      renewalsPerMinute: read.integer('REFRESH_RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
     },
     bodyLimitBytes: read.integer('BODY_LIMIT', 1024 * 1024, 1024, 100 * 1024 * 1024),
     trustProxy: read.boolean('TRUST_PROXY', false),

@@ -34,25 +34,36 @@ export function formsRateLimit(config: Config) {
   return { max: config.rateLimit.formsPerMinute, timeWindow: 60_000 };
 }
 
+/** A check of one request against a budget, under a key known only once the request is read; throws 429 when over it. */
+export type KeyedRateCheck = (request: FastifyRequest, key: string) => Promise<void>;
+
 /**
- * A budget per key of the route's choosing (a portal feed's token) beside the per-address budget, which still
- * applies: a route's own `config.rateLimit` would replace that budget, and the plugin's hooks run once per
- * request, so this one is checked through `createRateLimit` in a hook of the route's. Over the budget: 429 with
- * Retry-After, as every limit answers. Undefined while rate limits are off. NOTE: with Redis its counters sit
- * under the plugin's name space followed by `undefinedundefined-` (a child limiter made outside a route knows no
- * route to name); the key says what they count.
+ * A budget of `max` a minute per key, checked where a route knows the key (a session once its refresh token is
+ * read), beside the per-address budget. A route's own `config.rateLimit` would replace that budget, and the
+ * plugin's hooks run once per request, so this one goes through `createRateLimit`. Over the budget: 429 with
+ * Retry-After, as every limit answers. Undefined while rate limits are off. With Redis every such budget shares
+ * the plugin's name space followed by `undefinedundefined-` (a limiter made outside a route knows no route to
+ * name), so the keys start with the budget's `name`.
  */
-export function perKeyRateLimit(
-  app: FastifyInstance,
-  config: Config,
-  budget: { max: number; key: (request: FastifyRequest) => string },
-): onRequestAsyncHookHandler | undefined {
+export function keyedRateLimit(app: FastifyInstance, config: Config, name: string, max: number): KeyedRateCheck | undefined {
   if (!config.rateLimit.enabled) return undefined;
-  const limit = app.createRateLimit({ max: budget.max, timeWindow: 60_000, keyGenerator: budget.key });
-  return async (request) => {
+  const keys = new WeakMap<FastifyRequest, string>();
+  const limit = app.createRateLimit({ max, timeWindow: 60_000, keyGenerator: (request) => `${name}:${keys.get(request)}` });
+  return async (request, key) => {
+    keys.set(request, key);
     const result = await limit(request);
     if (!result.isAllowed && result.isExceeded) {
       throw new AppError('rate_limited', 'rate_limited', [], { seconds: Math.max(1, result.ttlInSeconds) });
     }
   };
+}
+
+/** keyedRateLimit as an onRequest hook, for a key found in the request itself (a portal feed's token). */
+export function perKeyRateLimit(
+  app: FastifyInstance,
+  config: Config,
+  budget: { name: string; max: number; key: (request: FastifyRequest) => string },
+): onRequestAsyncHookHandler | undefined {
+  const check = keyedRateLimit(app, config, budget.name, budget.max);
+  return check && ((request) => check(request, budget.key(request)));
 }

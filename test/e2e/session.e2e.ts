@@ -36,6 +36,29 @@ describe('signing in to the console', () => {
     expect(problems()).toEqual([]);
   });
 
+  it('waits out a rate-limited renewal with a word on screen, and stays signed in', async () => {
+    const { page, problems } = await openPage(suite.browser);
+    await signIn(page, suite.server, ADMIN.email, ADMIN.password);
+    // The reload's renewal meets a 429 once, as a session renewed too often would (REFRESH_RATE_LIMIT_PER_MINUTE).
+    let refused = 0;
+    await page.route('**/realty-api/v1/auth/token', async (route) => {
+      if (refused++ > 0) return route.continue();
+      await route.fulfill({
+        status: 429,
+        headers: { 'retry-after': '2', 'content-type': 'application/json' },
+        body: JSON.stringify({ success: false, code: 'rate_limited', message: 'Too many requests. Try again in 2 seconds.' }),
+      });
+    });
+    await page.reload();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Too many requests from this network: trying again in [12] s\.$/ })
+      .waitFor();
+    await page.getByRole('heading', { level: 1, name: /^Welcome/ }).waitFor();
+    expect(refused, 'the renewal was tried again after Retry-After').toBe(2);
+    expect(problems()).toEqual([]);
+  });
+
   it('speaks Arabic right to left, and keeps the choice', async () => {
     const { page, problems } = await openPage(suite.browser);
     await signIn(page, suite.server, ADMIN.email, ADMIN.password);

@@ -18,6 +18,8 @@ export class ApiError extends Error {
     message: string,
     readonly fields: FieldError[] = [],
     readonly requestId?: string,
+    /** A 429's Retry-After, in seconds. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -143,5 +145,13 @@ async function unwrap<T>(response: Response): Promise<T> {
   if (response.ok && body.success !== false) return body.data as T;
   // Term listings answer "no records" with 200 and success false (docs/api.md 0.2): that is an empty list.
   if (response.ok) return body.data as T;
-  throw new ApiError(response.status, body.code ?? 'error', body.message ?? response.statusText, body.errors ?? [], body.request_id);
+  const retryAfter = Number(response.headers.get('retry-after'));
+  throw new ApiError(
+    response.status,
+    body.code ?? 'error',
+    body.message ?? response.statusText,
+    body.errors ?? [],
+    body.request_id,
+    response.status === 429 && retryAfter > 0 ? retryAfter : undefined,
+  );
 }

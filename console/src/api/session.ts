@@ -30,6 +30,7 @@ class Session {
   private accessToken: string | null = null;
   private user: Identity | null = null;
   private renewal: Promise<boolean> | null = null;
+  private renewalRetryAt: number | null = null;
   private restored: Promise<boolean> | null = null;
   private readonly listeners = new Set<Listener>();
 
@@ -41,7 +42,12 @@ class Session {
     return this.user;
   }
 
-  /** Called when the token or the identity changes (the live notification feed reconnects). */
+  /** While a renewal waits out a rate limit (429): when it tries again, as a Date.now() time; else null. */
+  retryingAt(): number | null {
+    return this.renewalRetryAt;
+  }
+
+  /** Called when the token, the identity or a renewal's wait changes (the live notification feed reconnects). */
   subscribe(listener: Listener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -97,22 +103,37 @@ class Session {
     }
   }
 
-  /** A new access token from the refresh cookie; one request at a time however many callers ask. */
+  /**
+   * A new access token from the refresh cookie; one request at a time however many callers ask. A 429 (too many
+   * renewals) keeps the session: the wait is announced (retryingAt) and the renewal tried again after Retry-After.
+   */
   renew(): Promise<boolean> {
-    this.renewal ??= api<TokenAnswer>('/auth/token', { method: 'POST', body: { grant_type: 'refresh_token', session: 'cookie' } })
-      .then((answer) => {
+    this.renewal ??= this.renewOnce().finally(() => {
+      this.renewal = null;
+    });
+    return this.renewal;
+  }
+
+  private async renewOnce(): Promise<boolean> {
+    for (;;) {
+      try {
+        const answer = await api<TokenAnswer>('/auth/token', { method: 'POST', body: { grant_type: 'refresh_token', session: 'cookie' } });
         this.accessToken = answer.token;
+        this.renewalRetryAt = null;
         this.changed();
         return true;
-      })
-      .catch(() => {
-        this.forget();
-        return false;
-      })
-      .finally(() => {
-        this.renewal = null;
-      });
-    return this.renewal;
+      } catch (error) {
+        if (!(error instanceof ApiError && error.status === 429)) {
+          this.renewalRetryAt = null;
+          this.forget();
+          return false;
+        }
+        const seconds = error.retryAfterSeconds ?? 1;
+        this.renewalRetryAt = Date.now() + seconds * 1000;
+        this.changed();
+        await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+      }
+    }
   }
 
   private forget(): void {

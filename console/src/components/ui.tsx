@@ -1,7 +1,8 @@
 import type { HttpError } from '@refinedev/core';
-import { type ReactNode, useId } from 'react';
+import { type ReactNode, useId, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { session } from '../api/session';
 
 /** The page's heading and, beside it, its main actions. */
 export function PageHeader({ title, children }: { title: string; children?: ReactNode }) {
@@ -60,9 +61,16 @@ export function ErrorNotice({ error, onRetry }: { error: HttpError | Error | nul
 
 export function Loading() {
   const { t } = useTranslation();
+  // A session renewal held back by a rate limit says so rather than looking stuck (api/session.ts).
+  const retryAt = useSyncExternalStore(
+    (listener) => session.subscribe(listener),
+    () => session.retryingAt(),
+  );
   return (
     <p className="muted" role="status" data-loading="">
-      {t('common.loading')}
+      {retryAt === null
+        ? t('common.loading')
+        : t('common.renewal_rate_limited', { seconds: Math.max(1, Math.ceil((retryAt - Date.now()) / 1000)) })}
     </p>
   );
 }

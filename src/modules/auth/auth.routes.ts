@@ -1,11 +1,13 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import type { Config } from '../../config.js';
 import { Envelope, errorResponses } from '../../http/envelope.js';
+import { authRateLimit, keyedRateLimit } from '../../http/rate-limit.js';
 import { bodyDefaultsToEmpty } from '../../http/route-helpers.js';
 import { translate } from '../../i18n/index.js';
 import { toApiTimestamp } from '../../lib/time.js';
-import type { AuthService } from './auth.service.js';
+import type { AuthService, RenewalMeter } from './auth.service.js';
 import { LoginBody, LogoutBody, RegisterBody, ResetConfirmBody, ResetRequestBody, TokenBody, TokenValidity } from './auth.schemas.js';
 import type { PasswordResetService } from './password-reset.service.js';
 import { REFRESH_COOKIE_NAME, type RefreshCookie } from './refresh-cookie.js';
@@ -15,8 +17,8 @@ export interface AuthRouteOptions {
   passwordReset: PasswordResetService;
   /** Cookie mode's refresh cookie (docs/api.md 2.3). */
   refreshCookie: RefreshCookie;
-  /** The per-IP budget of the sign-in routes (docs/api.md 0.6); unused when rate limiting is off. */
-  signInRateLimit: { max: number; timeWindow: number };
+  /** Its rate limits (docs/api.md 0.6): the sign-in routes' per-address budget, the renewals' per-session one. */
+  config: Config;
 }
 
 const MessageOnly = Type.Object({ success: Type.Boolean(), message: Type.String() });
@@ -26,9 +28,21 @@ const COOKIE_MODE_NOTE =
   ` With \`session: cookie\` the refresh token is set as the HttpOnly, SameSite=Strict cookie \`${REFRESH_COOKIE_NAME}\`, ` +
   'scoped to `/auth/token`, and left out of the answer (docs/api.md 2.3).';
 
-export async function authRoutes(app: FastifyInstance, { auth, passwordReset, refreshCookie, signInRateLimit }: AuthRouteOptions) {
+export async function authRoutes(app: FastifyInstance, { auth, passwordReset, refreshCookie, config }: AuthRouteOptions) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const signInRateLimit = authRateLimit(config);
   const limited = { rateLimit: signInRateLimit };
+  // A renewal is not a sign-in attempt: every page load of the console renews its session, and a whole office may
+  // share one address. A session has a budget of its own; refused tokens (guesses, copies) use the address's.
+  const renewalsPerSession = keyedRateLimit(app, config, 'renewals', config.rateLimit.renewalsPerMinute);
+  const refusalsPerAddress = keyedRateLimit(app, config, 'refused-renewals', config.rateLimit.authPerMinute);
+  const renewalMeter = (request: FastifyRequest): RenewalMeter => ({
+    renewing: async (sessionId) => renewalsPerSession?.(request, sessionId),
+    refusing: async (reason) => {
+      request.log.warn({ reason, ip: request.ip }, 'refresh token refused');
+      await refusalsPerAddress?.(request, request.ip);
+    },
+  });
   if (refreshCookie.path !== `${app.prefix}/auth/token`) {
     throw new Error(`the refresh cookie's path ${refreshCookie.path} is not the token route's, ${app.prefix}/auth/token`);
   }
@@ -84,13 +98,18 @@ export async function authRoutes(app: FastifyInstance, { auth, passwordReset, re
   api.post(
     '/auth/token',
     {
-      config: limited,
+      // The password grant has the sign-in budget; the body tells the grants apart, hence the later hook.
+      config: { rateLimit: { ...signInRateLimit, hook: 'preHandler', allowList: (request) => isRefreshGrant(request.body) } },
       schema: {
         tags: ['auth'],
         summary: 'Get tokens with a password, or rotate a refresh token',
         description:
           '`grant_type: password` with `username` and `password`, or `grant_type: refresh_token` with `refresh_token`. ' +
           'Refresh tokens are single use; presenting one that was already used revokes its whole session (401). ' +
+          "The password grant has the sign-in routes' budget per address (AUTH_RATE_LIMIT_PER_MINUTE); a renewal is not a " +
+          'sign-in attempt: each session may be renewed REFRESH_RATE_LIMIT_PER_MINUTE times a minute (default 60) from any ' +
+          'address, and refused refresh tokens (unknown, reused, revoked, expired) count against AUTH_RATE_LIMIT_PER_MINUTE ' +
+          'per address; past either, 429 with Retry-After. ' +
           `With \`session: cookie\` the refresh token is answered as the HttpOnly cookie \`${REFRESH_COOKIE_NAME}\` (not in the answer), and ` +
           'a refresh grant without `refresh_token` reads that cookie: the rotated token is set again, a missing cookie is ' +
           '401 `unauthorized`, an unusable one 401 `invalid_token`. Without `session: cookie` the cookie is never read. ' +
@@ -104,7 +123,8 @@ export async function authRoutes(app: FastifyInstance, { auth, passwordReset, re
     },
     async (request, reply) => {
       const input = refreshCookie.tokenInput(request.body, request.headers.cookie);
-      return { success: true, data: refreshCookie.deliver(reply, request.body.session, await auth.issueTokens(input)) };
+      const tokens = await auth.issueTokens(input, renewalMeter(request));
+      return { success: true, data: refreshCookie.deliver(reply, request.body.session, tokens) };
     },
   );
 
@@ -184,4 +204,8 @@ export async function authRoutes(app: FastifyInstance, { auth, passwordReset, re
       return { success: true, message: translate(request.lang, 'reset_done') };
     },
   );
+}
+
+function isRefreshGrant(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && (body as { grant_type?: unknown }).grant_type === 'refresh_token';
 }

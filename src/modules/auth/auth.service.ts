@@ -29,6 +29,19 @@ export interface AuthOptions {
   registrationEnabled: boolean;
 }
 
+/** Why a refresh token was refused: `reused` is a copied token (its session is revoked with it). */
+export type RefusedRenewal = 'unknown' | 'reused' | 'revoked' | 'expired' | 'no_account';
+
+/** How renewals are metered (auth.routes.ts): each session's on its own budget, refusals on the address's. */
+export interface RenewalMeter {
+  /** Before a session is renewed; throws (429) when it has been renewed too often. */
+  renewing(sessionId: string): Promise<void>;
+  /** Before an unusable refresh token is refused; throws (429) past the address's budget of refusals. */
+  refusing(reason: RefusedRenewal): Promise<void>;
+}
+
+const UNMETERED: RenewalMeter = { renewing: async () => {}, refusing: async () => {} };
+
 /** Sign-in, registration, tokens and sessions (docs/api.md 2). */
 export class AuthService implements Authenticator {
   constructor(
@@ -53,8 +66,11 @@ export class AuthService implements Authenticator {
     return this.signIn(await this.createAccount(input));
   }
 
-  /** `POST /auth/token`: the password grant starts a session, the refresh grant rotates one. */
-  async issueTokens(input: TokenInput): Promise<TokenPairRecord> {
+  /**
+   * `POST /auth/token`: the password grant starts a session, the refresh grant rotates one, metered by `renewals`
+   * (the route's rate limits) rather than counted as a sign-in attempt.
+   */
+  async issueTokens(input: TokenInput, renewals: RenewalMeter = UNMETERED): Promise<TokenPairRecord> {
     if (input.grant_type === 'password') {
       if (!input.username) throw AppError.invalidField('username', 'rule_required');
       if (!input.password) throw AppError.invalidField('password', 'rule_required');
@@ -63,7 +79,7 @@ export class AuthService implements Authenticator {
       return toTokenPair(user.id, await this.startSession(user.id));
     }
     if (!input.refresh_token) throw AppError.invalidField('refresh_token', 'rule_required');
-    return this.refresh(input.refresh_token);
+    return this.refresh(input.refresh_token, renewals);
   }
 
   /** Starts a session for a user whose identity is proven (password, social provider, registration). */
@@ -159,19 +175,26 @@ export class AuthService implements Authenticator {
    * Rotates a refresh token. A token that was already rotated away (or that loses a race against its own
    * second use) has been copied: the whole session is revoked, so the thief's and the owner's tokens die.
    */
-  private async refresh(refreshToken: string): Promise<TokenPairRecord> {
+  private async refresh(refreshToken: string, renewals: RenewalMeter): Promise<TokenPairRecord> {
     const hash = hashSecretToken(refreshToken);
     const now = new Date();
+    const refuse = async (reason: RefusedRenewal): Promise<never> => {
+      await renewals.refusing(reason);
+      throw new AppError('invalid_token');
+    };
     const session = await repository.findSessionByRefreshHash(this.db, hash);
     if (!session) {
       const reused = await repository.findSessionOfRetiredToken(this.db, hash);
-      if (reused) await this.revokeSession(reused);
-      throw new AppError('invalid_token');
+      if (!reused) return refuse('unknown');
+      await this.revokeSession(reused);
+      return refuse('reused');
     }
-    if (session.revoked_at !== null || session.expires_at <= nowIso(now)) throw new AppError('invalid_token');
+    if (session.revoked_at !== null) return refuse('revoked');
+    if (session.expires_at <= nowIso(now)) return refuse('expired');
     const user = await this.users.findAccount(session.user_id);
-    if (!user) throw new AppError('invalid_token');
+    if (!user) return refuse('no_account');
     if (user.status === 'suspended') throw new AppError('account_suspended');
+    await renewals.renewing(session.id);
 
     const nextToken = newSecretToken();
     const rotated = await this.db
@@ -181,7 +204,7 @@ export class AuthService implements Authenticator {
       );
     if (!rotated) {
       await this.revokeSession(session.id);
-      throw new AppError('invalid_token');
+      return refuse('reused');
     }
     const { token, expiresAt } = await this.tokens.sign({ userId: user.id, sessionId: session.id }, now);
     return toTokenPair(user.id, { token, refreshToken: nextToken, expiresIn: this.tokens.ttlSeconds, expiresAt });

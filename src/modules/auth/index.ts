@@ -1,4 +1,3 @@
-import { authRateLimit } from '../../http/rate-limit.js';
 import type { AccountsServices } from '../accounts/index.js';
 import type { AppModule, Platform } from '../module.js';
 import { AccessTokens } from './access-tokens.service.js';
@@ -49,7 +48,7 @@ export function createAuthModule(
     services: { auth, passwordReset, loginLocks, refreshCookie },
     schemas: [LoginResult, TokenPair],
     routes: async (api) => {
-      await api.register(authRoutes, { auth, passwordReset, refreshCookie, signInRateLimit: authRateLimit(config) });
+      await api.register(authRoutes, { auth, passwordReset, refreshCookie, config });
     },
     senders: { [PASSWORD_RESET_CHANNEL]: (payload) => passwordReset.deliverReset(payload) },
     stop: async () => {

@@ -101,6 +101,7 @@ export async function feedTokenRoutes(app: FastifyInstance, { feedTokens, config
   );
 
   const perToken = perKeyRateLimit(app, config, {
+    name: 'feed-pulls',
     max: config.rateLimit.feedPullsPerMinute,
     key: (request) => feedTokens.pullKeyOf(tokenOf(request)),
   });
