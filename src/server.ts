@@ -33,6 +33,7 @@ export async function serve(config: Config): Promise<void> {
 
   const services = createServices(deps);
   if (config.admin) await services.users.ensureAdministrator(config.admin.email, config.admin.password);
+  const setupToken = await services.firstRun.start();
   const seed = config.seedDemo === 'auto' ? config.databaseIsDefault && database.isNew : config.seedDemo;
   // Listings only come with a new taxonomy: a restart with SEED_DEMO=true never adds more.
   const seeded = seed ? await seedDemoTerms(services.taxonomies) : 0;
@@ -51,6 +52,7 @@ export async function serve(config: Config): Promise<void> {
     `  API:     ${base}${config.apiPrefix}/realty-api/v1`,
     `  Docs:    ${base}/docs`,
     ...(config.console.enabled ? [`  Console: ${base}/console/`] : []),
+    ...(setupToken ? firstRunLines(base, config.apiPrefix, setupToken, config.console.enabled) : []),
   ];
   console.log(`realty-api is listening on ${address}\n${lines.join('\n')}`);
 
@@ -72,4 +74,14 @@ export async function serve(config: Config): Promise<void> {
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+/**
+ * No administrator yet: the one-time link that makes one (modules/auth/first-run.service.ts). Printed, never
+ * logged as a log line, and put after `#` so that it reaches no access log or Referer.
+ */
+function firstRunLines(base: string, apiPrefix: string, token: string, consoleEnabled: boolean): string[] {
+  if (consoleEnabled) return [`  Set-up:  ${base}/console/setup#token=${token}  (one-time link: creates the first administrator)`];
+  const route = `${base}${apiPrefix}/realty-api/v1/setup/administrator`;
+  return [`  Set-up:  POST ${route} with {"token": "${token}", …} creates the first administrator`];
 }

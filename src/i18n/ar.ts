@@ -54,10 +54,12 @@ export const ar: Catalogue = {
   // Accounts (auth, sessions, password reset)
   registration_closed: 'التسجيل مغلق.',
   register_success: 'تم إنشاء حسابك.',
+  first_administrator_created: 'تم إنشاء أول مدير.',
   logout_success: 'تم تسجيل خروجك.',
   reset_requested: 'إذا كان هناك حساب يستخدم هذا العنوان، فقد أُرسل إليه رابط لإعادة تعيين كلمة المرور.',
   reset_done: 'تم تغيير كلمة المرور. سجّل الدخول بكلمة المرور الجديدة.',
   rule_reset_token_invalid: 'غير صالح أو منتهي الصلاحية أو مستخدم من قبل',
+  rule_setup_token_invalid: 'ليس رابط الإعداد لهذا التشغيل أو استُخدم من قبل',
   reset_mail_subject: 'إعادة تعيين كلمة المرور',
   reset_mail_body:
     'مرحبًا {name}،\n\nلاختيار كلمة مرور جديدة، افتح هذا الرابط خلال {minutes} دقيقة:\n{link}\n\nإذا لم تطلب ذلك، فتجاهل هذه الرسالة: ستبقى كلمة المرور كما هي.',

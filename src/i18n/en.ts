@@ -58,10 +58,12 @@ export const en = {
   // Accounts (auth, sessions, password reset)
   registration_closed: 'Registration is closed.',
   register_success: 'Your account was created.',
+  first_administrator_created: 'The first administrator was created.',
   logout_success: 'You have been signed out.',
   reset_requested: 'If an account uses this address, a link to reset the password has been sent to it.',
   reset_done: 'Your password was changed. Sign in with the new password.',
   rule_reset_token_invalid: 'is invalid, expired or already used',
+  rule_setup_token_invalid: 'is not the set-up link of this start, or was already used',
   reset_mail_subject: 'Reset your password',
   reset_mail_body:
     'Hello {name},\n\nTo choose a new password, open this link within {minutes} minutes:\n{link}\n\nIf you did not ask for this, ignore this mail: your password stays as it is.',

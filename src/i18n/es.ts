@@ -54,10 +54,12 @@ export const es: Catalogue = {
   // Accounts (auth, sessions, password reset)
   registration_closed: 'El registro está cerrado.',
   register_success: 'Tu cuenta ha sido creada.',
+  first_administrator_created: 'Se creó el primer administrador.',
   logout_success: 'Has cerrado la sesión.',
   reset_requested: 'Si alguna cuenta usa esta dirección, se le ha enviado un enlace para restablecer la contraseña.',
   reset_done: 'Tu contraseña ha cambiado. Inicia sesión con la nueva contraseña.',
   rule_reset_token_invalid: 'no es válido, ha caducado o ya se usó',
+  rule_setup_token_invalid: 'no es el enlace de configuración de este arranque o ya se usó',
   reset_mail_subject: 'Restablece tu contraseña',
   reset_mail_body:
     'Hola {name}:\n\nPara elegir una nueva contraseña, abre este enlace en los próximos {minutes} minutos:\n{link}\n\nSi no lo solicitaste, ignora este correo: tu contraseña no cambia.',

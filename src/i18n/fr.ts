@@ -54,10 +54,12 @@ export const fr: Catalogue = {
   // Accounts (auth, sessions, password reset)
   registration_closed: 'Les inscriptions sont fermées.',
   register_success: 'Votre compte a été créé.',
+  first_administrator_created: 'Le premier administrateur a été créé.',
   logout_success: 'Vous êtes déconnecté.',
   reset_requested: 'Si un compte utilise cette adresse, un lien pour réinitialiser le mot de passe y a été envoyé.',
   reset_done: 'Votre mot de passe a été modifié. Connectez-vous avec le nouveau mot de passe.',
   rule_reset_token_invalid: 'est invalide, expiré ou déjà utilisé',
+  rule_setup_token_invalid: 'n’est pas le lien de configuration de ce démarrage, ou a déjà servi',
   reset_mail_subject: 'Réinitialisez votre mot de passe',
   reset_mail_body:
     "Bonjour {name},\n\nPour choisir un nouveau mot de passe, ouvrez ce lien dans les {minutes} minutes :\n{link}\n\nSi vous n'avez rien demandé, ignorez ce message : votre mot de passe reste inchangé.",

@@ -19,6 +19,8 @@ export const ADMIN = { email: 'admin@example.com', password: 'admin password 1' 
 export interface E2eServer {
   /** `http://127.0.0.1:<port>` */
   url: string;
+  /** What the server printed so far (stdout and stderr). */
+  output(): string;
   /** Calls the API as it answers (the envelope's `data`), throwing on an error answer. */
   api<T>(method: string, route: string, body?: unknown, token?: string): Promise<T>;
   close(): Promise<void>;
@@ -74,6 +76,7 @@ export async function startServer({ demo = false, env = {} }: { demo?: boolean; 
 
   return {
     url,
+    output: () => output,
     async api<T>(method: string, route: string, body?: unknown, token?: string): Promise<T> {
       const response = await fetch(`${url}/realty-api/v1${route}`, {
         method,
@@ -113,7 +116,7 @@ function freePort(): Promise<number> {
  * For a test file: one server (see startServer) and one browser, started before its tests and stopped after.
  * The returned object's fields are set once `beforeAll` has run.
  */
-export function consoleSuite(options: { demo?: boolean } = {}): { server: E2eServer; browser: Browser } {
+export function consoleSuite(options: { demo?: boolean; env?: Record<string, string> } = {}): { server: E2eServer; browser: Browser } {
   const suite = {} as { server: E2eServer; browser: Browser };
   beforeAll(async () => {
     [suite.server, suite.browser] = await Promise.all([startServer(options), launchBrowser()]);

@@ -63,6 +63,16 @@ class Session {
     return this.start(`/social/${provider}/login`, body);
   }
 
+  /** A new account of a self-service role (docs/api.md 2.2), signed in. */
+  signUp(fields: Record<string, string>): Promise<Identity> {
+    return this.start('/auth/register', fields);
+  }
+
+  /** The first administrator, with the token of the set-up link that the server printed at its first run. */
+  setUp(fields: Record<string, string>): Promise<Identity> {
+    return this.start('/setup/administrator', fields);
+  }
+
   private async start(route: string, body: Record<string, string>): Promise<Identity> {
     const result = await api<Identity & TokenAnswer>(route, { method: 'POST', body: { ...body, session: 'cookie' } });
     this.accessToken = result.token;

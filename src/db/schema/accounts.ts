@@ -9,6 +9,7 @@ export interface AccountsTables {
   password_resets: PasswordResetsTable;
   login_locks: LoginLocksTable;
   social_accounts: SocialAccountsTable;
+  setup_tokens: SetupTokensTable;
 }
 
 export const ROLES = ['administrator', 'manager', 'agency', 'agent', 'owner', 'seller', 'buyer'] as const;
@@ -68,6 +69,13 @@ export interface PasswordResetsTable {
   created_at: string;
   expires_at: string;
   used_at: string | null;
+}
+
+/** The first run's one-time link (modules/auth/first-run.service.ts): at most one row, while no administrator exists. */
+export interface SetupTokensTable {
+  /** SHA-256 of the token printed by `serve`. */
+  token_hash: string;
+  created_at: string;
 }
 
 export interface LoginLocksTable {

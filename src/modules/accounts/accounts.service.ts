@@ -53,8 +53,9 @@ export class AccountsService {
   /**
    * Creates an account, and for the agent and agency roles its directory record, in one transaction.
    * A taken e-mail or username is a 409 naming which one; usernames differing only in case count as taken.
+   * `claim` runs first in that transaction (a one-time token spent on the account): when it throws, nothing is made.
    */
-  async createUser(account: NewAccount): Promise<UserRow> {
+  async createUser(account: NewAccount, claim?: (trx: Transaction<DB>) => Promise<void>): Promise<UserRow> {
     const email = account.email.trim().toLowerCase();
     if (await repository.findUserByEmail(this.db, email)) throw new AppError('email_taken');
     if (await repository.usernameExists(this.db, account.username)) throw new AppError('username_taken');
@@ -66,6 +67,7 @@ export class AccountsService {
     const now = nowIso();
     try {
       return await this.db.transaction().execute(async (trx) => {
+        await claim?.(trx);
         const user = await repository.insertUser(trx, {
           username: account.username,
           email,

@@ -172,3 +172,15 @@ export async function expirePasswordResets(trx: Transaction<DB>, userId: number,
 export async function setPasswordHash(trx: Transaction<DB>, userId: number, hash: string, now: string): Promise<void> {
   await trx.updateTable('users').set({ password_hash: hash, updated_at: now }).where('id', '=', userId).execute();
 }
+
+/** The first run's token (first-run.service.ts): the one kept replaced by `tokenHash`, or none kept when undefined. */
+export async function replaceSetupToken(trx: Transaction<DB>, tokenHash: string | undefined, now: string): Promise<void> {
+  await trx.deleteFrom('setup_tokens').execute();
+  if (tokenHash) await trx.insertInto('setup_tokens').values({ token_hash: tokenHash, created_at: now }).execute();
+}
+
+/** Deletes the set-up token of `tokenHash`, in one statement (two requests with it cannot both spend it); whether it was there. */
+export async function consumeSetupToken(trx: Transaction<DB>, tokenHash: string): Promise<boolean> {
+  const result = await trx.deleteFrom('setup_tokens').where('token_hash', '=', tokenHash).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}

@@ -8,13 +8,24 @@ import { bodyDefaultsToEmpty } from '../../http/route-helpers.js';
 import { translate } from '../../i18n/index.js';
 import { toApiTimestamp } from '../../lib/time.js';
 import type { AuthService, RenewalMeter } from './auth.service.js';
-import { LoginBody, LogoutBody, RegisterBody, ResetConfirmBody, ResetRequestBody, TokenBody, TokenValidity } from './auth.schemas.js';
+import {
+  FirstAdministratorBody,
+  LoginBody,
+  LogoutBody,
+  RegisterBody,
+  ResetConfirmBody,
+  ResetRequestBody,
+  TokenBody,
+  TokenValidity,
+} from './auth.schemas.js';
+import type { FirstRunService } from './first-run.service.js';
 import type { PasswordResetService } from './password-reset.service.js';
 import { REFRESH_COOKIE_NAME, type RefreshCookie } from './refresh-cookie.js';
 
 export interface AuthRouteOptions {
   auth: AuthService;
   passwordReset: PasswordResetService;
+  firstRun: FirstRunService;
   /** Cookie mode's refresh cookie (docs/api.md 2.3). */
   refreshCookie: RefreshCookie;
   /** Its rate limits (docs/api.md 0.6): the sign-in routes' per-address budget, the renewals' per-session one. */
@@ -28,7 +39,7 @@ const COOKIE_MODE_NOTE =
   ` With \`session: cookie\` the refresh token is set as the HttpOnly, SameSite=Strict cookie \`${REFRESH_COOKIE_NAME}\`, ` +
   'scoped to `/auth/token`, and left out of the answer (docs/api.md 2.3).';
 
-export async function authRoutes(app: FastifyInstance, { auth, passwordReset, refreshCookie, config }: AuthRouteOptions) {
+export async function authRoutes(app: FastifyInstance, { auth, passwordReset, firstRun, refreshCookie, config }: AuthRouteOptions) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const signInRateLimit = authRateLimit(config);
   const limited = { rateLimit: signInRateLimit };
@@ -92,6 +103,33 @@ export async function authRoutes(app: FastifyInstance, { auth, passwordReset, re
     async (request, reply) => {
       const data = refreshCookie.deliver(reply, request.body.session, await auth.register(request.body));
       return reply.status(201).send({ success: true, data, message: translate(request.lang, 'register_success') });
+    },
+  );
+
+  api.post(
+    '/setup/administrator',
+    {
+      config: limited,
+      schema: {
+        tags: ['auth'],
+        summary: 'Create the first administrator with the first run’s set-up link, and sign in',
+        description:
+          'While the database has no active administrator, each start of `serve` prints a one-time set-up link ' +
+          '(`/console/setup#token=…`; only the token’s hash is stored, and a new start replaces it). Its token creates one ' +
+          'administrator and is spent with it: a used, replaced or unknown token is a 400 on `token`. Once an administrator ' +
+          'exists, the next start deletes any token left (docs/operations.md, "First run").' +
+          COOKIE_MODE_NOTE,
+        body: FirstAdministratorBody,
+        response: {
+          201: Envelope(Type.Ref('LoginResult')),
+          ...errorResponses(400, 409, 413, 415, 429),
+        },
+      },
+    },
+    async (request, reply) => {
+      const administrator = await firstRun.createAdministrator(request.body);
+      const data = refreshCookie.deliver(reply, request.body.session, await auth.signIn(administrator));
+      return reply.status(201).send({ success: true, data, message: translate(request.lang, 'first_administrator_created') });
     },
   );
 

@@ -81,6 +81,20 @@ export const RegisterBody = Type.Object(
 );
 export type RegisterInput = Static<typeof RegisterBody>;
 
+export const FirstAdministratorBody = Type.Object(
+  {
+    token: Type.String({ minLength: 1, maxLength: 200, description: 'The token of the set-up link that `serve` printed' }),
+    username: RegisterBody.properties.username,
+    email: Email,
+    password: Password,
+    first_name: Type.Optional(Type.String({ maxLength: 200 })),
+    last_name: Type.Optional(Type.String({ maxLength: 200 })),
+    session: SessionField,
+  },
+  { additionalProperties: false },
+);
+export type FirstAdministratorInput = Static<typeof FirstAdministratorBody>;
+
 export const TokenBody = Type.Object(
   {
     grant_type: Type.Enum(['password', 'refresh_token']),

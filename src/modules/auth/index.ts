@@ -4,6 +4,7 @@ import { AccessTokens } from './access-tokens.service.js';
 import { authRoutes } from './auth.routes.js';
 import { LoginResult, TokenPair } from './auth.schemas.js';
 import { AuthService } from './auth.service.js';
+import { FirstRunService } from './first-run.service.js';
 import { LoginLocks } from './login-locks.service.js';
 import { PASSWORD_RESET_CHANNEL, PasswordResetService } from './password-reset.service.js';
 import { RefreshCookie } from './refresh-cookie.js';
@@ -18,6 +19,8 @@ export interface AuthServices {
   loginLocks: LoginLocks;
   /** Cookie mode's refresh cookie, for every route that answers a sign-in (docs/api.md 2.3). */
   refreshCookie: RefreshCookie;
+  /** The one-time set-up link of a database without an administrator (`serve` prints it). */
+  firstRun: FirstRunService;
 }
 
 /** Authentication (docs/api.md 2): sessions with access and refresh tokens, revocation across processes. */
@@ -37,6 +40,7 @@ export function createAuthModule(
     refreshTokenTtlDays: config.refreshTokenTtlDays,
     registrationEnabled: config.registrationEnabled,
   });
+  const firstRun = new FirstRunService(db, users);
   const passwordReset = new PasswordResetService(db, users, passwords, revocations, config.resetPasswordUrl, mailer);
   // The path app.ts serves the token route at (auth.routes.ts checks it at start): the browser sends the cookie there only.
   const refreshCookie = new RefreshCookie({
@@ -45,10 +49,10 @@ export function createAuthModule(
     secure: new URL(config.publicUrl).protocol === 'https:',
   });
   return {
-    services: { auth, passwordReset, loginLocks, refreshCookie },
+    services: { auth, passwordReset, loginLocks, refreshCookie, firstRun },
     schemas: [LoginResult, TokenPair],
     routes: async (api) => {
-      await api.register(authRoutes, { auth, passwordReset, refreshCookie, config });
+      await api.register(authRoutes, { auth, passwordReset, firstRun, refreshCookie, config });
     },
     senders: { [PASSWORD_RESET_CHANNEL]: (payload) => passwordReset.deliverReset(payload) },
     stop: async () => {

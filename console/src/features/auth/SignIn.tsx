@@ -76,6 +76,9 @@ export function SignIn() {
       <p>
         <Link to="/forgot-password">{t('auth.forgot')}</Link>
       </p>
+      <p>
+        <Link to="/sign-up">{t('auth.no_account')}</Link>
+      </p>
     </AuthFrame>
   );
 }
