@@ -37,9 +37,10 @@ export interface StartupBreakdown {
 }
 
 const BUCKETS: [string, RegExp][] = [
+  ['search index build (modules/search/engine: parsing the pages, filling the index)', /\/(src|dist)\/modules\/search\/engine\//],
   ['response serializers (fast-json-stringify build, per route and status)', /fast-json-stringify|json-schema-ref-resolver/],
   ['request validators (Ajv compile)', /node_modules\/ajv\//],
-  ['database (better-sqlite3, pg, kysely, src/db)', /better-sqlite3|node_modules\/pg\/|node_modules\/kysely\/|\/src\/db\//],
+  ['database (better-sqlite3, pg, kysely, db/)', /better-sqlite3|node_modules\/pg\/|node_modules\/kysely\/|\/(src|dist)\/db\//],
   ['Fastify boot (avvio, plugins, routes)', /node_modules\/(avvio|fastify|@fastify|find-my-way)\//],
   ['loading modules', /node:internal\/modules/],
 ];
@@ -90,7 +91,7 @@ export function analyseStartup(file: string, untilMs: number): StartupBreakdown 
     else if (name === '(garbage collector)') bucket = 'garbage collection';
     else bucket = BUCKETS.find(([, pattern]) => urls.some((url) => pattern.test(url)))?.[0] ?? 'other';
     buckets.set(bucket, (buckets.get(bucket) ?? 0) + deltaMs);
-    const where = leaf.callFrame.url.replace(/^.*\/node_modules\//, '').replace(/^.*\/work\/main\//, '');
+    const where = leaf.callFrame.url.replace(/^.*\/node_modules\//, '').replace(/^file:\/\/.*?\/(dist|src)\//, '$1/');
     const key = `${name || '(anonymous)'} ${where}${where ? `:${leaf.callFrame.lineNumber + 1}` : ''}`;
     self.set(key, (self.get(key) ?? 0) + deltaMs);
   }

@@ -7,7 +7,6 @@ import { registerConsole } from './http/console.js';
 import { frameworkErrorHandler, registerErrorHandling, registerNotFound } from './http/error-handler.js';
 import { registerHealthRoutes } from './http/health.js';
 import { acceptLangQuery, languagePrefixRewriter } from './http/language.js';
-import { registerMetrics } from './http/metrics.js';
 import { registerOpenApi, registerOpenApiRoutes } from './http/openapi.js';
 import { parseQueryString } from './http/querystring.js';
 import { registerRateLimit } from './http/rate-limit.js';
@@ -56,6 +55,8 @@ export type Services = ServicesOf<ReturnType<typeof createModules>> & {
   outbox: OutboxWorker;
   /** Runs every background job once per period across processes (jobs/background-jobs.ts). */
   scheduler: Scheduler;
+  /** `serve`, before the application is built: begins what the modules must finish before `/ready` (the search index). */
+  prepareForServing(): void;
   /** `serve`: starts the scheduler and what the modules run beside the requests. */
   startBackgroundWork(): void;
   /** Stops background work and closes connections the services opened. */
@@ -126,6 +127,9 @@ export function createServices(deps: AppDependencies): Services {
     modules,
     outbox,
     scheduler,
+    prepareForServing() {
+      for (const module of modules) module.prepare?.();
+    },
     startBackgroundWork() {
       scheduler.start();
       for (const module of modules) module.start?.();
@@ -181,6 +185,8 @@ export async function buildApp(deps: AppDependencies, services: Services = creat
 
   for (const module of services.modules) for (const schema of module.schemas ?? []) app.addSchema(schema);
   if (config.metricsToken) {
+    // prom-client loads only for a process that serves /metrics.
+    const { registerMetrics } = await import('./http/metrics.js');
     registerMetrics(app, { token: config.metricsToken, database, gauges: services.modules.flatMap((module) => module.gauges ?? []) });
   }
   registerHealthRoutes(app, async () => {

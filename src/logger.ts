@@ -1,6 +1,15 @@
+import { createRequire } from 'node:module';
 import { type DestinationStream, type Logger, pino } from 'pino';
-import pretty from 'pino-pretty';
 import type { Config } from './config.js';
+
+/**
+ * pino-pretty only for a terminal's readable lines, required then (it is CommonJS, so synchronously): a
+ * server writing JSON never loads it, nor the formatting libraries it brings.
+ */
+function prettyStream(): DestinationStream {
+  const pretty = createRequire(import.meta.url)('pino-pretty') as typeof import('pino-pretty');
+  return pretty({ sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
+}
 
 /** Fields that carry secrets; they never reach the log (docs/api.md security rules). */
 const REDACTED = [
@@ -19,7 +28,5 @@ const REDACTED = [
 export function createLogger(config: Config, destination?: DestinationStream): Logger {
   const options = { level: config.logLevel, redact: REDACTED };
   if (destination) return pino(options, destination);
-  return config.logFormat === 'pretty'
-    ? pino(options, pretty({ sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }))
-    : pino(options);
+  return config.logFormat === 'pretty' ? pino(options, prettyStream()) : pino(options);
 }

@@ -1,12 +1,9 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { createStorage } from './adapters/storage/index.js';
-import { buildApp, createServices } from './app.js';
+import { buildApp, createServices, type Services } from './app.js';
 import type { Config } from './config.js';
-import { createDatabase, migrateToLatest } from './db/database.js';
+import { createDatabase, type Database, migrateToLatest } from './db/database.js';
 import { resolveJwtSecret } from './secrets.js';
-import { seedDemoListings } from './seed/demo-listings.js';
-import { seedDemoPackages } from './seed/demo-packages.js';
-import { seedDemoTerms } from './seed/seed-demo.js';
 
 /**
  * Connections the kernel may hold for us before we accept them. Node's default, 511, overflowed when a
@@ -28,21 +25,19 @@ export async function serve(config: Config): Promise<void> {
   const database = createDatabase(config.database);
   await migrateToLatest(database.db);
   const jwtSecret = resolveJwtSecret(config);
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : undefined;
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;
   const deps = { config, database, jwtSecret, ...(redis ? { redis } : {}) };
 
   const services = createServices(deps);
   if (config.admin) await services.users.ensureAdministrator(config.admin.email, config.admin.password);
   const setupToken = await services.firstRun.start();
   const seed = config.seedDemo === 'auto' ? config.databaseIsDefault && database.isNew : config.seedDemo;
-  // Listings only come with a new taxonomy: a restart with SEED_DEMO=true never adds more.
-  const seeded = seed ? await seedDemoTerms(services.taxonomies) : 0;
-  if (seeded > 0) await seedDemoPackages(database.db, config.payments.currency);
-  const listings =
-    seeded > 0 ? await seedDemoListings(database.db, services.users, createStorage(config), { count: FIRST_START_LISTINGS }) : undefined;
+  const seeded = seed ? await seedDemoData(config, database, services) : undefined;
+  // Before the application is built: the search index fills while the routes register and the server binds.
+  services.prepareForServing();
 
   const app = await buildApp(deps, services);
-  if (seeded > 0) app.log.info({ terms: seeded, listings: listings?.listings, published: listings?.published }, 'demo data created');
+  if (seeded) app.log.info(seeded, 'demo data created');
   const address = await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
   const base = config.publicUrl === `http://${config.host}:${config.port}` ? address : config.publicUrl;
   services.startBackgroundWork();
@@ -74,6 +69,29 @@ export async function serve(config: Config): Promise<void> {
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+/** ioredis, loaded only when REDIS_URL is set. */
+async function connectRedis(url: string): Promise<Redis> {
+  const { Redis } = await import('ioredis');
+  return new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
+}
+
+/**
+ * The demo taxonomy, packages and first listings of a new database; undefined when its terms existed already
+ * (a restart with SEED_DEMO=true never adds more listings). The seed modules load only when seeding.
+ */
+async function seedDemoData(config: Config, database: Database, services: Services) {
+  const [{ seedDemoTerms }, { seedDemoPackages }, { seedDemoListings }] = await Promise.all([
+    import('./seed/seed-demo.js'),
+    import('./seed/demo-packages.js'),
+    import('./seed/demo-listings.js'),
+  ]);
+  const terms = await seedDemoTerms(services.taxonomies);
+  if (terms === 0) return undefined;
+  await seedDemoPackages(database.db, config.payments.currency);
+  const listings = await seedDemoListings(database.db, services.users, createStorage(config), { count: FIRST_START_LISTINGS });
+  return { terms, listings: listings.listings, published: listings.published };
 }
 
 /**

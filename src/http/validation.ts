@@ -29,8 +29,17 @@ function validatorFor(kind: keyof typeof validators, schema: object): Validator 
   return validator;
 }
 
+/**
+ * Each route's validators are compiled at the route's first request, not while Fastify boots: a process
+ * answers a few of its hundreds of routes soon after it starts, and compiling them all was most of Fastify's
+ * boot (chaos check 6). Every request is still validated by its schema; the first one waits for the compile.
+ */
 export function registerValidation(app: FastifyInstance): void {
-  app.setValidatorCompiler(({ schema, httpPart }) => validatorFor(httpPart === 'body' ? 'body' : 'text', schema));
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    const kind = httpPart === 'body' ? 'body' : 'text';
+    let validate: Validator | undefined;
+    return (value: unknown) => (validate ??= validatorFor(kind, schema))(value);
+  });
 }
 
 /**

@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
 import { decodeHTML } from 'entities';
-import sanitize from 'sanitize-html';
+import type sanitize from 'sanitize-html';
 
 /** Comments, including one left open at the end of the text. */
 const COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
@@ -45,7 +46,16 @@ const RICH_TEXT: sanitize.IOptions = {
 
 /** Rich-text field (`description`, `content`; docs/api.md 0.4): reduced to a small allow-list of tags. */
 export function richText(value: string): string {
-  return sanitize(value, RICH_TEXT).trim();
+  return sanitizer()(value, RICH_TEXT).trim();
+}
+
+let sanitizeHtml: typeof sanitize | undefined;
+/**
+ * sanitize-html, required at the first rich text rather than at start: it brings an HTML parser and PostCSS,
+ * and a restarting server reads before it writes. CommonJS, so it loads synchronously.
+ */
+function sanitizer(): typeof sanitize {
+  return (sanitizeHtml ??= createRequire(import.meta.url)('sanitize-html') as typeof sanitize);
 }
 
 const EXCERPT_LENGTH = 160;

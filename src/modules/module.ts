@@ -55,6 +55,12 @@ export interface AppModule<S extends object = object> {
    * true. May do the work it waits for when nothing else started it (the tests' applications are not started).
    */
   isReady?(): Promise<boolean>;
+  /**
+   * Begins the work `isReady` waits for (`serve` only, before the application is built, so that it runs while
+   * the routes register and the server binds): building the search index. `start` begins it too if this was
+   * not called. Not awaited.
+   */
+  prepare?(): void;
   /** Starts work that runs beside the requests (`serve` only): warming caches, flushing counters. */
   start?(): void;
   /** Stops what `start` began and closes what the module opened. */

@@ -1,5 +1,6 @@
-import nodemailer, { type Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Transporter } from 'nodemailer';
+import { lazyModule } from '../../lib/lazy-module.js';
 
 export interface MailMessage {
   to: string;
@@ -18,19 +19,24 @@ export interface Mailer {
   close(): void;
 }
 
+/** nodemailer, loaded with the first mail rather than at start. */
+const nodemailerLibrary = lazyModule(async () => (await import('nodemailer')).default);
+
 /** SMTP through nodemailer (`SMTP_URL`, e.g. `smtps://user:pass@mail.example.com:465`). */
 export class SmtpMailer implements Mailer {
-  private readonly transport: Transporter;
+  private transport: Transporter | undefined;
+  private readonly openTransport: () => Promise<Transporter>;
 
   constructor(
     smtpUrl: string,
     private readonly from: string,
   ) {
-    this.transport = nodemailer.createTransport(smtpUrl);
+    this.openTransport = lazyModule(async () => (this.transport = (await nodemailerLibrary()).createTransport(smtpUrl)));
   }
 
   async send(message: MailMessage): Promise<void> {
-    await this.transport.sendMail({
+    const transport = await this.openTransport();
+    await transport.sendMail({
       from: this.from,
       to: message.to,
       subject: message.subject,
@@ -41,8 +47,9 @@ export class SmtpMailer implements Mailer {
     });
   }
 
+  /** Closes the transport's pooled connections, if a mail ever opened it. */
   close(): void {
-    this.transport.close();
+    this.transport?.close();
   }
 }
 

@@ -1,6 +1,6 @@
-import { fileTypeFromBuffer } from 'file-type';
-import sharp, { type Sharp } from 'sharp';
+import type { Sharp } from 'sharp';
 import { AppError } from '../../lib/errors.js';
+import { lazyModule } from '../../lib/lazy-module.js';
 import type { ImageSize } from './media-urls.js';
 
 export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
@@ -23,6 +23,11 @@ interface SizeSpec {
   height: number;
   fit: 'cover' | 'inside';
 }
+/** The image decoder (libvips) and the type sniffer: loaded at the first upload, not at start. */
+const sharpLibrary = lazyModule(async () => (await import('sharp')).default);
+const fileTypeLibrary = lazyModule(() => import('file-type'));
+type SharpLibrary = Awaited<ReturnType<typeof sharpLibrary>>;
+
 const SIZE_SPECS: readonly SizeSpec[] = [
   { name: 'thumbnail', width: 150, height: 150, fit: 'cover' },
   { name: 'medium', width: 600, height: 600, fit: 'inside' },
@@ -63,7 +68,8 @@ export async function processUpload(bytes: Buffer, options: ProcessingOptions): 
   if (mimeType === 'application/pdf') {
     return { mimeType, extension: EXTENSION[mimeType], body: bytes, width: null, height: null, sizes: {} };
   }
-  await checkImageHeader(bytes, mimeType, options.maxPixels);
+  const sharp = await sharpLibrary();
+  await checkImageHeader(sharp, bytes, mimeType, options.maxPixels);
   try {
     const source = sharp(bytes, { limitInputPixels: options.maxPixels }).rotate();
     const original = await encode(source.clone(), mimeType);
@@ -81,6 +87,7 @@ export async function processUpload(bytes: Buffer, options: ProcessingOptions): 
 }
 
 async function sniffType(bytes: Buffer, accept: readonly MediaType[]): Promise<MediaType> {
+  const { fileTypeFromBuffer } = await fileTypeLibrary();
   const detected = (await fileTypeFromBuffer(bytes))?.mime;
   const accepted = accept.find((type) => type === detected);
   if (!accepted) {
@@ -96,7 +103,7 @@ async function sniffType(bytes: Buffer, accept: readonly MediaType[]): Promise<M
  * own pixel limit (about 268 megapixels) is lifted for this read, which decodes nothing: otherwise a larger
  * image failed here as unreadable (415) instead of too large (413).
  */
-async function checkImageHeader(bytes: Buffer, mimeType: ImageType, maxPixels: number): Promise<void> {
+async function checkImageHeader(sharp: SharpLibrary, bytes: Buffer, mimeType: ImageType, maxPixels: number): Promise<void> {
   const metadata = await sharp(bytes, { limitInputPixels: false })
     .metadata()
     .catch(() => undefined);

@@ -36,7 +36,15 @@ export function createSearchModule(platform: Platform, { properties }: Pick<Prop
     ],
     // The index follows the change log in every process (engine/index-follower.service.ts), so it is started
     // here rather than scheduled as a job, which would run in one process per period.
-    ...(index ? { gauges: index.gauges, isReady: () => index.isReady(), start: () => index.start(), stop: () => index.stop() } : {}),
+    ...(index
+      ? {
+          gauges: index.gauges,
+          isReady: () => index.isReady(),
+          prepare: () => index.prepare(),
+          start: () => index.start(),
+          stop: () => index.stop(),
+        }
+      : {}),
   };
 }
 

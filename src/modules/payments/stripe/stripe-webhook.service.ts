@@ -1,14 +1,18 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { DB } from '../../../db/schema/index.js';
 import { AppError } from '../../../lib/errors.js';
+import { lazyModule } from '../../../lib/lazy-module.js';
 import type { Fulfilment } from '../checkout/fulfilment.service.js';
 import { cancelPendingInvoice, type PaymentFacts } from '../invoices/invoice-ledger.repository.js';
 import * as repository from './stripe-webhook.repository.js';
 
 /** How old a signature may be (docs/api.md 10): older deliveries are refused as possible replays by a third party. */
 const SIGNATURE_TOLERANCE_SECONDS = 300;
+
+/** Stripe's library checks the signatures; a large one, loaded at the first delivery rather than at start. */
+const stripeLibrary = lazyModule(async () => (await import('stripe')).default);
 
 /**
  * POST /payments/webhooks/stripe (docs/api.md 10, 12). Each event is handled in one transaction that also records
@@ -27,7 +31,7 @@ export class StripeWebhookService {
   ) {}
 
   async receive(payload: Buffer, signature: string | undefined): Promise<void> {
-    const event = this.verifiedEvent(payload, signature);
+    const event = await this.verifiedEvent(payload, signature);
     await this.db.transaction().execute(async (trx) => {
       if (!(await repository.recordStripeEvent(trx, event.id, event.type))) return;
       await this.handle(trx, event);
@@ -35,13 +39,14 @@ export class StripeWebhookService {
   }
 
   /** The event, if `Stripe-Signature` signs this exact body with our secret within the tolerance; else 400. */
-  private verifiedEvent(payload: Buffer, signature: string | undefined): Stripe.Event {
+  private async verifiedEvent(payload: Buffer, signature: string | undefined): Promise<Stripe.Event> {
     if (!this.webhookSecret) throw new AppError('service_unavailable', 'stripe_webhook_not_configured');
+    const { errors, webhooks } = await stripeLibrary();
     let event: Stripe.Event;
     try {
-      event = Stripe.webhooks.constructEvent(payload, signature ?? '', this.webhookSecret, SIGNATURE_TOLERANCE_SECONDS);
+      event = webhooks.constructEvent(payload, signature ?? '', this.webhookSecret, SIGNATURE_TOLERANCE_SECONDS);
     } catch (error) {
-      if (error instanceof Stripe.errors.StripeSignatureVerificationError) {
+      if (error instanceof errors.StripeSignatureVerificationError) {
         throw AppError.invalidField('stripe-signature', 'stripe_rule_signature_invalid');
       }
       // A correctly signed body that is not JSON.

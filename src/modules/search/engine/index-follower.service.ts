@@ -55,9 +55,11 @@ export class IndexFollower {
     this.writesSeen = localWrites.count;
   }
 
-  /** Builds the index (not awaited: `/ready` answers 503 until it is built) and starts following. */
+  /**
+   * Starts following. The first build is begun by whoever starts the follower (engine/search-index.ts); a
+   * tick that finds the index not built (that build failed) builds it.
+   */
   start(): void {
-    this.feed.build().catch((error: unknown) => this.log.error({ err: error }, 'search index build failed; retrying'));
     if (this.options.redis && !this.subscriber) this.subscriber = this.subscribe(this.options.redis);
     this.repeater.start();
   }

@@ -11,7 +11,9 @@ export interface SearchIndex {
   /** `/ready`: built (and, in an application nobody started, built now). */
   isReady(): Promise<boolean>;
   gauges: readonly MetricGauge[];
-  /** Builds the index and follows the other processes' changes (`serve`). */
+  /** Begins the build (`serve`, before the application is built; not awaited: `/ready` answers 503 until it ends). */
+  prepare(): void;
+  /** Follows the other processes' changes (`serve`), after beginning the build if `prepare` did not. */
   start(): void;
   stop(): Promise<void>;
 }
@@ -29,6 +31,12 @@ export function createSearchIndex({ config, database, redis, log }: Platform): S
     ...(redis ? { redis: { client: redis, channel: `${config.redisKeyPrefix}${SEARCH_INDEX_CHANNEL}` } } : {}),
   });
   let started = false;
+  const prepare = () => {
+    if (started) return;
+    started = true;
+    // A failed build is tried again by the follower's next look at the log.
+    feed.build().catch((error: unknown) => log.error({ err: error }, 'search index build failed; retrying'));
+  };
   return {
     feed,
     async isReady() {
@@ -45,8 +53,9 @@ export function createSearchIndex({ config, database, redis, log }: Platform): S
       }
     },
     gauges: searchIndexGauges(feed, () => changeLogHead(db)),
+    prepare,
     start() {
-      started = true;
+      prepare();
       follower.start();
     },
     async stop() {

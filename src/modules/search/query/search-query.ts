@@ -1,6 +1,6 @@
 // From validated query parameters (search-query.schemas.ts) to the canonical search (search-types.ts), and back
 // to the canonical query string a saved search stores (docs/api.md 7, 12).
-import { Ajv } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import { Type } from 'typebox';
 import { AppError, type FieldError } from '../../../lib/errors.js';
 import { parseQueryString } from '../../../http/querystring.js';
@@ -67,15 +67,22 @@ export function normalizeMapQuery(raw: MapQueryInput): MapSearch {
   return { filters: { ...filters, box }, box, zoom: raw.zoom };
 }
 
-/** The app's settings for values that arrive as text (http/validation.ts): coerced to their declared types. */
-const textValidator = new Ajv({ removeAdditional: false, allErrors: true, useDefaults: true, strict: false, coerceTypes: 'array' });
 /**
- * A saved search's parameters, validated as a query string is, under the body field they came in, so that
- * errors name `query.min_price` or `query_string.min_price`.
+ * A saved search's parameters, validated as a query string is (the app's settings for values that arrive as
+ * text, http/validation.ts: coerced to their declared types), under the body field they came in, so that
+ * errors name `query.min_price` or `query_string.min_price`. Compiled at the first saved search, not when the
+ * module loads (start-up time).
  */
-const validateSavedParams = textValidator.compile(
-  Type.Object({ query: Type.Optional(SavedSearchParams), query_string: Type.Optional(SavedSearchParams) }),
-);
+let validateSavedParams: ValidateFunction | undefined;
+function savedParamsValidator(): ValidateFunction {
+  return (validateSavedParams ??= new Ajv({
+    removeAdditional: false,
+    allErrors: true,
+    useDefaults: true,
+    strict: false,
+    coerceTypes: 'array',
+  }).compile(Type.Object({ query: Type.Optional(SavedSearchParams), query_string: Type.Optional(SavedSearchParams) })));
+}
 const validateSavedObject = jsonValidator<{ query: SavedSearchQueryObjectInput }>(Type.Object({ query: SavedSearchQueryObject }));
 
 /**
@@ -89,8 +96,9 @@ export function normalizeSavedSearchQuery(input: SavedSearchQueryObjectInput | s
   // URLSearchParams (under parseQueryString) skips a leading `?` itself.
   const params = typeof input === 'string' ? parseQueryString(input) : objectAsText(validateSavedObject({ query: input }).query);
   const wrapper = { [field]: params };
-  if (!validateSavedParams(wrapper)) {
-    throw Object.assign(new Error('saved search validation failed'), { validation: validateSavedParams.errors, validationContext: 'body' });
+  const validateParams = savedParamsValidator();
+  if (!validateParams(wrapper)) {
+    throw Object.assign(new Error('saved search validation failed'), { validation: validateParams.errors, validationContext: 'body' });
   }
   const valid = wrapper[field] as SavedSearchParamsInput;
   const reader = new ParamReader(valid, `${field}.`);
