@@ -48,16 +48,27 @@ describe.each(DIALECTS)('account lock after failed logins (%s)', (dialect) => {
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(14 * 60);
   });
 
-  it('opens again once the lock has passed, and a success clears earlier failures', async () => {
+  it('opens again once the lock has passed', async () => {
     const user = await newUser(t.database.db);
     await failFiveTimes(user.username);
+    expect((await login(user.username, DEFAULT_PASSWORD)).statusCode).toBe(429);
     await t.database.db
       .updateTable('login_locks')
       .set({ locked_until: '2000-01-01T00:00:00.000Z', window_started_at: '2000-01-01T00:00:00.000Z' })
+      .where('login_key', '=', `user:${user.id}`)
       .execute();
     expect((await login(user.username, DEFAULT_PASSWORD)).statusCode).toBe(200);
-    // After the success, four more failures do not lock.
-    for (let i = 0; i < 4; i++) await login(user.username, 'wrong-password');
+  });
+
+  it('clears earlier failures on a success', async () => {
+    const user = await newUser(t.database.db);
+    const failures = () => t.database.db.selectFrom('login_locks').select('failures').where('login_key', '=', `user:${user.id}`).execute();
+    for (let i = 0; i < 4; i++) expect((await login(user.username, 'wrong-password')).statusCode).toBe(401);
+    expect(await failures()).toEqual([{ failures: 4 }]);
+    expect((await login(user.username, DEFAULT_PASSWORD)).statusCode).toBe(200);
+    expect(await failures(), 'cleared').toEqual([]);
+    // Four more within the same 15 minutes: eight without the clearing, which would have locked the account.
+    for (let i = 0; i < 4; i++) expect((await login(user.username, 'wrong-password')).statusCode).toBe(401);
     expect((await login(user.username, DEFAULT_PASSWORD)).statusCode).toBe(200);
   });
 
