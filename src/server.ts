@@ -25,7 +25,7 @@ const FIRST_START_LISTINGS = 300;
  * requests and the running batches finish (bounded by SHUTDOWN_TIMEOUT_MS), then close the database.
  */
 export async function serve(config: Config): Promise<void> {
-  const database = createDatabase(config.database);
+  const database = createDatabase(config.database, { checkpointsOffThread: true });
   await migrateToLatest(database.db);
   const jwtSecret = resolveJwtSecret(config);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : undefined;
