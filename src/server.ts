@@ -22,7 +22,7 @@ const FIRST_START_LISTINGS = 300;
  * requests and the running batches finish (bounded by SHUTDOWN_TIMEOUT_MS), then close the database.
  */
 export async function serve(config: Config): Promise<void> {
-  const database = createDatabase(config.database);
+  const database = createDatabase(config.database, { checkpointsOffThread: true });
   await migrateToLatest(database.db);
   const jwtSecret = resolveJwtSecret(config);
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;

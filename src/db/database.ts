@@ -10,6 +10,7 @@ import { MIGRATION_NAMES, migrationProvider } from './migrations/index.js';
 import { registerCopyClients } from './postgres-copy.js';
 import type { DB } from './schema/index.js';
 import { withStatementCache } from './sqlite-statement-cache.js';
+import { WalCheckpoints } from './wal-checkpoints.js';
 
 export interface Database {
   readonly db: Kysely<DB>;
@@ -27,16 +28,27 @@ export interface Database {
    * memory (`:memory:`, the tests' copies), which no other connection can open.
    */
   readonly readerConfig?: DatabaseConfig;
+  /** The thread checkpointing an SQLite file's log, when asked for (DatabaseOptions `checkpointsOffThread`). */
+  readonly walCheckpoints?: WalCheckpoints;
   /** The connection pool's state, for metrics; absent for the embedded database (one connection, in process). */
   poolStats?(): { total: number; idle: number; waiting: number };
   destroy(): Promise<void>;
 }
 
-export function createDatabase(config: DatabaseConfig): Database {
-  return config.kind === 'sqlite' ? openSqlite(config.path) : openPostgres(config.url, config.schema);
+export interface DatabaseOptions {
+  /**
+   * SQLite file: its write-ahead log checkpointed on a thread of its own, not by the commits of this one
+   * (wal-checkpoints.ts). For a process that serves; a command that only writes keeps SQLite's own checkpoints,
+   * which the bulk path spaces out (dialect/bulk-load.ts).
+   */
+  checkpointsOffThread?: boolean;
 }
 
-function openSqlite(file: string): Database {
+export function createDatabase(config: DatabaseConfig, options: DatabaseOptions = {}): Database {
+  return config.kind === 'sqlite' ? openSqlite(config.path, options) : openPostgres(config.url, config.schema);
+}
+
+function openSqlite(file: string, options: DatabaseOptions): Database {
   const inMemory = file === ':memory:';
   const isNew = inMemory || !fs.existsSync(file);
   if (!inMemory) fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -44,7 +56,17 @@ function openSqlite(file: string): Database {
   // WAL lets readers run beside the writer; NORMAL sync is durable across crashes of the process in WAL.
   if (!inMemory) connection.pragma('journal_mode = WAL');
   const database = sqliteDatabase(connection, isNew);
-  return inMemory ? database : { ...database, readerConfig: { kind: 'sqlite', path: file } };
+  if (inMemory) return database;
+  const checkpoints = options.checkpointsOffThread ? new WalCheckpoints(connection, file) : undefined;
+  return {
+    ...database,
+    readerConfig: { kind: 'sqlite', path: file },
+    ...(checkpoints ? { walCheckpoints: checkpoints } : {}),
+    destroy: async () => {
+      await checkpoints?.stop();
+      await database.destroy();
+    },
+  };
 }
 
 /**

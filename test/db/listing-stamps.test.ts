@@ -4,6 +4,7 @@ import type { DB } from '../../src/db/schema/index.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';
 import { newListing, newMedia, newUser } from '../helpers/factories.js';
 import { addListingViews } from '../../src/modules/properties/views/view-counter.repository.js';
+import { replaceTermLinks, type TermLink } from '../../src/modules/properties/properties.repository.js';
 
 /** Triggers renew the `listings` stamp on every change that shows in a listing record, and on nothing else. */
 describe.each(DIALECTS)('the listings cache stamp (%s)', (dialect) => {
@@ -68,6 +69,81 @@ describe.each(DIALECTS)('the listings cache stamp (%s)', (dialect) => {
     expect(await moves(() => db.updateTable('media').set({ title: 'Me' }).where('id', '=', avatarId).execute())).toBe(false);
     expect(await moves(() => db.updateTable('users').set({ bio: 'Hello' }).where('id', '=', user.id).execute())).toBe(false);
   });
+});
+
+describe.each(DIALECTS)('rewriting a listing’s term links (%s)', (dialect) => {
+  let database: TestDatabase;
+  let db: Kysely<DB>;
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    db = database.db;
+  });
+  afterAll(() => database.dispose());
+
+  const term = (slug: string) =>
+    db
+      .insertInto('terms')
+      .values({
+        taxonomy: slug.startsWith('type') ? 'property_type' : 'property_feature',
+        name: slug,
+        slug,
+        sort_key: slug,
+        created_at: 'x',
+        updated_at: 'x',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+      .then((row) => row.id);
+  const linksOf = (listing: number) =>
+    db
+      .selectFrom('listing_terms')
+      .select(['taxonomy', 'term_id', 'position'])
+      .where('listing_id', '=', listing)
+      .orderBy('taxonomy')
+      .orderBy('position')
+      .execute();
+  const counts = (ids: number[]) => db.selectFrom('terms').select(['id', 'count']).where('id', 'in', ids).orderBy('id').execute();
+
+  // A re-import of changed titles sends every listing's terms again: rewritten, each count went down and up and the
+  // terms stamp moved for every listing.
+  it('leaves links that are already the given ones, and rewrites only the taxonomies that changed', async () => {
+    const [villa, flat, pool, garden] = [await term('type-villa'), await term('type-flat'), await term('pool'), await term('garden')];
+    const type = (...ids: number[]) => ids.map((termId) => ({ termId, taxonomy: 'property_type' as const }));
+    const feature = (...ids: number[]) => ids.map((termId) => ({ termId, taxonomy: 'property_feature' as const }));
+    const listing = await newListing(db, { terms: [...type(villa), ...feature(pool, garden)] });
+    const before = await linksOf(listing);
+    const replace = (links: TermLink[]) =>
+      db.transaction().execute((trx) => replaceTermLinks(trx, listing, ['property_type', 'property_feature'], links));
+
+    expect(await moves(() => replace([...type(villa), ...feature(pool, garden)]), 'terms')).toBe(false);
+    expect(await linksOf(listing)).toEqual(before);
+
+    // The features' order is part of the links: a new order is a change of that taxonomy alone.
+    expect(await moves(() => replace([...type(villa), ...feature(garden, pool)]), 'terms')).toBe(true);
+    expect(await linksOf(listing)).toEqual([
+      { taxonomy: 'property_feature', term_id: garden, position: 0 },
+      { taxonomy: 'property_feature', term_id: pool, position: 1 },
+      ...before.filter((link) => link.taxonomy === 'property_type'),
+    ]);
+    expect(await moves(() => replace([...type(flat), ...feature(garden, pool)]), 'terms')).toBe(true);
+    expect((await linksOf(listing)).filter((link) => link.taxonomy === 'property_type')).toEqual([
+      { taxonomy: 'property_type', term_id: flat, position: 0 },
+    ]);
+    expect(await counts([villa, flat, pool, garden])).toEqual([
+      { id: villa, count: 0 },
+      { id: flat, count: 1 },
+      { id: pool, count: 1 },
+      { id: garden, count: 1 },
+    ]);
+    expect(await moves(() => replace([...type(flat)]), 'terms')).toBe(true);
+    expect(await linksOf(listing)).toEqual([{ taxonomy: 'property_type', term_id: flat, position: 0 }]);
+  });
+
+  async function moves(change: () => Promise<unknown>, stamp: string): Promise<boolean> {
+    const before = await database.readCacheVersion(stamp);
+    await change();
+    return (await database.readCacheVersion(stamp)) !== before;
+  }
 });
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('stamps renewed at commit (postgres)', () => {

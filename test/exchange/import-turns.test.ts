@@ -6,6 +6,19 @@ import { DIALECTS } from '../helpers/database.js';
 import { type Auth, newSignedInUser } from '../helpers/factories.js';
 import { csvPart, drainImports, importRunOf, postUpload, tempDataDir } from './import-runs-helpers.js';
 
+/** Records checked so far (feed-listing-check.ts, called once for each listing record of a batch). */
+const checks = vi.hoisted(() => ({ made: 0 }));
+vi.mock('../../src/modules/exchange/import/feed-listing-check.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../src/modules/exchange/import/feed-listing-check.js')>();
+  return {
+    ...actual,
+    feedListingErrors: (...args: Parameters<typeof actual.feedListingErrors>) => {
+      checks.made++;
+      return actual.feedListingErrors(...args);
+    },
+  };
+});
+
 /**
  * An import that updates listings leaves the serving thread free between its records (issue 38): on SQLite every
  * statement runs on this thread, so the import itself hands the event loop back (lib/event-loop-turns.ts). Counted
@@ -98,5 +111,29 @@ describe.each(DIALECTS)('an import of updates beside requests (%s)', (dialect) =
     // `/health` answered all along the import, not only between its batches.
     const answeredMidway = [...answeredAt].filter((made) => made > 0 && made < LISTINGS);
     expect(answeredMidway.length).toBeGreaterThanOrEqual(LISTINGS / (4 * SLICE_RECORDS));
+  }, 120_000);
+
+  it('checks a batch’s records between turns too, when nothing is written', async () => {
+    const text = feed(' (checked)');
+    expect(await importFeed(text)).toMatchObject({ state: 'done', counts: { rejected: 0 } });
+    let importing = true;
+    let lastTurn = checks.made;
+    let mostBetweenTurns = 0;
+    const tick = () => {
+      mostBetweenTurns = Math.max(mostBetweenTurns, checks.made - lastTurn);
+      lastTurn = checks.made;
+      if (importing) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const before = checks.made;
+    try {
+      // The same file again: every record is checked and fingerprinted, and found unchanged.
+      expect(await importFeed(text)).toMatchObject({ state: 'done', counts: { updated: 0, unchanged: LISTINGS } });
+    } finally {
+      importing = false;
+    }
+    expect(checks.made - before).toBe(LISTINGS);
+    // Before, a batch's 500 checks (with their fingerprints and links) ran in one go on either database.
+    expect(mostBetweenTurns).toBeLessThanOrEqual(2 * SLICE_RECORDS);
   }, 120_000);
 });

@@ -35,16 +35,35 @@ export async function unlinkTerms(db: Executor, listingId: number, termIds: numb
   await db.deleteFrom('listing_terms').where('listing_id', '=', listingId).where('term_id', 'in', termIds).execute();
 }
 
-/** Replaces the listing's terms of the given taxonomies with `terms` (each taxonomy keeps the given order). */
+/**
+ * Replaces the listing's terms of the given taxonomies with `terms` (each taxonomy keeps the given order). A
+ * taxonomy whose links are already these, in this order, is left as it is: rewriting it would move each term's
+ * count down and up again, renewing the terms stamp (db/dialect/term-triggers.ts) for nothing, which a feed's
+ * re-import of changed titles did for every listing.
+ */
 export async function replaceTermLinks(db: Executor, listingId: number, taxonomies: Taxonomy[], terms: TermLink[]): Promise<void> {
   if (taxonomies.length === 0) return;
-  await db.deleteFrom('listing_terms').where('listing_id', '=', listingId).where('taxonomy', 'in', taxonomies).execute();
-  if (terms.length === 0) return;
+  const current = await db
+    .selectFrom('listing_terms')
+    .select(['taxonomy', 'term_id'])
+    .where('listing_id', '=', listingId)
+    .where('taxonomy', 'in', taxonomies)
+    .orderBy('taxonomy')
+    .orderBy('position')
+    .execute();
+  const linked = (links: readonly { taxonomy: Taxonomy; termId: number }[], taxonomy: Taxonomy) =>
+    links.filter((link) => link.taxonomy === taxonomy).map((link) => link.termId);
+  const stored = current.map((row) => ({ taxonomy: row.taxonomy, termId: row.term_id }));
+  const changed = taxonomies.filter((taxonomy) => linked(stored, taxonomy).join() !== linked(terms, taxonomy).join());
+  if (changed.length === 0) return;
+  await db.deleteFrom('listing_terms').where('listing_id', '=', listingId).where('taxonomy', 'in', changed).execute();
+  const written = terms.filter((link) => changed.includes(link.taxonomy));
+  if (written.length === 0) return;
   const positions = new Map<Taxonomy, number>();
   await db
     .insertInto('listing_terms')
     .values(
-      terms.map((t) => {
+      written.map((t) => {
         const position = positions.get(t.taxonomy) ?? 0;
         positions.set(t.taxonomy, position + 1);
         return { listing_id: listingId, term_id: t.termId, taxonomy: t.taxonomy, position };

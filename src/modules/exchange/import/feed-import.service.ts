@@ -161,6 +161,11 @@ class ImportRun {
   private readonly actor: AuthUser;
   /** Updates and withdrawals are a transaction each; on SQLite the serving thread gets a turn between them. */
   private readonly turns: EventLoopTurns;
+  /**
+   * A batch's checks, fingerprints and links hold the thread on either database (no statement in them): turns
+   * between records there too, where a batch of 500 held it 100–200 ms on a busy machine (issue 38).
+   */
+  private readonly checkTurns = new EventLoopTurns(true);
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -243,6 +248,7 @@ class ImportRun {
     );
     const checked: Checked[] = [];
     for (const [index, record] of records.entries()) {
+      await this.checkTurns.next();
       if (record.kind === 'unreadable') {
         rejected.set(index, { at: record.at, key: record.key, errors: [{ field: record.field ?? '(record)', reason: record.reason }] });
         continue;
@@ -266,9 +272,13 @@ class ImportRun {
       // References are not looked up: that creates the terms a feed names.
       for (const record of checked) this.counts[record.existing ? 'updated' : 'created']++;
     } else {
-      const links = await this.references.resolve(checked.map((record) => record.listing));
+      const links = await this.references.resolve(
+        checked.map((record) => record.listing),
+        () => this.checkTurns.next(),
+      );
       const now = new Date();
       for (const [n, record] of checked.entries()) {
+        await this.checkTurns.next();
         const resolved = links[n]!;
         if (Array.isArray(resolved)) rejected.set(record.index, { at: record.at, key: record.listing.key, errors: resolved });
         else if (record.existing) updates.push({ record, links: resolved });

@@ -75,8 +75,11 @@ export class FeedReferences {
     return this.directory.agencies.get(reference) ?? undefined;
   }
 
-  /** Loads what a batch of records names, creating missing terms; the links of each record, or its errors. */
-  async resolve(listings: readonly FeedListing[]): Promise<(ResolvedLinks | FieldError[])[]> {
+  /**
+   * Loads what a batch of records names, creating missing terms; the links of each record, or its errors.
+   * `beforeEach` is awaited before each record's links (the import's event-loop turns).
+   */
+  async resolve(listings: readonly FeedListing[], beforeEach?: () => Promise<void>): Promise<(ResolvedLinks | FieldError[])[]> {
     await this.loadTerms(listings);
     await this.loadDirectory(
       'agents',
@@ -87,7 +90,10 @@ export class FeedReferences {
       listings.flatMap((listing) => (listing.agency ? [listing.agency] : [])),
     );
     const resolved: (ResolvedLinks | FieldError[])[] = [];
-    for (const listing of listings) resolved.push(await this.linksOf(listing));
+    for (const listing of listings) {
+      await beforeEach?.();
+      resolved.push(await this.linksOf(listing));
+    }
     return resolved;
   }
 
