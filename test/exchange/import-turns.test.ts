@@ -133,7 +133,8 @@ describe.each(DIALECTS)('an import of updates beside requests (%s)', (dialect) =
       importing = false;
     }
     expect(checks.made - before).toBe(LISTINGS);
-    // Before, a batch's 500 checks (with their fingerprints and links) ran in one go on either database.
-    expect(mostBetweenTurns).toBeLessThanOrEqual(2 * SLICE_RECORDS);
+    // Before, a batch's 500 checks (with their fingerprints and links) ran in one go on either database. The
+    // bound leaves room for slices resumed from a read's callback as well as from a turn of their own (above).
+    expect(mostBetweenTurns).toBeLessThanOrEqual(4 * SLICE_RECORDS);
   }, 120_000);
 });
