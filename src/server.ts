@@ -22,9 +22,7 @@ const FIRST_START_LISTINGS = 300;
  * requests and the running batches finish (bounded by SHUTDOWN_TIMEOUT_MS), then close the database.
  */
 export async function serve(config: Config): Promise<void> {
-  // NOTE: checkpoints off the serving thread (db/wal-checkpoints.ts) stay off here until the test programs'
-  // bundle (test/helpers/global-setup.ts) carries worker modules: bundled, `serve` could not start the worker.
-  const database = createDatabase(config.database);
+  const database = createDatabase(config.database, { checkpointsOffThread: true });
   await migrateToLatest(database.db);
   const jwtSecret = resolveJwtSecret(config);
   const redis = config.redisUrl ? await connectRedis(config.redisUrl) : undefined;

@@ -3,12 +3,12 @@ import { Worker } from 'node:worker_threads';
 
 /**
  * A worker thread running `module`, named by its compiled path (`new URL('./x.js', import.meta.url)`): the
- * compiled file next to the caller's (dist/), or under tsx (npm run dev, seed, tests) the TypeScript source.
- * Node 20 does not hand tsx's loader to a worker's entry module, so a one-line script registers it in the
- * thread first.
+ * compiled file next to the caller's (dist/, or the tests' bundled programs, which bundle each worker beside
+ * them), or under tsx (npm run dev, seed, tests) the TypeScript source. Node 20 does not hand tsx's loader to a
+ * worker's entry module, so a one-line script registers it in the thread first.
  */
 export function startModuleWorker(module: URL, workerData: unknown): Worker {
-  if (import.meta.url.endsWith('.js')) return new Worker(module, { workerData });
+  if (!import.meta.url.endsWith('.ts')) return new Worker(module, { workerData });
   const source = new URL(module.href.replace(/\.js$/, '.ts'));
   const tsx = import.meta.resolve('tsx/esm/api');
   const bootstrap = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(source.href)}); })`;

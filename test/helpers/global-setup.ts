@@ -58,6 +58,18 @@ export const PROGRAMS = {
   'outbox-crash-worker.mjs': 'test/notifications/outbox-crash-worker.ts',
 } as const;
 
+/**
+ * The worker threads those programs start. Code names a worker by its compiled path beside its own
+ * (`new URL('./x.js', import.meta.url)`, lib/worker-thread.ts); bundled, every caller is in the programs'
+ * directory, so each worker is bundled there under that name.
+ */
+const WORKER_THREADS = {
+  'wal-checkpoint-worker.js': 'src/db/wal-checkpoint-worker.ts',
+  'feed-reading-worker.js': 'src/modules/exchange/import-runs/feed-reading-worker.ts',
+  'index-rows-worker.js': 'src/modules/search/engine/index-rows-worker.ts',
+  'demo-drafts-worker.js': 'src/seed/demo-drafts-worker.ts',
+} as const;
+
 /** Compiles PROGRAMS into a new temporary directory (also used by the browser tests' setup, test/e2e). */
 export async function compilePrograms(): Promise<string> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'realty-test-programs-'));
@@ -65,10 +77,12 @@ export async function compilePrograms(): Promise<string> {
   // own place (src/site/browser, the website's assets) finds them through the `src` link beside node_modules.
   const dir = path.join(root, 'dist', 'programs');
   fs.mkdirSync(dir, { recursive: true });
+  // The workers' bundles keep the `.js` their callers name them by: ES modules, as dist/ is under package.json.
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
   // Packages stay outside the bundles, as `npm start` loads them: resolved from the project's node_modules.
   fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(root, 'node_modules'), 'dir');
   fs.symlinkSync(path.join(ROOT, 'src'), path.join(root, 'src'), 'dir');
-  for (const [file, source] of Object.entries(PROGRAMS)) {
+  for (const [file, source] of Object.entries({ ...PROGRAMS, ...WORKER_THREADS })) {
     try {
       await build({
         absWorkingDir: ROOT,
