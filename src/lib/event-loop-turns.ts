@@ -33,3 +33,29 @@ export class EventLoopTurns {
     this.records = 1;
   }
 }
+
+/**
+ * Runs long synchronous work written as a generator whose yields are the points where it may pause, giving the
+ * event loop a turn (`setImmediate`) whenever SLICE_MS have gone by since the last one: a request waits behind
+ * at most one slice. The work must leave what others read unchanged until its last step (the search index's
+ * compaction builds its new columns and postings aside, then puts them in place at once).
+ */
+export async function runInTurns<T>(work: Generator<void, T>): Promise<T> {
+  let since = performance.now();
+  for (;;) {
+    const step = work.next();
+    if (step.done) return step.value;
+    if (performance.now() - since >= SLICE_MS) {
+      await nextTurn();
+      since = performance.now();
+    }
+  }
+}
+
+/** Runs the same work to its end at once (where nothing waits: an index being built, a test). */
+export function runAtOnce<T>(work: Generator<void, T>): T {
+  for (;;) {
+    const step = work.next();
+    if (step.done) return step.value;
+  }
+}

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { runAtOnce } from '../../src/lib/event-loop-turns.js';
 import { forEachSetBit, intersectWords, Posting, PostingMap } from '../../src/modules/search/engine/postings.js';
 import { WordPostings } from '../../src/modules/search/engine/word-postings.js';
 
@@ -110,10 +111,10 @@ describe('Posting', () => {
         const renumber = new Int32Array(top);
         let next = 0;
         for (let slot = 0; slot < top; slot++) renumber[slot] = slot % every === 0 ? -1 : next++;
-        posting.renumber(renumber);
+        const renumbered = posting.renumbered(renumber);
         const kept = slots.filter((slot) => slot % every !== 0).map((slot) => renumber[slot]!);
-        if (kept.length > 0 && posting.isBitmap) expect(posting.wordSpan()).toEqual([kept[0]! >>> 5, (kept.at(-1)! >>> 5) + 1]);
-        clearOutside(posting);
+        if (kept.length > 0 && renumbered.isBitmap) expect(renumbered.wordSpan()).toEqual([kept[0]! >>> 5, (kept.at(-1)! >>> 5) + 1]);
+        clearOutside(renumbered);
       }),
     );
   });
@@ -132,8 +133,7 @@ describe('Posting', () => {
         const renumber = new Int32Array(top);
         let next = 0;
         for (let slot = 0; slot < top; slot++) renumber[slot] = slot % every === 0 ? -1 : next++;
-        const posting = postingOf(slots);
-        posting.renumber(renumber);
+        const posting = postingOf(slots).renumbered(renumber);
         const expected = slots.filter((slot) => slot % every !== 0).map((slot) => renumber[slot]!);
         expect(slotsOf(posting)).toEqual(expected);
         for (const slot of expected.slice(0, 50)) expect(posting.has(slot)).toBe(true);
@@ -156,8 +156,10 @@ describe('Posting', () => {
         const renumber = new Int32Array(top).fill(-1);
         let to = 0;
         for (const slot of order) if (next() >= 0.2) renumber[slot] = to++;
-        const posting = postingOf(slots);
-        posting.renumber(renumber);
+        const original = postingOf(slots);
+        const posting = original.renumbered(renumber);
+        // Searches read the original until the compacted index takes its place: it is left as it was.
+        expect(slotsOf(original)).toEqual(slots);
         const expected = slots
           .map((slot) => renumber[slot]!)
           .filter((slot) => slot >= 0)
@@ -189,9 +191,10 @@ describe('PostingMap', () => {
     expect(slotsOf(map.get('twice')!)).toEqual([1, 9]);
     expect(map.get('never')).toBeUndefined();
     const renumber = Int32Array.from([-1, 0, 1, 2, 3, 4, 5, 6, 7, -1]);
-    map.renumber(renumber);
-    expect(slotsOf(map.get('once')!)).toEqual([3]);
-    expect(slotsOf(map.get('twice')!)).toEqual([0]);
+    const renumbered = runAtOnce(map.renumbered(renumber));
+    expect(slotsOf(renumbered.get('once')!)).toEqual([3]);
+    expect(slotsOf(renumbered.get('twice')!)).toEqual([0]);
+    expect(slotsOf(map.get('twice')!)).toEqual([1, 9]);
   });
 });
 
@@ -203,7 +206,7 @@ describe('WordPostings', () => {
   it('holds for each word the slots of the texts that have it, as split words would, before and after renumbering', () => {
     fc.assert(
       fc.property(fc.array(text, { minLength: 1, maxLength: 200 }), fc.integer({ min: 0, max: 9 }), (texts, dropEvery) => {
-        const postings = new WordPostings();
+        let postings = new WordPostings();
         const model = new Map<string, number[]>();
         texts.forEach((value, slot) => {
           postings.addWordsOf(value, slot);
@@ -217,7 +220,10 @@ describe('WordPostings', () => {
         // Every dropEvery-th slot dropped (none when 0), the others numbered down.
         let next = 0;
         const renumber = Int32Array.from(texts, (_, slot) => (dropEvery > 0 && slot % dropEvery === 0 ? -1 : next++));
-        postings.renumber(renumber);
+        const before = postings;
+        postings = runAtOnce(postings.renumbered(renumber));
+        // The table renumbered is left as it was.
+        for (const [word, slots] of model) expect(slotsOf(before.get(word)!)).toEqual(slots);
         for (const [word, slots] of model) {
           const kept = slots.map((slot) => renumber[slot]!).filter((slot) => slot >= 0);
           if (kept.length === 0) model.delete(word);

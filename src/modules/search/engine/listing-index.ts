@@ -1,5 +1,6 @@
 import type { Taxonomy } from '../../../db/schema/index.js';
 import { microdegreesOf } from '../../../db/dialect/ddl/geo-cell-triggers.js';
+import { runAtOnce } from '../../../lib/event-loop-turns.js';
 import { geoKey } from '../../../lib/geo-grid.js';
 import { type DegreeColumn, degreesAt, type NumberColumn, storeDegrees, storeNumber, TextColumn } from './engine-columns.js';
 import type { IndexedAgent, IndexedListing, IndexedTerm } from './indexed-listing.js';
@@ -42,6 +43,7 @@ type FloatColumn = 'publishedAt' | 'geoX' | 'geoY' | 'geoZ';
 type IntColumn = 'ids' | 'referenceHash';
 type NumberColumnName = 'price' | 'floorSize' | 'landSize' | 'bedrooms' | 'bathrooms' | 'garage' | 'yearBuilt';
 type BitColumn = 'liveBits' | 'publishedBits' | 'featuredBits';
+type ColumnName = FloatColumn | (typeof DEGREE_COLUMNS)[number] | IntColumn | NumberColumnName | BitColumn | 'currency';
 
 const FLOAT_COLUMNS: readonly FloatColumn[] = ['publishedAt', 'geoX', 'geoY', 'geoZ'];
 const DEGREE_COLUMNS = ['latitude', 'longitude'] as const;
@@ -98,14 +100,15 @@ export class ListingIndex {
   readonly currencies: string[] = [];
   private readonly currencyCodes = new Map<string, number>();
 
-  readonly termPostings = new PostingMap<number>();
-  readonly wordPostings = new WordPostings();
-  readonly titleWordPostings = new WordPostings();
-  readonly agentPostings = new PostingMap<number>();
-  readonly authorPostings = new PostingMap<number>();
-  readonly agencyPostings = new PostingMap<number>();
+  // Not readonly: a compaction puts renumbered copies in their place (`compaction`).
+  termPostings = new PostingMap<number>();
+  wordPostings = new WordPostings();
+  titleWordPostings = new WordPostings();
+  agentPostings = new PostingMap<number>();
+  authorPostings = new PostingMap<number>();
+  agencyPostings = new PostingMap<number>();
   /** Slots by grid cell (INDEX_CELL_LEVEL), with the cell's aggregates. */
-  readonly cellPostings = new PostingMap<number>();
+  cellPostings = new PostingMap<number>();
   readonly cellAggregates = new Map<number, CellAggregate>();
 
   readonly terms = new Map<number, IndexedTerm>();
@@ -300,7 +303,17 @@ export class ListingIndex {
    * compacts each index it builds, and again once dead slots weigh.
    */
   compact(): void {
+    runAtOnce(this.compaction())();
+  }
+
+  /**
+   * The same compaction as work that may pause (lib/event-loop-turns.ts `runInTurns`) while the index serves
+   * searches: the new columns and postings are made aside, and the step it returns puts them all in place at
+   * once. Nothing may put or remove a listing until then (the feed's one run at a time, index-feed.service.ts).
+   */
+  *compaction(): Generator<void, () => void> {
     const order = this.gridOrder();
+    yield;
     const next = order.length;
     const renumber = new Int32Array(this.slotCount).fill(-1);
     for (let to = 0; to < next; to++) renumber[order[to]!] = to;
@@ -309,35 +322,40 @@ export class ListingIndex {
       for (let to = 0; to < next; to++) out[to] = column[order[to]!]!;
       return out;
     };
-    for (const name of FLOAT_COLUMNS) this[name] = permuted(this[name]);
-    for (const name of DEGREE_COLUMNS) this[name] = permuted(this[name]);
-    for (const name of INT_COLUMNS) this[name] = permuted(this[name]);
-    for (const name of NUMBER_COLUMNS) this[name] = permuted(this[name]);
-    this.currency = permuted(this.currency);
+    const columns = new Map<ColumnName, Column>();
+    for (const name of [...FLOAT_COLUMNS, ...DEGREE_COLUMNS, ...INT_COLUMNS, ...NUMBER_COLUMNS, 'currency'] as const) {
+      columns.set(name, permuted(this[name]));
+      yield;
+    }
     for (const name of BIT_COLUMNS) {
       const bits = new Uint32Array(this[name].length);
       for (let to = 0; to < next; to++) if (hasBit(this[name], order[to]!)) setBit(bits, to);
-      this[name] = bits;
+      columns.set(name, bits);
+      yield;
     }
-    this.titles = this.titles.permuted(order, this.capacity);
+    const titles = yield* this.titles.permuted(order, this.capacity);
     const aside = new Map<number, number>();
     for (const [slot, key] of this.geoKeysAside) if (renumber[slot]! >= 0) aside.set(renumber[slot]!, key);
-    this.geoKeysAside = aside;
-    for (const postings of [
-      this.termPostings,
-      this.wordPostings,
-      this.titleWordPostings,
-      this.agentPostings,
-      this.authorPostings,
-      this.agencyPostings,
-      this.cellPostings,
-    ] as { renumber(renumber: Int32Array): void }[])
-      postings.renumber(renumber);
-    for (const cell of this.cellAggregates.keys()) if (!this.cellPostings.get(cell)) this.cellAggregates.delete(cell);
-    this.slotById.fill(-1);
-    for (let slot = 0; slot < next; slot++) this.slotById[this.ids[slot]!] = slot;
-    this.slotCount = next;
-    this.compactions++;
+    const postings = {
+      termPostings: yield* this.termPostings.renumbered(renumber),
+      wordPostings: yield* this.wordPostings.renumbered(renumber),
+      titleWordPostings: yield* this.titleWordPostings.renumbered(renumber),
+      agentPostings: yield* this.agentPostings.renumbered(renumber),
+      authorPostings: yield* this.authorPostings.renumbered(renumber),
+      agencyPostings: yield* this.agencyPostings.renumbered(renumber),
+      cellPostings: yield* this.cellPostings.renumbered(renumber),
+    };
+    return () => {
+      for (const [name, column] of columns) (this as unknown as Record<ColumnName, Column>)[name] = column;
+      this.titles = titles;
+      this.geoKeysAside = aside;
+      Object.assign(this, postings);
+      for (const cell of this.cellAggregates.keys()) if (!this.cellPostings.get(cell)) this.cellAggregates.delete(cell);
+      this.slotById.fill(-1);
+      for (let slot = 0; slot < next; slot++) this.slotById[this.ids[slot]!] = slot;
+      this.slotCount = next;
+      this.compactions++;
+    };
   }
 
   /**

@@ -1,4 +1,5 @@
-import { Posting } from './postings.js';
+import { runAtOnce } from '../../../lib/event-loop-turns.js';
+import { Posting, RENUMBERED_BETWEEN_YIELDS } from './postings.js';
 
 /**
  * Posting lists by word (the keyword and title-word indexes of engine/listing-index.ts): an open-addressing
@@ -49,25 +50,29 @@ export class WordPostings {
     return typeof known === 'number' ? Posting.of(known) : known;
   }
 
-  /** Renumbers every posting (ListingIndex.compact); words left without a slot are dropped. */
-  renumber(renumber: Int32Array): void {
-    const [words, lists] = [this.words, this.lists];
-    this.words = [];
-    this.lists = [];
-    for (let number = 0; number < words.length; number++) {
-      const known = lists[number]!;
+  /**
+   * Every posting renumbered (Posting.renumbered) into a new table, words left without a slot dropped; this one
+   * is left as it is. Yields now and then: the caller may hand the event loop a turn there (ListingIndex.compaction).
+   */
+  *renumbered(renumber: Int32Array): Generator<void, WordPostings> {
+    const next = new WordPostings();
+    for (let number = 0; number < this.words.length; number++) {
+      const known = this.lists[number]!;
       if (typeof known === 'number') {
         if (renumber[known]! < 0) continue;
-        this.words.push(words[number]!);
-        this.lists.push(renumber[known]!);
+        next.words.push(this.words[number]!);
+        next.lists.push(renumber[known]!);
         continue;
       }
-      known.renumber(renumber);
-      if (known.length === 0) continue;
-      this.words.push(words[number]!);
-      this.lists.push(known);
+      const posting = known.renumbered(renumber);
+      if (posting.length > 0) {
+        next.words.push(this.words[number]!);
+        next.lists.push(posting);
+      }
+      if (number % RENUMBERED_BETWEEN_YIELDS === 0) yield;
     }
-    this.rehash(this.table.length / 2);
+    yield* next.rehashing(this.table.length / 2);
+    return next;
   }
 
   /** Bytes held, roughly: the table, each word (about 24 bytes and its characters, 16 in the arrays) and its posting. */
@@ -123,6 +128,11 @@ export class WordPostings {
 
   /** A table of `entries` entries (a power of two) holding every word. */
   private rehash(entries: number): void {
+    runAtOnce(this.rehashing(entries));
+  }
+
+  /** The table remade with room for `entries` words, yielding now and then (a million words take about 100 ms). */
+  private *rehashing(entries: number): Generator<void, void> {
     this.table = new Int32Array(2 * entries);
     for (let number = 0; number < this.words.length; number++) {
       const word = this.words[number]!;
@@ -130,6 +140,7 @@ export class WordPostings {
       const at = this.find(word, 0, word.length, hash);
       this.table[at] = hash;
       this.table[at + 1] = number + 1;
+      if (number % REHASHED_BETWEEN_YIELDS === 0) yield;
     }
   }
 }
@@ -152,3 +163,5 @@ const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
 /** A power of two, as every size of the table. */
 const INITIAL_ENTRIES = 1_024;
+/** Words put in a remade table between two of `rehashing`'s yields. */
+const REHASHED_BETWEEN_YIELDS = 4_096;
