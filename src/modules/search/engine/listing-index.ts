@@ -16,7 +16,7 @@ import { hashRange, WordPostings } from './word-postings.js';
  * A slot is never rewritten: a changed listing gets a new slot at the end and its old one is marked dead. So
  * every posting list stays sorted by appending, nothing needs the listing's previous values to update the
  * lists, and a reader that holds a slot number sees one consistent listing. Dead slots are skipped by
- * `liveBits` and dropped by `compact` (the feed calls it when they weigh).
+ * `liveBits` and dropped by a compaction (`compaction`, which the feed runs in turns when they weigh).
  *
  * Columns are as narrow as their values allow exactly (engine-columns.ts): numbers that may be null in
  * integers widened on demand, titles as UTF-8, yes/no facts as bitmaps, and no column for what another part

@@ -56,6 +56,7 @@ export class WordPostings {
    */
   *renumbered(renumber: Int32Array): Generator<void, WordPostings> {
     const next = new WordPostings();
+    let done = 0;
     for (let number = 0; number < this.words.length; number++) {
       const known = this.lists[number]!;
       if (typeof known === 'number') {
@@ -69,7 +70,8 @@ export class WordPostings {
         next.words.push(this.words[number]!);
         next.lists.push(posting);
       }
-      if (number % RENUMBERED_BETWEEN_YIELDS === 0) yield;
+      // Counted as PostingMap.renumbered counts: postings renumbered, not words passed (a singleton costs nothing).
+      if (++done % RENUMBERED_BETWEEN_YIELDS === 0) yield;
     }
     yield* next.rehashing(this.table.length / 2);
     return next;
