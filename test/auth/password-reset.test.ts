@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Mailer, MailMessage } from '../../src/adapters/mail/mailer.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { bearer, DEFAULT_PASSWORD, newUser, tokenFor } from '../helpers/factories.js';
 
 const RESET = '/realty-api/v1/auth/reset-password';
@@ -18,7 +18,7 @@ class CapturingMailer implements Mailer {
   close(): void {}
 }
 
-describe.each(DIALECTS)('password reset (%s)', (dialect) => {
+describeEachDialect('password reset (%s)', (dialect) => {
   let t: TestApp;
   const mailer = new CapturingMailer();
 

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { bearer, newUser, unique } from '../helpers/factories.js';
 
 const REGISTER = '/realty-api/v1/auth/register';
@@ -10,7 +10,7 @@ function registration(overrides: Record<string, unknown> = {}) {
   return { username, email: `${username}@example.test`, password: 'long enough password', ...overrides };
 }
 
-describe.each(DIALECTS)('POST /auth/register (%s)', (dialect) => {
+describeEachDialect('POST /auth/register (%s)', (dialect) => {
   let t: TestApp;
 
   beforeAll(async () => {

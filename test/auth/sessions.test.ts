@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRow } from '../../src/db/schema/index.js';
 import { buildPeerApp, buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { DIALECTS, describeEachDialect } from '../helpers/database.js';
 import { bearer, DEFAULT_PASSWORD, expiredAccessToken, newUser } from '../helpers/factories.js';
 
 const TOKEN = '/realty-api/v1/auth/token';
@@ -17,7 +17,7 @@ interface TokenPair {
   user_id: number;
 }
 
-describe.each(DIALECTS)('tokens, refresh rotation and logout (%s)', (dialect) => {
+describeEachDialect('tokens, refresh rotation and logout (%s)', (dialect) => {
   let t: TestApp;
   let user: UserRow;
 

@@ -1,11 +1,11 @@
 import { gunzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DB } from '../../src/db/schema/index.js';
 import { type ListingDraft, ListingBulkWriter } from '../../src/modules/properties/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { type Auth, newAgency, newAgencyWithAgent, newAgent, newListing, newSignedInUser, newUser, signIn } from '../helpers/factories.js';
 
 /**
@@ -23,7 +23,7 @@ async function nameAgent(db: Kysely<DB>, listingId: number, agentId: number): Pr
   await db.insertInto('listing_agents').values({ listing_id: listingId, agent_id: agentId, position: 0 }).execute();
 }
 
-describe.each(DIALECTS)('GET /exports/{format} (%s)', (dialect) => {
+describeEachDialect('GET /exports/{format} (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   const auth: Record<'admin' | 'manager' | 'agency' | 'agent' | 'buyer', Auth> = {} as never;
@@ -165,7 +165,7 @@ describe.each(DIALECTS)('GET /exports/{format} (%s)', (dialect) => {
   });
 });
 
-describe.each(DIALECTS)('GET /exports/{format} of a few thousand listings (%s)', (dialect) => {
+describeEachDialect('GET /exports/{format} of a few thousand listings (%s)', (dialect) => {
   const COUNT = 3_000;
   let t: TestApp;
 

@@ -10,7 +10,7 @@ import type { DB, UserRow, NotificationRow } from '../../src/db/schema/index.js'
 import { NotificationHub } from '../../src/modules/notifications/delivery/notification-hub.service.js';
 import type { NotificationRecord } from '../../src/modules/notifications/notifications.schemas.js';
 import { buildTestApp, TEST_JWT_SECRET, type TestApp, testConfig } from '../helpers/app.js';
-import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';
+import { createTestDatabase, DIALECTS, type TestDatabase, describeEachDialect } from '../helpers/database.js';
 import { accessTokenExpiringIn, bearer, newSignedInUser, newUser, tokenFor } from '../helpers/factories.js';
 
 const BASE = '/realty-api/v1/notifications';
@@ -124,7 +124,7 @@ async function notify(app: FastifyInstance, db: Kysely<DB>, adminToken: string, 
   return newest.id;
 }
 
-describe.each(DIALECTS)('GET /notifications/stream (%s)', (dialect) => {
+describeEachDialect('GET /notifications/stream (%s)', (dialect) => {
   let t: TestApp;
   let admin: UserRow;
   let adminToken: string;

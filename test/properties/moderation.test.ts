@@ -7,7 +7,7 @@ import { moveListingState } from '../../src/modules/properties/moderation/modera
 import { PROPERTY_ACTIONS, type PropertyAction } from '../../src/modules/properties/moderation/moderation.schemas.js';
 import { recordTransition } from '../../src/modules/properties/properties.repository.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { bearer, links, newAgencyWithAgent, newListing, newTerm, newUser, signIn, tokenFor } from '../helpers/factories.js';
 import { errorBody } from '../helpers/expectations.js';
 
@@ -43,7 +43,7 @@ const invalidTransition = (state: ListingState) => ({
   request_id: expect.any(String),
 });
 
-describe.each(DIALECTS)('listing moderation (%s)', (dialect) => {
+describeEachDialect('listing moderation (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   let owner: UserRow;
@@ -419,7 +419,7 @@ describe.each(DIALECTS)('listing moderation (%s)', (dialect) => {
   });
 });
 
-describe.each(DIALECTS)('listing moderation with REQUIRE_APPROVAL=false (%s)', (dialect) => {
+describeEachDialect('listing moderation with REQUIRE_APPROVAL=false (%s)', (dialect) => {
   let t: TestApp;
   let owner: UserRow;
   let ownerAuth: Auth;

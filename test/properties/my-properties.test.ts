@@ -1,9 +1,9 @@
 import type { LightMyRequestResponse } from 'fastify';
 import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type DB, LISTING_STATES, type NewListing, type UserRow } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { addFavorite, newAgencyWithAgent, newListing, newUser, signIn } from '../helpers/factories.js';
 import { errorBody } from '../helpers/expectations.js';
 
@@ -12,7 +12,7 @@ type Auth = Record<string, string>;
 
 const idsOf = (res: LightMyRequestResponse): number[] => res.json().data.properties.map((p: { id: number }) => p.id);
 
-describe.each(DIALECTS)('GET /users/my-properties (%s)', (dialect) => {
+describeEachDialect('GET /users/my-properties (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
 

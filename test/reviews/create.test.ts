@@ -2,11 +2,11 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB, ReviewTarget, UserRow } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { newAgencyWithAgent, newListing, newUser, sessionFor } from '../helpers/factories.js';
 import { API, type Auth, createdId, expectError, type ReviewClient, reviewClient } from './review-fixtures.js';
 
-describe.each(DIALECTS)('POST …/{id}/reviews (%s)', (dialect) => {
+describeEachDialect('POST …/{id}/reviews (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   let api: ReviewClient;

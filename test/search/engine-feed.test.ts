@@ -16,7 +16,7 @@ import {
 } from '../../src/modules/search/engine/index-rows.repository.js';
 import type { IndexedAgent, IndexedListing, IndexedTerm } from '../../src/modules/search/engine/indexed-listing.js';
 import { ListingIndex } from '../../src/modules/search/engine/listing-index.js';
-import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';
+import { createTestDatabase, type TestDatabase, describeEachDialect } from '../helpers/database.js';
 import { insertTermRow, newAgency, newAgent, newListing, unique } from '../helpers/factories.js';
 import { gate } from '../helpers/gate.js';
 
@@ -75,7 +75,7 @@ function heldRows(index: ListingIndex) {
 
 const sortedById = <T extends { id: number }>(rows: T[]) => [...rows].sort((a, b) => a.id - b.id);
 
-describe.each(DIALECTS)('search index feed (%s)', (dialect) => {
+describeEachDialect('search index feed (%s)', (dialect) => {
   let database: TestDatabase;
   let db: Kysely<DB>;
   beforeAll(async () => {

@@ -12,7 +12,7 @@ import type { DialectName } from '../../src/db/dialect/index.js';
 import type { IndexFeed } from '../../src/modules/search/engine/index-feed.service.js';
 import { SEARCH_INDEX_CHANNEL } from '../../src/modules/search/engine/search-index.js';
 import { TEST_JWT_SECRET, testConfig } from '../helpers/app.js';
-import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';
+import { createTestDatabase, type TestDatabase, describeEachDialect } from '../helpers/database.js';
 import { newListing } from '../helpers/factories.js';
 import { gate } from '../helpers/gate.js';
 
@@ -128,7 +128,7 @@ const modes = [
   ...(process.env.REDIS_URL ? [{ name: 'told through Redis', redis: true }] : []),
 ];
 
-describe.each(DIALECTS)('the search index of two processes on one database (%s)', (dialect) => {
+describeEachDialect('the search index of two processes on one database (%s)', (dialect) => {
   let shared: Awaited<ReturnType<typeof sharedDatabase>>;
   const running: ServerProcess[] = [];
   beforeAll(async () => {

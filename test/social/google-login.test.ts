@@ -1,7 +1,7 @@
 import { SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { bearer, DEFAULT_PASSWORD, newUser, unique } from '../helpers/factories.js';
 import { type FakeGoogle, GOOGLE_ISSUER, startFakeGoogle } from '../helpers/fake-providers.js';
 
@@ -31,7 +31,7 @@ const SOCIAL_LOGIN_KEYS = [
   'social_provider',
 ].sort();
 
-describe.each(DIALECTS)('POST /social/google/login (%s)', (dialect) => {
+describeEachDialect('POST /social/google/login (%s)', (dialect) => {
   let t: TestApp;
   let google: FakeGoogle;
 

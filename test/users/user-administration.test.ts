@@ -2,14 +2,14 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role, UserRow } from '../../src/db/schema/index.js';
 import { buildPeerApp, buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { DIALECTS, describeEachDialect } from '../helpers/database.js';
 import { errorBody } from '../helpers/expectations.js';
 import { type Auth, DEFAULT_PASSWORD, newSignedInUser, newUser, signIn, unique } from '../helpers/factories.js';
 
 const API = '/realty-api/v1';
 const OTHER_ROLES = ['manager', 'agency', 'agent', 'owner', 'seller', 'buyer'] as const satisfies readonly Role[];
 
-describe.each(DIALECTS)('administering accounts (%s)', (dialect) => {
+describeEachDialect('administering accounts (%s)', (dialect) => {
   let t: TestApp;
   let admin: UserRow;
   let adminAuth: Auth;
