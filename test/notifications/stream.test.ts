@@ -138,6 +138,15 @@ describeEachDialect('GET /notifications/stream (%s)', (dialect) => {
   afterAll(() => t.close());
 
   const notifyUser = (user: UserRow, title?: string) => notify(t.app, t.database.db, adminToken, user, title);
+  /**
+   * One more notification to `user`, waited for on `stream`: a stream delivers in the order notifications were
+   * made, so once it is there whatever was to come before it has come (no pause guessed long enough). Its id.
+   */
+  const marked = async (stream: { notifications(): { id: number }[] }, user: UserRow) => {
+    const marker = await notifyUser(user, 'Marker');
+    await waitFor(() => stream.notifications().some((n) => n.id === marker));
+    return marker;
+  };
 
   it('answers 401 without a token, and 400 for a malformed Last-Event-ID', async () => {
     const anonymous = await SseClient.open(t.app);
@@ -194,9 +203,9 @@ describeEachDialect('GET /notifications/stream (%s)', (dialect) => {
     const other = await newUser(t.database.db);
     const stream = await (await SseClient.open(t.app, headers)).live();
     await notifyUser(other, 'Not yours');
+    // 'Yours' comes after 'Not yours': once it is there, the other would have come before it.
     const mine = await notifyUser(user, 'Yours');
-    await waitFor(() => stream.notifications().length >= 1);
-    await sleep(50);
+    await waitFor(() => stream.notifications().some((n) => n.id === mine));
     expect(stream.notifications().map((n) => n.id)).toEqual([mine]);
     stream.close();
   });
@@ -207,23 +216,22 @@ describeEachDialect('GET /notifications/stream (%s)', (dialect) => {
     const stream = await (await SseClient.open(t.app, { ...headers, 'last-event-id': String(first) })).live();
     await waitFor(() => stream.notifications().length === 2);
     const fourth = await notifyUser(user, 'Four');
-    await waitFor(() => stream.notifications().length === 3);
-    await sleep(50);
-    expect(stream.notifications().map((n) => n.id)).toEqual([second, third, fourth]);
-    expect(stream.events.filter((e) => e.event === 'notification').map((e) => e.id)).toEqual([second, third, fourth].map(String));
+    const marker = await marked(stream, user);
+    expect(stream.notifications().map((n) => n.id)).toEqual([second, third, fourth, marker]);
+    expect(stream.events.filter((e) => e.event === 'notification').map((e) => e.id)).toEqual([second, third, fourth, marker].map(String));
     stream.close();
 
-    // The query parameter serves the first connection; the header wins when both are sent.
+    // The query parameter serves the first connection; the header wins when both are sent. A replay ends with
+    // the newest notification (the marker): once it is there, the replay is whole.
     const byQuery = await (await SseClient.open(t.app, headers, `${STREAM}?last_event_id=${second}`)).live();
-    await waitFor(() => byQuery.notifications().length === 2);
-    expect(byQuery.notifications().map((n) => n.id)).toEqual([third, fourth]);
+    await waitFor(() => byQuery.notifications().some((n) => n.id === marker));
+    expect(byQuery.notifications().map((n) => n.id)).toEqual([third, fourth, marker]);
     byQuery.close();
     const both = await (
       await SseClient.open(t.app, { ...headers, 'last-event-id': String(third) }, `${STREAM}?last_event_id=${first}`)
     ).live();
-    await waitFor(() => both.notifications().length === 1);
-    await sleep(50);
-    expect(both.notifications().map((n) => n.id)).toEqual([fourth]);
+    await waitFor(() => both.notifications().some((n) => n.id === marker));
+    expect(both.notifications().map((n) => n.id)).toEqual([fourth, marker]);
     both.close();
   });
 
@@ -245,8 +253,8 @@ describeEachDialect('GET /notifications/stream (%s)', (dialect) => {
     );
     const stream = await (await SseClient.open(t.app, { ...headers, 'last-event-id': String(ids[4]) })).live();
     await waitFor(() => stream.notifications().length === 225);
-    await sleep(50);
-    expect(stream.notifications().map((n) => n.id)).toEqual(ids.slice(5));
+    const marker = await marked(stream, user);
+    expect(stream.notifications().map((n) => n.id)).toEqual([...ids.slice(5), marker]);
     stream.close();
   });
 
@@ -267,8 +275,8 @@ describeEachDialect('GET /notifications/stream (%s)', (dialect) => {
     try {
       const stream = await (await SseClient.open(t.app, { ...headers, 'last-event-id': String(start) })).live();
       await waitFor(() => stream.notifications().length >= 2);
-      await sleep(100);
-      expect(stream.notifications().map((n) => n.id)).toEqual(created);
+      const marker = await marked(stream, user);
+      expect(stream.notifications().map((n) => n.id)).toEqual([...created, marker]);
       stream.close();
     } finally {
       spy.mockRestore();
@@ -485,10 +493,20 @@ describe.runIf(process.env.REDIS_URL)('GET /notifications/stream across processe
     });
     expect(res.statusCode).toBe(201);
     const { id } = await database.db.selectFrom('notifications').select('id').where('user_id', '=', user.id).executeTakeFirstOrThrow();
-    await waitFor(() => onB.notifications().length === 1 && onA.notifications().length === 1);
-    await sleep(200);
+    // A second notification, waited for on both: a copy of the first would have come before it.
+    const marker = await a.app.inject({
+      method: 'POST',
+      url: BASE,
+      headers: bearer(adminToken),
+      payload: { title: 'Marker', message: 'after', user_id: user.id },
+    });
+    expect(marker.statusCode).toBe(201);
+    await waitFor(() => [onA, onB].every((stream) => stream.notifications().some((n) => n.title === 'Marker')));
     for (const stream of [onA, onB]) {
-      expect(stream.notifications()).toEqual([expect.objectContaining({ id, title: 'Across', message: 'processes' })]);
+      expect(stream.notifications()).toEqual([
+        expect.objectContaining({ id, title: 'Across', message: 'processes' }),
+        expect.objectContaining({ title: 'Marker' }),
+      ]);
       expect(stream.notifications()[0]).not.toHaveProperty('user_id');
       stream.close();
     }

@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
-import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Kysely, sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type DB, LISTING_STATES, type ListingState, type UserRow } from '../../src/db/schema/index.js';
 import { STATE_ACTIONS, type StateAction } from '../../src/modules/properties/moderation/listing-states.js';
 import { moveListingState } from '../../src/modules/properties/moderation/moderation.repository.js';
@@ -401,7 +401,15 @@ describeEachDialect('listing moderation (%s)', (dialect) => {
       const other = await db.startTransaction().execute();
       expect(await moveListingState(other, { listingId: id, from: 'pending', to: 'publish', at: new Date().toISOString() })).toBe(true);
       const request = actOn(adminAuth, id, 'approve');
-      await new Promise((resolve) => setTimeout(resolve, 150));
+      if (dialect === 'postgres') {
+        // Committed only once the request's update is seen waiting on the row lock: the race, not a guess of it.
+        await vi.waitFor(async () => {
+          const { rows } = await sql<{ waiting: number }>`
+            select count(*)::int as waiting from pg_stat_activity
+            where datname = current_database() and wait_event_type = 'Lock'`.execute(db);
+          expect(rows[0]!.waiting).toBe(1);
+        }, 10_000);
+      }
       await other.commit().execute();
       const res = await request;
       expect(res.statusCode, res.body).toBe(409);
