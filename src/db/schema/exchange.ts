@@ -8,6 +8,7 @@ export interface ExchangeTables {
   feed_sources: FeedSourcesTable;
   import_runs: ImportRunsTable;
   import_rejections: ImportRejectionsTable;
+  site_identity: SiteIdentityTable;
 }
 
 export interface ListingSourcesTable {
@@ -119,4 +120,11 @@ export interface ImportRejectionsTable {
   source_key: string | null;
   /** JSON `[{ field, reason }]`. */
   errors: string;
+}
+
+/** This site's random name (one row, made by its migration): exports name listings made here with it. */
+export interface SiteIdentityTable {
+  id: number;
+  /** 16 hex digits. */
+  site_key: string;
 }

@@ -62,6 +62,7 @@ export function createExchangeModule(
     maxBytes: config.uploads.maxFileBytes,
     timeoutMs: Math.min(config.imports.fetchTimeoutMs, PICTURE_TIMEOUT_MS),
   });
+  const feedExporter = new FeedExporter(database.db, storage);
   const feedImporter = new FeedImporter(
     database.db,
     deps.properties,
@@ -69,8 +70,8 @@ export function createExchangeModule(
     feedPictures,
     { defaultCurrency: config.listings.defaultCurrency, ttlDays: config.listings.ttlDays },
     { db: database.db, users: deps.users, directory: deps },
+    feedExporter,
   );
-  const feedExporter = new FeedExporter(database.db, storage);
   const feedDownloads = new FeedDownloads(database.db, feedExporter);
   const portalFeeds = new PortalFeeds(feedDownloads, stamps, config.portalFeedCacheBytes);
   const feedTokens = new FeedTokens(database.db, portalFeeds, apiBaseUrl);

@@ -18,11 +18,14 @@ import {
   draftOfInput,
 } from '../../properties/index.js';
 import type { TaxonomiesService } from '../../taxonomies/index.js';
+import type { FeedExporter } from '../export/feed-export.service.js';
+import type { FeedFormat } from '../feed-formats.js';
 import type { FeedPictures } from '../pictures/feed-pictures.service.js';
 import { type DirectoryOutcome, FeedDirectory, type FeedDirectoryDeps, importActor } from './feed-directory.service.js';
 import * as repository from './feed-import.repository.js';
 import { feedListingErrors, scalarInput } from './feed-listing-check.js';
 import { FeedReferences, LOCATION_FIELDS, type ResolvedLinks, TERM_FIELDS } from './feed-references.service.js';
+import { changedFields, OwnListings } from './own-listings.service.js';
 
 export interface ImportOptions {
   /** The source's name: its keys are unique within it, and withdrawal looks only at its listings. */
@@ -38,6 +41,11 @@ export interface ImportOptions {
    * Otherwise only the feed's own Members and Offices and e-mails name them.
    */
   directoryIds?: boolean;
+  /**
+   * The feed's format, when it is one this site also writes: a listing made here that the feed names by the key an
+   * export of this site gave it (`realty:<site key>:<id>`) is then found and updated in place (own-listings.service.ts).
+   */
+  format?: FeedFormat;
   dryRun?: boolean;
   /** Stop at the first rejected record (what was written before it stays). */
   strict?: boolean;
@@ -97,6 +105,7 @@ export class FeedImporter {
     private readonly pictures: FeedPictures,
     private readonly rules: DraftRules,
     private readonly people: FeedDirectoryDeps,
+    private readonly exporter: FeedExporter,
   ) {}
 
   /**
@@ -109,7 +118,8 @@ export class FeedImporter {
     directory = new FeedDirectory(this.people, options),
   ): Promise<ImportSummary> {
     const references = new FeedReferences(this.db, this.taxonomies, options.directoryIds ?? false);
-    const run = new ImportRun(this.db, this.properties, this.pictures, references, directory, this.rules, options);
+    const own = new OwnListings(this.exporter, this.properties, this.people.users, options);
+    const run = new ImportRun(this.db, this.properties, this.pictures, references, directory, own, this.rules, options);
     const writer = new ListingBulkWriter(this.db);
     const drafts = run.newListingDrafts(records);
     if (options.dryRun) {
@@ -142,6 +152,8 @@ interface Checked {
   owner: string | undefined;
   fingerprint: string;
   existing: repository.SourceRow | undefined;
+  /** A listing made here, named by its own key: it has no source row, and `listing` holds only the changed fields. */
+  own?: boolean;
 }
 
 type BatchRecord = Extract<FeedRecord, { kind: 'listing' | 'unreadable' }>;
@@ -173,6 +185,7 @@ class ImportRun {
     private readonly pictures: FeedPictures,
     private readonly references: FeedReferences,
     private readonly directory: FeedDirectory,
+    private readonly own: OwnListings,
     private readonly rules: DraftRules,
     private readonly options: ImportOptions,
   ) {
@@ -241,11 +254,10 @@ class ImportRun {
    */
   private async processBatch(records: readonly BatchRecord[]): Promise<ListingDraft[]> {
     const rejected = new Map<number, Found>();
-    const sources = await repository.findSources(
-      this.db,
-      this.options.source,
-      records.flatMap((record) => (record.kind === 'listing' && typeof record.listing.key === 'string' ? [record.listing.key] : [])),
+    const keys = records.flatMap((record) =>
+      record.kind === 'listing' && typeof record.listing.key === 'string' ? [record.listing.key] : [],
     );
+    const [sources, own] = await Promise.all([repository.findSources(this.db, this.options.source, keys), this.own.find(keys)]);
     const checked: Checked[] = [];
     for (const [index, record] of records.entries()) {
       await this.checkTurns.next();
@@ -254,7 +266,12 @@ class ImportRun {
         continue;
       }
       const { at, listing, owner } = record;
-      const existing = typeof listing.key === 'string' ? sources.get(listing.key) : undefined;
+      const ownListing = typeof listing.key === 'string' ? own.get(listing.key) : undefined;
+      const existing = ownListing
+        ? { listingId: ownListing.listingId, fingerprint: '' }
+        : typeof listing.key === 'string'
+          ? sources.get(listing.key)
+          : undefined;
       const errors = feedListingErrors(listing, existing === undefined);
       if (errors.length === 0 && this.seen.has(listing.key)) errors.push({ field: 'key', key: 'exchange_rule_repeated_key' });
       if (errors.length > 0) {
@@ -262,6 +279,12 @@ class ImportRun {
         continue;
       }
       this.seen.add(listing.key);
+      if (ownListing) {
+        const changed = changedFields(listing, ownListing.current);
+        if (changed === undefined) this.counts.unchanged++;
+        else checked.push({ index, at, listing: changed, owner, fingerprint: '', existing, own: true });
+        continue;
+      }
       const fingerprint = fingerprintOf(listing);
       if (existing?.fingerprint === fingerprint) this.counts.unchanged++;
       else checked.push({ index, at, listing, owner, fingerprint, existing });
@@ -345,7 +368,8 @@ class ImportRun {
       return;
     }
     if (listing.images !== undefined) await this.pictures.replace(record.existing!.listingId, listing.images);
-    await repository.updateFingerprint(this.db, record.existing!.listingId, record.fingerprint, new Date().toISOString());
+    // A listing made here has no source row to keep a fingerprint in: the next read-back compares it anew.
+    if (!record.own) await repository.updateFingerprint(this.db, record.existing!.listingId, record.fingerprint, new Date().toISOString());
     this.counts.updated++;
   }
 
