@@ -21,6 +21,7 @@ import type { TaxonomiesService } from '../../taxonomies/index.js';
 import type { FeedExporter } from '../export/feed-export.service.js';
 import type { FeedFormat } from '../feed-formats.js';
 import type { FeedPictures } from '../pictures/feed-pictures.service.js';
+import type { Redirects } from '../redirects/redirects.service.js';
 import { type DirectoryOutcome, FeedDirectory, type FeedDirectoryDeps, importActor } from './feed-directory.service.js';
 import * as repository from './feed-import.repository.js';
 import { feedListingErrors, scalarInput } from './feed-listing-check.js';
@@ -106,6 +107,7 @@ export class FeedImporter {
     private readonly rules: DraftRules,
     private readonly people: FeedDirectoryDeps,
     private readonly exporter: FeedExporter,
+    private readonly redirects: Redirects,
   ) {}
 
   /**
@@ -119,7 +121,7 @@ export class FeedImporter {
   ): Promise<ImportSummary> {
     const references = new FeedReferences(this.db, this.taxonomies, options.directoryIds ?? false);
     const own = new OwnListings(this.exporter, this.properties, this.people.users, options);
-    const run = new ImportRun(this.db, this.properties, this.pictures, references, directory, own, this.rules, options);
+    const run = new ImportRun(this.db, this.properties, this.pictures, references, directory, own, this.redirects, this.rules, options);
     const writer = new ListingBulkWriter(this.db);
     const drafts = run.newListingDrafts(records);
     if (options.dryRun) {
@@ -154,6 +156,8 @@ interface Checked {
   existing: repository.SourceRow | undefined;
   /** A listing made here, named by its own key: it has no source row, and `listing` holds only the changed fields. */
   own?: boolean;
+  /** The record's old address (`url`), kept as a redirect once the listing is written. */
+  address?: string;
 }
 
 type BatchRecord = Extract<FeedRecord, { kind: 'listing' | 'unreadable' }>;
@@ -169,7 +173,10 @@ class ImportRun {
   private readonly seen = new Set<string>();
   private readonly slugs = new Set<string>();
   /** The source rows of the drafts handed to the writer, written in the transaction that writes the draft. */
-  private readonly sourceOf = new WeakMap<ListingDraft, { key: string; fingerprint: string; index: number; images: readonly string[] }>();
+  private readonly sourceOf = new WeakMap<
+    ListingDraft,
+    { key: string; fingerprint: string; index: number; images: readonly string[]; address: string | undefined }
+  >();
   private readonly actor: AuthUser;
   /** Updates and withdrawals are a transaction each; on SQLite the serving thread gets a turn between them. */
   private readonly turns: EventLoopTurns;
@@ -186,6 +193,7 @@ class ImportRun {
     private readonly references: FeedReferences,
     private readonly directory: FeedDirectory,
     private readonly own: OwnListings,
+    private readonly redirects: Redirects,
     private readonly rules: DraftRules,
     private readonly options: ImportOptions,
   ) {
@@ -229,6 +237,11 @@ class ImportRun {
     } else {
       outcome = await this.directory.agent(record.agent, await this.agencyOf(record.agent));
       this.references.knowFeedAgent(record.agent.key, 'id' in outcome ? outcome.id : null);
+    }
+    const address = record.kind === 'agency' ? record.agency.url : record.agent.url;
+    if ('id' in outcome && outcome.id !== null && address && !this.options.dryRun) {
+      const id = outcome.id;
+      await this.redirects.keep(this.db, [{ address, record: record.kind === 'agency' ? { agencyId: id } : { agentId: id } }]);
     }
     if ('errors' in outcome) {
       this.reject(record.at, record.kind === 'agency' ? record.agency.key : record.agent.key, outcome.errors);
@@ -282,12 +295,12 @@ class ImportRun {
       if (ownListing) {
         const changed = changedFields(listing, ownListing.current);
         if (changed === undefined) this.counts.unchanged++;
-        else checked.push({ index, at, listing: changed, owner, fingerprint: '', existing, own: true });
+        else checked.push({ index, at, listing: changed, owner, fingerprint: '', existing, own: true, address: listing.url });
         continue;
       }
       const fingerprint = fingerprintOf(listing);
       if (existing?.fingerprint === fingerprint) this.counts.unchanged++;
-      else checked.push({ index, at, listing, owner, fingerprint, existing });
+      else checked.push({ index, at, listing, owner, fingerprint, existing, address: listing.url });
     }
     const drafts: ListingDraft[] = [];
     const updates: { record: Checked; links: ResolvedLinks }[] = [];
@@ -345,7 +358,7 @@ class ImportRun {
     );
     if ('draft' in made) {
       const { key, images = [] } = record.listing;
-      this.sourceOf.set(made.draft, { key, fingerprint: record.fingerprint, index: record.index, images });
+      this.sourceOf.set(made.draft, { key, fingerprint: record.fingerprint, index: record.index, images, address: record.address });
     }
     return made;
   }
@@ -368,6 +381,8 @@ class ImportRun {
       return;
     }
     if (listing.images !== undefined) await this.pictures.replace(record.existing!.listingId, listing.images);
+    if (record.address)
+      await this.redirects.keep(this.db, [{ address: record.address, record: { listingId: record.existing!.listingId } }]);
     // A listing made here has no source row to keep a fingerprint in: the next read-back compares it anew.
     if (!record.own) await repository.updateFingerprint(this.db, record.existing!.listingId, record.fingerprint, new Date().toISOString());
     this.counts.updated++;
@@ -380,6 +395,10 @@ class ImportRun {
     await repository.insertSources(
       trx,
       sources.map(({ key, fingerprint }, n) => ({ listingId: ids[n]!, source: this.options.source, key, fingerprint, at })),
+    );
+    await this.redirects.keep(
+      trx,
+      sources.flatMap(({ address }, n) => (address ? [{ address, record: { listingId: ids[n]! } }] : [])),
     );
     await this.pictures.enqueue(
       trx,

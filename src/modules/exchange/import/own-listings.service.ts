@@ -13,8 +13,8 @@ export interface OwnListing {
   current: FeedListing;
 }
 
-/** Fields a feed stamps for information: never imported, so never a change. */
-const NOT_COMPARED = new Set(['key', 'created_at', 'updated_at']);
+/** Fields a feed stamps for information (never imported), and the old address (a redirect, not a field): never a change. */
+const NOT_COMPARED = new Set(['key', 'created_at', 'updated_at', 'url']);
 
 /**
  * Finds the listings made here that a feed read back names by their own keys (`realty:<site key>:<id>`, own-keys.ts;
