@@ -9,7 +9,8 @@ import type { AuthUser } from '../../src/lib/signed-in-user.js';
 import { FEED_FORMATS, type FeedFormat, type ImportOptions, type ImportSummary } from '../../src/modules/exchange/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
-import { newUser } from '../helpers/factories.js';
+import { newUser, signIn } from '../helpers/factories.js';
+import { API, csvPart, drainImports, importRunOf, postUpload, tempDataDir } from './import-runs-helpers.js';
 
 /** Own exports read back in place (docs/data-exchange.md): export → edit a few rows → import updates just those. */
 
@@ -23,8 +24,8 @@ interface Site {
   admin: UserRow;
 }
 
-async function newSite(dialect: (typeof DIALECTS)[number]): Promise<Site> {
-  const t = await buildTestApp(dialect, { PUBLIC_URL: 'https://realty.example', DEFAULT_CURRENCY: 'EUR' });
+async function newSite(dialect: (typeof DIALECTS)[number], env: Record<string, string> = {}): Promise<Site> {
+  const t = await buildTestApp(dialect, { PUBLIC_URL: 'https://realty.example', DEFAULT_CURRENCY: 'EUR', ...env });
   // Test databases are copies of one migrated image, so they share its site key: each site here gets its own,
   // as each real database does when it is migrated.
   await t.database.db
@@ -181,5 +182,31 @@ describe.each(DIALECTS)('own exports read back in place (%s)', (dialect) => {
     const text = await exportText(site, 'csv');
     await site.t.services.properties.delete(callerOf(site.admin), first!);
     expect(await importText(site, 'csv', text)).toMatchObject({ created: 1, unchanged: 4, updated: 0 });
+  });
+
+  it('over HTTP too: GET /exports/csv, three rows edited, POST /imports under a new source name updates them in place', async () => {
+    const data = tempDataDir();
+    try {
+      site = await newSite(dialect, { DATA_DIR: data.dir });
+      await createListings(site);
+      const admin = await signIn(site.t.app, site.admin);
+      const exported = await site.t.app.inject({ method: 'GET', url: `${API}/exports/csv`, headers: admin });
+      expect(exported.statusCode).toBe(200);
+      const queued = await postUpload(site.t, admin, [
+        ['format', 'csv'],
+        ['file', csvPart(edited('csv', exported.body, 3), 'listings-edited.csv')],
+      ]);
+      expect(queued.statusCode, queued.body).toBe(202);
+      await drainImports(site.t);
+      const run = await importRunOf(site.t, admin, queued.json().data.id);
+      expect(run).toMatchObject({
+        state: 'done',
+        source: 'listings-edited',
+        counts: { created: 0, updated: 3, unchanged: 2, rejected: 0 },
+      });
+      expect((await rows(site.db)).map((row) => row.price)).toEqual([100001, 200001, 300001, 400000, 500000]);
+    } finally {
+      data.remove();
+    }
   });
 });
