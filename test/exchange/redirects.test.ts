@@ -48,11 +48,12 @@ describe.each(DIALECTS)('redirects of old addresses (%s)', (dialect) => {
   });
   afterAll(() => t.close());
 
-  const importText = (format: FeedFormat, text: string) =>
+  const importText = (format: FeedFormat, text: string, options: { source?: string; dryRun?: boolean } = {}) =>
     t.services.feedImporter.run(FEED_FORMATS[format].read(Readable.from([Buffer.from(text)])), {
-      source: `feed-${randomUUID()}`,
+      source: options.source ?? `feed-${randomUUID()}`,
       actorId: admin.id,
       format,
+      ...(options.dryRun ? { dryRun: true } : {}),
     });
   const get = (url: string, method: 'GET' | 'HEAD' = 'GET') => t.app.inject({ method, url });
   const listingBySlugPrefix = (prefix: string) =>
@@ -198,6 +199,22 @@ describe.each(DIALECTS)('redirects of old addresses (%s)', (dialect) => {
       .executeTakeFirstOrThrow();
     expect((await get('/our-offices/old-office')).headers.location).toBe(`${SITE}/agency/${agency.slug}`);
     expect((await get('/team/old-member?ref=1')).headers.location).toBe(`${SITE}/agent/${agent.slug}?ref=1`);
+  });
+
+  it('a dry run keeps none; a removed redirect stays removed when the unchanged feed comes again; a changed one keeps it', async () => {
+    const feed = 'key,title,status,url\nD1,Dry run house,publish,/old/dry-run';
+    expect(await importText('csv', feed, { source: 'again', dryRun: true })).toMatchObject({ dryRun: true, created: 1 });
+    expect((await redirectsList()).list.map((redirect) => redirect.path)).not.toContain('/old/dry-run');
+    await importText('csv', feed, { source: 'again' });
+    const kept = (await redirectsList()).list.find((redirect) => redirect.path === '/old/dry-run')!;
+    await t.app.inject({ method: 'DELETE', url: `/realty-api/v1/redirects/${kept.id}`, headers: adminAuth });
+    expect(await importText('csv', feed, { source: 'again' })).toMatchObject({ unchanged: 1 });
+    expect((await get('/old/dry-run')).statusCode).toBe(404);
+    // The record changed (a new old address): its listing is updated and the new path kept.
+    expect(await importText('csv', 'key,title,status,url\nD1,Dry run house,publish,/old/dry-run-2', { source: 'again' })).toMatchObject({
+      updated: 1,
+    });
+    expect((await get('/old/dry-run-2')).statusCode).toBe(301);
   });
 
   it('lists and removes redirects for administrators only: others 403, not signed in 401', async () => {
