@@ -65,7 +65,7 @@ export async function importCommand(services: Services, config: Config, command:
       summary = site;
     } else {
       const { read, directoryIds } = FEED_FORMATS[command.format];
-      summary = await services.feedImporter.run(read(input), { ...options, directoryIds });
+      summary = await services.feedImporter.run(read(input), { ...options, directoryIds, format: command.format });
     }
     bar?.finish();
     for (const rejection of rejected) console.error(rejectionLine(rejection));

@@ -118,7 +118,9 @@ export async function* readWxrSite(input: NodeJS.ReadableStream, spoolFile: stri
     for await (const entry of properties.entries()) {
       const record = recordOf(entry, (): WxrRecord | undefined => {
         const listing = listingOf(entry, attachments);
-        return listing && { kind: 'listing', at: entry.at, listing, authorLogin: entry.fields.get('dc:creator') ?? '' };
+        return (
+          listing && { kind: 'listing', at: entry.at, listing: withLink(listing, entry), authorLogin: entry.fields.get('dc:creator') ?? '' }
+        );
       });
       if (record) yield record;
     }
@@ -155,9 +157,13 @@ async function readDirectory(
         const url = entry.fields.get('wp:attachment_url') ?? '';
         if (id !== '' && url !== '') attachments.set(id, url);
       } else if (type === 'houzez_agency' && !isTrashed(entry)) {
-        agencies.push(recordOf(entry, () => ({ kind: 'agency', at: entry.at, agency: agencyOf(entry), ...authorLoginOf(entry) })));
+        agencies.push(
+          recordOf(entry, () => ({ kind: 'agency', at: entry.at, agency: withLink(agencyOf(entry), entry), ...authorLoginOf(entry) })),
+        );
       } else if (type === 'houzez_agent' && !isTrashed(entry)) {
-        agents.push(recordOf(entry, () => ({ kind: 'agent', at: entry.at, agent: agentOf(entry), ...authorLoginOf(entry) })));
+        agents.push(
+          recordOf(entry, () => ({ kind: 'agent', at: entry.at, agent: withLink(agentOf(entry), entry), ...authorLoginOf(entry) })),
+        );
       }
     }
   }
@@ -172,6 +178,12 @@ function recordOf<T extends WxrRecord | undefined>(entry: WxrEntry, build: () =>
     if (!(error instanceof FieldError)) throw error;
     return { kind: 'unreadable', at: entry.at, field: error.field, reason: error.message };
   }
+}
+
+/** The post's permalink (its `<link>`) as the record's old address, kept as a redirect by the import. */
+function withLink<T extends { url?: string }>(record: T, entry: WxrEntry): T {
+  const link = entry.fields.get('link') ?? '';
+  return link === '' ? record : { ...record, url: link };
 }
 
 function authorLoginOf(entry: WxrEntry): { authorLogin?: string } {

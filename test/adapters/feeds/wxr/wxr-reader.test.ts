@@ -174,6 +174,8 @@ describe('readWxrSite', () => {
           phone: '+34 952 000 111',
           website: 'https://costa-homes.example',
           address: 'Avenida Ricardo Soriano 12, Marbella',
+          // The post's <link>: its old address, kept as a redirect by the import.
+          url: 'https://costa-homes.example/agency/costa-homes-marbella/',
         },
       },
       {
@@ -188,6 +190,7 @@ describe('readWxrSite', () => {
           mobile: '+34 600 000 112',
           position: 'Directora comercial',
           agency: '201',
+          url: 'https://costa-homes.example/agent/lucia-fernandez/',
         },
       },
       // A draft agent is still one; "-1" is Houzez's "no agency". The trashed agent 303 is left out.
@@ -198,8 +201,18 @@ describe('readWxrSite', () => {
         agent: { key: '302', name: 'Tom Baker', email: 'tom@costa-homes.example', agency: null },
       },
       // The trashed property 103 (whose price is not even a number) is left out.
-      { kind: 'listing', at: 'line 148', authorLogin: 'maria', listing: VILLA },
-      { kind: 'listing', at: 'line 212', authorLogin: 'admin', listing: APARTMENT },
+      {
+        kind: 'listing',
+        at: 'line 148',
+        authorLogin: 'maria',
+        listing: { ...VILLA, url: 'https://costa-homes.example/property/villa-nueva-andalucia/' },
+      },
+      {
+        kind: 'listing',
+        at: 'line 212',
+        authorLogin: 'admin',
+        listing: { ...APARTMENT, url: 'https://costa-homes.example/?post_type=property&p=102' },
+      },
     ]);
   });
 
