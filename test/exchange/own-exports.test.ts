@@ -3,12 +3,12 @@ import { Readable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import type { Kysely } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import type { DB, Role, UserRow } from '../../src/db/schema/index.js';
 import type { AuthUser } from '../../src/lib/signed-in-user.js';
 import { FEED_FORMATS, type FeedFormat, type ImportOptions, type ImportSummary } from '../../src/modules/exchange/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { type DIALECTS, describeEachDialect } from '../helpers/database.js';
 import { newUser, signIn } from '../helpers/factories.js';
 import { API, csvPart, drainImports, importRunOf, postUpload, tempDataDir } from './import-runs-helpers.js';
 
@@ -98,7 +98,7 @@ function edited(format: FeedFormat, text: string, count: number): string {
   return text.replace(/<price>(\d+)<\/price>/g, (whole, price: string) => (left-- > 0 ? `<price>${Number(price) + 1}</price>` : whole));
 }
 
-describe.each(DIALECTS)('own exports read back in place (%s)', (dialect) => {
+describeEachDialect('own exports read back in place (%s)', (dialect) => {
   let site: Site;
   let other: Site | undefined;
   afterEach(async () => {

@@ -10,7 +10,7 @@ import type { AuthUser } from '../../src/lib/signed-in-user.js';
 import { FEED_FORMATS, type FeedFormat } from '../../src/modules/exchange/index.js';
 import { redirectPathOf } from '../../src/modules/exchange/redirects/redirect-paths.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { type Auth, newUser, signIn } from '../helpers/factories.js';
 
 /** Old addresses of imported records (docs/data-exchange.md, "Old addresses"): 301 to the record's current `url`. */
@@ -34,7 +34,7 @@ describe('redirectPathOf', () => {
   });
 });
 
-describe.each(DIALECTS)('redirects of old addresses (%s)', (dialect) => {
+describeEachDialect('redirects of old addresses (%s)', (dialect) => {
   let t: TestApp;
   let admin: UserRow;
   let adminAuth: Auth;

@@ -30,7 +30,7 @@ const TERM_FIELD = {
  * id in a portal's feed; agents and agencies are named by e-mail, else by id.
  */
 export class FeedExporter {
-  /** The site's key, read once: it never changes (migration 0031). */
+  /** The site's key, read once: it never changes (migration 0030). */
   private siteKey: Promise<string> | undefined;
 
   constructor(
