@@ -3,6 +3,8 @@ import {
   FieldError,
   PostMeta,
   additionalFeaturesOf,
+  amountOf,
+  areaNumberOf,
   areaOf,
   coordinatesOf,
   floorPlansOf,
@@ -64,10 +66,13 @@ export function listingOf(entry: WxrEntry, attachments: ReadonlyMap<string, stri
   const number = (key: string, name: keyof FeedListing) => numberOf(text(key), name);
   const names = (taxonomy: string) =>
     entry.categories.filter((term) => term.domain === taxonomy && term.name !== '').map((term) => term.name);
-  const size = areaOf(number('fave_property_size', 'size'), text('fave_property_size_prefix'));
-  const land = areaOf(number('fave_property_land', 'land_size'), text('fave_property_land_postfix'));
+  const size = areaOf(areaNumberOf(text('fave_property_size'), 'size'), text('fave_property_size_prefix'));
+  const land = areaOf(areaNumberOf(text('fave_property_land'), 'land_size'), text('fave_property_land_postfix'));
+  const price = amountOf(text('fave_property_price'), 'price');
+  const secondPrice = amountOf(text('fave_property_sec_price'), 'second_price');
   const display = text('fave_agent_display_option');
-  const currency = text('fave_currency');
+  // The site's currency setting, else a code or a one-currency symbol typed with the price ("€1,200").
+  const currency = text('fave_currency') || price?.currency || secondPrice?.currency || '';
 
   const listing: FeedListing = {
     key: postIdOf(entry),
@@ -75,9 +80,10 @@ export function listingOf(entry: WxrEntry, attachments: ReadonlyMap<string, stri
     description: field('content:encoded'),
     status,
     reference: text('fave_property_id'),
-    price: number('fave_property_price', 'price'),
-    second_price: number('fave_property_sec_price', 'second_price'),
-    price_prefix: text('fave_property_price_prefix'),
+    price: price?.value ?? null,
+    second_price: secondPrice?.value ?? null,
+    // "From" typed into the price itself is the prefix Houzez would have shown.
+    price_prefix: text('fave_property_price_prefix') || price?.words || '',
     price_postfix: text('fave_property_price_postfix'),
     bedrooms: number('fave_property_bedrooms', 'bedrooms'),
     bathrooms: number('fave_property_bathrooms', 'bathrooms'),

@@ -49,9 +49,10 @@ import { type WxrEntry, readWxrEntries } from './wxr-xml.js';
  * | `fave_virtual_tour`                                   | `virtual_tour`           | kept when an http(s) URL; Houzez often keeps an embed code (an iframe), which gives ""    |
  *
  * WXR carries the whole listing, so a meta value that is absent reads as empty: text "", numbers null, lists [].
- * Numbers are text in Houzez ("250000", "1,200", "2.5"): spaces and thousands commas are dropped; anything else
- * that is not a decimal number ("call us", "1.200,50") makes the property `unreadable` with the field's name and
- * "must be of type number", and reading goes on. PHP-serialized meta is read without ever making an object of a
+ * Numbers are text in Houzez ("250000", "1,200", "€1.495.000", "From 450.000 €", "497 m²"): they are read by
+ * lib/free-text-number.ts (grouping in either convention, a currency symbol or code, a unit, a leading "From");
+ * anything else ("call us", "1,200,50") makes the property `unreadable` with the field's name and "must be of
+ * type number", and reading goes on. Coordinates are plain decimals only. PHP-serialized meta is read without ever making an object of a
  * class (houzez-meta.ts); data that does not unserialize gives `unreadable` with "is not a valid PHP-serialized
  * array". Post ids used as references ("12") are kept only when they are positive integers ("" and "-1" are
  * Houzez's "none").

@@ -244,7 +244,7 @@ describe('readWxrSite', () => {
           item('1', 'property', { meta: { fave_property_price: 'call us' } }),
           item('2', 'property', { meta: { fave_property_bedrooms: '2 or 3' } }),
           item('3', 'property', { meta: { fave_property_location: 'north,-4.8,15' } }),
-          item('4', 'property', { meta: { fave_property_price: '1.200,50' } }),
+          item('4', 'property', { meta: { fave_property_price: '1,200,50' } }),
           item('5', 'property', { meta: { fave_property_price: '250,000', fave_property_sec_price: '' } }),
         ].join('\n'),
       ),
@@ -256,6 +256,42 @@ describe('readWxrSite', () => {
       { kind: 'unreadable', at: 'line 7', field: 'price', reason: 'must be of type number' },
     ]);
     expect(records[4]).toMatchObject({ kind: 'listing', at: 'line 8', listing: { key: '5', price: 250000, second_price: null } });
+  });
+
+  it('reads prices, sizes and plans as Houzez users type them: separators, symbols, "From", units', async () => {
+    const plans =
+      'a:2:{i:0;a:3:{s:15:"fave_plan_title";s:1:"A";s:14:"fave_plan_size";s:7:"497 m²";s:15:"fave_plan_price";s:10:"€250.000";}' +
+      'i:1;a:3:{s:15:"fave_plan_title";s:1:"B";s:14:"fave_plan_size";s:11:"1,200 Sq Ft";s:19:"fave_plan_bathrooms";s:3:"1.5";}}';
+    const [record] = await read(
+      wxr(
+        item('1', 'property', {
+          meta: {
+            fave_property_price: 'From €1.495.000',
+            fave_property_sec_price: '1 350 000 €',
+            fave_property_size: '2,150 Sq Ft',
+            fave_property_land: '0.5 ac',
+            floor_plans: plans,
+          },
+        }),
+      ),
+    );
+    expect(record).toMatchObject({
+      kind: 'listing',
+      listing: {
+        price: 1495000,
+        second_price: 1350000,
+        currency: 'EUR',
+        price_prefix: 'From',
+        size: 2150,
+        size_unit: 'sqft',
+        land_size: 21780,
+        land_size_unit: 'sqft',
+        floor_plans: [
+          { title: 'A', size: 497, size_postfix: 'm²', price: 250000 },
+          { title: 'B', size: 1200, size_postfix: 'sq ft', bathrooms: 1.5 },
+        ],
+      },
+    });
   });
 
   it('reports serialized meta that does not unserialize, and a floor plan whose number is not one', async () => {
