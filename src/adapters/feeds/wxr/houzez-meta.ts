@@ -115,9 +115,19 @@ export function postIdsOf(values: readonly string[]): string[] {
   return [...new Set(values.filter((value) => /^[1-9]\d*$/.test(value)))];
 }
 
-/** Houzez keeps an embed code or a URL; the API takes an http(s) URL or "". */
+const EMBED_MAX = 10_000;
+const IFRAME_SOURCE = /<iframe\b[^>]*?\ssrc\s*=\s*(?:"(https?:\/\/[^"\s]+)"|'(https?:\/\/[^'\s]+)')/i;
+
+/**
+ * Houzez keeps a URL or an embed code (a Matterport or Kuula `<iframe>`); the API takes an http(s) URL or "". From
+ * an embed code the iframe's `src` is taken, its `&amp;` read as `&`; any other text gives "".
+ */
 export function virtualTourOf(text: string): string {
-  return /^https?:\/\/\S+$/i.test(text) ? text : '';
+  const trimmed = text.trim();
+  if (/^https?:\/\/\S+$/i.test(trimmed)) return trimmed;
+  // An embed code is a few hundred characters; a longer text is no embed code to search.
+  const source = trimmed.length <= EMBED_MAX ? IFRAME_SOURCE.exec(trimmed) : null;
+  return source ? (source[1] ?? source[2]!).replace(/&amp;/gi, '&') : '';
 }
 
 /** The map pin: Houzez's geolocation pair, else "lat,lng,zoom" of `fave_property_location`. */
@@ -174,6 +184,53 @@ export function additionalFeaturesOf(text: string): { title: string; value: stri
   return serializedRows(text, 'additional_features')
     .map((row) => ({ title: cell(row, 'fave_additional_feature_title'), value: cell(row, 'fave_additional_feature_value') }))
     .filter((feature) => feature.title !== '' || feature.value !== '');
+}
+
+/**
+ * The energy fields of Houzez's "Energy Class" box, as additional features titled as the box shows them; the API
+ * has no energy fields of its own. Empty ones are left out.
+ */
+export const ENERGY_FIELDS: readonly (readonly [key: string, title: string])[] = [
+  ['fave_energy_class', 'Energy class'],
+  ['fave_energy_global_index', 'Global energy performance index'],
+  ['fave_renewable_energy_global_index', 'Renewable energy performance index'],
+  ['fave_energy_performance', 'Energy performance of the building'],
+  ['fave_epc_current_rating', 'EPC current rating'],
+  ['fave_epc_potential_rating', 'EPC potential rating'],
+];
+
+export function energyFeaturesOf(meta: PostMeta): { title: string; value: string }[] {
+  return ENERGY_FIELDS.flatMap(([key, title]) => {
+    const value = meta.text(key).trim();
+    return value === '' ? [] : [{ title, value }];
+  });
+}
+
+/**
+ * `fave_multi_units`: the units of a development (a block of flats sold unit by unit), as floor plans: the API
+ * has no units of its own, and a unit's figures are a plan's (title, bedrooms as rooms, bathrooms, price and
+ * postfix, size and postfix); its type and availability date go in the description.
+ */
+export function multiUnitsOf(text: string): FeedFloorPlan[] {
+  return serializedRows(text, 'fave_multi_units').map((row, n) => {
+    const where = (key: string) => ` (in unit ${n + 1}, ${key})`;
+    const number = (key: string) => numberOf(cell(row, key), 'fave_multi_units', where(key));
+    const size = areaNumberOf(cell(row, 'fave_mu_size'), 'fave_multi_units', where('fave_mu_size'));
+    const sizePostfix = cell(row, 'fave_mu_size_postfix');
+    const type = cell(row, 'fave_mu_type');
+    const available = cell(row, 'fave_mu_availability_date');
+    return {
+      title: cell(row, 'fave_mu_title'),
+      rooms: number('fave_mu_beds'),
+      bathrooms: number('fave_mu_baths'),
+      price: number('fave_mu_price'),
+      price_postfix: cell(row, 'fave_mu_price_postfix'),
+      size: size.value,
+      size_postfix: sizePostfix === '' && size.unit !== undefined ? UNIT_LABELS[size.unit] : sizePostfix,
+      image_url: '',
+      description: [type, available === '' ? '' : `Available from ${available}`].filter((part) => part !== '').join(' · '),
+    };
+  });
 }
 
 /**

@@ -7,7 +7,9 @@ import {
   areaNumberOf,
   areaOf,
   coordinatesOf,
+  energyFeaturesOf,
   floorPlansOf,
+  multiUnitsOf,
   numberOf,
   postIdsOf,
   virtualTourOf,
@@ -51,8 +53,14 @@ export function isTrashed(entry: WxrEntry): boolean {
   return entry.fields.get('wp:status') === 'trash';
 }
 
+/** A property as read: the listing, and how many attachments it has (not carried: `attachmentCountOf`). */
+export interface PropertyRead {
+  listing: FeedListing;
+  attachments: number;
+}
+
 /** A `property` post; undefined when it is in the trash. `attachments`: attachment post id → its file's URL. */
-export function listingOf(entry: WxrEntry, attachments: ReadonlyMap<string, string>): FeedListing | undefined {
+export function listingOf(entry: WxrEntry, attachments: ReadonlyMap<string, string>): PropertyRead | undefined {
   const field = (name: string) => entry.fields.get(name) ?? '';
   const postStatus = field('wp:status');
   if (!Object.hasOwn(LISTING_STATES, postStatus)) {
@@ -99,8 +107,8 @@ export function listingOf(entry: WxrEntry, attachments: ReadonlyMap<string, stri
     ...coordinatesOf(meta),
     video_url: text('fave_video_url'),
     virtual_tour: virtualTourOf(text('fave_virtual_tour')),
-    additional_features: additionalFeaturesOf(text('additional_features')),
-    floor_plans: floorPlansOf(text('floor_plans')),
+    additional_features: withEnergy(additionalFeaturesOf(text('additional_features')), meta),
+    floor_plans: [...floorPlansOf(text('floor_plans')), ...multiUnitsOf(text('fave_multi_units'))],
     types: names('property_type'),
     statuses: names('property_status'),
     labels: names('property_label'),
@@ -121,7 +129,21 @@ export function listingOf(entry: WxrEntry, attachments: ReadonlyMap<string, stri
   if (created) listing.created_at = created;
   const updated = isoDateOf(field('wp:post_modified_gmt'));
   if (updated) listing.updated_at = updated;
-  return listing;
+  return { listing, attachments: attachmentCountOf(meta, attachments) };
+}
+
+/** The site's additional features, then its energy fields (a title the site has already is its own row). */
+function withEnergy(features: { title: string; value: string }[], meta: PostMeta): { title: string; value: string }[] {
+  const titles = new Set(features.map((feature) => feature.title.toLowerCase()));
+  return [...features, ...energyFeaturesOf(meta).filter((feature) => !titles.has(feature.title.toLowerCase()))];
+}
+
+/**
+ * The listing's attachments (`fave_attachments`: brochures, floor plan PDFs) that are in the export. The API's
+ * listing has no documents, so they are counted for the report and not carried (docs/data-exchange.md).
+ */
+function attachmentCountOf(meta: PostMeta, attachments: ReadonlyMap<string, string>): number {
+  return postIdsOf(meta.all('fave_attachments')).filter((id) => attachments.has(id)).length;
 }
 
 /** The gallery's URLs in order, the featured image (`_thumbnail_id`) first; ids of no known attachment are skipped. */

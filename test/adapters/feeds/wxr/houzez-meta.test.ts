@@ -94,10 +94,20 @@ describe('areaOf', () => {
 });
 
 describe('virtualTourOf', () => {
-  it('keeps an http(s) URL and drops an embed code', () => {
+  it('keeps an http(s) URL and drops anything else', () => {
     expect(virtualTourOf('https://my.matterport.com/show/?m=xyz')).toBe('https://my.matterport.com/show/?m=xyz');
-    expect(virtualTourOf('<iframe src="https://my.matterport.com/show/?m=xyz"></iframe>')).toBe('');
     expect(virtualTourOf('javascript:alert(1)')).toBe('');
+    expect(virtualTourOf('<iframe src="javascript:alert(1)"></iframe>')).toBe('');
+    expect(virtualTourOf(`<iframe src="https://x.example/${'a'.repeat(10_000)}"></iframe>`)).toBe('');
+  });
+
+  it("takes an embed code's iframe address", () => {
+    expect(virtualTourOf('<iframe src="https://my.matterport.com/show/?m=xyz&amp;play=1"></iframe>')).toBe(
+      'https://my.matterport.com/show/?m=xyz&play=1',
+    );
+    expect(virtualTourOf("<iframe width='100%' data-x=\"1\" src='https://kuula.co/share/abc'></iframe>")).toBe(
+      'https://kuula.co/share/abc',
+    );
   });
 });
 

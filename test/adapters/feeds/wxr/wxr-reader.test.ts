@@ -3,6 +3,15 @@ import { describe, expect, it } from 'vitest';
 import type { FeedListing } from '../../../../src/adapters/feeds/feed-records.js';
 import { item, only, read, wxr } from './wxr-test-helpers.js';
 
+const phpString = (text: string) => `s:${Buffer.byteLength(text, 'utf8')}:"${text}";`;
+const featureRows = (rows: readonly [string, string][]) =>
+  `a:${rows.length}:{${rows
+    .map(
+      ([title, value], n) =>
+        `i:${n};a:2:{${phpString('fave_additional_feature_title')}${phpString(title)}${phpString('fave_additional_feature_value')}${phpString(value)}}`,
+    )
+    .join('')}}`;
+
 const SITE = readFileSync(new URL('./fixtures/houzez-site.xml', import.meta.url), 'utf8');
 const UPLOADS = 'https://costa-homes.example/wp-content/uploads';
 
@@ -104,7 +113,8 @@ const APARTMENT: FeedListing = {
   latitude: 36.5093,
   longitude: -4.8857,
   video_url: '',
-  virtual_tour: '',
+  // An embed code in the export: its iframe's address.
+  virtual_tour: 'https://my.matterport.com/show/?m=old',
   agent_display: 'author_info',
   additional_features: [],
   floor_plans: [],
@@ -198,8 +208,8 @@ describe('readWxrSite', () => {
         agent: { key: '302', name: 'Tom Baker', email: 'tom@costa-homes.example', agency: null },
       },
       // The trashed property 103 (whose price is not even a number) is left out.
-      { kind: 'listing', at: 'line 148', authorLogin: 'maria', listing: VILLA },
-      { kind: 'listing', at: 'line 212', authorLogin: 'admin', listing: APARTMENT },
+      { kind: 'listing', at: 'line 148', authorLogin: 'maria', listing: VILLA, attachments: 0 },
+      { kind: 'listing', at: 'line 212', authorLogin: 'admin', listing: APARTMENT, attachments: 0 },
     ]);
   });
 
@@ -289,6 +299,62 @@ describe('readWxrSite', () => {
         floor_plans: [
           { title: 'A', size: 497, size_postfix: 'm²', price: 250000 },
           { title: 'B', size: 1200, size_postfix: 'sq ft', bathrooms: 1.5 },
+        ],
+      },
+    });
+  });
+
+  it('carries energy fields as additional features, multi-units as plans, counts attachments', async () => {
+    const unit = {
+      fave_mu_title: 'Unit 2',
+      fave_mu_beds: '2',
+      fave_mu_baths: '1.5',
+      fave_mu_price: '€310,000',
+      fave_mu_size: '85 m²',
+      fave_mu_type: 'Apartment',
+      fave_mu_availability_date: '2025-06-01',
+    };
+    const units = `a:1:{i:0;a:7:{${Object.entries(unit)
+      .map(([key, value]) => phpString(key) + phpString(value))
+      .join('')}}}`;
+    const attachment = (id: string, file: string) =>
+      item(id, 'attachment', { status: 'inherit', extra: `<wp:attachment_url>https://site.example/${file}</wp:attachment_url>` });
+    const records = await read(
+      wxr(
+        [
+          item('1', 'property', {
+            meta: {
+              additional_features: featureRows([['Energy class', 'A (own)']]),
+              fave_energy_class: 'B',
+              fave_energy_global_index: '120 kWh/m²a',
+              fave_epc_current_rating: '',
+              fave_multi_units: units,
+              fave_attachments: ['50', '51', '99'],
+            },
+          }),
+          attachment('50', 'brochure.pdf'),
+          attachment('51', 'plan.pdf'),
+        ].join('\n'),
+      ),
+    );
+    expect(only(records, 'listing')[0]).toMatchObject({
+      attachments: 2,
+      listing: {
+        // The site's own row of a title comes first and is kept; an empty energy field is left out.
+        additional_features: [
+          { title: 'Energy class', value: 'A (own)' },
+          { title: 'Global energy performance index', value: '120 kWh/m²a' },
+        ],
+        floor_plans: [
+          {
+            title: 'Unit 2',
+            rooms: 2,
+            bathrooms: 1.5,
+            price: 310000,
+            size: 85,
+            size_postfix: 'm²',
+            description: 'Apartment · Available from 2025-06-01',
+          },
         ],
       },
     });
