@@ -8,7 +8,7 @@ import { OutboundError, openGuardedUrl } from './adapters/http/guarded-fetch.js'
 import type { Config } from './config.js';
 import { FeedSyntaxError } from './adapters/feeds/feed-records.js';
 import { readWxrSite } from './adapters/feeds/wxr/wxr-reader.js';
-import { FEED_FORMATS, type FeedFormat, type ImportSummary, type Rejection } from './modules/exchange/index.js';
+import { FEED_FORMATS, type FeedFormat, type ImportSummary, type Rejection, type Warning } from './modules/exchange/index.js';
 import { ProgressBar } from './lib/progress-bar.js';
 
 /** A failure of a feed command, told as its message alone. */
@@ -40,6 +40,7 @@ export async function importCommand(services: Services, config: Config, command:
     ownerId = owner.id;
   }
   const rejected: Rejection[] = [];
+  const warned: Warning[] = [];
   const options = {
     source: command.source ?? sourceNameOf(command.input),
     actorId: actor.id,
@@ -48,6 +49,9 @@ export async function importCommand(services: Services, config: Config, command:
     strict: command.strict,
     withdrawMissing: command.withdrawMissing,
     onRejected: (rejection: Rejection) => rejected.push(rejection),
+    onWarning: (warning: Warning) => {
+      if (warned.length < PRINTED_WARNINGS) warned.push(warning);
+    },
   };
   let scratch: string | undefined;
   let bar: ProgressBar | undefined;
@@ -69,6 +73,8 @@ export async function importCommand(services: Services, config: Config, command:
     }
     bar?.finish();
     for (const rejection of rejected) console.error(rejectionLine(rejection));
+    for (const warning of warned) console.error(warningLine(warning));
+    if (summary.warnings > warned.length) console.error(`… and ${summary.warnings - warned.length} more warnings`);
     const verb = summary.dryRun ? 'would be ' : '';
     const directoryNote =
       summary.agentsCreated + summary.agenciesCreated > 0
@@ -79,6 +85,7 @@ export async function importCommand(services: Services, config: Config, command:
         summary.dryRun ? 'dry run, nothing written: ' : '',
         `${summary.created} ${verb}created, ${summary.updated} ${verb}updated, ${summary.unchanged} unchanged, `,
         `${summary.withdrawn} ${verb}withdrawn, ${summary.rejected} rejected`,
+        summary.warnings > 0 ? `, ${plural(summary.warnings, 'warning', 'warnings')} (values left out)` : '',
         directoryNote,
         siteNote,
         summary.stopped ? ' (stopped at the first rejection: --strict)' : '',
@@ -130,6 +137,15 @@ function rejectionLine(rejection: Rejection): string {
   const key = rejection.key === undefined ? '' : ` (key ${rejection.key})`;
   return `${rejection.at}${key}: ${rejection.errors.map((error) => `${error.field} ${error.reason}`).join('; ')}`;
 }
+
+/** e.g. `line 12 (key 101): warning: floor_plans.0.size must be of type number; left out` */
+function warningLine(warning: Warning): string {
+  const key = warning.key === undefined ? '' : ` (key ${warning.key})`;
+  return `${warning.at}${key}: warning: ${warning.field} ${warning.reason}; left out`;
+}
+
+/** The warning lines printed (each a record's value left out); the summary counts them all. */
+const PRINTED_WARNINGS = 1000;
 
 /** The default source name: the file's name without its extension (`feed.csv` → `feed`; a URL's last path segment). */
 function sourceNameOf(input: string): string {

@@ -1,10 +1,13 @@
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readWxrSite } from '../../src/adapters/feeds/wxr/wxr-reader.js';
 import type { UserRow } from '../../src/db/schema/index.js';
+import { FEED_FORMATS } from '../../src/modules/exchange/index.js';
 import { item, spoolFile, streamOf, wxr } from '../adapters/feeds/wxr/wxr-test-helpers.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS } from '../helpers/database.js';
-import { newUser } from '../helpers/factories.js';
+import { type Auth, newSignedInUser, newUser } from '../helpers/factories.js';
+import { drainImports, importRunOf, postUpload, tempDataDir } from './import-runs-helpers.js';
 
 /** A PHP-serialized array of rows, as WordPress writes Houzez's repeaters (lengths in UTF-8 bytes). */
 const phpString = (text: string) => `s:${Buffer.byteLength(text, 'utf8')}:"${text}";`;
@@ -37,15 +40,52 @@ function siteWithPlans(): string {
   return wxr(properties.join('\n'));
 }
 
+/** Three properties: one whose plan size and video address cannot be used (optional values), two good ones. */
+function siteWithBadOptionalValues(): string {
+  return wxr(
+    [
+      item('1', 'property', {
+        title: 'Villa with a bad plan',
+        meta: {
+          fave_property_price: '450,000',
+          fave_video_url: 'see the office',
+          floor_plans: rows([{ fave_plan_title: 'Ground floor', fave_plan_size: 'ask us', fave_plan_rooms: '3' }]),
+        },
+      }),
+      item('2', 'property', { title: 'A good flat', meta: { fave_property_price: '200,000' } }),
+      item('3', 'property', { title: 'Another good flat', meta: { fave_property_price: '210,000' } }),
+    ].join('\n'),
+  );
+}
+
+const BAD_PLAN = { at: 'line 4', key: '1', field: 'floor_plans', reason: 'must be of type number (in plan 1, fave_plan_size)' };
+const BAD_VIDEO = { at: 'line 4', key: '1', field: 'video_url', reason: 'has an invalid format' };
+
 describe.each(DIALECTS)('a Houzez site whose floor plans have text sizes (%s)', (dialect) => {
+  const data = tempDataDir();
   let t: TestApp;
   let admin: UserRow;
+  let auth: Auth;
 
   beforeAll(async () => {
-    t = await buildTestApp(dialect);
+    t = await buildTestApp(dialect, { DATA_DIR: data.dir });
     admin = await newUser(t.database.db, { role: 'administrator' });
+    auth = (await newSignedInUser(t, { role: 'administrator' })).auth;
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    data.remove();
+  });
+  const listingOf = async (source: string, key: string) => {
+    const [row] = await t.database.db
+      .selectFrom('listing_sources')
+      .select('listing_id')
+      .where('source', '=', source)
+      .where('source_key', '=', key)
+      .execute();
+    if (!row) return undefined;
+    return JSON.parse((await t.app.inject({ method: 'GET', url: `/realty-api/v1/properties/${row.listing_id}` })).body).data;
+  };
 
   const importSite = (text: string, options: { dryRun?: boolean; strict?: boolean } = {}) =>
     t.services.wordpressSiteImporter.run(readWxrSite(streamOf(text, 4096), spoolFile()), {
@@ -53,6 +93,8 @@ describe.each(DIALECTS)('a Houzez site whose floor plans have text sizes (%s)', 
       actorId: admin.id,
       ...options,
     });
+  const importAs = (source: string, text: string, options: { dryRun?: boolean; strict?: boolean } = {}) =>
+    t.services.wordpressSiteImporter.run(readWxrSite(streamOf(text, 4096), spoolFile()), { source, actorId: admin.id, ...options });
 
   it('imports every listing, each with its plans, units as plans, energy class and tour', async () => {
     const summary = await importSite(siteWithPlans());
@@ -101,5 +143,74 @@ describe.each(DIALECTS)('a Houzez site whose floor plans have text sizes (%s)', 
         image_url: '',
       },
     ]);
+  });
+
+  it('imports a listing whose optional values cannot be used without them, each a warning with its place, field and reason', async () => {
+    const summary = await importAs('warned-site', siteWithBadOptionalValues());
+    expect(summary).toMatchObject({ created: 3, rejected: 0, warnings: 2 });
+    expect(summary.reportedWarnings).toEqual([BAD_PLAN, BAD_VIDEO]);
+    const villa = await listingOf('warned-site', '1');
+    expect(villa).toMatchObject({ title: 'Villa with a bad plan', price: 450000, video_url: '' });
+    expect(villa.floor_plans).toMatchObject([{ title: 'Ground floor', rooms: 3, size: null }]);
+  });
+
+  it('rejects such a listing in a strict run, with its warnings as the errors, and stops there', async () => {
+    const summary = await importAs('strict-site', siteWithBadOptionalValues(), { strict: true });
+    expect(summary).toMatchObject({ created: 0, rejected: 1, warnings: 0, stopped: true });
+    expect(summary.rejections).toEqual([
+      {
+        at: 'line 4',
+        key: '1',
+        errors: [
+          { field: BAD_PLAN.field, reason: BAD_PLAN.reason },
+          { field: BAD_VIDEO.field, reason: BAD_VIDEO.reason },
+        ],
+      },
+    ]);
+    expect(await listingOf('strict-site', '1')).toBeUndefined();
+  });
+
+  it('leaves out one bad picture, or a bad value of a CSV record, keeping the rest of the record', async () => {
+    const csv = [
+      'key,title,video_url,images',
+      'C1,House by the sea,javascript:alert(1),https://img.example/a.jpg|ftp://img.example/b.jpg',
+    ].join('\n');
+    const summary = await t.services.feedImporter.run(FEED_FORMATS.csv.read(Readable.from([csv])), {
+      source: 'csv-warned',
+      actorId: admin.id,
+    });
+    expect(summary).toMatchObject({ created: 1, rejected: 0, warnings: 2 });
+    expect(summary.reportedWarnings.map((warning) => warning.field)).toEqual(['video_url', 'images.1']);
+    const pictures = await t.database.db.selectFrom('feed_pictures').select('url').orderBy('position').execute();
+    expect(pictures.map((picture) => picture.url)).toContain('https://img.example/a.jpg');
+    expect(pictures.map((picture) => picture.url)).not.toContain('ftp://img.example/b.jpg');
+  });
+
+  it('shows the warnings in GET /imports/{id}, and `strict` over HTTP rejects instead', async () => {
+    const upload = (fields: [string, string][]) =>
+      postUpload(t, auth, [
+        ['format', 'wxr'],
+        ...fields,
+        ['file', { data: Buffer.from(siteWithBadOptionalValues()), filename: 'site.xml', type: 'text/xml' }],
+      ]);
+    const lenient = await upload([['source', 'http-warned']]);
+    const strict = await upload([
+      ['source', 'http-strict'],
+      ['strict', 'true'],
+    ]);
+    expect(lenient.statusCode, lenient.body).toBe(202);
+    expect(strict.statusCode, strict.body).toBe(202);
+    await drainImports(t);
+    const run = await importRunOf(t, auth, lenient.json().data.id);
+    expect(run).toMatchObject({
+      state: 'done',
+      strict: false,
+      counts: { created: 3, rejected: 0, warnings: 2 },
+      warnings_truncated: false,
+    });
+    expect(run.warnings).toEqual([BAD_PLAN, BAD_VIDEO]);
+    const strictRun = await importRunOf(t, auth, strict.json().data.id);
+    expect(strictRun).toMatchObject({ state: 'done', strict: true, counts: { created: 0, rejected: 1, warnings: 0 }, warnings: [] });
+    expect(strictRun.rejections[0]).toMatchObject({ at: 'line 4', key: '1' });
   });
 });

@@ -18,6 +18,24 @@ export class FieldError extends Error {
   }
 }
 
+/** Where a problem with an optional value goes: a warning (the value is left out), or `refuse`, which throws it. */
+export type Warn = (problem: FieldError) => void;
+
+export const refuse: Warn = (problem) => {
+  throw problem;
+};
+
+/** What `read` gives, or `fallback` when it throws a FieldError, which goes to `warn`. */
+export function optional<T, F>(warn: Warn, fallback: F, read: () => T): T | F {
+  try {
+    return read();
+  } catch (error) {
+    if (!(error instanceof FieldError)) throw error;
+    warn(error);
+    return fallback;
+  }
+}
+
 /** A post's meta by key; a key may repeat (`fave_property_images`, `fave_agents`). */
 export class PostMeta {
   private readonly values = new Map<string, string[]>();
@@ -106,6 +124,8 @@ export function areaOf(
   const unit = AREA_UNITS[written];
   return { value: area.value === null ? null : Math.round(area.value * unit.factor * 100) / 100, unit: unit.unit };
 }
+
+const NO_AREA: { value: number | null; unit?: FreeTextUnit } = { value: null };
 
 /** How a plan's size unit is shown when the plan's own postfix is empty and its size says one ("497 m²"). */
 const UNIT_LABELS: Record<FreeTextUnit, string> = { sqft: 'sq ft', m2: 'm²', ac: 'ac', ha: 'ha' };
@@ -209,13 +229,14 @@ export function energyFeaturesOf(meta: PostMeta): { title: string; value: string
 /**
  * `fave_multi_units`: the units of a development (a block of flats sold unit by unit), as floor plans: the API
  * has no units of its own, and a unit's figures are a plan's (title, bedrooms as rooms, bathrooms, price and
- * postfix, size and postfix); its type and availability date go in the description.
+ * postfix, size and postfix); its type and availability date go in the description. A figure that is no number
+ * goes to `warn` and is left empty (null); `refuse` makes it throw.
  */
-export function multiUnitsOf(text: string): FeedFloorPlan[] {
+export function multiUnitsOf(text: string, warn = refuse): FeedFloorPlan[] {
   return serializedRows(text, 'fave_multi_units').map((row, n) => {
     const where = (key: string) => ` (in unit ${n + 1}, ${key})`;
-    const number = (key: string) => numberOf(cell(row, key), 'fave_multi_units', where(key));
-    const size = areaNumberOf(cell(row, 'fave_mu_size'), 'fave_multi_units', where('fave_mu_size'));
+    const number = (key: string) => optional(warn, null, () => numberOf(cell(row, key), 'fave_multi_units', where(key)));
+    const size = optional(warn, NO_AREA, () => areaNumberOf(cell(row, 'fave_mu_size'), 'fave_multi_units', where('fave_mu_size')));
     const sizePostfix = cell(row, 'fave_mu_size_postfix');
     const type = cell(row, 'fave_mu_type');
     const available = cell(row, 'fave_mu_availability_date');
@@ -235,13 +256,14 @@ export function multiUnitsOf(text: string): FeedFloorPlan[] {
 
 /**
  * `floor_plans`: Houzez's plan rows, numbers read as the listing's are ("" → null): a size may carry its unit
- * ("497 m²", "1,200 Sq Ft"), which becomes the plan's size postfix when the row has none; a price its currency.
+ * ("497 m²", "1,200 Sq Ft"), which becomes the plan's size postfix when the row has none. A figure that is no
+ * number goes to `warn` and is left empty (null); `refuse` makes it throw.
  */
-export function floorPlansOf(text: string): FeedFloorPlan[] {
+export function floorPlansOf(text: string, warn = refuse): FeedFloorPlan[] {
   return serializedRows(text, 'floor_plans').map((row, n) => {
     const where = (key: string) => ` (in plan ${n + 1}, ${key})`;
-    const number = (key: string) => numberOf(cell(row, key), 'floor_plans', where(key));
-    const size = areaNumberOf(cell(row, 'fave_plan_size'), 'floor_plans', where('fave_plan_size'));
+    const number = (key: string) => optional(warn, null, () => numberOf(cell(row, key), 'floor_plans', where(key)));
+    const size = optional(warn, NO_AREA, () => areaNumberOf(cell(row, 'fave_plan_size'), 'floor_plans', where('fave_plan_size')));
     const sizePostfix = cell(row, 'fave_plan_size_postfix');
     return {
       title: cell(row, 'fave_plan_title'),

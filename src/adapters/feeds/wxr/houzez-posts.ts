@@ -1,7 +1,9 @@
-import { type FeedAgency, type FeedAgent, type FeedListing, type FeedListingState, shortened } from '../feed-records.js';
+import type { FreeTextValue } from '../../../lib/free-text-number.js';
+import { type FeedAgency, type FeedAgent, type FeedListing, type FeedListingState, type FieldWarning, shortened } from '../feed-records.js';
 import {
   FieldError,
   PostMeta,
+  type Warn,
   additionalFeaturesOf,
   amountOf,
   areaNumberOf,
@@ -11,6 +13,7 @@ import {
   floorPlansOf,
   multiUnitsOf,
   numberOf,
+  optional,
   postIdsOf,
   virtualTourOf,
 } from './houzez-meta.js';
@@ -18,7 +21,8 @@ import type { WxrEntry } from './wxr-xml.js';
 
 /**
  * Houzez's posts (`property`, `houzez_agent`, `houzez_agency`) as feed records; the mapping is tabled in
- * wxr-reader.ts. Each function throws `FieldError` for a field it cannot read.
+ * docs/data-exchange.md. Each function throws `FieldError` for a required field it cannot read (the record is
+ * unreadable); a listing's optional values that cannot be read are left out and listed in its `warnings`.
  */
 
 /** What a WordPress post status means for a listing; undefined for a post in the trash, which is skipped. */
@@ -53,10 +57,14 @@ export function isTrashed(entry: WxrEntry): boolean {
   return entry.fields.get('wp:status') === 'trash';
 }
 
-/** A property as read: the listing, and how many attachments it has (not carried: `attachmentCountOf`). */
+/**
+ * A property as read: the listing, how many attachments it has (not carried: `attachmentCountOf`), and the
+ * optional values left out of it because they could not be read.
+ */
 export interface PropertyRead {
   listing: FeedListing;
   attachments: number;
+  warnings: FieldWarning[];
 }
 
 /** A `property` post; undefined when it is in the trash. `attachments`: attachment post id → its file's URL. */
@@ -71,16 +79,24 @@ export function listingOf(entry: WxrEntry, attachments: ReadonlyMap<string, stri
 
   const meta = new PostMeta(entry.meta);
   const text = (key: string) => meta.text(key);
-  const number = (key: string, name: keyof FeedListing) => numberOf(text(key), name);
+  // An optional value that cannot be read is left out (undefined) and reported; the listing is read on.
+  const warnings: FieldWarning[] = [];
+  const warn: Warn = (problem) => warnings.push({ field: problem.field, reason: problem.message });
+  const may = <T>(read: () => T): T | undefined => optional(warn, undefined, read);
+  const number = (key: string, name: keyof FeedListing) => may(() => numberOf(text(key), name));
+  const valueOf = (read: FreeTextValue | null | undefined) => (read === undefined ? undefined : (read?.value ?? null));
   const names = (taxonomy: string) =>
     entry.categories.filter((term) => term.domain === taxonomy && term.name !== '').map((term) => term.name);
-  const size = areaOf(areaNumberOf(text('fave_property_size'), 'size'), text('fave_property_size_prefix'));
-  const land = areaOf(areaNumberOf(text('fave_property_land'), 'land_size'), text('fave_property_land_postfix'));
-  const price = amountOf(text('fave_property_price'), 'price');
-  const secondPrice = amountOf(text('fave_property_sec_price'), 'second_price');
+  const size = may(() => areaOf(areaNumberOf(text('fave_property_size'), 'size'), text('fave_property_size_prefix')));
+  const land = may(() => areaOf(areaNumberOf(text('fave_property_land'), 'land_size'), text('fave_property_land_postfix')));
+  const price = may(() => amountOf(text('fave_property_price'), 'price'));
+  const secondPrice = may(() => amountOf(text('fave_property_sec_price'), 'second_price'));
   const display = text('fave_agent_display_option');
   // The site's currency setting, else a code or a one-currency symbol typed with the price ("€1,200").
   const currency = text('fave_currency') || price?.currency || secondPrice?.currency || '';
+  const features = may(() => additionalFeaturesOf(text('additional_features')));
+  const plans = may(() => floorPlansOf(text('floor_plans'), warn));
+  const units = may(() => multiUnitsOf(text('fave_multi_units'), warn));
 
   const listing: FeedListing = {
     key: postIdOf(entry),
@@ -88,8 +104,8 @@ export function listingOf(entry: WxrEntry, attachments: ReadonlyMap<string, stri
     description: field('content:encoded'),
     status,
     reference: text('fave_property_id'),
-    price: price?.value ?? null,
-    second_price: secondPrice?.value ?? null,
+    price: valueOf(price),
+    second_price: valueOf(secondPrice),
     // "From" typed into the price itself is the prefix Houzez would have shown.
     price_prefix: text('fave_property_price_prefix') || price?.words || '',
     price_postfix: text('fave_property_price_postfix'),
@@ -98,17 +114,18 @@ export function listingOf(entry: WxrEntry, attachments: ReadonlyMap<string, stri
     rooms: number('fave_property_rooms', 'rooms'),
     garage: number('fave_property_garage', 'garage'),
     garage_size: text('fave_property_garage_size'),
-    size: size.value,
-    land_size: land.value,
+    size: size?.value,
+    land_size: land?.value,
     year_built: number('fave_property_year', 'year_built'),
     featured: text('fave_featured') === '1',
     address: text('fave_property_map_address') || text('fave_property_address'),
     zipcode: text('fave_property_zip'),
-    ...coordinatesOf(meta),
+    ...may(() => coordinatesOf(meta)),
     video_url: text('fave_video_url'),
     virtual_tour: virtualTourOf(text('fave_virtual_tour')),
-    additional_features: withEnergy(additionalFeaturesOf(text('additional_features')), meta),
-    floor_plans: [...floorPlansOf(text('floor_plans')), ...multiUnitsOf(text('fave_multi_units'))],
+    additional_features: features && withEnergy(features, meta),
+    // Both or neither: a plan list without its units (or the reverse) would drop the other on an update.
+    floor_plans: plans && units && [...plans, ...units],
     types: names('property_type'),
     statuses: names('property_status'),
     labels: names('property_label'),
@@ -121,15 +138,15 @@ export function listingOf(entry: WxrEntry, attachments: ReadonlyMap<string, stri
     agents: postIdsOf(meta.all('fave_agents')),
     agency: postIdsOf(meta.all('fave_property_agency'))[0] ?? null,
   };
-  if (size.unit) listing.size_unit = size.unit;
-  if (land.unit) listing.land_size_unit = land.unit;
+  if (size?.unit) listing.size_unit = size.unit;
+  if (land?.unit) listing.land_size_unit = land.unit;
   if (AGENT_DISPLAYS.has(display as AgentDisplay)) listing.agent_display = display as AgentDisplay;
   if (/^[A-Za-z]{3}$/.test(currency)) listing.currency = currency.toUpperCase();
   const created = isoDateOf(field('wp:post_date_gmt'));
   if (created) listing.created_at = created;
   const updated = isoDateOf(field('wp:post_modified_gmt'));
   if (updated) listing.updated_at = updated;
-  return { listing, attachments: attachmentCountOf(meta, attachments) };
+  return { listing, attachments: attachmentCountOf(meta, attachments), warnings };
 }
 
 /** The site's additional features, then its energy fields (a title the site has already is its own row). */

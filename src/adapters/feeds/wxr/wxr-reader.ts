@@ -1,4 +1,4 @@
-import type { FeedAgency, FeedAgent, FeedListing } from '../feed-records.js';
+import type { FeedAgency, FeedAgent, FeedListing, FieldWarning } from '../feed-records.js';
 import { EntrySpool } from './entry-spool.js';
 import { FieldError } from './houzez-meta.js';
 import { agencyOf, agentOf, isTrashed, listingOf } from './houzez-posts.js';
@@ -22,11 +22,13 @@ import { type WxrEntry, readWxrEntries } from './wxr-xml.js';
  * WXR carries the whole listing, so a meta value that is absent reads as empty: text "", numbers null, lists [].
  * Numbers are text in Houzez ("250000", "1,200", "€1.495.000", "From 450.000 €", "497 m²"): they are read by
  * lib/free-text-number.ts (grouping in either convention, a currency symbol or code, a unit, a leading "From");
- * anything else ("call us", "1,200,50") makes the property `unreadable` with the field's name and "must be of
- * type number", and reading goes on. Coordinates are plain decimals only. PHP-serialized meta is read without ever making an object of a
- * class (houzez-meta.ts); data that does not unserialize gives `unreadable` with "is not a valid PHP-serialized
- * array". Post ids used as references ("12") are kept only when they are positive integers ("" and "-1" are
- * Houzez's "none").
+ * coordinates are plain decimals only. An optional value that cannot be read ("call us", "1,200,50", meta that
+ * does not unserialize) is left out of the listing (undefined; a plan's figure null) and named in the record's
+ * `warnings` with the field and "must be of type number" or "is not a valid PHP-serialized array"; the importer
+ * decides what a warning means (a strict run rejects). PHP-serialized meta is read without ever making an object
+ * of a class (houzez-meta.ts). A post's id and its status are required: without them the record is `unreadable`.
+ * Post ids used as references ("12") are kept only when they are positive integers ("" and "-1" are Houzez's
+ * "none").
  *
  * `houzez_agency` → FeedAgency { key: post id, name: title, email: fave_agency_email, phone: fave_agency_phone,
  * website: fave_agency_web, address: fave_agency_address }. `houzez_agent` → FeedAgent { key: post id, name:
@@ -59,8 +61,11 @@ export type WxrRecord =
   | { kind: 'agency'; at: string; agency: FeedAgency; authorLogin?: string }
   /** `agent.key` is the agent's post id; `agent.agency` its agency's post id (fave_agent_agencies). */
   | { kind: 'agent'; at: string; agent: FeedAgent; authorLogin?: string }
-  /** `listing.key` is the property's post id; `attachments` counts its attachments, which are not carried. */
-  | { kind: 'listing'; at: string; listing: FeedListing; authorLogin: string; attachments: number }
+  /**
+   * `listing.key` is the property's post id; `attachments` counts its attachments, which are not carried;
+   * `warnings` names the optional values left out because they could not be read.
+   */
+  | { kind: 'listing'; at: string; listing: FeedListing; authorLogin: string; attachments: number; warnings: FieldWarning[] }
   | { kind: 'unreadable'; at: string; field?: string; reason: string };
 
 type TermRecord = Extract<WxrRecord, { kind: 'term' }>;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { FeedAgent, FeedListing, FeedRecord } from '../../../adapters/feeds/feed-records.js';
+import type { FeedAgent, FeedListing, FeedRecord, FieldWarning } from '../../../adapters/feeds/feed-records.js';
 import { statementsHoldTheThread } from '../../../db/dialect/index.js';
 import type { Executor } from '../../../db/executor.js';
 import type { DB, ListingState } from '../../../db/schema/index.js';
@@ -21,7 +21,7 @@ import type { TaxonomiesService } from '../../taxonomies/index.js';
 import type { FeedPictures } from '../pictures/feed-pictures.service.js';
 import { type DirectoryOutcome, FeedDirectory, type FeedDirectoryDeps, importActor } from './feed-directory.service.js';
 import * as repository from './feed-import.repository.js';
-import { feedListingErrors, scalarInput } from './feed-listing-check.js';
+import { checkedListing, scalarInput } from './feed-listing-check.js';
 import { FeedReferences, LOCATION_FIELDS, type ResolvedLinks, TERM_FIELDS } from './feed-references.service.js';
 
 export interface ImportOptions {
@@ -39,13 +39,18 @@ export interface ImportOptions {
    */
   directoryIds?: boolean;
   dryRun?: boolean;
-  /** Stop at the first rejected record (what was written before it stays). */
+  /**
+   * A record with a warning is rejected instead (its warnings are its errors), and the import stops at the first
+   * rejected record (what was written before it stays).
+   */
   strict?: boolean;
   /** Move the source's listings that the feed no longer lists to `expired`. */
   withdrawMissing?: boolean;
   onProgress?: (progress: ImportCounts) => void;
   /** Each rejection as it is found. */
   onRejected?: (rejection: Rejection) => void;
+  /** Each warning of an imported record, in file order within a batch. */
+  onWarning?: (warning: Warning) => void;
 }
 
 export interface ImportCounts {
@@ -56,6 +61,8 @@ export interface ImportCounts {
   unchanged: number;
   withdrawn: number;
   rejected: number;
+  /** Optional values left out of the records imported (each a warning). */
+  warnings: number;
 }
 
 export interface Rejection {
@@ -64,6 +71,17 @@ export interface Rejection {
   /** The record's key, when it has one. */
   key?: string;
   errors: { field: string; reason: string }[];
+}
+
+/**
+ * An optional value that could not be read or was not valid, left out of a record that was imported without it:
+ * where the record is, its key, the field (a path such as `floor_plans.2.size`) and why.
+ */
+export interface Warning {
+  at: string;
+  key?: string;
+  field: string;
+  reason: string;
 }
 
 export interface ImportSummary extends ImportCounts {
@@ -75,6 +93,8 @@ export interface ImportSummary extends ImportCounts {
   stopped: boolean;
   /** The first rejections (at most `MAX_REPORTED`); `rejected` counts them all. */
   rejections: Rejection[];
+  /** The first warnings (at most `MAX_REPORTED`); `warnings` counts them all. */
+  reportedWarnings: Warning[];
 }
 
 /** Records checked and looked up together: one transaction of new listings at most, one query per lookup. */
@@ -130,6 +150,7 @@ export class FeedImporter {
       agenciesCreated: directory.created.agency,
       stopped: run.stopped,
       rejections: run.rejections,
+      reportedWarnings: run.warnings,
     };
   }
 }
@@ -144,6 +165,14 @@ interface Checked {
   existing: repository.SourceRow | undefined;
 }
 
+/** A record's warnings, reported once the record is known to be imported. */
+interface Warned {
+  index: number;
+  at: string;
+  key: string;
+  warnings: readonly FieldWarning[];
+}
+
 type BatchRecord = Extract<FeedRecord, { kind: 'listing' | 'unreadable' }>;
 type DirectoryRecord = Extract<FeedRecord, { kind: 'agent' | 'agency' }>;
 /** A rejection found in a batch, reported once the batch is checked: field errors, or a reader's reasons. */
@@ -151,8 +180,9 @@ type Found = { at: string; key: unknown; errors: readonly (FieldError | Rejectio
 
 /** One import's state: what it counted, the keys it saw, the slugs it gave. */
 class ImportRun {
-  readonly counts: ImportCounts = { read: 0, created: 0, updated: 0, unchanged: 0, withdrawn: 0, rejected: 0 };
+  readonly counts: ImportCounts = { read: 0, created: 0, updated: 0, unchanged: 0, withdrawn: 0, rejected: 0, warnings: 0 };
   readonly rejections: Rejection[] = [];
+  readonly warnings: Warning[] = [];
   stopped = false;
   private readonly seen = new Set<string>();
   private readonly slugs = new Set<string>();
@@ -247,19 +277,28 @@ class ImportRun {
       records.flatMap((record) => (record.kind === 'listing' && typeof record.listing.key === 'string' ? [record.listing.key] : [])),
     );
     const checked: Checked[] = [];
+    const warned: Warned[] = [];
     for (const [index, record] of records.entries()) {
       await this.checkTurns.next();
       if (record.kind === 'unreadable') {
         rejected.set(index, { at: record.at, key: record.key, errors: [{ field: record.field ?? '(record)', reason: record.reason }] });
         continue;
       }
-      const { at, listing, owner } = record;
-      const existing = typeof listing.key === 'string' ? sources.get(listing.key) : undefined;
-      const errors = feedListingErrors(listing, existing === undefined);
+      const { at, owner } = record;
+      const existing = typeof record.listing.key === 'string' ? sources.get(record.listing.key) : undefined;
+      const { listing, errors, warnings } = checkedListing(record.listing, existing === undefined, record.warnings ?? []);
       if (errors.length === 0 && this.seen.has(listing.key)) errors.push({ field: 'key', key: 'exchange_rule_repeated_key' });
       if (errors.length > 0) {
         rejected.set(index, { at, key: listing.key, errors });
         continue;
+      }
+      if (warnings.length > 0) {
+        // A strict run takes a warning for what it is: a value of the record that cannot be imported.
+        if (this.options.strict) {
+          rejected.set(index, { at, key: listing.key, errors: warnings });
+          continue;
+        }
+        warned.push({ index, at, key: listing.key, warnings });
       }
       this.seen.add(listing.key);
       const fingerprint = fingerprintOf(listing);
@@ -301,6 +340,7 @@ class ImportRun {
       const { at, key, errors } = rejected.get(index)!;
       this.reject(at, key, errors);
     }
+    for (const record of warned) if (record.index < cut && !rejected.has(record.index)) this.warn(record);
     if (cut !== Infinity) this.stopped = true;
     this.options.onProgress?.({ ...this.counts });
     return drafts.filter((draft) => this.sourceOf.get(draft)!.index < cut);
@@ -388,6 +428,16 @@ class ImportRun {
     const slug = this.slugs.has(base) ? `${base}-${createHash('sha256').update(listing.key).digest('hex').slice(0, 8)}` : base;
     this.slugs.add(base);
     return slug;
+  }
+
+  /** Reports the warnings of a record that was imported (or, in a dry run, would be). */
+  private warn({ at, key, warnings }: Warned): void {
+    for (const { field, reason } of warnings) {
+      const warning: Warning = { at, ...(key !== '' ? { key } : {}), field, reason };
+      this.counts.warnings++;
+      if (this.warnings.length < MAX_REPORTED) this.warnings.push(warning);
+      this.options.onWarning?.(warning);
+    }
   }
 
   /** Reports a rejected record: field errors in the API's English words, or a reader's reasons as they are. */

@@ -88,7 +88,13 @@ class SiteRun {
         const images = record.listing.images?.filter((url) => this.pictureHosts.has(hostOf(url)));
         this.picturesSkipped += (record.listing.images?.length ?? 0) - (images?.length ?? 0);
         const listing = images === undefined ? record.listing : { ...record.listing, images };
-        yield { kind: 'listing', at: record.at, listing, ...(author?.email ? { owner: author.email } : {}) };
+        yield {
+          kind: 'listing',
+          at: record.at,
+          listing,
+          ...(author?.email ? { owner: author.email } : {}),
+          ...(record.warnings.length > 0 ? { warnings: record.warnings } : {}),
+        };
       } else if (record.kind === 'unreadable') yield record;
     }
     await this.finishAuthors();

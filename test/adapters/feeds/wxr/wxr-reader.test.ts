@@ -208,8 +208,8 @@ describe('readWxrSite', () => {
         agent: { key: '302', name: 'Tom Baker', email: 'tom@costa-homes.example', agency: null },
       },
       // The trashed property 103 (whose price is not even a number) is left out.
-      { kind: 'listing', at: 'line 148', authorLogin: 'maria', listing: VILLA, attachments: 0 },
-      { kind: 'listing', at: 'line 212', authorLogin: 'admin', listing: APARTMENT, attachments: 0 },
+      { kind: 'listing', at: 'line 148', authorLogin: 'maria', listing: VILLA, attachments: 0, warnings: [] },
+      { kind: 'listing', at: 'line 212', authorLogin: 'admin', listing: APARTMENT, attachments: 0, warnings: [] },
     ]);
   });
 
@@ -247,25 +247,34 @@ describe('readWxrSite', () => {
     expect(records.at(-1)).toMatchObject({ field: 'status', reason: expect.stringContaining('(not "inherit")') });
   });
 
-  it('reports a property whose number is not one, naming the field, and reads the next', async () => {
+  it('leaves a number that is not one out of its property, with a warning naming the field, and reads on', async () => {
     const records = await read(
       wxr(
         [
           item('1', 'property', { meta: { fave_property_price: 'call us' } }),
           item('2', 'property', { meta: { fave_property_bedrooms: '2 or 3' } }),
           item('3', 'property', { meta: { fave_property_location: 'north,-4.8,15' } }),
-          item('4', 'property', { meta: { fave_property_price: '1,200,50' } }),
+          item('4', 'property', { meta: { fave_property_price: '1,200,50', fave_property_sec_price: '900' } }),
           item('5', 'property', { meta: { fave_property_price: '250,000', fave_property_sec_price: '' } }),
         ].join('\n'),
       ),
     );
-    expect(records.slice(0, 4)).toEqual([
-      { kind: 'unreadable', at: 'line 4', field: 'price', reason: 'must be of type number' },
-      { kind: 'unreadable', at: 'line 5', field: 'bedrooms', reason: 'must be of type number' },
-      { kind: 'unreadable', at: 'line 6', field: 'latitude', reason: 'must be of type number' },
-      { kind: 'unreadable', at: 'line 7', field: 'price', reason: 'must be of type number' },
+    const listings = only(records, 'listing');
+    expect(listings.map((record) => [record.at, record.warnings])).toEqual([
+      ['line 4', [{ field: 'price', reason: 'must be of type number' }]],
+      ['line 5', [{ field: 'bedrooms', reason: 'must be of type number' }]],
+      ['line 6', [{ field: 'latitude', reason: 'must be of type number' }]],
+      ['line 7', [{ field: 'price', reason: 'must be of type number' }]],
+      ['line 8', []],
     ]);
-    expect(records[4]).toMatchObject({ kind: 'listing', at: 'line 8', listing: { key: '5', price: 250000, second_price: null } });
+    // Left out (undefined), not cleared (null): a re-import keeps what the listing has.
+    expect(listings[0]!.listing).toMatchObject({ key: '1', title: 'Post 1' });
+    expect(listings[0]!.listing.price).toBeUndefined();
+    expect(listings[1]!.listing.bedrooms).toBeUndefined();
+    expect(listings[2]!.listing.latitude).toBeUndefined();
+    expect(listings[2]!.listing.longitude).toBeUndefined();
+    expect(listings[3]!.listing).toMatchObject({ second_price: 900 });
+    expect(listings[4]).toMatchObject({ listing: { key: '5', price: 250000, second_price: null } });
   });
 
   it('reads prices, sizes and plans as Houzez users type them: separators, symbols, "From", units', async () => {
@@ -360,7 +369,7 @@ describe('readWxrSite', () => {
     });
   });
 
-  it('reports serialized meta that does not unserialize, and a floor plan whose number is not one', async () => {
+  it('leaves out serialized meta that does not unserialize, and a plan figure that is no number, with warnings', async () => {
     const records = await read(
       wxr(
         [
@@ -370,20 +379,28 @@ describe('readWxrSite', () => {
             meta: { additional_features: 'a:1:{i:0;a:1:{s:29:"fave_additional_feature_title";s:11:"Orientación";}}' },
           }),
           item('3', 'property', { meta: { floor_plans: 'Planta baja, 3 rooms' } }),
-          item('4', 'property', { meta: { floor_plans: 'a:1:{i:0;a:1:{s:15:"fave_plan_price";s:3:"ask";}}' } }),
+          item('4', 'property', {
+            meta: { floor_plans: 'a:1:{i:0;a:2:{s:15:"fave_plan_title";s:1:"A";s:15:"fave_plan_price";s:3:"ask";}}' },
+          }),
           item('5', 'property', { meta: { floor_plans: 'a:1:{i:0;s:4:"text";}' } }),
           item('6', 'property'),
         ].join('\n'),
       ),
     );
-    expect(records.slice(0, 5)).toEqual([
-      { kind: 'unreadable', at: 'line 4', field: 'additional_features', reason: 'is not a valid PHP-serialized array' },
-      { kind: 'unreadable', at: 'line 5', field: 'additional_features', reason: 'is not a valid PHP-serialized array' },
-      { kind: 'unreadable', at: 'line 6', field: 'floor_plans', reason: 'is not a valid PHP-serialized array' },
-      { kind: 'unreadable', at: 'line 7', field: 'floor_plans', reason: 'must be of type number (in plan 1, fave_plan_price)' },
-      { kind: 'unreadable', at: 'line 8', field: 'floor_plans', reason: 'must be an array of rows (row 1 is not an array of fields)' },
+    const listings = only(records, 'listing');
+    expect(listings.map((record) => record.warnings)).toEqual([
+      [{ field: 'additional_features', reason: 'is not a valid PHP-serialized array' }],
+      [{ field: 'additional_features', reason: 'is not a valid PHP-serialized array' }],
+      [{ field: 'floor_plans', reason: 'is not a valid PHP-serialized array' }],
+      [{ field: 'floor_plans', reason: 'must be of type number (in plan 1, fave_plan_price)' }],
+      [{ field: 'floor_plans', reason: 'must be an array of rows (row 1 is not an array of fields)' }],
+      [],
     ]);
-    expect(records[5]).toMatchObject({ kind: 'listing', listing: { key: '6', additional_features: [], floor_plans: [] } });
+    expect(listings[0]!.listing.additional_features).toBeUndefined();
+    expect(listings[2]!.listing.floor_plans).toBeUndefined();
+    // The plan stays, without the figure it could not read.
+    expect(listings[3]!.listing.floor_plans).toMatchObject([{ title: 'A', price: null }]);
+    expect(listings[5]).toMatchObject({ kind: 'listing', listing: { key: '6', additional_features: [], floor_plans: [] } });
   });
 
   it('reads serialized text whose CR LF line ends the XML parser turned into LF', async () => {
