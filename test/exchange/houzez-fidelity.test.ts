@@ -58,6 +58,51 @@ function siteWithBadOptionalValues(): string {
   );
 }
 
+/** A small site for the migration report: terms, an agency, agents, authors, listings in three states, pictures. */
+function siteForReport(): string {
+  const term = (taxonomy: string, slug: string, name: string) =>
+    `<wp:term><wp:term_taxonomy>${taxonomy}</wp:term_taxonomy><wp:term_slug>${slug}</wp:term_slug><wp:term_name><![CDATA[${name}]]></wp:term_name></wp:term>`;
+  const attachment = (id: string, url: string) =>
+    item(id, 'attachment', { status: 'inherit', extra: `<wp:attachment_url>${url}</wp:attachment_url>` });
+  const type = '<category domain="property_type" nicename="villa"><![CDATA[Villa]]></category>';
+  return wxr(
+    [
+      '<wp:base_site_url>https://report-site.example</wp:base_site_url>',
+      '<wp:author><wp:author_login>ana</wp:author_login><wp:author_email>ana@report-site.example</wp:author_email></wp:author>',
+      term('property_type', 'villa', 'Villa'),
+      term('property_type', 'report-chalet', 'Report chalet'),
+      term('property_city', 'ronda', 'Ronda'),
+      item('20', 'houzez_agency', { title: 'Report Homes', meta: { fave_agency_email: 'office@report-site.example' } }),
+      item('21', 'houzez_agent', {
+        title: 'Rita Report',
+        meta: { fave_agent_email: 'rita@report-site.example', fave_agent_agencies: '20' },
+      }),
+      item('22', 'houzez_agent', { title: 'No Mail', meta: {} }),
+      item('30', 'property', {
+        title: 'Villa in the report',
+        creator: 'ana',
+        extra: type,
+        meta: {
+          fave_property_images: ['40', '41', '42'],
+          fave_attachments: ['43'],
+          fave_agents: '21',
+          floor_plans: rows([
+            { fave_plan_title: 'A', fave_plan_size: '90 m²' },
+            { fave_plan_title: 'B', fave_plan_size: 'big' },
+          ]),
+        },
+      }),
+      item('31', 'property', { title: 'Draft in the report', status: 'draft', meta: { fave_property_images: '42' } }),
+      item('32', 'property', { title: 'Sold in the report', status: 'houzez_sold' }),
+      item('33', 'property', { title: 'x' }),
+      attachment('40', 'https://report-site.example/wp-content/uploads/a.jpg'),
+      attachment('41', 'https://report-site.example/wp-content/uploads/b.jpg'),
+      attachment('42', 'https://cdn.elsewhere.example/c.jpg'),
+      attachment('43', 'https://report-site.example/wp-content/uploads/brochure.pdf'),
+    ].join('\n'),
+  );
+}
+
 const BAD_PLAN = { at: 'line 4', key: '1', field: 'floor_plans', reason: 'must be of type number (in plan 1, fave_plan_size)' };
 const BAD_VIDEO = { at: 'line 4', key: '1', field: 'video_url', reason: 'has an invalid format' };
 
@@ -212,5 +257,34 @@ describe.each(DIALECTS)('a Houzez site whose floor plans have text sizes (%s)', 
     const strictRun = await importRunOf(t, auth, strict.json().data.id);
     expect(strictRun).toMatchObject({ state: 'done', strict: true, counts: { created: 0, rejected: 1, warnings: 0 }, warnings: [] });
     expect(strictRun.rejections[0]).toMatchObject({ at: 'line 4', key: '1' });
+  });
+
+  it('reports what moved by kind, and a dry run reports the same without writing anything', async () => {
+    const { db } = t.database;
+    const TABLES = ['users', 'terms', 'listings', 'listing_sources', 'feed_pictures', 'agents', 'agencies'] as const;
+    const snapshot = () => Promise.all(TABLES.map((table) => db.selectFrom(table).selectAll().execute()));
+    const before = await snapshot();
+    const dry = await importAs('report-site', siteForReport(), { dryRun: true });
+    expect(await snapshot()).toEqual(before);
+
+    const real = await importAs('report-site', siteForReport());
+    const expected = {
+      listings: { publish: 1, draft: 1, sold: 1 },
+      agents: { read: 2, created: 1 },
+      agencies: { read: 1, created: 1 },
+      accounts: { created: 3 },
+      terms: { read: 2, created: 2 },
+      pictures: { fetched: 2, skipped: 2 },
+      plans: 2,
+      attachments: { notCarried: 1 },
+      warnings: 1,
+      rejected: 2,
+    };
+    expect(real.report).toEqual(expected);
+    expect(real).toMatchObject({ created: 3, rejected: 2, warnings: 1 });
+    // A dry run makes no account: it cannot tell which of the authors' e-mails would be new.
+    expect(dry.report).toEqual({ ...expected, accounts: { created: 0 } });
+    expect(dry).toMatchObject({ dryRun: true, created: 3, rejected: 2, warnings: 1 });
+    expect(await snapshot()).not.toEqual(before);
   });
 });

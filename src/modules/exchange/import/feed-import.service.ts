@@ -51,7 +51,14 @@ export interface ImportOptions {
   onRejected?: (rejection: Rejection) => void;
   /** Each warning of an imported record, in file order within a batch. */
   onWarning?: (warning: Warning) => void;
+  /**
+   * Each listing record that was created, updated or found unchanged (in a dry run: would be), with the listing as
+   * imported (without the values its warnings left out), once its batch is done: what a migration report counts.
+   */
+  onImported?: (record: ListingRecord, listing: FeedListing) => void;
 }
+
+export type ListingRecord = Extract<FeedRecord, { kind: 'listing' }>;
 
 export interface ImportCounts {
   /** Records read, of every kind. */
@@ -278,6 +285,7 @@ class ImportRun {
     );
     const checked: Checked[] = [];
     const warned: Warned[] = [];
+    const imported: { index: number; record: ListingRecord; listing: FeedListing }[] = [];
     for (const [index, record] of records.entries()) {
       await this.checkTurns.next();
       if (record.kind === 'unreadable') {
@@ -300,6 +308,7 @@ class ImportRun {
         }
         warned.push({ index, at, key: listing.key, warnings });
       }
+      if (this.options.onImported) imported.push({ index, record, listing });
       this.seen.add(listing.key);
       const fingerprint = fingerprintOf(listing);
       if (existing?.fingerprint === fingerprint) this.counts.unchanged++;
@@ -341,6 +350,9 @@ class ImportRun {
       this.reject(at, key, errors);
     }
     for (const record of warned) if (record.index < cut && !rejected.has(record.index)) this.warn(record);
+    for (const { index, record, listing } of imported) {
+      if (index < cut && !rejected.has(index)) this.options.onImported!(record, listing);
+    }
     if (cut !== Infinity) this.stopped = true;
     this.options.onProgress?.({ ...this.counts });
     return drafts.filter((draft) => this.sourceOf.get(draft)!.index < cut);
