@@ -115,6 +115,8 @@ const CURRENCY_AFTER = new RegExp(`\\s*(${SYMBOL_PATTERN}|[A-Za-z]{3})$`, 'u');
 // A unit right after the number's last digit: letters, dots, spaces, ², 2 (as in "m2", "ft2").
 const UNIT_AFTER = /(?<=\d)\s*([A-Za-z][A-Za-z.\s]*[A-Za-z.²2]|[A-Za-z]²?)$/u;
 
+const PLAIN_DIGITS = /^\d{1,15}$/;
+const MARKS_ONLY = /^-?[\d.,' ’]+$/u;
 const SPACES = /[\s\u00A0\u202F\u2009]+/gu;
 /** The longest text read: a field of more is no number anyone typed, and the regular expressions stay cheap. */
 const MAX_LENGTH = 80;
@@ -124,9 +126,18 @@ const MAX_LENGTH = 80;
  * text is no number this reads.
  */
 export function readFreeTextNumber(text: string): FreeTextNumber | null {
+  // Most fields hold plain digits or nothing: read those without the general path's expressions.
+  if (text === '') return null;
+  if (PLAIN_DIGITS.test(text)) return { value: Number(text) };
   let rest = text.replace(SPACES, ' ').trim();
   if (rest === '') return null;
   if (rest.length > MAX_LENGTH) return { reason: 'must be of type number (too long)' };
+  if (MARKS_ONLY.test(rest)) {
+    // Digits and marks alone ("1,200", "1.5", "1 350 000"): no words, currency or unit to look for.
+    const negative = rest.startsWith('-');
+    const value = plainNumberOf(negative ? rest.slice(1) : rest);
+    return value === undefined ? { reason: 'must be of type number' } : { value: negative ? -value : value };
+  }
   const words = LEADING_WORDS.exec(rest)?.[0] ?? '';
   rest = rest.slice(words.length);
   let currency: string | undefined;

@@ -49,7 +49,7 @@ export async function importRunRoutes(app: FastifyInstance, { importRuns, files,
           'HTTP"). Either multipart/form-data with a `file` part (at most `IMPORT_MAX_FILE_BYTES`, default 200 MB → else 413; ' +
           'stored under a random name until the run ends) and the text fields `format`, `source`, `dry_run`, `strict` and ' +
           '`withdraw_missing` (`true`/`false`), `owner_email` (`strict`: a record with a warning is rejected instead); ' +
-          ' or a JSON body with the same fields and a `url` (http or ' +
+          'or a JSON body with the same fields and a `url` (http or ' +
           'https, downloaded by the job through the outbound guard: public addresses only unless the host is in ' +
           '`IMPORT_ALLOWED_HOSTS`). The file must be UTF-8, its XML nested at most 64 deep, a CSV record or a piece of XML ' +
           'text at most 1 MiB (16 MiB in a WordPress export), else the run fails at that place (docs/data-exchange.md, "What ' +
