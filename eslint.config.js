@@ -2,6 +2,7 @@
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import commentPaths from './lint/comment-paths.js';
 
 export default tseslint.config(
   { ignores: ['**/dist/', 'coverage/', 'data/', '**/node_modules/'] },
@@ -26,5 +27,11 @@ export default tseslint.config(
       'no-duplicate-imports': 'error',
       'no-console': 'off',
     },
+  },
+  {
+    // Files named in comments exist (lint/comment-paths.js). Migrations are frozen history: they name files as they were.
+    plugins: { local: { rules: { 'comment-paths': commentPaths } } },
+    ignores: ['src/db/migrations/**'],
+    rules: { 'local/comment-paths': 'error' },
   },
 );

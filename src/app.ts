@@ -212,6 +212,9 @@ export async function buildApp(deps: AppDependencies, services: Services = creat
   const site = config.site.enabled
     ? await registerSite(app, { config, services, stamps: services.stamps, brands: services.siteSettings, secret: deps.jwtSecret })
     : undefined;
-  registerNotFound(app, site);
+  registerNotFound(app, site, {
+    locationFor: (url) => services.redirects.locationFor(url),
+    maxAgeSeconds: config.site.sharedMaxAgeSeconds,
+  });
   return app;
 }

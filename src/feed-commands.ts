@@ -78,7 +78,7 @@ export async function importCommand(services: Services, config: Config, command:
       report = site.report;
     } else {
       const { read, directoryIds } = FEED_FORMATS[command.format];
-      summary = await services.feedImporter.run(read(input), { ...options, directoryIds });
+      summary = await services.feedImporter.run(read(input), { ...options, directoryIds, format: command.format });
     }
     bar?.finish();
     for (const rejection of rejected) console.error(rejectionLine(rejection));

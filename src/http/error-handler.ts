@@ -18,15 +18,30 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 }
 
+/** Old addresses kept for records (an import's redirects): where a GET of a path no route answers is sent. */
+export interface OldAddresses {
+  /** The Location for a request's URL (path and query), or undefined for none. */
+  locationFor(url: string): Promise<string | undefined>;
+  /** How long a shared cache or a browser may keep the 301 (a redirect may be removed, a slug change). */
+  maxAgeSeconds: number;
+}
+
 /**
- * Unknown routes: the error body, or, for a path `isPage` claims (the website's, when it is served), the page
- * `pageNotFound` renders, so that a visitor who follows a dead link gets a page and not JSON.
+ * Unknown routes: a 301 when the path is an old address kept for a record (GET and HEAD only; never a route that
+ * exists, since only unknown paths come here), else the error body, or, for a path `isPage` claims (the website's,
+ * when it is served), the page `pageNotFound` renders, so that a visitor who follows a dead link gets a page and
+ * not JSON.
  */
 export function registerNotFound(
   app: FastifyInstance,
   pages?: { isPage: (path: string) => boolean; pageNotFound: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> },
+  oldAddresses?: OldAddresses,
 ): void {
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
+    if (oldAddresses && (request.method === 'GET' || request.method === 'HEAD')) {
+      const location = await oldAddresses.locationFor(request.url);
+      if (location !== undefined) return sendMovedPermanently(reply, location, oldAddresses.maxAgeSeconds);
+    }
     const path = request.url.split('?')[0] ?? '/';
     if (pages?.isPage(path)) return pages.pageNotFound(request, reply);
     return sendError(
@@ -35,6 +50,11 @@ export function registerNotFound(
       new AppError('route_not_found', 'route_not_found', [], { method: request.method, path: path.slice(0, 200) }),
     );
   });
+}
+
+/** A 301 to `location` (always a URL the application built), which caches may keep `maxAgeSeconds`. */
+export function sendMovedPermanently(reply: FastifyReply, location: string, maxAgeSeconds: number): FastifyReply {
+  return reply.header('cache-control', `public, max-age=${maxAgeSeconds}, s-maxage=${maxAgeSeconds}`).redirect(location, 301);
 }
 
 /**

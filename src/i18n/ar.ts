@@ -104,6 +104,7 @@ export const ar: Catalogue = {
   feed_token_rule_blank_name: 'يجب أن يحتوي على نص بعد إزالة وسوم HTML',
   feed_token_created: 'انسخ الرمز الآن: لن يُعرض مرة أخرى.',
   feed_token_revoked: 'تم إلغاء رمز الخلاصة: لم يعد رابطها يستجيب.',
+  redirect_deleted: 'تمت إزالة إعادة التوجيه: عنوانها القديم يجيب الآن بالخطأ 404.',
   import_rule_url: 'يجب أن يكون رابط http أو https بلا اسم مستخدم أو كلمة مرور',
   import_rule_unknown_owner: 'ليس البريد الإلكتروني لأي حساب',
   import_rule_blank_name: 'يجب أن يحتوي على نص بعد إزالة وسوم HTML',

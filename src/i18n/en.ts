@@ -108,6 +108,7 @@ export const en = {
   feed_token_rule_blank_name: 'must contain text once HTML tags are removed',
   feed_token_created: 'Copy the token now: it is not shown again.',
   feed_token_revoked: 'The feed token was revoked: its URL no longer answers.',
+  redirect_deleted: 'The redirect was removed: its old address answers 404 from now on.',
   import_rule_url: 'must be an http or https URL without a user name or password',
   import_rule_unknown_owner: 'is not the e-mail address of any account',
   import_rule_blank_name: 'must contain text once HTML tags are removed',

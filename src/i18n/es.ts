@@ -106,6 +106,7 @@ export const es: Catalogue = {
   feed_token_rule_blank_name: 'debe contener texto una vez eliminadas las etiquetas HTML',
   feed_token_created: 'Copia el token ahora: no se volverá a mostrar.',
   feed_token_revoked: 'El token del feed se revocó: su URL ya no responde.',
+  redirect_deleted: 'Se eliminó la redirección: su dirección antigua responde 404 a partir de ahora.',
   import_rule_url: 'debe ser una URL http o https sin nombre de usuario ni contraseña',
   import_rule_unknown_owner: 'no es el correo electrónico de ninguna cuenta',
   import_rule_blank_name: 'debe contener texto una vez eliminadas las etiquetas HTML',

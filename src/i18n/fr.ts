@@ -106,6 +106,7 @@ export const fr: Catalogue = {
   feed_token_rule_blank_name: 'doit contenir du texte une fois les balises HTML retirées',
   feed_token_created: 'Copiez le jeton maintenant : il ne sera plus affiché.',
   feed_token_revoked: 'Le jeton du flux a été révoqué : son URL ne répond plus.',
+  redirect_deleted: 'La redirection a été supprimée : son ancienne adresse répond désormais 404.',
   import_rule_url: 'doit être une URL http ou https sans nom d’utilisateur ni mot de passe',
   import_rule_unknown_owner: 'n’est l’adresse e-mail d’aucun compte',
   import_rule_blank_name: 'doit contenir du texte une fois les balises HTML retirées',

@@ -1,6 +1,7 @@
 import type { AccountsServices } from '../modules/accounts/index.js';
 import type { AuthServices } from '../modules/auth/index.js';
 import type { DirectoryServices } from '../modules/directory/index.js';
+import type { ExchangeServices } from '../modules/exchange/index.js';
 import type { LeadsServices } from '../modules/leads/index.js';
 import type { PropertiesServices } from '../modules/properties/index.js';
 import type { ReviewsServices } from '../modules/reviews/index.js';
@@ -20,4 +21,5 @@ export type SiteServices = Pick<AuthServices, 'auth' | 'passwordReset'> &
   Pick<DirectoryServices, 'agents' | 'agencies' | 'agentSitemap' | 'agencySitemap'> &
   Pick<LeadsServices, 'leads'> &
   Pick<ReviewsServices, 'reviews'> &
-  Pick<SavedSearchesServices, 'savedSearches'>;
+  Pick<SavedSearchesServices, 'savedSearches'> &
+  Pick<ExchangeServices, 'redirects'>;

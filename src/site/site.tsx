@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { renderToString } from 'preact-render-to-string';
 import { ifNoneMatch } from '../http/cache.js';
-import { toAppError } from '../http/error-handler.js';
+import { sendMovedPermanently, toAppError } from '../http/error-handler.js';
 import { translate, type Language } from '../i18n/index.js';
 import { AppError } from '../lib/errors.js';
 import { VersionedLruCache } from '../lib/versioned-lru-cache.js';
@@ -151,8 +151,26 @@ export class Site {
     if (appError.code === 'rate_limited' && appError.messageParams.seconds !== undefined) {
       reply.header('retry-after', String(appError.messageParams.seconds));
     }
+    if (appError.status === 404) {
+      const location = await this.oldAddressOf(request);
+      if (location !== undefined) return sendMovedPermanently(reply, location, this.settings.sharedMaxAgeSeconds);
+    }
     const message = translate(lang, appError.messageKey, { ...appError.messageParams, request_id: request.id });
     return this.safely(request, reply, lang, appError.status, message);
+  }
+
+  /**
+   * Where a page that would be a 404 (`/property/old-slug` of a site the listings came from) sends a GET instead: an
+   * old address an import kept (modules/exchange/redirects). A failure to look is the 404 it would have been.
+   */
+  private async oldAddressOf(request: FastifyRequest): Promise<string | undefined> {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
+    try {
+      return await this.services.redirects.locationFor(request.url);
+    } catch (error) {
+      request.log.error({ err: error }, 'redirect lookup failed');
+      return undefined;
+    }
   }
 
   /** The 404 page of a path no route of the site knows. */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRow } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { cookieHeader, cookieValueOf, setCookieFor, setCookieHeaders } from '../helpers/cookies.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { bearer, DEFAULT_PASSWORD, newUser, unique } from '../helpers/factories.js';
 import { type FakeGoogle, startFakeGoogle } from '../helpers/fake-providers.js';
 
@@ -28,7 +28,7 @@ interface Answer {
   json(): { data: Record<string, unknown>; code?: string };
 }
 
-describe.each(DIALECTS)('cookie mode of the token routes (%s)', (dialect) => {
+describeEachDialect('cookie mode of the token routes (%s)', (dialect) => {
   let t: TestApp;
   let google: FakeGoogle;
   let user: UserRow;
@@ -318,7 +318,7 @@ describe.each(DIALECTS)('cookie mode of the token routes (%s)', (dialect) => {
   });
 });
 
-describe.each(DIALECTS)('cookie mode behind https and API_PREFIX (%s)', (dialect) => {
+describeEachDialect('cookie mode behind https and API_PREFIX (%s)', (dialect) => {
   const PREFIXED = `/wp-json${API}`;
   let t: TestApp;
   let user: UserRow;

@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { newUser, unique } from '../helpers/factories.js';
 
 const SETUP = '/realty-api/v1/setup/administrator';
 
-describe.each(DIALECTS)('the first run’s set-up link (%s)', (dialect) => {
+describeEachDialect('the first run’s set-up link (%s)', (dialect) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await buildTestApp(dialect);

@@ -1,13 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { DEFAULT_PASSWORD, newUser, unique } from '../helpers/factories.js';
 
 const LOGIN = '/realty-api/v1/auth/login';
 const TOKEN = '/realty-api/v1/auth/token';
 
 // The test config turns request-rate limits off (RATE_LIMIT_ENABLED=false): the account lock must hold anyway.
-describe.each(DIALECTS)('account lock after failed logins (%s)', (dialect) => {
+describeEachDialect('account lock after failed logins (%s)', (dialect) => {
   let t: TestApp;
 
   beforeAll(async () => {

@@ -2,7 +2,7 @@ import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRow } from '../../src/db/schema/index.js';
 import { buildTestApp, TEST_JWT_SECRET, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { bearer, DEFAULT_PASSWORD, expiredAccessToken, newUser, tokenFor } from '../helpers/factories.js';
 
 const LOGIN = '/realty-api/v1/auth/login';
@@ -30,7 +30,7 @@ const LOGIN_RESULT_KEYS = [
   'token_expires_at',
 ].sort();
 
-describe.each(DIALECTS)('login and bearer tokens (%s)', (dialect) => {
+describeEachDialect('login and bearer tokens (%s)', (dialect) => {
   let t: TestApp;
   let user: UserRow;
 

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Mailer, MailMessage } from '../../src/adapters/mail/mailer.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { bearer, DEFAULT_PASSWORD, newUser, tokenFor } from '../helpers/factories.js';
 
 const RESET = '/realty-api/v1/auth/reset-password';
@@ -18,7 +18,7 @@ class CapturingMailer implements Mailer {
   close(): void {}
 }
 
-describe.each(DIALECTS)('password reset (%s)', (dialect) => {
+describeEachDialect('password reset (%s)', (dialect) => {
   let t: TestApp;
   const mailer = new CapturingMailer();
 
@@ -129,12 +129,17 @@ describe.each(DIALECTS)('password reset (%s)', (dialect) => {
     const user = await newUser(t.database.db);
     await requestReset(user.email);
     const { token } = (await resetMailsTo(user.email))[0]!;
+    const passwords = ['first new password', 'second new password'];
     const results = await Promise.all(
-      ['first new password', 'second new password'].map((password) =>
-        t.app.inject({ method: 'POST', url: CONFIRM, payload: { token, password } }),
-      ),
+      passwords.map((password) => t.app.inject({ method: 'POST', url: CONFIRM, payload: { token, password } })),
     );
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 400]);
+    // The password set is the winner's, and only it signs in: the loser changed nothing.
+    const won = results.findIndex((r) => r.statusCode === 200);
+    const signIn = async (password: string) =>
+      (await t.app.inject({ method: 'POST', url: LOGIN, payload: { username: user.username, password } })).statusCode;
+    expect(await signIn(passwords[won]!)).toBe(200);
+    expect(await signIn(passwords[1 - won]!)).toBe(401);
   });
 
   it('validates the e-mail and refuses unknown fields', async () => {

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { bearer, newUser, unique } from '../helpers/factories.js';
 
 const REGISTER = '/realty-api/v1/auth/register';
@@ -10,7 +10,7 @@ function registration(overrides: Record<string, unknown> = {}) {
   return { username, email: `${username}@example.test`, password: 'long enough password', ...overrides };
 }
 
-describe.each(DIALECTS)('POST /auth/register (%s)', (dialect) => {
+describeEachDialect('POST /auth/register (%s)', (dialect) => {
   let t: TestApp;
 
   beforeAll(async () => {
@@ -143,6 +143,11 @@ describe.each(DIALECTS)('POST /auth/register (%s)', (dialect) => {
       ),
     );
     expect(results.map((r) => r.statusCode).sort()).toEqual([201, 409]);
+    // One account of that name, the winner's; the loser is told why and left nothing behind.
+    const won = results.findIndex((r) => r.statusCode === 201);
+    expect(results[1 - won]!.json().code).toBe('username_taken');
+    const accounts = await t.database.db.selectFrom('users').select('email').where('username', '=', username).execute();
+    expect(accounts).toEqual([{ email: `${username}${won + 1}@example.test` }]);
   });
 
   it('answers 403 when registration is closed', async () => {

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { DEFAULT_PASSWORD, newUser, unique } from '../helpers/factories.js';
 
 const API = '/realty-api/v1';
@@ -12,7 +12,7 @@ const clientIp = () => `198.18.${randomInt(256)}.${randomInt(1, 255)}`;
 
 // Renewing a session is not a sign-in attempt (issue 40): the console renews on every page load, and an office
 // shares one address. Sessions have their own budget; refused refresh tokens still use the address's.
-describe.each(DIALECTS)('rate limits of session renewals (%s)', (dialect) => {
+describeEachDialect('rate limits of session renewals (%s)', (dialect) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await buildTestApp(dialect, { RATE_LIMIT_ENABLED: 'true', REFRESH_RATE_LIMIT_PER_MINUTE: '40' });

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { type Kysely, sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { insertRows } from '../../src/db/dialect/bulk-load.js';
 import type { DB } from '../../src/db/schema/index.js';
-import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';
+import { createTestDatabase, type TestDatabase, describeEachDialect } from '../helpers/database.js';
 
 const COLUMNS = ['id', 'label', 'amount', 'note'];
 
@@ -18,7 +18,7 @@ const amount = fc.option(
   { nil: null },
 );
 
-describe.each(DIALECTS)('bulk row inserts (%s)', (dialect) => {
+describeEachDialect('bulk row inserts (%s)', (dialect) => {
   let database: TestDatabase;
   let db: Kysely<DB>;
   beforeAll(async () => {

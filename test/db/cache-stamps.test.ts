@@ -6,7 +6,7 @@ import { CacheStamps, LocalWrites } from '../../src/db/cache-versions.js';
 import { createDatabase, type Database, migrateToLatest } from '../../src/db/database.js';
 import { TERM_ENDPOINTS } from '../../src/modules/taxonomies/taxonomies.schemas.js';
 import { TaxonomiesService } from '../../src/modules/taxonomies/taxonomies.service.js';
-import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';
+import { createTestDatabase, type TestDatabase, describeEachDialect } from '../helpers/database.js';
 import { newListing } from '../helpers/factories.js';
 
 const features = TERM_ENDPOINTS.find((e) => e.taxonomy === 'property_feature')!;
@@ -35,7 +35,7 @@ describe('CacheStamps', () => {
   });
 });
 
-describe.each(DIALECTS)('cached term listings (%s)', (dialect) => {
+describeEachDialect('cached term listings (%s)', (dialect) => {
   let database: TestDatabase;
   let taxonomies: TaxonomiesService;
   beforeAll(async () => {

@@ -1,14 +1,14 @@
 import { type Kysely, sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { changeLogHead, pruneChangeLog, readChangesAfter } from '../../src/db/change-log.js';
 import { createDatabase } from '../../src/db/database.js';
 import { recordNewListings } from '../../src/db/dialect/bulk-load.js';
 import type { DB } from '../../src/db/schema/index.js';
-import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';
+import { createTestDatabase, type TestDatabase, describeEachDialect } from '../helpers/database.js';
 import { insertTermRow, newAgency, newAgent, newListing, unique } from '../helpers/factories.js';
 import { gate } from '../helpers/gate.js';
 
-describe.each(DIALECTS)('change log (%s)', (dialect) => {
+describeEachDialect('change log (%s)', (dialect) => {
   let database: TestDatabase;
   let db: Kysely<DB>;
   beforeAll(async () => {

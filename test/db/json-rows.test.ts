@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { jsonArrayOf } from '../../src/db/dialect/json-rows.js';
 import type { DB } from '../../src/db/schema/index.js';
-import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';
+import { createTestDatabase, type TestDatabase, describeEachDialect } from '../helpers/database.js';
 import { newListing } from '../helpers/factories.js';
 
 /** Doubles whose shortest exact form needs every digit, extremes, and text that JSON escapes. */
@@ -16,7 +16,7 @@ const VALUES = {
   title: 'Quote " backslash \\ tab \t, 東京 🏠',
 };
 
-describe.each(DIALECTS)('a row as a JSON array (%s)', (dialect) => {
+describeEachDialect('a row as a JSON array (%s)', (dialect) => {
   let database: TestDatabase;
   let db: Kysely<DB>;
   beforeAll(async () => {

@@ -1,13 +1,13 @@
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/db/schema/index.js';
-import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';
+import { createTestDatabase, type TestDatabase, describeEachDialect } from '../helpers/database.js';
 import { newListing, newMedia, newUser } from '../helpers/factories.js';
 import { addListingViews } from '../../src/modules/properties/views/view-counter.repository.js';
 import { replaceTermLinks, type TermLink } from '../../src/modules/properties/properties.repository.js';
 
 /** Triggers renew the `listings` stamp on every change that shows in a listing record, and on nothing else. */
-describe.each(DIALECTS)('the listings cache stamp (%s)', (dialect) => {
+describeEachDialect('the listings cache stamp (%s)', (dialect) => {
   let database: TestDatabase;
   let db: Kysely<DB>;
   beforeAll(async () => {
@@ -71,7 +71,7 @@ describe.each(DIALECTS)('the listings cache stamp (%s)', (dialect) => {
   });
 });
 
-describe.each(DIALECTS)('rewriting a listing’s term links (%s)', (dialect) => {
+describeEachDialect('rewriting a listing’s term links (%s)', (dialect) => {
   let database: TestDatabase;
   let db: Kysely<DB>;
   beforeAll(async () => {

@@ -1,10 +1,10 @@
 import { type Kysely, sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import type { DB } from '../../src/db/schema/index.js';
-import { appliedMigrations, DIALECTS, emptyDatabase } from '../helpers/database.js';
+import { appliedMigrations, emptyDatabase, describeEachDialect } from '../helpers/database.js';
 import { newMedia, newUser } from '../helpers/factories.js';
 
-describe.each(DIALECTS)('0003 makes media storage keys shareable (%s)', (dialect) => {
+describeEachDialect('0003 makes media storage keys shareable (%s)', (dialect) => {
   let dispose: (() => Promise<void>) | undefined;
   afterEach(async () => {
     await dispose?.();

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import type { DB } from '../../src/db/schema/index.js';
-import { appliedMigrations, DIALECTS, emptyDatabase } from '../helpers/database.js';
+import { appliedMigrations, emptyDatabase, describeEachDialect } from '../helpers/database.js';
 import { insertTermRow, newListing, unique } from '../helpers/factories.js';
 
 const links = (db: Kysely<DB>) => db.selectFrom('listing_terms').selectAll().orderBy('listing_id').orderBy('term_id').execute();
@@ -22,7 +22,7 @@ async function schemaOf(db: Kysely<DB>, dialect: string): Promise<{ indexes: str
   };
 }
 
-describe.each(DIALECTS)('0020 stores term links in fewer structures (%s)', (dialect) => {
+describeEachDialect('0020 stores term links in fewer structures (%s)', (dialect) => {
   let dispose: (() => Promise<void>) | undefined;
   afterEach(async () => {
     await dispose?.();

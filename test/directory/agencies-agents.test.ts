@@ -1,16 +1,16 @@
 import type { LightMyRequestResponse } from 'fastify';
 import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DB } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { newAgencyWithAgent, newAgent, newListing, newUser, signIn } from '../helpers/factories.js';
 import { errorBody } from '../helpers/expectations.js';
 
 const API = '/realty-api/v1';
 type Auth = Record<string, string>;
 
-describe.each(DIALECTS)('attaching and detaching agents (%s)', (dialect) => {
+describeEachDialect('attaching and detaching agents (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   const attach = (auth: Auth | undefined, agencyId: number, payload: unknown) =>

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { newAgency, newAgencyWithAgent, newAgent, newListing, newMedia, newUser, signIn, unique } from '../helpers/factories.js';
 import { errorBody } from '../helpers/expectations.js';
 
@@ -41,7 +41,7 @@ const AGENCY_KEYS = [
 ].sort();
 const NO_SOCIAL = { facebook: null, twitter: null, linkedin: null, instagram: null, youtube: null, pinterest: null, tiktok: null };
 
-describe.each(DIALECTS)('agencies: lists, records, agents, listings and updates (%s)', (dialect) => {
+describeEachDialect('agencies: lists, records, agents, listings and updates (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   const get = (url: string, auth: Auth = {}) => t.app.inject({ method: 'GET', url: `${API}${url}`, headers: auth });

@@ -1,9 +1,9 @@
 import type { LightMyRequestResponse } from 'fastify';
 import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DB, UserRow } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { pagination } from '../helpers/expectations.js';
 import { newAgencyWithAgent, newAgent, newUser, signIn, unique } from '../helpers/factories.js';
 
@@ -11,7 +11,7 @@ const API = '/realty-api/v1';
 type Auth = Record<string, string>;
 
 /** GET /agencies/{id}/agents holds the agency's hidden agents for the people who may see and detach them (docs/api.md 5.2). */
-describe.each(DIALECTS)('hidden agents in an agency’s list (%s)', (dialect) => {
+describeEachDialect('hidden agents in an agency’s list (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
 

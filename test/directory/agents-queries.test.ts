@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp, createServices, type Services } from '../../src/app.js';
 import { TEST_JWT_SECRET, testConfig } from '../helpers/app.js';
-import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';
+import { createTestDatabase, type TestDatabase, describeEachDialect } from '../helpers/database.js';
 import { newAgency, newAgent, newListing, newMedia, newTerm, newUser } from '../helpers/factories.js';
 import { SelectCounter } from '../helpers/select-counter.js';
 
@@ -10,10 +10,10 @@ const API = '/realty-api/v1';
 const PER_KIND = 40;
 
 /**
- * A page of agents or agencies costs a fixed number of queries whatever its size (CONVENTIONS.md habit 5):
+ * A page of agents or agencies costs a fixed number of queries whatever its size (../shared/CONVENTIONS.md habit 5):
  * every agent has an agency, a picture, terms and listings; every agency a logo, agents and listings.
  */
-describe.each(DIALECTS)('no N+1 in directory pages (%s)', (dialect) => {
+describeEachDialect('no N+1 in directory pages (%s)', (dialect) => {
   const config = testConfig();
   const appSelects = new SelectCounter();
   let database: TestDatabase;

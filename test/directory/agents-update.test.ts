@@ -1,9 +1,9 @@
 import type { LightMyRequestResponse } from 'fastify';
 import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DB } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { newAgencyWithAgent, newAgent, newMedia, newTerm, newUser, signIn, unique } from '../helpers/factories.js';
 import { errorBody } from '../helpers/expectations.js';
 
@@ -12,7 +12,7 @@ type Auth = Record<string, string>;
 
 const NO_SOCIAL = { facebook: null, twitter: null, linkedin: null, instagram: null, youtube: null, pinterest: null, tiktok: null };
 
-describe.each(DIALECTS)('PUT /agents/{id} (%s)', (dialect) => {
+describeEachDialect('PUT /agents/{id} (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   const put = (auth: Auth | undefined, id: number, payload: unknown) =>

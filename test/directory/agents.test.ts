@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { errorBody } from '../helpers/expectations.js';
 import { newAgency, newAgencyWithAgent, newAgent, newListing, newMedia, newTerm, newUser, signIn, unique } from '../helpers/factories.js';
 
@@ -45,7 +45,7 @@ const AGENT_KEYS = [
 ].sort();
 const NO_SOCIAL = { facebook: null, twitter: null, linkedin: null, instagram: null, youtube: null, pinterest: null, tiktok: null };
 
-describe.each(DIALECTS)('agents: lists, search, records and listings (%s)', (dialect) => {
+describeEachDialect('agents: lists, search, records and listings (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   const get = (url: string, auth: Auth = {}) => t.app.inject({ method: 'GET', url: `${API}${url}`, headers: auth });

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DB } from '../../src/db/schema/index.js';
 import type { AuthUser } from '../../src/lib/signed-in-user.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { newAgency, newAgencyWithAgent, newAgent, newMedia, newUser } from '../helpers/factories.js';
 
 const API = '/realty-api/v1';
@@ -19,7 +19,7 @@ const callerOf = (user: { id: number; role: AuthUser['role'] }): AuthUser => ({
   tokenExpiresAt: new Date(Date.now() + 60_000),
 });
 
-describe.each(DIALECTS)('directory records by slug, with their pictures (%s)', (dialect) => {
+describeEachDialect('directory records by slug, with their pictures (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
 

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { newAgencyWithAgent, newSignedInUser } from '../helpers/factories.js';
 
 const API = '/realty-api/v1';
@@ -11,7 +11,7 @@ const API = '/realty-api/v1';
  * and every answer carrying the record (the change itself, then every read) failed with 500. Found by the
  * fuzz test (test/fuzz).
  */
-describe.each(DIALECTS)('social links that are not URIs (%s)', (dialect) => {
+describeEachDialect('social links that are not URIs (%s)', (dialect) => {
   let t: TestApp;
   let admin: Record<string, string>;
   let agentId: number;

@@ -1,11 +1,11 @@
 import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { changeLogHead } from '../../src/db/change-log.js';
 import type { DB, UserRow } from '../../src/db/schema/index.js';
 import { FEED_FORMATS, type ImportOptions, type ImportSummary } from '../../src/modules/exchange/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { newAgency, newAgent, newUser } from '../helpers/factories.js';
 
 /** A RESO feed of one office, its two members and their listings, as an MLS sends it: offices and members first. */
@@ -80,7 +80,7 @@ async function agentIdOf(db: Kysely<DB>, email: string): Promise<number> {
   return (await db.selectFrom('agents').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
 }
 
-describe.each(DIALECTS)('a RESO feed’s members and offices (%s)', (dialect) => {
+describeEachDialect('a RESO feed’s members and offices (%s)', (dialect) => {
   let site: Site;
 
   async function newSite(): Promise<Site> {

@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createDatabase, migrateToLatest } from '../../src/db/database.js';
 import type { DialectName } from '../../src/db/dialect/index.js';
 import type { DB } from '../../src/db/schema/index.js';
-import { createTestDatabase, DIALECTS } from '../helpers/database.js';
+import { createTestDatabase, describeEachDialect } from '../helpers/database.js';
 import { newUser } from '../helpers/factories.js';
 import { startProgram } from '../helpers/programs.js';
 
@@ -20,7 +20,7 @@ import { startProgram } from '../helpers/programs.js';
 const COUNT = { sqlite: 11_000, postgres: 1_500 } as const;
 const TIMEOUT = 120_000;
 
-describe.each(DIALECTS)('an import killed midway (%s)', (dialect) => {
+describeEachDialect('an import killed midway (%s)', (dialect) => {
   let dir: string;
   let db: Kysely<DB>;
   let databaseUrl: string;

@@ -3,11 +3,12 @@ import type { Kysely } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readCsvFeed } from '../../src/adapters/feeds/csv.js';
 import { changeLogHead } from '../../src/db/change-log.js';
+import type { DialectName } from '../../src/db/dialect/index.js';
 import type { DB, UserRow } from '../../src/db/schema/index.js';
 import type { AuthUser } from '../../src/lib/signed-in-user.js';
 import { FEED_FORMATS, type FeedFormat, type ImportOptions, type ImportSummary } from '../../src/modules/exchange/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { newAgency, newAgent, newUser } from '../helpers/factories.js';
 
 const HEADER = 'key,title,price,status,types,features,country,state,city,agents,agency,description';
@@ -25,7 +26,7 @@ interface Site {
   agencyId: number;
 }
 
-async function newSite(dialect: (typeof DIALECTS)[number]): Promise<Site> {
+async function newSite(dialect: DialectName): Promise<Site> {
   const t = await buildTestApp(dialect, { PUBLIC_URL: 'https://realty.example', DEFAULT_CURRENCY: 'EUR' });
   const db = t.database.db;
   const admin = await newUser(db, { role: 'administrator' });
@@ -96,7 +97,7 @@ async function csvRows(text: string): Promise<Record<string, string>[]> {
   return parse(text, { columns: true }) as Record<string, string>[];
 }
 
-describe.each(DIALECTS)('feed import (%s)', (dialect) => {
+describeEachDialect('feed import (%s)', (dialect) => {
   let from: Site;
   let to: Site;
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRow } from '../../src/db/schema/index.js';
 import { FEED_FORMATS } from '../../src/modules/exchange/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { newUser } from '../helpers/factories.js';
 import { image } from '../media/media-fixtures.js';
 
@@ -34,7 +34,7 @@ async function pictureServer(): Promise<{ base: string; hits: Map<string, number
   return { base: `http://127.0.0.1:${port}`, hits, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-describe.each(DIALECTS)('feed pictures (%s)', (dialect) => {
+describeEachDialect('feed pictures (%s)', (dialect) => {
   let t: TestApp;
   let admin: UserRow;
   let uploads: string;

@@ -1,10 +1,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DB } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { type Auth, newSignedInUser } from '../helpers/factories.js';
 import { API, csvFeed, drainImports, importJob, tempDataDir } from './import-runs-helpers.js';
 
@@ -38,7 +38,7 @@ async function partnerServer() {
   return { base: `http://127.0.0.1:${port}`, hits, release, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-describe.each(DIALECTS)('feed sources (%s)', (dialect) => {
+describeEachDialect('feed sources (%s)', (dialect) => {
   const data = tempDataDir();
   let t: TestApp;
   let db: Kysely<DB>;

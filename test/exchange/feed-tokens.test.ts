@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DB } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { type Auth, newAgent, newListing, newSignedInUser, newUser } from '../helpers/factories.js';
 
 /**
@@ -20,7 +20,7 @@ interface Created {
   url: string;
 }
 
-describe.each(DIALECTS)('portal feed tokens (%s)', (dialect) => {
+describeEachDialect('portal feed tokens (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   let admin: Auth;

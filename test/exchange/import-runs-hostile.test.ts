@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { type Auth, newSignedInUser, unique } from '../helpers/factories.js';
 import { MAX_REJECTION_TEXT, MAX_RUN_ERROR } from '../../src/modules/exchange/import-runs/run-messages.js';
 import type { FilePart } from '../media/media-fixtures.js';
@@ -11,7 +11,7 @@ import { API, drainImports, importRunOf, postUpload, tempDataDir } from './impor
  * Imports over HTTP of the files an attacker's probe sent (issue 38): each is refused at its place with a short
  * error, and the server answers other requests while the file is read, on a thread of its own.
  */
-describe.each(DIALECTS)('hostile feeds over HTTP (%s)', (dialect) => {
+describeEachDialect('hostile feeds over HTTP (%s)', (dialect) => {
   const data = tempDataDir();
   let t: TestApp;
   let admin: Auth;

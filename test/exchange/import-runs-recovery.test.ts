@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DB } from '../../src/db/schema/index.js';
 import { MAX_ATTEMPTS } from '../../src/modules/exchange/import-runs/import-runner.service.js';
 import { buildPeerApp, buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { type Auth, newSignedInUser, unique } from '../helpers/factories.js';
 import {
   csvFeed,
@@ -22,7 +22,7 @@ import {
  * The `feed-imports` job across processes: one import runs once however many job runs take it at once, a run whose
  * process died is taken again, one running elsewhere is left alone, and an upload runs only where its file is.
  */
-describe.each(DIALECTS)('import runs across processes (%s)', (dialect) => {
+describeEachDialect('import runs across processes (%s)', (dialect) => {
   const data = tempDataDir();
   let t: TestApp;
   let db: Kysely<DB>;

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DB } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { type Auth, newSignedInUser, newUser } from '../helpers/factories.js';
 import {
   API,
@@ -25,7 +25,7 @@ import {
  */
 const MAX_FILE_BYTES = 64 * 1024;
 
-describe.each(DIALECTS)('imports over HTTP (%s)', (dialect) => {
+describeEachDialect('imports over HTTP (%s)', (dialect) => {
   const data = tempDataDir();
   let t: TestApp;
   let db: Kysely<DB>;
@@ -356,7 +356,7 @@ describe.each(DIALECTS)('imports over HTTP (%s)', (dialect) => {
   });
 });
 
-describe.each(DIALECTS)('imports over HTTP without an allow-list (%s)', (dialect) => {
+describeEachDialect('imports over HTTP without an allow-list (%s)', (dialect) => {
   const data = tempDataDir();
   let t: TestApp;
   let server: Awaited<ReturnType<typeof feedServer>>;

@@ -1,8 +1,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { EventLoopTurns, SLICE_RECORDS } from '../../src/lib/event-loop-turns.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { type Auth, newSignedInUser } from '../helpers/factories.js';
 import { csvPart, drainImports, importRunOf, postUpload, tempDataDir } from './import-runs-helpers.js';
 
@@ -19,7 +19,7 @@ function feed(titleSuffix: string, extra: string[] = []): string {
   return ['key,title,price,status,types,features', ...rows, ...extra].join('\n');
 }
 
-describe.each(DIALECTS)('an import of updates beside requests (%s)', (dialect) => {
+describeEachDialect('an import of updates beside requests (%s)', (dialect) => {
   const data = tempDataDir();
   let t: TestApp;
   let admin: Auth;

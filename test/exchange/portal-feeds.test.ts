@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import type { DB } from '../../src/db/schema/index.js';
 import { PORTAL_STATES } from '../../src/modules/exchange/export/feed-downloads.service.js';
 import { PortalFeeds } from '../../src/modules/exchange/export/portal-feeds.service.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { type Auth, newListing, newSignedInUser } from '../helpers/factories.js';
 
 /**
@@ -16,7 +16,7 @@ import { type Auth, newListing, newSignedInUser } from '../helpers/factories.js'
 const API = '/realty-api/v1';
 const ORIGIN = 'https://realty.example';
 
-describe.each(DIALECTS)('portal feeds (%s)', (dialect) => {
+describeEachDialect('portal feeds (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   let admin: Auth;
@@ -155,7 +155,7 @@ describe.each(DIALECTS)('portal feeds (%s)', (dialect) => {
   });
 });
 
-describe.each(DIALECTS)('portal feed rate limit (%s)', (dialect) => {
+describeEachDialect('portal feed rate limit (%s)', (dialect) => {
   let t: TestApp;
   let admin: Auth;
 

@@ -5,11 +5,11 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { readWxrSite } from '../../src/adapters/feeds/wxr/wxr-reader.js';
 import type { UserRow } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { newUser } from '../helpers/factories.js';
 import { image } from '../media/media-fixtures.js';
 
@@ -44,7 +44,7 @@ function exportOf(base: string): string {
     .replace('https://costa-homes.example/wp-content/uploads/2024/05/salón-1.jpg', 'https://cdn.elsewhere.example/salon-1.jpg');
 }
 
-describe.each(DIALECTS)('a WordPress site moved over (%s)', (dialect) => {
+describeEachDialect('a WordPress site moved over (%s)', (dialect) => {
   let t: TestApp;
   let admin: UserRow;
   let uploads: string;

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { seededRandom } from '../../src/lib/random.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { type FakeGoogle, type FakeGraph, startFakeGoogle, startFakeGraph } from '../helpers/fake-providers.js';
 import { type FakeStripe, startFakeStripe } from '../helpers/fake-stripe.js';
 import { type Answer, describeFailure, type Failure, isTimeout, problemWith, send } from './check.js';
@@ -81,7 +81,7 @@ async function makeAssets(): Promise<Assets> {
   return { png, jpeg, webp };
 }
 
-describe.each(DIALECTS)('fuzzing every documented operation (%s)', (dialect) => {
+describeEachDialect('fuzzing every documented operation (%s)', (dialect) => {
   let t: TestApp;
   let google: FakeGoogle;
   let graph: FakeGraph;

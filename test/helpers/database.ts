@@ -1,14 +1,25 @@
 import { randomBytes } from 'node:crypto';
 import SQLite from 'better-sqlite3';
 import { type MigrationResultSet, Migrator, sql } from 'kysely';
-import { inject } from 'vitest';
+import { describe, inject } from 'vitest';
 import { createDatabase, type Database, migrateToLatest, sqliteDatabase } from '../../src/db/database.js';
 import type { DialectName } from '../../src/db/dialect/index.js';
 import { migrationProvider } from '../../src/db/migrations/index.js';
 import { postgresAdmin, postgresUrlFor } from './postgres.js';
 
-/** Every integration test runs on SQLite, and on PostgreSQL too when TEST_DATABASE_URL is set. */
+/** The databases this run reaches: SQLite always, PostgreSQL when TEST_DATABASE_URL is set. */
 export const DIALECTS: DialectName[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+
+/**
+ * A suite once per database, `%s` in its name replaced by the dialect. Without TEST_DATABASE_URL the PostgreSQL
+ * half is collected and reported as skipped, so that a run which never reached PostgreSQL says so in its summary
+ * instead of passing with half its tests gone.
+ */
+export function describeEachDialect(name: string, suite: (dialect: DialectName) => void): void {
+  for (const dialect of ['sqlite', 'postgres'] as const) {
+    describe.skipIf(!DIALECTS.includes(dialect))(name.replaceAll('%s', dialect), () => suite(dialect));
+  }
+}
 
 export interface TestDatabase extends Database {
   /** Destroys the connection and, on PostgreSQL, drops the test's database. */

@@ -2,13 +2,13 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoTerms } from '../../src/seed/seed-demo.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { unique } from '../helpers/factories.js';
 
 const API = '/realty-api/v1';
 const LOGIN = `${API}/auth/login`;
 
-describe.each(DIALECTS)('API conventions (%s)', (dialect) => {
+describeEachDialect('API conventions (%s)', (dialect) => {
   let t: TestApp;
 
   beforeAll(async () => {

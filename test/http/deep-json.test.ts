@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { newSignedInUser } from '../helpers/factories.js';
 
 const API = '/realty-api/v1';
@@ -16,7 +16,7 @@ function nested(depth: number, inner: string, shape: 'object' | 'array' = 'objec
  * of an administrator's notification), overflowed the stack: a 500 instead of an answer. Found by the fuzz
  * test (test/fuzz).
  */
-describe.each(DIALECTS)('deeply nested request JSON (%s)', (dialect) => {
+describeEachDialect('deeply nested request JSON (%s)', (dialect) => {
   let t: TestApp;
   let admin: Record<string, string>;
   let userId: number;

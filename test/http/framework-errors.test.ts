@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 
 const API = '/realty-api/v1';
 
@@ -10,7 +10,7 @@ const API = '/realty-api/v1';
  * Fastify's own body (`{error, code, message, statusCode}`, the second with a 414) instead of the error body
  * of docs/api.md 0.2. Found by the fuzz test (test/fuzz).
  */
-describe.each(DIALECTS)('URLs the router cannot read (%s)', (dialect) => {
+describeEachDialect('URLs the router cannot read (%s)', (dialect) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await buildTestApp(dialect);

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { newListing } from '../helpers/factories.js';
 
 const TOKEN = 'a-metrics-token-of-32-characters';
 
-describe.each(DIALECTS)('GET /metrics (%s)', (dialect) => {
+describeEachDialect('GET /metrics (%s)', (dialect) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await buildTestApp(dialect, { METRICS_TOKEN: TOKEN });

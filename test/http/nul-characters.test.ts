@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { bearer, newUser, tokenFor } from '../helpers/factories.js';
 
 const API = '/realty-api/v1';
@@ -9,7 +9,7 @@ const API = '/realty-api/v1';
  * PostgreSQL's text cannot hold U+0000 and SQLite's can: a NUL that reached a query answered 500 on one
  * database and a result on the other. Every route refuses it at validation, naming the field, on both.
  */
-describe.each(DIALECTS)('a NUL character in request text (%s)', (dialect) => {
+describeEachDialect('a NUL character in request text (%s)', (dialect) => {
   let t: TestApp;
   let admin: { authorization: string };
   beforeAll(async () => {

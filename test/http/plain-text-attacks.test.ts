@@ -1,10 +1,10 @@
 import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DB, UserRow } from '../../src/db/schema/index.js';
 import { FEED_FORMATS } from '../../src/modules/exchange/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { newListing, newUser, sessionFor } from '../helpers/factories.js';
 
 const API = '/realty-api/v1';
@@ -25,7 +25,7 @@ function stringsOf(value: unknown): string[] {
   return [];
 }
 
-describe.each(DIALECTS)('plain-text fields keep no tag, through the API and an import (%s)', (dialect) => {
+describeEachDialect('plain-text fields keep no tag, through the API and an import (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   let admin: UserRow;

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { DB, ListingState, UserRow } from '../../src/db/schema/index.js';
 import { ListingExpiryJob } from '../../src/modules/properties/moderation/listing-expiry.service.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { bearer, links, newListing, newTerm, newUser, tokenFor } from '../helpers/factories.js';
 
 const API = '/realty-api/v1';
@@ -11,7 +11,7 @@ const DAY_MS = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 // Each test gets its own database: the job acts on every due listing, and the tests count what it moved.
-describe.each(DIALECTS)('listing expiry (%s)', (dialect) => {
+describeEachDialect('listing expiry (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   let owner: UserRow;

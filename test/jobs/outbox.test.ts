@@ -5,12 +5,12 @@ import type { OutboxRow } from '../../src/db/schema/index.js';
 import { OutboxWorker } from '../../src/jobs/outbox.js';
 import { enqueue } from '../../src/db/outbox.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { newUser, unique } from '../helpers/factories.js';
 
 const HOUR = 3_600_000;
 
-describe.each(DIALECTS)('outbox (%s)', (dialect) => {
+describeEachDialect('outbox (%s)', (dialect) => {
   let t: TestApp;
 
   beforeAll(async () => {

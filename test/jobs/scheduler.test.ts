@@ -6,7 +6,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/db/schema/index.js';
 import { defaultLeaseMs, Scheduler } from '../../src/jobs/scheduler.js';
-import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';
+import { createTestDatabase, type TestDatabase, describeEachDialect } from '../helpers/database.js';
 import { unique } from '../helpers/factories.js';
 import { gate } from '../helpers/gate.js';
 
@@ -17,7 +17,7 @@ const at = (ms: number) => new Date(T0 + ms);
 const iso = (ms: number) => at(ms).toISOString();
 
 // One database per dialect: every test registers jobs of its own names, and a scheduler only reads its own jobs.
-describe.each(DIALECTS)('scheduler (%s)', (dialect) => {
+describeEachDialect('scheduler (%s)', (dialect) => {
   let database: TestDatabase;
   let db: Kysely<DB>;
   const logs: Record<string, unknown>[] = [];

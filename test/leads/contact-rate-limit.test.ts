@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/db/schema/index.js';
 import { buildPeerApp, buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { newUser } from '../helpers/factories.js';
 import { aForm, newAgency, newAgent, newContactListing, postContact } from './lead-fixtures.js';
 
@@ -20,7 +20,7 @@ async function contactPaths(db: Kysely<DB>): Promise<{ property: string; agent: 
   return { property: `/properties/${listing}/contact`, agent: `/agents/${agent}/contact`, agency: `/agencies/${agency}/contact` };
 }
 
-describe.each(DIALECTS)('contact form rate limit (%s)', (dialect) => {
+describeEachDialect('contact form rate limit (%s)', (dialect) => {
   let t: TestApp;
   let paths: Awaited<ReturnType<typeof contactPaths>>;
 

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB, UserRow } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { bearer, newUser, signIn } from '../helpers/factories.js';
 import { errorBody } from '../helpers/expectations.js';
 import {
@@ -21,7 +21,7 @@ import {
 
 type Auth = Record<string, string>;
 
-describe.each(DIALECTS)('contact forms (%s)', (dialect) => {
+describeEachDialect('contact forms (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   let author: UserRow;

@@ -1,10 +1,10 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { type Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp, createServices, type Services } from '../../src/app.js';
 import type { DB } from '../../src/db/schema/index.js';
 import { buildTestApp, TEST_JWT_SECRET, type TestApp, testConfig } from '../helpers/app.js';
-import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';
+import { createTestDatabase, type TestDatabase, describeEachDialect } from '../helpers/database.js';
 import { bearer, newUser, signIn, tokenFor } from '../helpers/factories.js';
 import { SelectCounter } from '../helpers/select-counter.js';
 import { errorBody, pagination } from '../helpers/expectations.js';
@@ -12,7 +12,7 @@ import { API, aForm, newAgent, newContactListing, postContact } from './lead-fix
 
 type Auth = Record<string, string>;
 
-describe.each(DIALECTS)('GET /users/leads (%s)', (dialect) => {
+describeEachDialect('GET /users/leads (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
 
@@ -133,7 +133,7 @@ describe.each(DIALECTS)('GET /users/leads (%s)', (dialect) => {
   });
 });
 
-describe.each(DIALECTS)('GET /users/leads in a fixed number of queries (%s)', (dialect) => {
+describeEachDialect('GET /users/leads in a fixed number of queries (%s)', (dialect) => {
   const LEADS = 20;
   const config = testConfig();
   const appSelects = new SelectCounter();

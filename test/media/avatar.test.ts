@@ -8,7 +8,7 @@ import type { AuthUser } from '../../src/lib/signed-in-user.js';
 import type { MediaRecord } from '../../src/modules/media/media.schemas.js';
 import { MediaService } from '../../src/modules/media/media.service.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { bearer, newUser, tokenFor } from '../helpers/factories.js';
 import { API, type FilePart, image, keyOf, multipart, PDF, tempUploadDir } from './media-fixtures.js';
 
@@ -40,7 +40,7 @@ class RecordingStorage implements FileStorage {
   }
 }
 
-describe.each(DIALECTS)('avatars and account media (%s)', (dialect) => {
+describeEachDialect('avatars and account media (%s)', (dialect) => {
   const uploads = tempUploadDir();
   let t: TestApp;
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ListingState } from '../../src/db/schema/index.js';
 import type { MediaRecord } from '../../src/modules/media/media.schemas.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { newListing, newSignedInUser } from '../helpers/factories.js';
 import { API, image, keyOf, multipart, PDF, tempUploadDir } from './media-fixtures.js';
 
@@ -17,7 +17,7 @@ const expectCode = (res: LightMyRequestResponse, status: number, code: string) =
   expect(res.json()).toMatchObject({ success: false, code });
 };
 
-describe.each(DIALECTS)('media management (%s)', (dialect) => {
+describeEachDialect('media management (%s)', (dialect) => {
   const uploads = tempUploadDir();
   let t: TestApp;
   let owner: Headers;

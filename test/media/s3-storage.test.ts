@@ -4,7 +4,7 @@ import { createStorage } from '../../src/adapters/storage/index.js';
 import { S3Storage } from '../../src/adapters/storage/s3-storage.js';
 import type { MediaRecord } from '../../src/modules/media/media.schemas.js';
 import { buildTestApp, type TestApp, testConfig } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { bearer, newUser, tokenFor } from '../helpers/factories.js';
 import { type FakeS3, startFakeS3 } from '../helpers/fake-s3.js';
 import { API, jpegWithGps, keyOf, multipart, PDF, image } from './media-fixtures.js';
@@ -20,7 +20,7 @@ const s3Env = (fake: FakeS3, extra: Record<string, string> = {}) => ({
   ...extra,
 });
 
-describe.each(DIALECTS)('media on S3-compatible storage (%s)', (dialect) => {
+describeEachDialect('media on S3-compatible storage (%s)', (dialect) => {
   let fake: FakeS3;
   let t: TestApp;
   let headers: Record<string, string>;

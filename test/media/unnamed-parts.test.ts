@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { newSignedInUser } from '../helpers/factories.js';
 import { API, handWrittenForm, image, tempUploadDir } from './media-fixtures.js';
 
@@ -10,7 +10,7 @@ import { API, handWrittenForm, image, tempUploadDir } from './media-fixtures.js'
  * (FST_ERR_FAILED_ERROR_SERIALIZATION) instead of the error body. It is a malformed form: 400. Found by the
  * fuzz test (test/fuzz). POST /properties/with-media: test/properties/with-media-parts.test.ts.
  */
-describe.each(DIALECTS)('multipart parts without a name (%s)', (dialect) => {
+describeEachDialect('multipart parts without a name (%s)', (dialect) => {
   const uploads = tempUploadDir();
   let t: TestApp;
   let agent: Record<string, string>;

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../src/db/schema/index.js';
 import type { MediaRecord } from '../../src/modules/media/media.schemas.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { bearer, newUser, tokenFor } from '../helpers/factories.js';
 import {
   API,
@@ -34,7 +34,7 @@ const expectInvalid = (res: LightMyRequestResponse, field: string) => {
   expect(res.json().errors.map((e: { field: string }) => e.field)).toContain(field);
 };
 
-describe.each(DIALECTS)('POST /media/upload (%s)', (dialect) => {
+describeEachDialect('POST /media/upload (%s)', (dialect) => {
   const uploads = tempUploadDir();
   let t: TestApp;
   let agent: Record<string, string>;
@@ -331,7 +331,7 @@ describe.each(DIALECTS)('POST /media/upload (%s)', (dialect) => {
   });
 });
 
-describe.each(DIALECTS)('upload limits (%s)', (dialect) => {
+describeEachDialect('upload limits (%s)', (dialect) => {
   const uploads = tempUploadDir();
   let t: TestApp;
   let agent: Record<string, string>;

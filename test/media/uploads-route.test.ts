@@ -1,13 +1,13 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { MediaRecord } from '../../src/modules/media/media.schemas.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { bearer, newUser, tokenFor } from '../helpers/factories.js';
 import { API, image, keyOf, multipart, PDF, tempUploadDir } from './media-fixtures.js';
 
-describe.each(DIALECTS)('GET /uploads/* (%s)', (dialect) => {
+describeEachDialect('GET /uploads/* (%s)', (dialect) => {
   // The upload directory sits inside this parent; a file beside it must never be reachable.
   const root = tempUploadDir();
   const uploadDir = path.join(root.dir, 'uploads');

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DB, OutboxRow, OutboxState } from '../../src/db/schema/index.js';
 import { OutboxWorker } from '../../src/jobs/outbox.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { errorBody, pagination } from '../helpers/expectations.js';
 import { newSignedInUser, unique } from '../helpers/factories.js';
 
@@ -36,7 +36,7 @@ async function newDelivery(db: Kysely<DB>, channel: string, status: OutboxState,
     .executeTakeFirstOrThrow();
 }
 
-describe.each(DIALECTS)('the administrator’s outbox deliveries (%s)', (dialect) => {
+describeEachDialect('the administrator’s outbox deliveries (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   let admin: Auth;
@@ -237,7 +237,7 @@ describe.each(DIALECTS)('the administrator’s outbox deliveries (%s)', (dialect
 });
 
 // A database of its own, so that "every dead message" counts only this block's messages.
-describe.each(DIALECTS)('retrying every dead delivery at once (%s)', (dialect) => {
+describeEachDialect('retrying every dead delivery at once (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   let admin: Auth;

@@ -1,15 +1,15 @@
 import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { recordEvent } from '../../src/db/domain-events.js';
 import type { DB, UserRow } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { bearer, newListing, newUser, tokenFor } from '../helpers/factories.js';
 
 const API = '/realty-api/v1';
 const DAY = 86_400_000;
 
-describe.each(DIALECTS)('notifications: events (%s)', (dialect) => {
+describeEachDialect('notifications: events (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   let moderator: { authorization: string };

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { newSignedInUser } from '../helpers/factories.js';
 
 const BASE = '/realty-api/v1/notifications';
@@ -10,7 +10,7 @@ const BASE = '/realty-api/v1/notifications';
  * measured with JSON.stringify, which throws on a value nested some ten thousand levels deep: a 500 instead of
  * the 400 on `data` (such a value is far over 4096 bytes). Found by the fuzz test (test/fuzz).
  */
-describe.each(DIALECTS)('POST /notifications with deeply nested data (%s)', (dialect) => {
+describeEachDialect('POST /notifications with deeply nested data (%s)', (dialect) => {
   let t: TestApp;
   let admin: Record<string, string>;
   let userId: number;

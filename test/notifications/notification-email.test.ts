@@ -6,7 +6,7 @@ import type { UserRow } from '../../src/db/schema/index.js';
 import { enqueue } from '../../src/db/outbox.js';
 import type { DeliveryPayload } from '../../src/modules/notifications/delivery/notifier.service.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { errorBody } from '../helpers/expectations.js';
 import { bearer, newListing, newUser, tokenFor, unique } from '../helpers/factories.js';
 
@@ -24,7 +24,7 @@ class CapturingMailer implements Mailer {
   close(): void {}
 }
 
-describe.each(DIALECTS)('notification e-mails and their unsubscribe links (%s)', (dialect) => {
+describeEachDialect('notification e-mails and their unsubscribe links (%s)', (dialect) => {
   let t: TestApp;
   let admin: string;
   const mailer = new CapturingMailer();

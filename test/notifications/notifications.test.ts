@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type DB, NOTIFICATION_TYPES } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { errorBody, pagination } from '../helpers/expectations.js';
 import { bearer, newUser, signIn, tokenFor } from '../helpers/factories.js';
 
@@ -10,7 +10,7 @@ const API = '/realty-api/v1';
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 type Auth = { authorization: string };
 
-describe.each(DIALECTS)('notifications: routes (%s)', (dialect) => {
+describeEachDialect('notifications: routes (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   let admin: Auth;

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
 import { pino } from 'pino';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { createDatabase, migrateToLatest } from '../../src/db/database.js';
 import type { DialectName } from '../../src/db/dialect/index.js';
 import type { DB, OutboxRow } from '../../src/db/schema/index.js';
@@ -12,7 +12,7 @@ import { OutboxWorker } from '../../src/jobs/outbox.js';
 import { enqueueMany } from '../../src/db/outbox.js';
 import { nowIso } from '../../src/lib/time.js';
 import { EMAIL_CHANNEL } from '../../src/modules/notifications/delivery/notifier.service.js';
-import { createTestDatabase, DIALECTS } from '../helpers/database.js';
+import { createTestDatabase, describeEachDialect } from '../helpers/database.js';
 import { newUser, unique } from '../helpers/factories.js';
 import { startProgram } from '../helpers/programs.js';
 import type { CrashWorkerOptions } from './outbox-crash-worker.js';
@@ -121,7 +121,7 @@ async function drain(worker: OutboxWorker, at: () => Date): Promise<void> {
 /** Past every lease the killed worker can have taken. */
 const pastTheLease = () => new Date(Date.now() + LEASE_MS + 1);
 
-describe.each(DIALECTS)('outbox worker killed mid-batch (%s)', (dialect) => {
+describeEachDialect('outbox worker killed mid-batch (%s)', (dialect) => {
   let cdb: CrashDatabase;
   let db: Kysely<DB>;
   const children: ChildProcess[] = [];

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { pino } from 'pino';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { FcmClient } from '../../src/adapters/push/fcm.js';
 import type { DevicePlatform } from '../../src/db/schema/index.js';
 import { OutboxWorker } from '../../src/jobs/outbox.js';
@@ -8,13 +8,13 @@ import { enqueue } from '../../src/db/outbox.js';
 import { pushSender } from '../../src/modules/notifications/delivery/push-sender.service.js';
 import { type DeliveryPayload, PUSH_CHANNEL } from '../../src/modules/notifications/delivery/notifier.service.js';
 import { deleteDeviceTokensOf } from '../../src/modules/notifications/delivery/devices.repository.js';
-import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';
+import { createTestDatabase, type TestDatabase, describeEachDialect } from '../helpers/database.js';
 import { type FakeFcm, startFakeFcm } from '../helpers/fake-fcm.js';
 import { newUser, unique } from '../helpers/factories.js';
 
 const HOUR = 3_600_000;
 
-describe.each(DIALECTS)('push notifications through the outbox (%s)', (dialect) => {
+describeEachDialect('push notifications through the outbox (%s)', (dialect) => {
   let database: TestDatabase;
   let fcm: FakeFcm;
 

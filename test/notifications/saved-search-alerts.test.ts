@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DB, ListingState } from '../../src/db/schema/index.js';
 import type { Announcement } from '../../src/modules/notifications/delivery/notifier.service.js';
 import { SavedSearchAlerts } from '../../src/modules/saved-searches/alerts/saved-search-alerts.service.js';
@@ -11,14 +11,14 @@ import { searchQueryString } from '../../src/modules/search/query/search-canonic
 import { resolveTerms } from '../../src/modules/search/query/search-terms.repository.js';
 import type { TermRecord } from '../../src/modules/taxonomies/taxonomies.schemas.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { links, newListing, newSignedInUser, newTerm, newUser, unique } from '../helpers/factories.js';
 import { API, type Auth, createdId, savedSearchClient, type SavedSearchClient } from '../saved-searches/saved-search-fixtures.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-describe.each(DIALECTS)('saved-search alerts (%s)', (dialect) => {
+describeEachDialect('saved-search alerts (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   let client: SavedSearchClient;

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import type { DB } from '../../src/db/schema/index.js';
 import { Fulfilment } from '../../src/modules/payments/checkout/fulfilment.service.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { type FakeStripe, startFakeStripe } from '../helpers/fake-stripe.js';
 import { bearer, newAgencyWithAgent, newListing, tokenFor } from '../helpers/factories.js';
 import { invoiceRow, invoicesOf, postCheckout, signedIn } from './checkout-fixtures.js';
@@ -16,7 +16,7 @@ function listingState(db: Kysely<DB>, id: number) {
   return db.selectFrom('listings').select(['status', 'featured']).where('id', '=', id).executeTakeFirstOrThrow();
 }
 
-describe.each(DIALECTS)('POST /payments/checkout: listing fees and featured upgrades (%s)', (dialect) => {
+describeEachDialect('POST /payments/checkout: listing fees and featured upgrades (%s)', (dialect) => {
   let stripe: FakeStripe;
   let t: TestApp;
 
@@ -155,7 +155,7 @@ describe.each(DIALECTS)('POST /payments/checkout: listing fees and featured upgr
   });
 });
 
-describe.each(DIALECTS)('POST /payments/checkout: other modes and free fees (%s)', (dialect) => {
+describeEachDialect('POST /payments/checkout: other modes and free fees (%s)', (dialect) => {
   let freeMode: TestApp;
   let membershipMode: TestApp;
   let freeFees: TestApp;

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Fulfilment } from '../../src/modules/payments/checkout/fulfilment.service.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { type FakeStripe, startFakeStripe } from '../helpers/fake-stripe.js';
 import { invoiceRow, invoicesOf, newPackage, postCheckout, signedIn } from './checkout-fixtures.js';
 
@@ -10,7 +10,7 @@ const CANCEL_URL = 'https://app.example.test/payment/cancelled';
 const INSTRUCTIONS = 'Pay to IBAN DE89 3704 0044 0532 0130 00, Realty Ltd.';
 const SESSIONS = '/v1/checkout/sessions';
 
-describe.each(DIALECTS)('POST /payments/checkout: packages and methods (%s)', (dialect) => {
+describeEachDialect('POST /payments/checkout: packages and methods (%s)', (dialect) => {
   let stripe: FakeStripe;
   let t: TestApp;
 
@@ -266,7 +266,7 @@ describe.each(DIALECTS)('POST /payments/checkout: packages and methods (%s)', (d
   });
 });
 
-describe.each(DIALECTS)('POST /payments/checkout without Stripe configured (%s)', (dialect) => {
+describeEachDialect('POST /payments/checkout without Stripe configured (%s)', (dialect) => {
   let t: TestApp;
 
   beforeAll(async () => {

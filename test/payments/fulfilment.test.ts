@@ -5,13 +5,13 @@ import { Fulfilment, type RenewalFacts } from '../../src/modules/payments/checko
 import { ListingMoves } from '../../src/modules/properties/moderation/listing-moves.service.js';
 import type { PaymentFacts } from '../../src/modules/payments/invoices/invoice-ledger.repository.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { newListing, newUser } from '../helpers/factories.js';
 import { DAY_MS, eventsOf, membershipOf, newMembership, newPackage, pendingInvoice } from './memberships-fixtures.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-describe.each(DIALECTS)('fulfilment (%s)', (dialect) => {
+describeEachDialect('fulfilment (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   const withApproval = () => new Fulfilment(new ListingMoves({ requireApproval: true, ttlDays: undefined }));

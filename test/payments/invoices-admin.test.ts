@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB, UserRow } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { addFavorite, newListing } from '../helpers/factories.js';
 import { API, type Auth, expectError, invoiceRow, newInvoice, newPackage, signedIn } from './invoices-fixtures.js';
 
@@ -25,7 +25,7 @@ const SEED_PROFILE_FIELDS = {
 /** What docs/api.md 3.1 adds to the seed's profile. */
 const PROJECT_PROFILE_FIELDS = ['bio', 'website', 'language', 'registered_date', 'agent_id', 'agency_id', 'status'];
 
-describe.each(DIALECTS)('administering invoices (%s)', (dialect) => {
+describeEachDialect('administering invoices (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   let admin: Auth;

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DB, UserRow } from '../../src/db/schema/index.js';
 import { createInvoice, type NewInvoice } from '../../src/modules/payments/invoices/invoice-ledger.repository.js';
-import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';
+import { createTestDatabase, type TestDatabase, describeEachDialect } from '../helpers/database.js';
 import { newUser } from '../helpers/factories.js';
 
 /** Thrown to roll a checkout back on purpose. */
@@ -11,7 +11,7 @@ class RolledBack extends Error {}
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 const numbersOf = (year: number, ...counts: number[]) => counts.map((n) => `INV-${year}-${String(n).padStart(6, '0')}`);
 
-describe.each(DIALECTS)('invoice numbers (%s)', (dialect) => {
+describeEachDialect('invoice numbers (%s)', (dialect) => {
   let database: TestDatabase;
   let db: Kysely<DB>;
   let buyer: UserRow;

@@ -3,12 +3,12 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB, UserRow } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { bearer } from '../helpers/factories.js';
 import { pagination } from '../helpers/expectations.js';
 import { API, type Auth, expectError, newInvoice, signedIn } from './invoices-fixtures.js';
 
-describe.each(DIALECTS)('reading invoices (%s)', (dialect) => {
+describeEachDialect('reading invoices (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   let admin: Auth;

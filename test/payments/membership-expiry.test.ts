@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { DB, ListingState, UserRow } from '../../src/db/schema/index.js';
 import { MembershipExpiryJob } from '../../src/modules/payments/memberships/membership-expiry.service.js';
 import { Fulfilment } from '../../src/modules/payments/checkout/fulfilment.service.js';
 import { ListingMoves } from '../../src/modules/properties/moderation/listing-moves.service.js';
 import type { PackageRow } from '../../src/modules/payments/packages/packages.mapper.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { newListing, newUser } from '../helpers/factories.js';
 import { DAY_MS, eventsOf, membershipOf, newMembership, newPackage } from './memberships-fixtures.js';
 
@@ -14,7 +14,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const HOUR_MS = 3_600_000;
 
 // Each test gets its own database: the job acts on every due membership, and the tests count what it did.
-describe.each(DIALECTS)('membership expiry job (%s)', (dialect) => {
+describeEachDialect('membership expiry job (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   let pkg: PackageRow;

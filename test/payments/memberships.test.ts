@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/db/schema/index.js';
 import type { TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { bearer, newSignedInUser, newUser, tokenFor } from '../helpers/factories.js';
 import { API, buildAppWithGateway, DAY_MS, FakeGateway, membershipOf, newMembership, newPackage } from './memberships-fixtures.js';
 
@@ -31,7 +31,7 @@ const NO_PACKAGE = {
   package_expired_date: null,
 };
 
-describe.each(DIALECTS)('memberships (%s)', (dialect) => {
+describeEachDialect('memberships (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   const gateway = new FakeGateway();
@@ -307,7 +307,7 @@ describe.each(DIALECTS)('memberships (%s)', (dialect) => {
   });
 });
 
-describe.each(DIALECTS)('memberships without a payment provider (%s)', (dialect) => {
+describeEachDialect('memberships without a payment provider (%s)', (dialect) => {
   let t: TestApp;
 
   beforeAll(async () => {

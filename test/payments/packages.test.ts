@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { bearer } from '../helpers/factories.js';
 import { API, type Auth, expectError, newInvoice, newPackage, signedIn } from './invoices-fixtures.js';
 
@@ -18,7 +18,7 @@ const aPackage = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-describe.each(DIALECTS)('packages (%s)', (dialect) => {
+describeEachDialect('packages (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   let admin: Auth;

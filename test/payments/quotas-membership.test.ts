@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB, ListingState, UserRow } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { bearer, newAgencyWithAgent, newListing, tokenFor, unique } from '../helpers/factories.js';
 import { type FilePart, image, multipart, tempUploadDir } from '../media/media-fixtures.js';
 import {
@@ -18,7 +18,7 @@ import {
   signedIn,
 } from './quotas-fixtures.js';
 
-describe.each(DIALECTS)('quotas in PAYMENT_MODE=membership (%s)', (dialect) => {
+describeEachDialect('quotas in PAYMENT_MODE=membership (%s)', (dialect) => {
   const uploads = tempUploadDir();
   let t: TestApp;
   let db: Kysely<DB>;

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB, ListingState, UserRow } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { bearer, newAgencyWithAgent, newListing, tokenFor } from '../helpers/factories.js';
 import { type FilePart, image, multipart, tempUploadDir } from '../media/media-fixtures.js';
 import {
@@ -30,7 +30,7 @@ function requests(t: () => TestApp) {
   };
 }
 
-describe.each(DIALECTS)('quotas in PAYMENT_MODE=per_listing with a listing fee (%s)', (dialect) => {
+describeEachDialect('quotas in PAYMENT_MODE=per_listing with a listing fee (%s)', (dialect) => {
   const uploads = tempUploadDir();
   let t: TestApp;
   let db: Kysely<DB>;
@@ -209,7 +209,7 @@ describe.each(DIALECTS)('quotas in PAYMENT_MODE=per_listing with a listing fee (
   });
 });
 
-describe.each(DIALECTS)('quotas when nothing is charged (%s)', (dialect) => {
+describeEachDialect('quotas when nothing is charged (%s)', (dialect) => {
   let free: TestApp;
   let zeroPrice: TestApp;
 

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { bearer } from '../helpers/factories.js';
 import { API, expectError, signedIn } from './invoices-fixtures.js';
 
-describe.each(DIALECTS)('GET /payments/settings (%s)', (dialect) => {
+describeEachDialect('GET /payments/settings (%s)', (dialect) => {
   let t: TestApp;
 
   beforeAll(async () => {

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import type { DB } from '../../src/db/schema/index.js';
 import { Fulfilment } from '../../src/modules/payments/checkout/fulfilment.service.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { type FakeStripe, signWebhook, startFakeStripe, stripeEvent } from '../helpers/fake-stripe.js';
 import { unique } from '../helpers/factories.js';
 import {
@@ -32,7 +32,7 @@ async function paymentsReceived(db: Kysely<DB>, invoiceId: number): Promise<numb
   return rows.filter((row) => (JSON.parse(row.payload) as { invoice_id?: number }).invoice_id === invoiceId).length;
 }
 
-describe.each(DIALECTS)('POST /payments/webhooks/stripe (%s)', (dialect) => {
+describeEachDialect('POST /payments/webhooks/stripe (%s)', (dialect) => {
   let stripe: FakeStripe;
   let t: TestApp;
 
@@ -329,7 +329,7 @@ describe.each(DIALECTS)('POST /payments/webhooks/stripe (%s)', (dialect) => {
   });
 });
 
-describe.each(DIALECTS)('POST /payments/webhooks/stripe without a webhook secret (%s)', (dialect) => {
+describeEachDialect('POST /payments/webhooks/stripe without a webhook secret (%s)', (dialect) => {
   let stripe: FakeStripe;
   let withoutSecret: TestApp;
   let withoutStripe: TestApp;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type Kysely, sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DiskStorage } from '../../src/adapters/storage/disk-storage.js';
 import { changeLogHead, readChangesAfter } from '../../src/db/change-log.js';
 import { fillGeoCells } from '../../src/db/dialect/ddl/geo-cell-triggers.js';
@@ -12,7 +12,7 @@ import { BulkDraftError, type ListingDraft, ListingBulkWriter } from '../../src/
 import { seedDemoListings } from '../../src/seed/demo-listings.js';
 import { seedDemoTerms } from '../../src/seed/seed-demo.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { newUser } from '../helpers/factories.js';
 
 /**
@@ -78,7 +78,7 @@ async function stamps(db: Kysely<DB>): Promise<Record<string, string>> {
   return Object.fromEntries(rows.map((row) => [row.name, row.version]));
 }
 
-describe.each(DIALECTS)('bulk listing writes (%s)', (dialect) => {
+describeEachDialect('bulk listing writes (%s)', (dialect) => {
   let fresh: TestApp;
   let live: TestApp;
   let uploads: string;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB, UserRow } from '../../src/db/schema/index.js';
 import type { TermRecord } from '../../src/modules/taxonomies/taxonomies.schemas.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import {
   bearer,
   DEFAULT_PASSWORD,
@@ -86,7 +86,7 @@ function errorFields(res: LightMyRequestResponse): string[] {
   return (body.errors as { field: string }[]).map((e) => e.field).sort();
 }
 
-describe.each(DIALECTS)('POST /properties (%s)', (dialect) => {
+describeEachDialect('POST /properties (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   let seller: UserRow;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB, ListingState, UserRow } from '../../src/db/schema/index.js';
 import type { MediaRecord } from '../../src/modules/media/media.schemas.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import {
   addFavorite,
   bearer,
@@ -22,7 +22,7 @@ import { API, image, keyOf, multipart, tempUploadDir } from '../media/media-fixt
 
 type Auth = Record<string, string>;
 
-describe.each(DIALECTS)('DELETE /properties/{id} (%s)', (dialect) => {
+describeEachDialect('DELETE /properties/{id} (%s)', (dialect) => {
   const uploads = tempUploadDir();
   let t: TestApp;
   let db: Kysely<DB>;

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { newListing, newSignedInUser } from '../helpers/factories.js';
 
 const API = '/realty-api/v1';
@@ -10,7 +10,7 @@ const API = '/realty-api/v1';
  * (`23:59:60`); JavaScript's Date cannot hold one, and the service's `new Date(…).toISOString()` threw: a 500.
  * Such a time is now a 400 on the field. Found by the fuzz test (test/fuzz).
  */
-describe.each(DIALECTS)('a leap-second expires_at (%s)', (dialect) => {
+describeEachDialect('a leap-second expires_at (%s)', (dialect) => {
   let t: TestApp;
   let admin: Record<string, string>;
   beforeAll(async () => {

@@ -5,14 +5,14 @@ import type { DB, ListingState, UserRow } from '../../src/db/schema/index.js';
 import { FavoritesService } from '../../src/modules/properties/lists/favorites.service.js';
 import type { PropertiesService } from '../../src/modules/properties/properties.service.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { bearer, newAgencyWithAgent, newListing, newUser, signIn, tokenFor } from '../helpers/factories.js';
 import { errorBody, pagination } from '../helpers/expectations.js';
 
 const API = '/realty-api/v1';
 type Auth = Record<string, string>;
 
-describe.each(DIALECTS)('favorites (%s)', (dialect) => {
+describeEachDialect('favorites (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   let seller: UserRow;

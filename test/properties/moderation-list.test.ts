@@ -1,11 +1,11 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { type Kysely, sql } from 'kysely';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { type DB, LISTING_STATES, type ListingState, type NewListing, type UserRow } from '../../src/db/schema/index.js';
 import { seededRandom } from '../../src/lib/random.js';
 import { moderationListQueries, type ModerationListFilter } from '../../src/modules/properties/lists/property-lists.repository.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';
+import { createTestDatabase, type TestDatabase, describeEachDialect } from '../helpers/database.js';
 import { errorBody, pagination } from '../helpers/expectations.js';
 import { addFavorite, newAgencyWithAgent, newListing, newUser, signIn } from '../helpers/factories.js';
 import { planOf } from '../search/search-storage-fixtures.js';
@@ -21,7 +21,7 @@ const idsOf = (res: LightMyRequestResponse): number[] => {
 const at = (minute: number) => new Date(Date.UTC(2025, 0, 1, 0, minute)).toISOString();
 
 /** GET /properties/moderation (docs/api.md 3.3): every user's listings, for administrators and managers. */
-describe.each(DIALECTS)('GET /properties/moderation (%s)', (dialect) => {
+describeEachDialect('GET /properties/moderation (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   let admin: Auth;
@@ -261,7 +261,7 @@ const LISTINGS = 10_000;
  * on PostgreSQL, sequential scans turned off by planOf: a page of one state in the default order is a backward
  * range of listings_status_updated_idx (migration 0016), without a sort; the count reads an index.
  */
-describe.each(DIALECTS)('GET /properties/moderation plans (%s)', (dialect) => {
+describeEachDialect('GET /properties/moderation plans (%s)', (dialect) => {
   let database: TestDatabase;
   let db: Kysely<DB>;
   let authorId: number;

@@ -1,13 +1,13 @@
 import type { LightMyRequestResponse } from 'fastify';
-import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Kysely, sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type DB, LISTING_STATES, type ListingState, type UserRow } from '../../src/db/schema/index.js';
 import { STATE_ACTIONS, type StateAction } from '../../src/modules/properties/moderation/listing-states.js';
 import { moveListingState } from '../../src/modules/properties/moderation/moderation.repository.js';
 import { PROPERTY_ACTIONS, type PropertyAction } from '../../src/modules/properties/moderation/moderation.schemas.js';
 import { recordTransition } from '../../src/modules/properties/properties.repository.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { bearer, links, newAgencyWithAgent, newListing, newTerm, newUser, signIn, tokenFor } from '../helpers/factories.js';
 import { errorBody } from '../helpers/expectations.js';
 
@@ -43,7 +43,7 @@ const invalidTransition = (state: ListingState) => ({
   request_id: expect.any(String),
 });
 
-describe.each(DIALECTS)('listing moderation (%s)', (dialect) => {
+describeEachDialect('listing moderation (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   let owner: UserRow;
@@ -401,7 +401,15 @@ describe.each(DIALECTS)('listing moderation (%s)', (dialect) => {
       const other = await db.startTransaction().execute();
       expect(await moveListingState(other, { listingId: id, from: 'pending', to: 'publish', at: new Date().toISOString() })).toBe(true);
       const request = actOn(adminAuth, id, 'approve');
-      await new Promise((resolve) => setTimeout(resolve, 150));
+      if (dialect === 'postgres') {
+        // Committed only once the request's update is seen waiting on the row lock: the race, not a guess of it.
+        await vi.waitFor(async () => {
+          const { rows } = await sql<{ waiting: number }>`
+            select count(*)::int as waiting from pg_stat_activity
+            where datname = current_database() and wait_event_type = 'Lock'`.execute(db);
+          expect(rows[0]!.waiting).toBe(1);
+        }, 10_000);
+      }
       await other.commit().execute();
       const res = await request;
       expect(res.statusCode, res.body).toBe(409);
@@ -419,7 +427,7 @@ describe.each(DIALECTS)('listing moderation (%s)', (dialect) => {
   });
 });
 
-describe.each(DIALECTS)('listing moderation with REQUIRE_APPROVAL=false (%s)', (dialect) => {
+describeEachDialect('listing moderation with REQUIRE_APPROVAL=false (%s)', (dialect) => {
   let t: TestApp;
   let owner: UserRow;
   let ownerAuth: Auth;

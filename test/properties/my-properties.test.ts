@@ -1,9 +1,9 @@
 import type { LightMyRequestResponse } from 'fastify';
 import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type DB, LISTING_STATES, type NewListing, type UserRow } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { addFavorite, newAgencyWithAgent, newListing, newUser, signIn } from '../helpers/factories.js';
 import { errorBody } from '../helpers/expectations.js';
 
@@ -12,7 +12,7 @@ type Auth = Record<string, string>;
 
 const idsOf = (res: LightMyRequestResponse): number[] => res.json().data.properties.map((p: { id: number }) => p.id);
 
-describe.each(DIALECTS)('GET /users/my-properties (%s)', (dialect) => {
+describeEachDialect('GET /users/my-properties (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
 
@@ -181,10 +181,13 @@ describe.each(DIALECTS)('GET /users/my-properties (%s)', (dialect) => {
     expectError(await mine((await newSeller()).auth, '?author_id=1'), 400, 'validation_failed');
   });
 
-  it('accepts every listing-creating role', async () => {
+  it('accepts every listing-creating role, each seeing its own listing', async () => {
     for (const role of ['administrator', 'manager', 'agency', 'agent', 'owner', 'seller'] as const) {
-      const res = await mine(await signIn(t.app, await newUser(db, { role })));
+      const user = await newUser(db, { role });
+      const id = await listingOf(user, { status: 'draft' });
+      const res = await mine(await signIn(t.app, user));
       expect(res.statusCode, `${role}: ${res.body}`).toBe(200);
+      expect(idsOf(res), role).toEqual([id]);
     }
   });
 });

@@ -6,7 +6,7 @@ import { CacheStamps } from '../../src/db/cache-versions.js';
 import type { UserRow } from '../../src/db/schema/index.js';
 import { ListingRecords } from '../../src/modules/properties/listing-records.service.js';
 import { TEST_JWT_SECRET, testConfig } from '../helpers/app.js';
-import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';
+import { createTestDatabase, type TestDatabase, describeEachDialect } from '../helpers/database.js';
 import { bearer, links, newAgencyWithAgent, newListing, newTerm, tokenFor, unique } from '../helpers/factories.js';
 import { SelectCounter } from '../helpers/select-counter.js';
 
@@ -15,10 +15,10 @@ const LISTINGS = 100;
 const IMAGES_PER_LISTING = 7;
 
 /**
- * A page of summaries costs a fixed number of queries, whatever its size (CONVENTIONS.md habit 5): listings
+ * A page of summaries costs a fixed number of queries, whatever its size (../shared/CONVENTIONS.md habit 5): listings
  * with terms in four taxonomies, two agents, an agency and a gallery longer than the summary's five images.
  */
-describe.each(DIALECTS)('no N+1 in listing pages (%s)', (dialect) => {
+describeEachDialect('no N+1 in listing pages (%s)', (dialect) => {
   const config = testConfig();
   let database: TestDatabase;
   /** Counts every SELECT the application below runs through the database (not the cache-stamp reads). */

@@ -6,7 +6,7 @@ import { createDatabase } from '../../src/db/database.js';
 import type { DB, ListingState, UserRow } from '../../src/db/schema/index.js';
 import { ListingRecords } from '../../src/modules/properties/listing-records.service.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import {
   addFavorite,
   bearer,
@@ -73,7 +73,7 @@ const SUMMARY_KEYS = [
 const HIDDEN_STATES: ListingState[] = ['draft', 'pending', 'on_hold', 'disapproved', 'expired'];
 const ids = (items: { id: number }[]) => items.map((item) => item.id);
 
-describe.each(DIALECTS)('reading listings (%s)', (dialect) => {
+describeEachDialect('reading listings (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   let seller: UserRow;
@@ -313,7 +313,7 @@ describe.each(DIALECTS)('reading listings (%s)', (dialect) => {
   });
 });
 
-describe.each(DIALECTS)('GET /properties (%s)', (dialect) => {
+describeEachDialect('GET /properties (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   let author: UserRow;

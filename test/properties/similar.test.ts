@@ -1,11 +1,11 @@
 import type { LightMyRequestResponse } from 'fastify';
 import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DB, ListingState, UserRow } from '../../src/db/schema/index.js';
 import type { TermLink } from '../../src/modules/properties/properties.repository.js';
 import type { TermRecord } from '../../src/modules/taxonomies/taxonomies.schemas.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { addFavorite, bearer, links, newListing, newTerm, newUser, tokenFor } from '../helpers/factories.js';
 import { errorBody } from '../helpers/expectations.js';
 
@@ -26,7 +26,7 @@ interface Spot {
   status?: ListingState;
 }
 
-describe.each(DIALECTS)('GET /properties/{id}/similar (%s)', (dialect) => {
+describeEachDialect('GET /properties/{id}/similar (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   let seller: UserRow;

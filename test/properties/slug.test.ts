@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DB, ListingState, Role, UserRow } from '../../src/db/schema/index.js';
 import type { AuthUser } from '../../src/lib/signed-in-user.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { newListing, newUser, signIn, unique } from '../helpers/factories.js';
 
 const API = '/realty-api/v1';
@@ -16,7 +16,7 @@ const callerOf = (user: { id: number; role: Role }): AuthUser => ({
   tokenExpiresAt: new Date(Date.now() + 3_600_000),
 });
 
-describe.each(DIALECTS)('listing slugs: PUT /properties/{id} `slug` and findBySlug (%s)', (dialect) => {
+describeEachDialect('listing slugs: PUT /properties/{id} `slug` and findBySlug (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   let seller: UserRow;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB, ListingState, UserRow } from '../../src/db/schema/index.js';
 import type { TermRecord } from '../../src/modules/taxonomies/taxonomies.schemas.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { bearer, newAgencyWithAgent, newListing, newMedia, newTerm, newUser, signIn, tokenFor } from '../helpers/factories.js';
 
 const API = '/realty-api/v1';
@@ -19,7 +19,7 @@ function errorFields(res: LightMyRequestResponse): string[] {
   return (res.json().errors as { field: string }[]).map((e) => e.field).sort();
 }
 
-describe.each(DIALECTS)('PUT /properties/{id} (%s)', (dialect) => {
+describeEachDialect('PUT /properties/{id} (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   let seller: UserRow;

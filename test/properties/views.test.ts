@@ -3,13 +3,13 @@ import type { Kysely } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { DB, ListingState, UserRow } from '../../src/db/schema/index.js';
 import { buildPeerApp, buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { bearer, newListing, newUser, tokenFor } from '../helpers/factories.js';
 
 const API = '/realty-api/v1';
 const HOUR_MS = 3_600_000;
 
-describe.each(DIALECTS)('listing views (%s)', (dialect) => {
+describeEachDialect('listing views (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   let seller: UserRow;

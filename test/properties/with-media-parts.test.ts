@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { newSignedInUser } from '../helpers/factories.js';
 import { API, handWrittenForm, image, tempUploadDir } from '../media/media-fixtures.js';
 
@@ -14,7 +14,7 @@ const WITH_MEDIA = `${API}/properties/with-media`;
  *   of type application/json (no filename) arrives already parsed by @fastify/multipart, and was read as the
  *   text "[object Object]": a 400 for a valid listing.
  */
-describe.each(DIALECTS)('POST /properties/with-media parts (%s)', (dialect) => {
+describeEachDialect('POST /properties/with-media parts (%s)', (dialect) => {
   const uploads = tempUploadDir();
   let t: TestApp;
   let seller: Record<string, string>;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB, UserRow } from '../../src/db/schema/index.js';
 import type { MediaRecord } from '../../src/modules/media/media.schemas.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { bearer, newMedia, newUser, tokenFor } from '../helpers/factories.js';
 import { API, type FilePart, image, keyOf, multipart, PDF, tempUploadDir } from '../media/media-fixtures.js';
 
@@ -17,7 +17,7 @@ type Part = [name: string, value: string | FilePart];
 /** Small enough that a noise file goes over it while the flat test images stay under. */
 const MAX_FILE_BYTES = 64 * 1024;
 
-describe.each(DIALECTS)('POST /properties/with-media (%s)', (dialect) => {
+describeEachDialect('POST /properties/with-media (%s)', (dialect) => {
   const uploads = tempUploadDir();
   let t: TestApp;
   let db: Kysely<DB>;

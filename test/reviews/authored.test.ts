@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, createServices, type Services } from '../../src/app.js';
 import type { DB, UserRow } from '../../src/db/schema/index.js';
 import { buildTestApp, TEST_JWT_SECRET, type TestApp, testConfig } from '../helpers/app.js';
-import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';
+import { createTestDatabase, type TestDatabase, describeEachDialect } from '../helpers/database.js';
 import { pagination } from '../helpers/expectations.js';
 import { bearer, newAgency, newAgencyWithAgent, newListing, newUser, sessionFor } from '../helpers/factories.js';
 import { SelectCounter } from '../helpers/select-counter.js';
@@ -12,7 +12,7 @@ import { API, type Auth, createdId, expectError, type ReviewClient, reviewClient
 
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
 
-describe.each(DIALECTS)('GET /users/reviews (%s)', (dialect) => {
+describeEachDialect('GET /users/reviews (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   let api: ReviewClient;
@@ -240,7 +240,7 @@ describe.each(DIALECTS)('GET /users/reviews (%s)', (dialect) => {
   });
 });
 
-describe.each(DIALECTS)('GET /users/reviews in a fixed number of queries (%s)', (dialect) => {
+describeEachDialect('GET /users/reviews in a fixed number of queries (%s)', (dialect) => {
   const REVIEWS = 21;
   const appSelects = new SelectCounter();
   let database: TestDatabase;

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DB, UserRow } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { newAgencyWithAgent, newListing, newUser, sessionFor } from '../helpers/factories.js';
 import { API, type Auth, reviewClient } from './review-fixtures.js';
 
@@ -12,7 +12,7 @@ const REVIEWERS = 12;
  * Concurrent reviews of one target must all count. On PostgreSQL this fails if the totals were recomputed
  * with an aggregate subquery: an UPDATE that waited for another review's row lock does not see that review.
  */
-describe.each(DIALECTS)('concurrent reviews (%s)', (dialect) => {
+describeEachDialect('concurrent reviews (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   let seller: UserRow;

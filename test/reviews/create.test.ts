@@ -2,11 +2,11 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB, ReviewTarget, UserRow } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { newAgencyWithAgent, newListing, newUser, sessionFor } from '../helpers/factories.js';
 import { API, type Auth, createdId, expectError, type ReviewClient, reviewClient } from './review-fixtures.js';
 
-describe.each(DIALECTS)('POST …/{id}/reviews (%s)', (dialect) => {
+describeEachDialect('POST …/{id}/reviews (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   let api: ReviewClient;
@@ -115,12 +115,16 @@ describe.each(DIALECTS)('POST …/{id}/reviews (%s)', (dialect) => {
     });
 
     it('accepts the limits themselves', async () => {
-      const res = await api.create(buyerAuth, 'property', await listing(), {
-        rating: 1,
-        title: 't'.repeat(200),
-        content: 'x'.repeat(5000),
-      });
+      const limits = { rating: 1, title: 't'.repeat(200), content: 'x'.repeat(5000) };
+      const res = await api.create(buyerAuth, 'property', await listing(), limits);
       expect(res.statusCode, res.body).toBe(201);
+      // Kept whole, not cut to fit.
+      const stored = await db
+        .selectFrom('reviews')
+        .select(['rating', 'title', 'content'])
+        .where('id', '=', createdId(res))
+        .executeTakeFirstOrThrow();
+      expect(stored).toEqual(limits);
     });
   });
 

@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DB, UserRow } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { DEFAULT_PASSWORD, newListing, newUser, sessionFor } from '../helpers/factories.js';
 import { API, type Auth, createdId, expectError, type ReviewClient, reviewClient } from './review-fixtures.js';
 
-describe.each(DIALECTS)('DELETE /reviews/{id} and deleted authors (%s)', (dialect) => {
+describeEachDialect('DELETE /reviews/{id} and deleted authors (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   let api: ReviewClient;

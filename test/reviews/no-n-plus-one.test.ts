@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp, createServices, type Services } from '../../src/app.js';
 import type { UserRow } from '../../src/db/schema/index.js';
 import { TEST_JWT_SECRET, testConfig } from '../helpers/app.js';
-import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';
+import { createTestDatabase, type TestDatabase, describeEachDialect } from '../helpers/database.js';
 import { bearer, newListing, newMedia, newUser } from '../helpers/factories.js';
 import { reviewsPath } from './review-fixtures.js';
 
@@ -22,8 +22,8 @@ class StatementCounter implements KyselyPlugin {
   }
 }
 
-/** A page of reviews costs the same number of queries whatever its size, signed in or not (CONVENTIONS.md 5). */
-describe.each(DIALECTS)('no N+1 in review pages (%s)', (dialect) => {
+/** A page of reviews costs the same number of queries whatever its size, signed in or not (../shared/CONVENTIONS.md 5). */
+describeEachDialect('no N+1 in review pages (%s)', (dialect) => {
   const counter = new StatementCounter();
   let database: TestDatabase;
   let services: Services;

@@ -1,13 +1,13 @@
 import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DB } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { newAgencyWithAgent, newListing, newUser, sessionFor } from '../helpers/factories.js';
 import { type Auth, expectError, reviewClient } from './review-fixtures.js';
 
 /** Review creation has a budget of its own per client IP and route (docs/api.md 0.6: 5 a minute). */
-describe.each(DIALECTS)('review creation rate limit (%s)', (dialect) => {
+describeEachDialect('review creation rate limit (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   let auth: Auth;

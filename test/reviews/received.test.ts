@@ -1,10 +1,10 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp, createServices, type Services } from '../../src/app.js';
 import type { DB, ReviewTarget, UserRow } from '../../src/db/schema/index.js';
 import { buildTestApp, TEST_JWT_SECRET, type TestApp, testConfig } from '../helpers/app.js';
-import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';
+import { createTestDatabase, type TestDatabase, describeEachDialect } from '../helpers/database.js';
 import { pagination } from '../helpers/expectations.js';
 import { bearer, newAgencyWithAgent, newAgent, newListing, newUser, sessionFor } from '../helpers/factories.js';
 import { SelectCounter } from '../helpers/select-counter.js';
@@ -17,7 +17,7 @@ interface Received {
   target_title: string | null;
 }
 
-describe.each(DIALECTS)('GET /users/reviews-received (%s)', (dialect) => {
+describeEachDialect('GET /users/reviews-received (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   let api: ReviewClient;
@@ -225,7 +225,7 @@ describe.each(DIALECTS)('GET /users/reviews-received (%s)', (dialect) => {
   });
 });
 
-describe.each(DIALECTS)('GET /users/reviews-received in a fixed number of queries (%s)', (dialect) => {
+describeEachDialect('GET /users/reviews-received in a fixed number of queries (%s)', (dialect) => {
   const appSelects = new SelectCounter();
   let database: TestDatabase;
   let services: Services;

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { bearer, newUser, tokenFor, unique } from '../helpers/factories.js';
 
 const API = '/realty-api/v1';
@@ -9,7 +9,7 @@ const API = '/realty-api/v1';
  * The whole path of an instant alert through the public API and the application's own jobs: a term created
  * moments before, a saved search naming it, a listing of it approved, the domain event announced.
  */
-describe.each(DIALECTS)('saved-search alerts end to end (%s)', (dialect) => {
+describeEachDialect('saved-search alerts end to end (%s)', (dialect) => {
   let t: TestApp;
   let admin: { authorization: string };
   beforeAll(async () => {

@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { TermRecord } from '../../src/modules/taxonomies/taxonomies.schemas.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { bearer, newSignedInUser, newTerm, unique } from '../helpers/factories.js';
 import { API, type Auth, createdId, expectError, type SavedSearchClient, savedSearchClient } from './saved-search-fixtures.js';
 
-describe.each(DIALECTS)('GET /saved-searches/{id} (%s)', (dialect) => {
+describeEachDialect('GET /saved-searches/{id} (%s)', (dialect) => {
   let t: TestApp;
   let client: SavedSearchClient;
   let apartment: TermRecord;

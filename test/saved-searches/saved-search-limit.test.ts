@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DB } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { bearer, newUser, tokenFor } from '../helpers/factories.js';
 import { createdId, expectError, insertSavedSearches, type SavedSearchClient, savedSearchClient } from './saved-search-fixtures.js';
 
@@ -17,7 +17,7 @@ const countOf = async (db: Kysely<DB>, userId: number) =>
     ).n,
   );
 
-describe.each(DIALECTS)('saved searches per user (%s)', (dialect) => {
+describeEachDialect('saved searches per user (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   let client: SavedSearchClient;
@@ -71,7 +71,7 @@ describe.each(DIALECTS)('saved searches per user (%s)', (dialect) => {
   });
 });
 
-describe.each(DIALECTS)('SAVED_SEARCHES_PER_USER (%s)', (dialect) => {
+describeEachDialect('SAVED_SEARCHES_PER_USER (%s)', (dialect) => {
   let t: TestApp;
 
   beforeAll(async () => {

@@ -1,11 +1,11 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildApp, createServices, type Services } from '../../src/app.js';
 import type { DB, ListingState } from '../../src/db/schema/index.js';
 import type { TermRecord } from '../../src/modules/taxonomies/taxonomies.schemas.js';
 import { buildTestApp, TEST_JWT_SECRET, type TestApp, testConfig } from '../helpers/app.js';
-import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';
+import { createTestDatabase, type TestDatabase, describeEachDialect } from '../helpers/database.js';
 import { pagination } from '../helpers/expectations.js';
 import { bearer, links, newListing, newTerm, newUser, tokenFor, unique } from '../helpers/factories.js';
 import { SelectCounter } from '../helpers/select-counter.js';
@@ -16,7 +16,7 @@ const NNBSP = '\u202f';
 
 const idsOf = (res: LightMyRequestResponse) => (res.json().data.properties as { id: number }[]).map((listing) => listing.id);
 
-describe.each(DIALECTS)('GET /saved-searches/{id}/matches and display texts (%s)', (dialect) => {
+describeEachDialect('GET /saved-searches/{id}/matches and display texts (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   let client: SavedSearchClient;
@@ -128,7 +128,7 @@ describe.each(DIALECTS)('GET /saved-searches/{id}/matches and display texts (%s)
   });
 });
 
-describe.each(DIALECTS)('GET /saved-searches in a fixed number of queries (%s)', (dialect) => {
+describeEachDialect('GET /saved-searches in a fixed number of queries (%s)', (dialect) => {
   const SEARCHES = 20;
   const selects = new SelectCounter();
   let database: TestDatabase;

@@ -1,16 +1,16 @@
 import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DB } from '../../src/db/schema/index.js';
 import type { TermRecord } from '../../src/modules/taxonomies/taxonomies.schemas.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { errorBody, pagination } from '../helpers/expectations.js';
 import { bearer, newSignedInUser, newTerm, newUser, signIn, unique } from '../helpers/factories.js';
 import { API, type Auth, createdId, expectError, fieldsOf, type SavedSearchClient, savedSearchClient } from './saved-search-fixtures.js';
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 
-describe.each(DIALECTS)('saved searches: create, list, update, delete (%s)', (dialect) => {
+describeEachDialect('saved searches: create, list, update, delete (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   let client: SavedSearchClient;

@@ -247,12 +247,13 @@ function checkWorlds(worlds: readonly World[], q: SearchQuery, terms: ResolvedSe
 }
 
 describe('the engine index at scale', () => {
+  // A new seed each run, so its own timeout: some draws take several times the work of others.
   it('matches, orders and counts as the matcher and plain sorts do, with dead slots and after compaction', () => {
     fc.assert(
       fc.property(query, termIds, fc.integer({ min: 1, max: 30 }), (q, terms, page) => check(q, terms, page)),
-      { seed: 20261126, numRuns: 50 },
+      { numRuns: 50 },
     );
-  });
+  }, 120_000);
 
   it('pages price orders bounded on a price that listings have exactly (the stretch of the order read)', () => {
     check({ price: { max: 250_000.5 }, sortby: 'd_price' }, {}, 3);

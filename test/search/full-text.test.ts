@@ -1,14 +1,14 @@
 import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { hasAllTerms, titleHits } from '../../src/db/dialect/full-text.js';
 import type { DB } from '../../src/db/schema/index.js';
 import { queryTerms } from '../../src/lib/search-tokens.js';
 import { deleteListing, updateListingInState } from '../../src/modules/properties/properties.repository.js';
-import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';
+import { createTestDatabase, type TestDatabase, describeEachDialect } from '../helpers/database.js';
 import { newListing } from '../helpers/factories.js';
 import { newWord, planOf } from './search-storage-fixtures.js';
 
-describe.each(DIALECTS)('keyword filters (%s)', (dialect) => {
+describeEachDialect('keyword filters (%s)', (dialect) => {
   let database: TestDatabase;
   let db: Kysely<DB>;
   beforeAll(async () => {

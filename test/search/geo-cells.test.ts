@@ -18,7 +18,7 @@ import { inBoxSql, inCircleSql } from '../../src/modules/search/geo/geo-filters.
 import { refreshSearchColumns } from '../../src/modules/properties/properties.repository.js';
 import { searchColumnsOf } from '../../src/lib/search-columns.js';
 import type { SearchBox } from '../../src/modules/search/query/search-types.js';
-import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';
+import { createTestDatabase, DIALECTS, type TestDatabase, describeEachDialect } from '../helpers/database.js';
 
 /**
  * The geo cell aggregates (migration 0008) answer exactly what the search filters would: circle counts equal
@@ -233,7 +233,7 @@ function boxes(random: Random): { box: SearchBox; zoom: number }[] {
 /** Every answer of a phase, for the comparison of the two databases. */
 const answers: Record<string, Record<string, unknown>> = {};
 
-describe.each(DIALECTS)('geo cell aggregates on %s', (dialect) => {
+describeEachDialect('geo cell aggregates on %s', (dialect) => {
   let database: TestDatabase;
   let db: Kysely<DB>;
   const random = seededRandom(8);

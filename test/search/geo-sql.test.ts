@@ -1,12 +1,12 @@
 import { type Kysely, sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DB } from '../../src/db/schema/index.js';
 import { seededRandom } from '../../src/lib/random.js';
 import { distanceKm, EARTH_RADIUS_KM, inBox, inCircle, inPolygon, type RadiusCircle } from '../../src/modules/search/geo/geo.js';
 import { dotWith, inBoxSql, inCircleSql, inPolygonSql } from '../../src/modules/search/geo/geo-filters.repository.js';
 import { searchColumnsOf } from '../../src/lib/search-columns.js';
 import type { GeoPoint, SearchBox } from '../../src/modules/search/query/search-types.js';
-import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';
+import { createTestDatabase, type TestDatabase, describeEachDialect } from '../helpers/database.js';
 import { newListing } from '../helpers/factories.js';
 import { newWord, planOf } from './search-storage-fixtures.js';
 
@@ -22,7 +22,7 @@ function destination(from: GeoPoint, km: number, bearing: number): GeoPoint {
   return { latitude: lat2 / rad, longitude: ((((lng2 / rad + 180) % 360) + 360) % 360) - 180 };
 }
 
-describe.each(DIALECTS)('geo filters in SQL (%s)', (dialect) => {
+describeEachDialect('geo filters in SQL (%s)', (dialect) => {
   let database: TestDatabase;
   let db: Kysely<DB>;
   beforeAll(async () => {

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DB, ListingState } from '../../src/db/schema/index.js';
 import { seededRandom } from '../../src/lib/random.js';
 import { distanceKm } from '../../src/modules/search/geo/geo.js';
@@ -8,7 +8,7 @@ import { searchConditions } from '../../src/modules/search/query/search-filters.
 import { resolveTerms } from '../../src/modules/search/query/search-terms.repository.js';
 import type { SearchQuery } from '../../src/modules/search/query/search-types.js';
 import { inSearchOrder } from '../../src/modules/search/search.repository.js';
-import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';
+import { createTestDatabase, type TestDatabase, describeEachDialect } from '../helpers/database.js';
 import { planOf } from './search-storage-fixtures.js';
 
 /**
@@ -36,7 +36,7 @@ interface Spot {
   rare: boolean;
 }
 
-describe.each(DIALECTS)('search plans (%s)', (dialect) => {
+describeEachDialect('search plans (%s)', (dialect) => {
   let database: TestDatabase;
   let db: Kysely<DB>;
   let spots: Spot[];

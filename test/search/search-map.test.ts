@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { ListingState } from '../../src/db/schema/index.js';
 import { compactGeoCells } from '../../src/db/dialect/geo-cell-compaction.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { errorBody } from '../helpers/expectations.js';
 import { links, newListing, newTerm } from '../helpers/factories.js';
 
@@ -16,7 +16,7 @@ interface Cluster {
 }
 
 /** A grid of listings around Miami, a few near the antimeridian, some in states a map never shows. */
-describe.each(DIALECTS)('GET /properties/search/map (%s)', (dialect) => {
+describeEachDialect('GET /properties/search/map (%s)', (dialect) => {
   let t: TestApp;
   const miami: number[] = [];
   const houses: number[] = [];

@@ -11,7 +11,7 @@ import {
   updateListingInState,
 } from '../../src/modules/properties/properties.repository.js';
 import { searchColumnsOf } from '../../src/lib/search-columns.js';
-import { createTestDatabase, DIALECTS, type TestDatabase, emptyDatabase } from '../helpers/database.js';
+import { createTestDatabase, type TestDatabase, emptyDatabase, describeEachDialect } from '../helpers/database.js';
 import { newListing } from '../helpers/factories.js';
 import { insertTerm } from './search-storage-fixtures.js';
 
@@ -26,7 +26,7 @@ async function copiesOf(db: Kysely<DB>, listingId: number) {
   return rows.map((row) => [row.term_id, row.status, row.price, row.city_id]);
 }
 
-describe.each(DIALECTS)('migration 0006 on existing data (%s)', (dialect) => {
+describeEachDialect('migration 0006 on existing data (%s)', (dialect) => {
   let dispose: (() => Promise<void>) | undefined;
   afterEach(async () => {
     await dispose?.();
@@ -106,7 +106,7 @@ describe.each(DIALECTS)('migration 0006 on existing data (%s)', (dialect) => {
   });
 });
 
-describe.each(DIALECTS)('link copies kept by triggers (%s)', (dialect) => {
+describeEachDialect('link copies kept by triggers (%s)', (dialect) => {
   let database: TestDatabase;
   let db: Kysely<DB>;
   let type: number;

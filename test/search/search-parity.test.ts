@@ -432,7 +432,7 @@ describe('search parity: SQLite, PostgreSQL, the search engine and the in-memory
           }
         },
       ),
-      { seed: 20261121, numRuns: 30 },
+      { numRuns: 30 },
     );
   }, 300_000);
 });
@@ -457,7 +457,7 @@ describe('map parity: the search engine and SQL', () => {
           }
         },
       ),
-      { seed: 20261126, numRuns: 10 },
+      { numRuns: 10 },
     );
   }, 300_000);
 });

@@ -6,7 +6,7 @@ import { sortKey } from '../../src/lib/slug.js';
 import type { TermLink } from '../../src/modules/properties/properties.repository.js';
 import type { TermRecord } from '../../src/modules/taxonomies/taxonomies.schemas.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { errorBody, pagination } from '../helpers/expectations.js';
 import { addFavorite, bearer, links, newAgencyWithAgent, newAgent, newListing, newTerm, newUser, tokenFor } from '../helpers/factories.js';
 
@@ -33,7 +33,7 @@ const idsOf = (res: LightMyRequestResponse) => summariesOf(res).map((p) => p.id)
 
 type Spec = Partial<NewListing> & { status?: ListingState; terms?: TermLink[]; published?: number };
 
-describe.each(DIALECTS)('search routes (%s)', (dialect) => {
+describeEachDialect('search routes (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   const get = (url: string, auth: Auth = {}, headers: Record<string, string> = {}) =>

@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DiskStorage } from '../../src/adapters/storage/disk-storage.js';
 import type { UserRow } from '../../src/db/schema/index.js';
 import { seedDemoListings } from '../../src/seed/demo-listings.js';
 import { seedDemoTerms } from '../../src/seed/seed-demo.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { newUser, tokenFor } from '../helpers/factories.js';
 
 /**
@@ -30,7 +30,7 @@ const SEARCHES = [
   'city=miami&page=500',
 ];
 
-describe.each(DIALECTS)('search answers from cached summary bytes (%s)', (dialect) => {
+describeEachDialect('search answers from cached summary bytes (%s)', (dialect) => {
   let t: TestApp;
   let uploads: string;
   let buyer: UserRow;

@@ -12,7 +12,7 @@ import { DEMO_CITIES, distanceKm, SQFT_PER_M2 } from '../../src/seed/demo-places
 import { PROPERTY_FEATURES } from '../../src/seed/demo-terms.js';
 import { seedDemoTerms } from '../../src/seed/seed-demo.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { startProgram } from '../helpers/programs.js';
 
 const API = '/realty-api/v1';
@@ -32,7 +32,7 @@ interface TermOfListing {
   location_parent_id: number | null;
 }
 
-describe.each(DIALECTS)('demo listings (%s)', (dialect) => {
+describeEachDialect('demo listings (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   let uploads: string;

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { seedDemoPackages } from '../../src/seed/demo-packages.js';
-import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';
+import { createTestDatabase, type TestDatabase, describeEachDialect } from '../helpers/database.js';
 
-describe.each(DIALECTS)('demo membership packages (%s)', (dialect) => {
+describeEachDialect('demo membership packages (%s)', (dialect) => {
   let database: TestDatabase;
   beforeAll(async () => {
     database = await createTestDatabase(dialect);

@@ -4,7 +4,7 @@ import type { DB, UserRow } from '../../src/db/schema/index.js';
 import { DEFAULT_SETTINGS, HOME_SECTIONS as SETTINGS_SECTIONS } from '../../src/modules/site-settings/index.js';
 import { DEFAULT_BRAND, HOME_SECTIONS } from '../../src/site/index.js';
 import { buildPeerApp, buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { type Auth, newMedia, newSignedInUser, newUser } from '../helpers/factories.js';
 import { expectValidHtml, parsePage } from '../helpers/html.js';
 
@@ -35,7 +35,7 @@ describe('the site’s defaults and the settings’ defaults', () => {
   });
 });
 
-describe.each(DIALECTS)('GET and PUT /site-settings (%s)', (dialect) => {
+describeEachDialect('GET and PUT /site-settings (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   let admin: { user: UserRow; auth: Auth };

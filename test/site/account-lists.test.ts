@@ -1,15 +1,15 @@
 import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DB, UserRow } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { addFavorite, bearer, newListing, newUser, tokenFor } from '../helpers/factories.js';
 import { expectValidHtml, parsePage } from '../helpers/html.js';
 import { csrfOf, getPage, noticesOf, postForm, PUBLIC_URL, signInOnSite } from './account-helpers.js';
 
 const PAYLOAD = '"><script>alert(1)</script> <img src=x onerror=alert(2)>';
 
-describe.each(DIALECTS)('the visitor’s favourites and saved searches (%s)', (dialect) => {
+describeEachDialect('the visitor’s favourites and saved searches (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   let user: UserRow;

@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Mailer, MailMessage } from '../../src/adapters/mail/mailer.js';
 import type { DB } from '../../src/db/schema/index.js';
 import { SITE_SESSION_COOKIE } from '../../src/site/session.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { cookieValueOf, setCookieFor, setCookieHeaders } from '../helpers/cookies.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { bearer, DEFAULT_PASSWORD, newUser, tokenFor } from '../helpers/factories.js';
 import { expectValidHtml, parsePage } from '../helpers/html.js';
 import { csrfOf, fieldErrorOf, getPage, noticesOf, postForm, PUBLIC_URL, signInOnSite } from './account-helpers.js';
@@ -20,7 +20,7 @@ class CapturingMailer implements Mailer {
   close(): void {}
 }
 
-describe.each(DIALECTS)('the account pages: signing in, up and out, the password reset (%s)', (dialect) => {
+describeEachDialect('the account pages: signing in, up and out, the password reset (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   const mailer = new CapturingMailer();
@@ -383,7 +383,7 @@ describe.each(DIALECTS)('the account pages: signing in, up and out, the password
   });
 });
 
-describe.each(DIALECTS)('the account pages with registration closed and rate limits on (%s)', (dialect) => {
+describeEachDialect('the account pages with registration closed and rate limits on (%s)', (dialect) => {
   let t: TestApp;
 
   beforeAll(async () => {

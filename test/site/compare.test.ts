@@ -1,17 +1,17 @@
 import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DB } from '../../src/db/schema/index.js';
 import { COMPARE_COOKIE } from '../../src/site/pages/compare/compare-selection.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { cookieValueOf, setCookieFor } from '../helpers/cookies.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { links, newTerm } from '../helpers/factories.js';
 import { expectValidHtml, parsePage } from '../helpers/html.js';
 import { fullListing, type ListingWorld, listingWorld, PUBLIC_URL } from './listing-fixtures.js';
 
 const SCRIPT = '<script>alert(1)</script>';
 
-describe.each(DIALECTS)('the compare page (%s)', (dialect) => {
+describeEachDialect('the compare page (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   let world: ListingWorld;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB, UserRow } from '../../src/db/schema/index.js';
 import { SITE_SESSION_COOKIE } from '../../src/site/session.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { DEFAULT_PASSWORD, newAgency, newAgent, newUser, signIn, unique } from '../helpers/factories.js';
 import { expectValidHtml, parsePage } from '../helpers/html.js';
 
@@ -35,7 +35,7 @@ const CONTACT = {
   user_type: 'buyer',
 };
 
-describe.each(DIALECTS)('the agent and agency pages’ forms (%s)', (dialect) => {
+describeEachDialect('the agent and agency pages’ forms (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   let agentUser: UserRow;

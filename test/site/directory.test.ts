@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/db/schema/index.js';
 import type { AuthUser } from '../../src/lib/signed-in-user.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { newAgency, newAgent, newListing, newMedia, newTerm, newUser, unique } from '../helpers/factories.js';
 import { expectValidHtml, parsePage } from '../helpers/html.js';
 
@@ -22,7 +22,7 @@ const callerOf = (user: { id: number; role: AuthUser['role'] }): AuthUser => ({
   tokenExpiresAt: new Date(Date.now() + 60_000),
 });
 
-describe.each(DIALECTS)('agent and agency pages, and the directories (%s)', (dialect) => {
+describeEachDialect('agent and agency pages, and the directories (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   const get = (url: string) => t.app.inject({ method: 'GET', url });

@@ -2,14 +2,14 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { newListing, newTerm, newUser } from '../helpers/factories.js';
 import { expectValidHtml, parsePage } from '../helpers/html.js';
 
 const PUBLIC_URL = 'https://realty.example';
 const SCRIPT_TITLE = '"><script>alert(1)</script> villa';
 
-describe.each(DIALECTS)('the home page and the site frame (%s)', (dialect) => {
+describeEachDialect('the home page and the site frame (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
 

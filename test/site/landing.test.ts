@@ -1,13 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { newTerm } from '../helpers/factories.js';
 import { expectValidHtml, parsePage } from '../helpers/html.js';
 import { type Catalogue, cardSlugs, apiSearch, makeCatalogue } from './results-catalogue.js';
 
 const PUBLIC_URL = 'https://realty.example';
 
-describe.each(DIALECTS)('landing pages and the indexing of results (%s)', (dialect) => {
+describeEachDialect('landing pages and the indexing of results (%s)', (dialect) => {
   let t: TestApp;
   let c: Catalogue;
   const get = (url: string) => t.app.inject({ method: 'GET', url });

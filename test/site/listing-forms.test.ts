@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { newUser, signIn } from '../helpers/factories.js';
 import { expectValidHtml, parsePage } from '../helpers/html.js';
 import { form, fullListing, type ListingWorld, listingWorld, PUBLIC_URL, SAME_ORIGIN, siteVisitor } from './listing-fixtures.js';
@@ -18,7 +18,7 @@ interface LeadRecord {
   property: { id: number } | null;
 }
 
-describe.each(DIALECTS)('the listing page’s forms (%s)', (dialect) => {
+describeEachDialect('the listing page’s forms (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   let world: ListingWorld;

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DB, ListingState } from '../../src/db/schema/index.js';
 import { formattersFor } from '../../src/site/format.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { links, newListing, newTerm, newUser, signIn, unique } from '../helpers/factories.js';
 import { expectValidHtml, parsePage } from '../helpers/html.js';
 import {
@@ -20,7 +20,7 @@ import {
 const SCRIPT = '<script>alert(1)</script>';
 const ATTRIBUTE = '" onmouseover="alert(1)" x="';
 
-describe.each(DIALECTS)('the listing page (%s)', (dialect) => {
+describeEachDialect('the listing page (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   let world: ListingWorld;

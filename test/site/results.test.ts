@@ -2,7 +2,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SITE_SESSION_COOKIE } from '../../src/site/session.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { DEFAULT_PASSWORD, links, newListing, newUser, sessionFor } from '../helpers/factories.js';
 import { expectValidHtml, parsePage } from '../helpers/html.js';
 import { apiSearch, type Catalogue, cardSlugs, facetsOf, makeCatalogue, visit } from './results-catalogue.js';
@@ -10,7 +10,7 @@ import { apiSearch, type Catalogue, cardSlugs, facetsOf, makeCatalogue, visit } 
 const PUBLIC_URL = 'https://realty.example';
 const FORM = { 'content-type': 'application/x-www-form-urlencoded', origin: PUBLIC_URL };
 
-describe.each(DIALECTS)('the results page (%s)', (dialect) => {
+describeEachDialect('the results page (%s)', (dialect) => {
   let t: TestApp;
   let c: Catalogue;
 

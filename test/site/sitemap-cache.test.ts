@@ -3,12 +3,12 @@ import compress from '@fastify/compress';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { SaxesParser } from 'saxes';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DB } from '../../src/db/schema/index.js';
 import { seoRoutes } from '../../src/site/pages/seo/seo.routes.js';
 import { Sitemaps } from '../../src/site/pages/seo/sitemaps.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { type Auth, newListing, newUser, signIn } from '../helpers/factories.js';
 
 const PUBLIC_URL = 'https://realty.example';
@@ -39,7 +39,7 @@ function locsOf(xml: string): string[] {
   return locs;
 }
 
-describe.each(DIALECTS)('sitemap shards kept gzipped (%s)', (dialect) => {
+describeEachDialect('sitemap shards kept gzipped (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   let admin: Auth;

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { DB } from '../../src/db/schema/index.js';
 import { blockPageQuery, blockSummaryQuery, newestInBlockQuery, SITEMAP_BLOCK_IDS } from '../../src/db/sitemap-blocks.js';
-import { createTestDatabase, DIALECTS, type TestDatabase } from '../helpers/database.js';
+import { createTestDatabase, type TestDatabase, describeEachDialect } from '../helpers/database.js';
 import { newAgency, newAgent, newListing } from '../helpers/factories.js';
 import { planOf } from '../search/search-storage-fixtures.js';
 
@@ -11,7 +11,7 @@ import { planOf } from '../search/search-storage-fixtures.js';
  * (migration 0025): the plans of both reads name the index on every table, on both databases; a listing shard's
  * pages read their own covering index in id order.
  */
-describe.each(DIALECTS)('the sitemap’s block reads (%s)', (dialect) => {
+describeEachDialect('the sitemap’s block reads (%s)', (dialect) => {
   let database: TestDatabase;
   let db: Kysely<DB>;
 

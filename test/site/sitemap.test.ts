@@ -8,7 +8,7 @@ import { seoRoutes } from '../../src/site/pages/seo/seo.routes.js';
 import { SITEMAP_NAMESPACE } from '../../src/site/pages/seo/sitemap-xml.js';
 import { Sitemaps } from '../../src/site/pages/seo/sitemaps.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { links, newAgency, newAgent, newListing, newTerm } from '../helpers/factories.js';
 
 const PUBLIC_URL = 'https://realty.example';
@@ -74,7 +74,7 @@ const inLanguage = (url: string, lang: string) => (lang === 'en' ? url : url.rep
 /** The storage form of updated_at, and the W3C datetime (to the second) a sitemap gives for it. */
 const apiTime = (stored: string) => `${stored.slice(0, 19)}Z`;
 
-describe.each(DIALECTS)('robots.txt and the sitemap (%s)', (dialect) => {
+describeEachDialect('robots.txt and the sitemap (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   /** The seo routes over the same services with shards of three ids and pages of two records. */

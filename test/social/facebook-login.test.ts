@@ -1,13 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { newUser, unique } from '../helpers/factories.js';
 import { type FakeGraph, type GraphUser, startFakeGraph } from '../helpers/fake-providers.js';
 
 const FACEBOOK_LOGIN = '/realty-api/v1/social/facebook/login';
 const LOGIN = '/realty-api/v1/auth/login';
 
-describe.each(DIALECTS)('POST /social/facebook/login (%s)', (dialect) => {
+describeEachDialect('POST /social/facebook/login (%s)', (dialect) => {
   let t: TestApp;
   let graph: FakeGraph;
 

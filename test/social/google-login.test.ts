@@ -1,7 +1,7 @@
 import { SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { bearer, DEFAULT_PASSWORD, newUser, unique } from '../helpers/factories.js';
 import { type FakeGoogle, GOOGLE_ISSUER, startFakeGoogle } from '../helpers/fake-providers.js';
 
@@ -31,7 +31,7 @@ const SOCIAL_LOGIN_KEYS = [
   'social_provider',
 ].sort();
 
-describe.each(DIALECTS)('POST /social/google/login (%s)', (dialect) => {
+describeEachDialect('POST /social/google/login (%s)', (dialect) => {
   let t: TestApp;
   let google: FakeGoogle;
 
@@ -132,13 +132,17 @@ describe.each(DIALECTS)('POST /social/google/login (%s)', (dialect) => {
   });
 
   it('accepts a token issued to any configured client id', async () => {
-    const res = await login(await google.signIdToken({ claims: identity({ aud: 'second-client.apps.googleusercontent.com' }) }));
+    const claims = identity({ aud: 'second-client.apps.googleusercontent.com' });
+    const res = await login(await google.signIdToken({ claims }));
     expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({ email: claims.email, social_provider: 'google' });
   });
 
   it('accepts both spellings of the Google issuer', async () => {
-    const res = await login(await google.signIdToken({ claims: identity({ iss: 'accounts.google.com' }) }));
+    const claims = identity({ iss: 'accounts.google.com' });
+    const res = await login(await google.signIdToken({ claims }));
     expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({ email: claims.email, social_provider: 'google' });
   });
 
   it('links an existing account whose e-mail the provider reports as verified', async () => {

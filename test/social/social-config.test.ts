@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { type FakeGoogle, startFakeGoogle, unreachableUrl } from '../helpers/fake-providers.js';
 
 const API = '/realty-api/v1';
@@ -9,7 +9,7 @@ const CONFIG = `${API}/social/config`;
 const GOOGLE_LOGIN = `${API}/social/google/login`;
 const FACEBOOK_LOGIN = `${API}/social/facebook/login`;
 
-describe.each(DIALECTS)('social providers: configuration and availability (%s)', (dialect) => {
+describeEachDialect('social providers: configuration and availability (%s)', (dialect) => {
   describe('with both providers configured', () => {
     let t: TestApp;
     beforeAll(async () => {

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DB, InvoiceStatus, ListingState, Role } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { DIALECTS, describeEachDialect } from '../helpers/database.js';
 import { errorBody } from '../helpers/expectations.js';
 import { type Auth, newListing, newSignedInUser, unique } from '../helpers/factories.js';
 
@@ -61,7 +61,7 @@ async function newInvoiceRow(db: Kysely<DB>, spec: InvoiceSpec): Promise<void> {
     .execute();
 }
 
-describe.each(DIALECTS)('dashboard figures (%s)', (dialect) => {
+describeEachDialect('dashboard figures (%s)', (dialect) => {
   let t: TestApp;
   let adminAuth: Auth;
   let managerAuth: Auth;

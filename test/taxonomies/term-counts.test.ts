@@ -11,7 +11,7 @@ import {
 } from '../../src/modules/properties/properties.repository.js';
 import type { TermRecord } from '../../src/modules/taxonomies/taxonomies.schemas.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { links, newListing, newTerm, unique } from '../helpers/factories.js';
 
 const API = '/realty-api/v1';
@@ -21,7 +21,7 @@ const NOT_PUBLISHED = LISTING_STATES.filter((s) => s !== 'publish');
 /** Deliberate rollback of a transaction in a test. */
 class Rollback extends Error {}
 
-describe.each(DIALECTS)('term counts (%s)', (dialect) => {
+describeEachDialect('term counts (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
 

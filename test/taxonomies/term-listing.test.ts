@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Taxonomy } from '../../src/db/schema/index.js';
 import type { TermRecord } from '../../src/modules/taxonomies/taxonomies.schemas.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { bearer, links, newListing, newTerm, newUser, tokenFor, unique } from '../helpers/factories.js';
 
 const API = '/realty-api/v1';
@@ -27,7 +27,7 @@ const ENDPOINTS: ReadonlyArray<readonly [path: string, taxonomy: Taxonomy, key: 
 const BASE_KEYS = ['count', 'description', 'id', 'name', 'parent', 'slug'];
 const URL_FIELDS = ['image_url', 'marker_icon_url', 'marker_retina_icon_url', 'custom_link'] as const;
 
-describe.each(DIALECTS)('term listings (%s)', (dialect) => {
+describeEachDialect('term listings (%s)', (dialect) => {
   let t: TestApp;
 
   beforeAll(async () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role, Taxonomy } from '../../src/db/schema/index.js';
 import type { TermRecord } from '../../src/modules/taxonomies/taxonomies.schemas.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { bearer, links, newListing, newTerm, newUser, tokenFor, unique } from '../helpers/factories.js';
 
 const API = '/realty-api/v1';
@@ -25,7 +25,7 @@ const LISTING: Record<Taxonomy, readonly [path: string, key: string]> = {
 
 type Json = Record<string, unknown>;
 
-describe.each(DIALECTS)('term management (%s)', (dialect) => {
+describeEachDialect('term management (%s)', (dialect) => {
   let t: TestApp;
   let admin: Record<string, string>;
 

@@ -5,13 +5,13 @@ import { LoginLocks } from '../../src/modules/auth/login-locks.service.js';
 import { PasswordHasher } from '../../src/modules/accounts/password-hasher.service.js';
 import { ProfilesService } from '../../src/modules/users/profiles.service.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { addFavorite, bearer, DEFAULT_PASSWORD, newListing, newUser, tokenFor, unique } from '../helpers/factories.js';
 
 const API = '/realty-api/v1';
 const LOGIN = `${API}/auth/login`;
 
-describe.each(DIALECTS)('deleting accounts (%s)', (dialect) => {
+describeEachDialect('deleting accounts (%s)', (dialect) => {
   let t: TestApp;
   let admin: UserRow;
   let adminAuth: Record<string, string>;

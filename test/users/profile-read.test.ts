@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserRow } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { addFavorite, bearer, DEFAULT_PASSWORD, newListing, newUser, tokenFor, unique } from '../helpers/factories.js';
 
 const API = '/realty-api/v1';
@@ -39,7 +39,7 @@ const PUBLIC_KEYS = [
   'properties_count',
 ].sort();
 
-describe.each(DIALECTS)('reading profiles (%s)', (dialect) => {
+describeEachDialect('reading profiles (%s)', (dialect) => {
   let t: TestApp;
   let buyer: UserRow;
   let buyerAuth: Record<string, string>;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { bearer, DEFAULT_PASSWORD, newSignedInUser, newUser, tokenFor, unique } from '../helpers/factories.js';
 
 const API = '/realty-api/v1';
@@ -8,7 +8,7 @@ const LOGIN = `${API}/auth/login`;
 
 type Json = Record<string, unknown>;
 
-describe.each(DIALECTS)('updating the profile (%s)', (dialect) => {
+describeEachDialect('updating the profile (%s)', (dialect) => {
   let t: TestApp;
 
   beforeAll(async () => {

@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Role, UserRow } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { addFavorite, bearer, newListing, newUser, tokenFor, unique } from '../helpers/factories.js';
 
 const API = '/realty-api/v1';
 
-describe.each(DIALECTS)('listing users (%s)', (dialect) => {
+describeEachDialect('listing users (%s)', (dialect) => {
   let t: TestApp;
   let adminAuth: Record<string, string>;
   /** Every user of this file carries the marker in their display name, so searches see only them. */

@@ -15,6 +15,7 @@ import { moderationFeature } from './moderation';
 import { myReviewsFeature } from './my-reviews';
 import { notificationsFeature } from './notifications';
 import { profileFeature } from './profile';
+import { redirectsFeature } from './redirects';
 import { reviewsReceivedFeature } from './reviews-received';
 import { savedSearchesFeature } from './saved-searches';
 import { taxonomyFeature } from './taxonomy';
@@ -43,5 +44,6 @@ export const FEATURES: readonly ConsoleFeature[] = [
   billingAdminFeature,
   broadcastFeature,
   brandFeature,
+  redirectsFeature,
   authFeature,
 ];

@@ -70,10 +70,13 @@ const COLUMNS = {
   floor_plans: 'json',
   created_at: 'text',
   updated_at: 'text',
+  url: 'text',
 } as const satisfies Record<keyof FeedListing, Kind>;
 
 type Column = keyof typeof COLUMNS;
 const COLUMN_NAMES = Object.keys(COLUMNS) as Column[];
+/** The columns an export writes: all but `url`, the old address a file from another site may give (read only). */
+const WRITTEN_COLUMNS = COLUMN_NAMES.filter((column) => column !== 'url');
 
 /** Fields a row left out, and why, for the rejection report. */
 class CellError extends Error {
@@ -245,7 +248,7 @@ function unquoteText(cell: string): string {
 }
 
 /** The header, then one row per listing; only the columns named (default: all). */
-export function csvWriter(columns: readonly Column[] = COLUMN_NAMES): FeedWriter {
+export function csvWriter(columns: readonly Column[] = WRITTEN_COLUMNS): FeedWriter {
   return async function* ({ listings }) {
     yield stringify([columns]);
     // Rows go out a hundred at a time: each call of the stringifier sets itself up anew.

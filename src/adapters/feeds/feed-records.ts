@@ -77,6 +77,11 @@ export interface FeedListing {
   /** ISO 8601; exported for the reader's information, never imported over the database's own. */
   created_at?: string;
   updated_at?: string;
+  /**
+   * The listing's address on the site the feed comes from (a WordPress permalink): imported as a redirect of that
+   * path to the listing's page here, never written as a field, never exported.
+   */
+  url?: string;
 }
 
 /** An agent (RESO `Member`) as a feed carries it. */
@@ -89,6 +94,8 @@ export interface FeedAgent {
   position?: string;
   /** The agent's agency by its feed key or e-mail. */
   agency?: string | null;
+  /** The agent's page on the site the feed comes from: imported as a redirect to its page here. */
+  url?: string;
 }
 
 /** An agency (RESO `Office`) as a feed carries it. */
@@ -99,6 +106,8 @@ export interface FeedAgency {
   phone?: string;
   website?: string;
   address?: string;
+  /** The agency's page on the site the feed comes from: imported as a redirect to its page here. */
+  url?: string;
 }
 
 /** An optional value a reader left out of a record, and why: the record is imported without it, and reported. */

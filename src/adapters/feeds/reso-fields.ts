@@ -61,6 +61,8 @@ const PROPERTY_FIELDS = [
   ['X_Realty_Statuses', 'statuses', 'list'],
   ['X_Realty_Labels', 'labels', 'list'],
   ['X_Realty_Features', 'features', 'list'],
+  // The listing's address on the site the feed comes from: kept as a redirect, never exported (feed-records.ts).
+  ['X_Realty_URL', 'url', 'text'],
 ] as const satisfies readonly (readonly [string, keyof FeedListing, Kind])[];
 
 const MEMBER_FIELDS = [
@@ -70,6 +72,7 @@ const MEMBER_FIELDS = [
   ['MemberMobilePhone', 'mobile', 'text'],
   ['JobTitle', 'position', 'text'],
   ['OfficeKey', 'agency', 'place'],
+  ['X_Realty_URL', 'url', 'text'],
 ] as const satisfies readonly (readonly [string, keyof FeedAgent, Kind])[];
 
 const OFFICE_FIELDS = [
@@ -78,6 +81,7 @@ const OFFICE_FIELDS = [
   ['OfficePhone', 'phone', 'text'],
   ['X_Realty_Website', 'website', 'text'],
   ['OfficeAddress1', 'address', 'text'],
+  ['X_Realty_URL', 'url', 'text'],
 ] as const satisfies readonly (readonly [string, keyof FeedAgency, Kind])[];
 
 const STATUS_WRITTEN: Partial<Record<FeedListingState, string>> = {

@@ -9,6 +9,8 @@ export interface ExchangeTables {
   import_runs: ImportRunsTable;
   import_rejections: ImportRejectionsTable;
   import_warnings: ImportWarningsTable;
+  site_identity: SiteIdentityTable;
+  redirects: RedirectsTable;
 }
 
 export interface ListingSourcesTable {
@@ -135,4 +137,23 @@ export interface ImportRejectionsTable {
   source_key: string | null;
   /** JSON `[{ field, reason }]`. */
   errors: string;
+}
+
+/** This site's random name (one row, made by its migration): exports name listings made here with it. */
+export interface SiteIdentityTable {
+  id: number;
+  /** 16 hex digits. */
+  site_key: string;
+}
+
+/** An imported record's old address (a WordPress permalink's path): answered 301 to the record's current `url`. */
+export interface RedirectsTable {
+  id: Generated<number>;
+  /** Normalized (redirect-paths.ts): no scheme or host, percent-decoded, no trailing slash; unique. */
+  path: string;
+  /** Exactly one of the three names the record. */
+  listing_id: number | null;
+  agent_id: number | null;
+  agency_id: number | null;
+  created_at: string;
 }

@@ -47,6 +47,7 @@ export { canSeeAgent, isAdministrator, managesAgency, managesAgent } from './dir
 export type { AgencyAccess, AgentAccess, ManagedRecords } from './directory-access.js';
 export type { DirectorySitemap, DirectorySitemapBlock, DirectorySitemapEntry } from './directory-sitemap.service.js';
 export { findAgencyAccess, findAgentAccess } from './directory.repository.js';
+export { agencyUrl, agentUrl } from './directory.mapper.js';
 export type { AgencyProfile } from './agencies.service.js';
 export type { AgentProfile } from './agents.service.js';
 export {

@@ -24,6 +24,9 @@ import { ImportRun } from './import-runs/import-runs.schemas.js';
 import { ImportRuns } from './import-runs/import-runs.service.js';
 import { WordPressSiteImporter } from './import/wordpress-site.service.js';
 import { FeedPictures } from './pictures/feed-pictures.service.js';
+import { redirectRoutes } from './redirects/redirects.routes.js';
+import { Redirect } from './redirects/redirects.schemas.js';
+import { Redirects } from './redirects/redirects.service.js';
 
 export interface ExchangeServices {
   /** Reads feeds into listings: creates, updates, withdraws (docs/data-exchange.md). */
@@ -46,6 +49,8 @@ export interface ExchangeServices {
   feedSources: FeedSources;
   /** The `feed-imports` job: runs the queued imports, one at a time across processes. */
   importRunner: ImportRunner;
+  /** Imported records' old addresses, answered 301 to their current `url` where the path would be a 404. */
+  redirects: Redirects;
 }
 
 /** A picture's download time limit: a feed file may take minutes, a picture should not. */
@@ -62,6 +67,12 @@ export function createExchangeModule(
     maxBytes: config.uploads.maxFileBytes,
     timeoutMs: Math.min(config.imports.fetchTimeoutMs, PICTURE_TIMEOUT_MS),
   });
+  const feedExporter = new FeedExporter(database.db, storage);
+  const redirects = new Redirects(database.db, {
+    publicUrl: config.publicUrl,
+    listingUrlTemplate: config.listings.urlTemplate,
+    apiPrefix: config.apiPrefix,
+  });
   const feedImporter = new FeedImporter(
     database.db,
     deps.properties,
@@ -69,8 +80,9 @@ export function createExchangeModule(
     feedPictures,
     { defaultCurrency: config.listings.defaultCurrency, ttlDays: config.listings.ttlDays },
     { db: database.db, users: deps.users, directory: deps },
+    feedExporter,
+    redirects,
   );
-  const feedExporter = new FeedExporter(database.db, storage);
   const feedDownloads = new FeedDownloads(database.db, feedExporter);
   const portalFeeds = new PortalFeeds(feedDownloads, stamps, config.portalFeedCacheBytes);
   const feedTokens = new FeedTokens(database.db, portalFeeds, apiBaseUrl);
@@ -110,8 +122,9 @@ export function createExchangeModule(
       importRuns,
       feedSources,
       importRunner,
+      redirects,
     },
-    schemas: [FeedToken, ImportRun, FeedSource],
+    schemas: [FeedToken, ImportRun, FeedSource, Redirect],
     routes: async (api) => {
       await api.register(exportRoutes, { downloads: feedDownloads });
       await api.register(feedTokenRoutes, { feedTokens, config });
@@ -120,6 +133,7 @@ export function createExchangeModule(
         await uploads.register(importRunRoutes, { importRuns, files: importFiles, maxFileBytes: config.imports.maxFileBytes });
       });
       await api.register(feedSourceRoutes, { feedSources });
+      await api.register(redirectRoutes, { redirects });
     },
     jobs: [
       {
@@ -152,3 +166,5 @@ export type { ImportCounts, ImportOptions, ImportSummary, Rejection, Warning } f
 export type { MigrationReport, SiteImportSummary } from './import/wordpress-site.service.js';
 export type { FeedSourceRecord } from './import-runs/feed-sources.schemas.js';
 export type { ImportRunDetailRecord, ImportRunRecord } from './import-runs/import-runs.schemas.js';
+export type { Redirects } from './redirects/redirects.service.js';
+export type { RedirectRecord } from './redirects/redirects.schemas.js';

@@ -78,7 +78,7 @@ export async function setAvatar(db: Executor, userId: number, mediaId: number): 
   await db.updateTable('users').set({ avatar_media_id: mediaId }).where('id', '=', userId).execute();
 }
 
-/** Storage keys among `keys` that some media row still refers to: demo listings share files (dialect/media-keys.ts). */
+/** Storage keys among `keys` that some media row still refers to: demo listings share files (dialect/ddl/media-keys.ts). */
 export async function findKeysInUse(db: Executor, keys: readonly string[]): Promise<Set<string>> {
   if (keys.length === 0) return new Set();
   const rows = await db.selectFrom('media').select('storage_key').where('storage_key', 'in', keys).execute();

@@ -95,7 +95,15 @@ export async function* readWxrSite(input: NodeJS.ReadableStream, spoolFile: stri
     for await (const entry of properties.entries()) {
       const record = recordOf(entry, (): WxrRecord | undefined => {
         const read = listingOf(entry, attachments);
-        return read && { kind: 'listing', at: entry.at, ...read, authorLogin: entry.fields.get('dc:creator') ?? '' };
+        return (
+          read && {
+            kind: 'listing',
+            at: entry.at,
+            ...read,
+            listing: withLink(read.listing, entry),
+            authorLogin: entry.fields.get('dc:creator') ?? '',
+          }
+        );
       });
       if (record) yield record;
     }
@@ -132,9 +140,13 @@ async function readDirectory(
         const url = entry.fields.get('wp:attachment_url') ?? '';
         if (id !== '' && url !== '') attachments.set(id, url);
       } else if (type === 'houzez_agency' && !isTrashed(entry)) {
-        agencies.push(recordOf(entry, () => ({ kind: 'agency', at: entry.at, agency: agencyOf(entry), ...authorLoginOf(entry) })));
+        agencies.push(
+          recordOf(entry, () => ({ kind: 'agency', at: entry.at, agency: withLink(agencyOf(entry), entry), ...authorLoginOf(entry) })),
+        );
       } else if (type === 'houzez_agent' && !isTrashed(entry)) {
-        agents.push(recordOf(entry, () => ({ kind: 'agent', at: entry.at, agent: agentOf(entry), ...authorLoginOf(entry) })));
+        agents.push(
+          recordOf(entry, () => ({ kind: 'agent', at: entry.at, agent: withLink(agentOf(entry), entry), ...authorLoginOf(entry) })),
+        );
       }
     }
   }
@@ -149,6 +161,12 @@ function recordOf<T extends WxrRecord | undefined>(entry: WxrEntry, build: () =>
     if (!(error instanceof FieldError)) throw error;
     return { kind: 'unreadable', at: entry.at, field: error.field, reason: error.message };
   }
+}
+
+/** The post's permalink (its `<link>`) as the record's old address, kept as a redirect by the import. */
+function withLink<T extends { url?: string }>(record: T, entry: WxrEntry): T {
+  const link = entry.fields.get('link') ?? '';
+  return link === '' ? record : { ...record, url: link };
 }
 
 function authorLoginOf(entry: WxrEntry): { authorLogin?: string } {

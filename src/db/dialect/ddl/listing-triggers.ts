@@ -6,7 +6,7 @@ import { dialectOf } from '../index.js';
  * `cache_versions('listings')` gets a new random value whenever anything shown in a listing record or
  * summary changes (docs/api.md 4.1): the listing row (views and state included), its term links and agents,
  * media attached to a listing, agent and agency records, an author's display name. Term names and slugs
- * have their own stamp (`terms`); cached listings check both (modules/properties/listing-records.ts).
+ * have their own stamp (`terms`); cached listings check both (modules/properties/listing-records.service.ts).
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function createListingTriggers(db: Kysely<any>): Promise<void> {

@@ -4,7 +4,7 @@ import { dialectOf } from '../index.js';
 /**
  * `cache_versions('sessions')` gets a new random value whenever anything that decides whether a bearer
  * token is still good changes: a session revoked or deleted, a user's role or status changed, a user
- * deleted. Processes that cache verified sessions compare it per request (modules/auth/session-cache.ts),
+ * deleted. Processes that cache verified sessions compare it per request (modules/auth/session-cache.service.ts),
  * so such a change applies at once whatever code path (or manual SQL) made it.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -10,6 +10,8 @@ export interface ExportScope {
   publicOnly?: boolean;
   agencyId?: number;
   agentId?: number;
+  /** Only these listings (an import reading its own site's records back). */
+  ids?: readonly number[];
 }
 
 /**
@@ -38,6 +40,7 @@ export async function listingPage(db: Executor, scope: ExportScope, afterId: num
     .orderBy('listings.id')
     .limit(limit);
   if (scope.states) query = query.where('listings.status', 'in', scope.states);
+  if (scope.ids) query = query.where('listings.id', 'in', scope.ids.length > 0 ? scope.ids : [-1]);
   if (scope.agencyId !== undefined) query = query.where('listings.agency_id', '=', scope.agencyId);
   if (scope.agentId !== undefined) {
     const agentId = scope.agentId;

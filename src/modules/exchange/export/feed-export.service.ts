@@ -3,6 +3,8 @@ import type { FeedAgency, FeedAgent, FeedContent, FeedListing } from '../../../a
 import type { FileStorage } from '../../../adapters/storage/storage.js';
 import type { DB, Taxonomy } from '../../../db/schema/index.js';
 import { groupBy } from '../../../lib/group-by.js';
+import { ownKey } from '../own-keys.js';
+import { findSiteKey } from '../site-identity.repository.js';
 import * as repository from './feed-export.repository.js';
 
 export type { ExportScope } from './feed-export.repository.js';
@@ -24,19 +26,35 @@ const TERM_FIELD = {
 
 /**
  * The database as feed records, streamed page by page (memory stays flat whatever the count). A listing's key is
- * the one its source gave it, else its id; agents and agencies are named by e-mail, else by id.
+ * the one its source gave it, else this site's own key for it (`realty:<site key>:<id>`, own-keys.ts), or its bare
+ * id in a portal's feed; agents and agencies are named by e-mail, else by id.
  */
 export class FeedExporter {
+  /** The site's key, read once: it never changes (migration 0030). */
+  private siteKey: Promise<string> | undefined;
+
   constructor(
     private readonly db: Kysely<DB>,
     private readonly storage: FileStorage,
   ) {}
+
+  /** This site's key, which its exports' own keys carry. */
+  ownSiteKey(): Promise<string> {
+    this.siteKey ??= findSiteKey(this.db).catch((error: unknown) => {
+      this.siteKey = undefined;
+      throw error;
+    });
+    return this.siteKey;
+  }
 
   content(scope: repository.ExportScope = {}): FeedContent {
     return { agencies: this.agencies(scope), agents: this.agents(scope), listings: this.listings(scope) };
   }
 
   async *listings(scope: repository.ExportScope): AsyncGenerator<FeedListing> {
+    // A portal knows the listings by the keys it has always been given (their ids): its feed keeps them.
+    const siteKey = scope.publicOnly ? undefined : await this.ownSiteKey();
+    const keyOf = (id: number) => (siteKey === undefined ? String(id) : ownKey(siteKey, id));
     for await (const rows of pages((after, limit) => repository.listingPage(this.db, scope, after, limit))) {
       const ids = rows.map((row) => row.id);
       const [terms, agents, agencies, gallery] = await Promise.all([
@@ -50,7 +68,7 @@ export class FeedExporter {
       const galleryOf = groupBy(gallery, (image) => image.listing_id);
       const agencyById = new Map(agencies.map((agency) => [agency.id, reference(agency)]));
       for (const row of rows) {
-        const listing = listingOf(row);
+        const listing = listingOf(row, keyOf);
         for (const term of termsOf.get(row.id) ?? []) {
           const field = TERM_FIELD[term.taxonomy as keyof typeof TERM_FIELD];
           if (field === undefined) continue;
@@ -107,9 +125,9 @@ function reference(record: { id: number; email: string }): string {
   return record.email !== '' ? record.email : String(record.id);
 }
 
-function listingOf(row: repository.FeedListingRow): FeedListing {
+function listingOf(row: repository.FeedListingRow, keyOf: (id: number) => string): FeedListing {
   return {
-    key: row.source_key ?? String(row.id),
+    key: row.source_key ?? keyOf(row.id),
     title: row.title,
     status: row.status,
     description: row.description,

@@ -150,7 +150,11 @@ export class ImportExecution {
       summary = await deps.siteImporter.run(records, options);
     } else if (isFeedFormat(run.format)) {
       const records = recordsReadOnThread<FeedRecord>({ file, format: run.format }, this.cancel.signal);
-      summary = await deps.feedImporter.run(records, { ...options, directoryIds: FEED_FORMATS[run.format].directoryIds });
+      summary = await deps.feedImporter.run(records, {
+        ...options,
+        directoryIds: FEED_FORMATS[run.format].directoryIds,
+        format: run.format,
+      });
     } else throw new RunFailure(`unknown format ${run.format}`);
     const { read, created, updated, unchanged, withdrawn, rejected, warnings } = summary;
     this.counts = { read, created, updated, unchanged, withdrawn, rejected, warnings };

@@ -18,11 +18,15 @@ import {
   draftOfInput,
 } from '../../properties/index.js';
 import type { TaxonomiesService } from '../../taxonomies/index.js';
+import type { FeedExporter } from '../export/feed-export.service.js';
+import type { FeedFormat } from '../feed-formats.js';
 import type { FeedPictures } from '../pictures/feed-pictures.service.js';
+import type { Redirects } from '../redirects/redirects.service.js';
 import { type DirectoryOutcome, FeedDirectory, type FeedDirectoryDeps, importActor } from './feed-directory.service.js';
 import * as repository from './feed-import.repository.js';
 import { checkedListing, scalarInput } from './feed-listing-check.js';
 import { FeedReferences, LOCATION_FIELDS, type ResolvedLinks, TERM_FIELDS } from './feed-references.service.js';
+import { changedFields, OwnListings } from './own-listings.service.js';
 
 export interface ImportOptions {
   /** The source's name: its keys are unique within it, and withdrawal looks only at its listings. */
@@ -38,6 +42,11 @@ export interface ImportOptions {
    * Otherwise only the feed's own Members and Offices and e-mails name them.
    */
   directoryIds?: boolean;
+  /**
+   * The feed's format, when it is one this site also writes: a listing made here that the feed names by the key an
+   * export of this site gave it (`realty:<site key>:<id>`) is then found and updated in place (own-listings.service.ts).
+   */
+  format?: FeedFormat;
   dryRun?: boolean;
   /**
    * A record with a warning is rejected instead (its warnings are its errors), and the import stops at the first
@@ -124,6 +133,8 @@ export class FeedImporter {
     private readonly pictures: FeedPictures,
     private readonly rules: DraftRules,
     private readonly people: FeedDirectoryDeps,
+    private readonly exporter: FeedExporter,
+    private readonly redirects: Redirects,
   ) {}
 
   /**
@@ -136,7 +147,8 @@ export class FeedImporter {
     directory = new FeedDirectory(this.people, options),
   ): Promise<ImportSummary> {
     const references = new FeedReferences(this.db, this.taxonomies, options.directoryIds ?? false);
-    const run = new ImportRun(this.db, this.properties, this.pictures, references, directory, this.rules, options);
+    const own = new OwnListings(this.exporter, this.properties, this.people.users, options);
+    const run = new ImportRun(this.db, this.properties, this.pictures, references, directory, own, this.redirects, this.rules, options);
     const writer = new ListingBulkWriter(this.db);
     const drafts = run.newListingDrafts(records);
     if (options.dryRun) {
@@ -170,6 +182,10 @@ interface Checked {
   owner: string | undefined;
   fingerprint: string;
   existing: repository.SourceRow | undefined;
+  /** A listing made here, named by its own key: it has no source row, and `listing` holds only the changed fields. */
+  own?: boolean;
+  /** The record's old address (`url`), kept as a redirect once the listing is written. */
+  address?: string;
 }
 
 /** A record's warnings, reported once the record is known to be imported. */
@@ -194,7 +210,10 @@ class ImportRun {
   private readonly seen = new Set<string>();
   private readonly slugs = new Set<string>();
   /** The source rows of the drafts handed to the writer, written in the transaction that writes the draft. */
-  private readonly sourceOf = new WeakMap<ListingDraft, { key: string; fingerprint: string; index: number; images: readonly string[] }>();
+  private readonly sourceOf = new WeakMap<
+    ListingDraft,
+    { key: string; fingerprint: string; index: number; images: readonly string[]; address: string | undefined }
+  >();
   private readonly actor: AuthUser;
   /** Updates and withdrawals are a transaction each; on SQLite the serving thread gets a turn between them. */
   private readonly turns: EventLoopTurns;
@@ -210,6 +229,8 @@ class ImportRun {
     private readonly pictures: FeedPictures,
     private readonly references: FeedReferences,
     private readonly directory: FeedDirectory,
+    private readonly own: OwnListings,
+    private readonly redirects: Redirects,
     private readonly rules: DraftRules,
     private readonly options: ImportOptions,
   ) {
@@ -254,6 +275,11 @@ class ImportRun {
       outcome = await this.directory.agent(record.agent, await this.agencyOf(record.agent));
       this.references.knowFeedAgent(record.agent.key, 'id' in outcome ? outcome.id : null);
     }
+    const address = record.kind === 'agency' ? record.agency.url : record.agent.url;
+    if ('id' in outcome && outcome.id !== null && address && !this.options.dryRun) {
+      const id = outcome.id;
+      await this.redirects.keep(this.db, [{ address, record: record.kind === 'agency' ? { agencyId: id } : { agentId: id } }]);
+    }
     if ('errors' in outcome) {
       this.reject(record.at, record.kind === 'agency' ? record.agency.key : record.agent.key, outcome.errors);
       if (this.options.strict) this.stopped = true;
@@ -278,11 +304,10 @@ class ImportRun {
    */
   private async processBatch(records: readonly BatchRecord[]): Promise<ListingDraft[]> {
     const rejected = new Map<number, Found>();
-    const sources = await repository.findSources(
-      this.db,
-      this.options.source,
-      records.flatMap((record) => (record.kind === 'listing' && typeof record.listing.key === 'string' ? [record.listing.key] : [])),
+    const keys = records.flatMap((record) =>
+      record.kind === 'listing' && typeof record.listing.key === 'string' ? [record.listing.key] : [],
     );
+    const [sources, own] = await Promise.all([repository.findSources(this.db, this.options.source, keys), this.own.find(keys)]);
     const checked: Checked[] = [];
     const warned: Warned[] = [];
     const imported: { index: number; record: ListingRecord; listing: FeedListing }[] = [];
@@ -293,7 +318,13 @@ class ImportRun {
         continue;
       }
       const { at, owner } = record;
-      const existing = typeof record.listing.key === 'string' ? sources.get(record.listing.key) : undefined;
+      const key = record.listing.key;
+      const ownListing = typeof key === 'string' ? own.get(key) : undefined;
+      const existing = ownListing
+        ? { listingId: ownListing.listingId, fingerprint: '' }
+        : typeof key === 'string'
+          ? sources.get(key)
+          : undefined;
       const { listing, errors, warnings } = checkedListing(record.listing, existing === undefined, record.warnings ?? []);
       if (errors.length === 0 && this.seen.has(listing.key)) errors.push({ field: 'key', key: 'exchange_rule_repeated_key' });
       if (errors.length > 0) {
@@ -310,9 +341,15 @@ class ImportRun {
       }
       if (this.options.onImported) imported.push({ index, record, listing });
       this.seen.add(listing.key);
+      if (ownListing) {
+        const changed = changedFields(listing, ownListing.current);
+        if (changed === undefined) this.counts.unchanged++;
+        else checked.push({ index, at, listing: changed, owner, fingerprint: '', existing, own: true, address: listing.url });
+        continue;
+      }
       const fingerprint = fingerprintOf(listing);
       if (existing?.fingerprint === fingerprint) this.counts.unchanged++;
-      else checked.push({ index, at, listing, owner, fingerprint, existing });
+      else checked.push({ index, at, listing, owner, fingerprint, existing, address: listing.url });
     }
     const drafts: ListingDraft[] = [];
     const updates: { record: Checked; links: ResolvedLinks }[] = [];
@@ -374,7 +411,7 @@ class ImportRun {
     );
     if ('draft' in made) {
       const { key, images = [] } = record.listing;
-      this.sourceOf.set(made.draft, { key, fingerprint: record.fingerprint, index: record.index, images });
+      this.sourceOf.set(made.draft, { key, fingerprint: record.fingerprint, index: record.index, images, address: record.address });
     }
     return made;
   }
@@ -397,7 +434,10 @@ class ImportRun {
       return;
     }
     if (listing.images !== undefined) await this.pictures.replace(record.existing!.listingId, listing.images);
-    await repository.updateFingerprint(this.db, record.existing!.listingId, record.fingerprint, new Date().toISOString());
+    if (record.address)
+      await this.redirects.keep(this.db, [{ address: record.address, record: { listingId: record.existing!.listingId } }]);
+    // A listing made here has no source row to keep a fingerprint in: the next read-back compares it anew.
+    if (!record.own) await repository.updateFingerprint(this.db, record.existing!.listingId, record.fingerprint, new Date().toISOString());
     this.counts.updated++;
   }
 
@@ -408,6 +448,10 @@ class ImportRun {
     await repository.insertSources(
       trx,
       sources.map(({ key, fingerprint }, n) => ({ listingId: ids[n]!, source: this.options.source, key, fingerprint, at })),
+    );
+    await this.redirects.keep(
+      trx,
+      sources.flatMap(({ address }, n) => (address ? [{ address, record: { listingId: ids[n]! } }] : [])),
     );
     await this.pictures.enqueue(
       trx,

@@ -35,6 +35,8 @@ export const FeedListingInput = Type.Object(
     agency: Type.Optional(NullableName),
     created_at: Type.Optional(Type.String({ maxLength: 40 })),
     updated_at: Type.Optional(Type.String({ maxLength: 40 })),
+    // An old address that makes no path (or too long a one) is not kept, rather than rejecting the listing over it.
+    url: Type.Optional(Type.String()),
   },
   { additionalProperties: false },
 );

@@ -184,6 +184,8 @@ describe('readWxrSite', () => {
           phone: '+34 952 000 111',
           website: 'https://costa-homes.example',
           address: 'Avenida Ricardo Soriano 12, Marbella',
+          // The post's <link>: its old address, kept as a redirect by the import.
+          url: 'https://costa-homes.example/agency/costa-homes-marbella/',
         },
       },
       {
@@ -198,6 +200,7 @@ describe('readWxrSite', () => {
           mobile: '+34 600 000 112',
           position: 'Directora comercial',
           agency: '201',
+          url: 'https://costa-homes.example/agent/lucia-fernandez/',
         },
       },
       // A draft agent is still one; "-1" is Houzez's "no agency". The trashed agent 303 is left out.
@@ -208,8 +211,22 @@ describe('readWxrSite', () => {
         agent: { key: '302', name: 'Tom Baker', email: 'tom@costa-homes.example', agency: null },
       },
       // The trashed property 103 (whose price is not even a number) is left out.
-      { kind: 'listing', at: 'line 148', authorLogin: 'maria', listing: VILLA, attachments: 0, warnings: [] },
-      { kind: 'listing', at: 'line 212', authorLogin: 'admin', listing: APARTMENT, attachments: 0, warnings: [] },
+      {
+        kind: 'listing',
+        at: 'line 148',
+        authorLogin: 'maria',
+        listing: { ...VILLA, url: 'https://costa-homes.example/property/villa-nueva-andalucia/' },
+        attachments: 0,
+        warnings: [],
+      },
+      {
+        kind: 'listing',
+        at: 'line 212',
+        authorLogin: 'admin',
+        listing: { ...APARTMENT, url: 'https://costa-homes.example/?post_type=property&p=102' },
+        attachments: 0,
+        warnings: [],
+      },
     ]);
   });
 
