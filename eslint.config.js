@@ -29,6 +29,13 @@ export default tseslint.config(
     },
   },
   {
+    // Rules that need the types (the server's tree, tsconfig.json): a promise nobody awaits loses its error, and
+    // an async function where Fastify or a stream expects a plain callback is called without waiting for it.
+    files: ['src/**/*.ts', 'src/**/*.tsx', 'test/**/*.ts', 'bench/**/*.ts', 'chaos/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: { '@typescript-eslint/no-floating-promises': 'error', '@typescript-eslint/no-misused-promises': 'error' },
+  },
+  {
     // Files named in comments exist (lint/comment-paths.js). Migrations are frozen history: they name files as they were.
     plugins: { local: { rules: { 'comment-paths': commentPaths } } },
     ignores: ['src/db/migrations/**'],
