@@ -170,6 +170,7 @@ function reportLines(report: MigrationReport, dryRun: boolean): string[] {
     `  pictures: ${report.pictures.fetched} ${dryRun ? 'would be fetched' : 'to fetch'}, ${report.pictures.skipped} on other hosts skipped`,
     `  floor plans: ${report.plans} (multi-units included)`,
     `  attachments: ${report.attachments.notCarried} not carried (listings here have no documents)`,
+    `  old addresses: ${report.redirects} ${would}kept as redirects`,
     `  warnings: ${report.warnings} (values left out)`,
   ];
 }

@@ -91,6 +91,7 @@ describe('feed commands on the command line', () => {
     expect(dry.stdout).toContain('migration report (dry run, nothing written):\n  listings: 1 would be imported (1 publish), 0 rejected\n');
     expect(dry.stdout).toContain('  floor plans: 1 (multi-units included)\n');
     expect(dry.stdout).toContain('  warnings: 1 (values left out)\n');
+    expect(dry.stdout).toContain('  old addresses: 0 would be kept as redirects\n');
     const strict = await run(['import', 'site.xml', '--format', 'wxr', '--strict']);
     expect(strict.code, strict.out).toBe(1);
     expect(strict.out).toContain('line 4 (key 7): floor_plans must be of type number (in plan 1, fave_plan_size)');

@@ -72,7 +72,11 @@ function siteForReport(): string {
       term('property_type', 'villa', 'Villa'),
       term('property_type', 'report-chalet', 'Report chalet'),
       term('property_city', 'ronda', 'Ronda'),
-      item('20', 'houzez_agency', { title: 'Report Homes', meta: { fave_agency_email: 'office@report-site.example' } }),
+      item('20', 'houzez_agency', {
+        title: 'Report Homes',
+        extra: '<link>https://report-site.example/agency/report-homes/</link>',
+        meta: { fave_agency_email: 'office@report-site.example' },
+      }),
       item('21', 'houzez_agent', {
         title: 'Rita Report',
         meta: { fave_agent_email: 'rita@report-site.example', fave_agent_agencies: '20' },
@@ -81,7 +85,7 @@ function siteForReport(): string {
       item('30', 'property', {
         title: 'Villa in the report',
         creator: 'ana',
-        extra: type,
+        extra: `${type}<link>https://report-site.example/property/villa-in-the-report/</link>`,
         meta: {
           fave_property_images: ['40', '41', '42'],
           fave_attachments: ['43'],
@@ -277,6 +281,7 @@ describe.each(DIALECTS)('a Houzez site whose floor plans have text sizes (%s)', 
       pictures: { fetched: 2, skipped: 2 },
       plans: 2,
       attachments: { notCarried: 1 },
+      redirects: 2,
       warnings: 1,
       rejected: 2,
     };

@@ -111,6 +111,8 @@ export interface ImportSummary extends ImportCounts {
   rejections: Rejection[];
   /** The first warnings (at most `MAX_REPORTED`); `warnings` counts them all. */
   reportedWarnings: Warning[];
+  /** Old addresses of the records written that were kept as redirects (in a dry run: would be). */
+  redirectsKept: number;
 }
 
 /** Records checked and looked up together: one transaction of new listings at most, one query per lookup. */
@@ -170,6 +172,7 @@ export class FeedImporter {
       stopped: run.stopped,
       rejections: run.rejections,
       reportedWarnings: run.warnings,
+      redirectsKept: run.redirectsKept,
     };
   }
 }
@@ -206,6 +209,7 @@ class ImportRun {
   readonly counts: ImportCounts = { read: 0, created: 0, updated: 0, unchanged: 0, withdrawn: 0, rejected: 0, warnings: 0 };
   readonly rejections: Rejection[] = [];
   readonly warnings: Warning[] = [];
+  redirectsKept = 0;
   stopped = false;
   private readonly seen = new Set<string>();
   private readonly slugs = new Set<string>();
@@ -278,7 +282,11 @@ class ImportRun {
     const address = record.kind === 'agency' ? record.agency.url : record.agent.url;
     if ('id' in outcome && outcome.id !== null && address && !this.options.dryRun) {
       const id = outcome.id;
-      await this.redirects.keep(this.db, [{ address, record: record.kind === 'agency' ? { agencyId: id } : { agentId: id } }]);
+      this.redirectsKept += await this.redirects.keep(this.db, [
+        { address, record: record.kind === 'agency' ? { agencyId: id } : { agentId: id } },
+      ]);
+    } else if (this.options.dryRun && !('errors' in outcome) && address && this.redirects.pathOf(address) !== undefined) {
+      this.redirectsKept++;
     }
     if ('errors' in outcome) {
       this.reject(record.at, record.kind === 'agency' ? record.agency.key : record.agent.key, outcome.errors);
@@ -355,7 +363,10 @@ class ImportRun {
     const updates: { record: Checked; links: ResolvedLinks }[] = [];
     if (this.options.dryRun) {
       // References are not looked up: that creates the terms a feed names.
-      for (const record of checked) this.counts[record.existing ? 'updated' : 'created']++;
+      for (const record of checked) {
+        this.counts[record.existing ? 'updated' : 'created']++;
+        if (record.address && this.redirects.pathOf(record.address) !== undefined) this.redirectsKept++;
+      }
     } else {
       const links = await this.references.resolve(
         checked.map((record) => record.listing),
@@ -435,7 +446,9 @@ class ImportRun {
     }
     if (listing.images !== undefined) await this.pictures.replace(record.existing!.listingId, listing.images);
     if (record.address)
-      await this.redirects.keep(this.db, [{ address: record.address, record: { listingId: record.existing!.listingId } }]);
+      this.redirectsKept += await this.redirects.keep(this.db, [
+        { address: record.address, record: { listingId: record.existing!.listingId } },
+      ]);
     // A listing made here has no source row to keep a fingerprint in: the next read-back compares it anew.
     if (!record.own) await repository.updateFingerprint(this.db, record.existing!.listingId, record.fingerprint, new Date().toISOString());
     this.counts.updated++;
@@ -449,7 +462,7 @@ class ImportRun {
       trx,
       sources.map(({ key, fingerprint }, n) => ({ listingId: ids[n]!, source: this.options.source, key, fingerprint, at })),
     );
-    await this.redirects.keep(
+    this.redirectsKept += await this.redirects.keep(
       trx,
       sources.flatMap(({ address }, n) => (address ? [{ address, record: { listingId: ids[n]! } }] : [])),
     );

@@ -42,6 +42,8 @@ export interface MigrationReport {
   plans: number;
   /** Attachments of the imported listings (brochures), which are not carried: the API's listing has no documents. */
   attachments: { notCarried: number };
+  /** Old permalinks (`<link>`) of the listings, agents and agencies written, kept as redirects to their pages here. */
+  redirects: number;
   warnings: number;
   rejected: number;
 }
@@ -71,6 +73,7 @@ export class WordPressSiteImporter {
       agents: { read: site.report.agents.read, created: summary.agentsCreated },
       agencies: { read: site.report.agencies.read, created: summary.agenciesCreated },
       accounts: { created: directory.accountsCreated },
+      redirects: summary.redirectsKept,
       warnings: summary.warnings,
       rejected: summary.rejected,
     };
@@ -100,6 +103,7 @@ class SiteRun {
     pictures: { fetched: 0, skipped: 0 },
     plans: 0,
     attachments: { notCarried: 0 },
+    redirects: 0,
     warnings: 0,
     rejected: 0,
   };
