@@ -1,11 +1,11 @@
 import { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { readWxrSite } from '../../src/adapters/feeds/wxr/wxr-reader.js';
 import type { UserRow } from '../../src/db/schema/index.js';
 import { FEED_FORMATS } from '../../src/modules/exchange/index.js';
 import { item, spoolFile, streamOf, wxr } from '../adapters/feeds/wxr/wxr-test-helpers.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { DIALECTS } from '../helpers/database.js';
+import { describeEachDialect } from '../helpers/database.js';
 import { type Auth, newSignedInUser, newUser } from '../helpers/factories.js';
 import { drainImports, importRunOf, postUpload, tempDataDir } from './import-runs-helpers.js';
 
@@ -110,7 +110,7 @@ function siteForReport(): string {
 const BAD_PLAN = { at: 'line 4', key: '1', field: 'floor_plans', reason: 'must be of type number (in plan 1, fave_plan_size)' };
 const BAD_VIDEO = { at: 'line 4', key: '1', field: 'video_url', reason: 'has an invalid format' };
 
-describe.each(DIALECTS)('a Houzez site whose floor plans have text sizes (%s)', (dialect) => {
+describeEachDialect('a Houzez site whose floor plans have text sizes (%s)', (dialect) => {
   const data = tempDataDir();
   let t: TestApp;
   let admin: UserRow;
