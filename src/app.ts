@@ -69,10 +69,11 @@ function createModules(platform: Platform) {
   const accounts = createAccountsModule(platform);
   const auth = createAuthModule(platform, accounts.services);
   const media = createMediaModule(platform);
-  const users = createUsersModule(platform, { ...accounts.services, ...auth.services, ...media.services });
   const social = createSocialModule(platform, { ...accounts.services, ...auth.services });
   const charges = createListingCharges(platform);
   const properties = createPropertiesModule(platform, { ...taxonomies.services, ...media.services, charges });
+  // After properties: an account deletion asks its ListingMoves to take the author's listings off the site.
+  const users = createUsersModule(platform, { ...accounts.services, ...auth.services, ...media.services, ...properties.services });
   const search = createSearchModule(platform, properties.services);
   const directory = createDirectoryModule(platform, { ...properties.services, ...search.services });
   const leads = createLeadsModule(platform, properties.services);

@@ -127,10 +127,6 @@ export const TABLE_WRITES_ALLOWED: Readonly<Record<string, string>> = {
   'src/modules/properties/properties.repository.ts → media': 'TODO(issue 42): a listing attaches, orders and deletes its gallery rows',
   'src/modules/reviews/reviews.repository.ts → (expression)': 'TODO(issue 42): review totals of listings, agents and agencies',
   'src/modules/reviews/reviews.repository.ts → listings': 'TODO(issue 42): listings.rating',
-  'src/modules/users/profiles.repository.ts → users': 'TODO(issue 42): profile updates and the deletion of the account row',
-  'src/modules/users/profiles.repository.ts → listings':
-    "TODO(issue 42): an account deletion deletes and unpublishes the author's listings",
-  'src/modules/users/profiles.repository.ts → listing_transitions': 'TODO(issue 42): … and records the moves to draft',
 };
 
 /** Who a file writes as: its module under src/modules/, `platform` under src/jobs/; undefined for the rest. */

@@ -1,4 +1,5 @@
-import type { NewUser, Role, UserRow, UserStatus } from '../../db/schema/index.js';
+import type { Updateable } from 'kysely';
+import type { NewUser, Role, UserRow, UserStatus, UsersTable } from '../../db/schema/index.js';
 import type { Executor } from '../../db/executor.js';
 
 /** A login name is a username or an e-mail address (e-mails are stored lower-cased). */
@@ -85,6 +86,14 @@ export async function setUserAccess(db: Executor, id: number, change: { role: Ro
     .set({ ...change, updated_at: now })
     .where('id', '=', id)
     .execute();
+}
+
+export async function updateUser(db: Executor, id: number, changes: Updateable<UsersTable>): Promise<void> {
+  await db.updateTable('users').set(changes).where('id', '=', id).execute();
+}
+
+export async function deleteUser(db: Executor, id: number): Promise<void> {
+  await db.deleteFrom('users').where('id', '=', id).execute();
 }
 
 export async function hasDirectoryRecord(db: Executor, table: 'agents' | 'agencies', userId: number): Promise<boolean> {

@@ -1,6 +1,7 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, Transaction, Updateable } from 'kysely';
 import { isUniqueViolation, lockTransactionKey } from '../../db/dialect/index.js';
-import type { DB, Role, UserRow, UserStatus } from '../../db/schema/index.js';
+import type { Executor } from '../../db/executor.js';
+import type { DB, Role, UserRow, UserStatus, UsersTable } from '../../db/schema/index.js';
 import { AppError } from '../../lib/errors.js';
 import { nowIso } from '../../lib/time.js';
 import type { PasswordHasher } from './password-hasher.service.js';
@@ -48,6 +49,40 @@ export class AccountsService {
 
   findAccounts(ids: readonly number[]): Promise<AccountRow[]> {
     return repository.findAccounts(this.db, ids);
+  }
+
+  // Writes other modules ask for: the `users` table is this module's (modules/table-owners.ts). Each takes the
+  // caller's transaction when the change belongs to one, else runs on its own.
+
+  /**
+   * A user's own profile fields (the users module has checked them). A taken e-mail address fails with the
+   * driver's unique violation, which the caller turns into its answer.
+   */
+  async updateProfileFields(userId: number, changes: Updateable<UsersTable>, db: Executor = this.db): Promise<void> {
+    await repository.updateUser(db, userId, changes);
+  }
+
+  /** A new password hash (a password reset), in the reset's transaction. */
+  async setPasswordHash(trx: Transaction<DB>, userId: number, hash: string, now: string): Promise<void> {
+    await repository.updateUser(trx, userId, { password_hash: hash, updated_at: now });
+  }
+
+  /**
+   * Takes the user's row lock (PostgreSQL; SQLite has one writer anyway) by touching `updated_at`, so that
+   * concurrent changes of one user's avatar run in turn.
+   */
+  async lockForAvatarChange(trx: Transaction<DB>, userId: number, now: string): Promise<void> {
+    await repository.updateUser(trx, userId, { updated_at: now });
+  }
+
+  /** Points the user's avatar at a media row (the media module's), or at none. */
+  async setAvatar(db: Executor, userId: number, mediaId: number | null): Promise<void> {
+    await repository.updateUser(db, userId, { avatar_media_id: mediaId });
+  }
+
+  /** Deletes the account row, last in an account deletion's transaction; cascades and set-nulls do the rest. */
+  async deleteAccountRow(trx: Transaction<DB>, userId: number): Promise<void> {
+    await repository.deleteUser(trx, userId);
   }
 
   /**
