@@ -68,7 +68,7 @@ function createModules(platform: Platform) {
   const taxonomies = createTaxonomiesModule(platform);
   const accounts = createAccountsModule(platform);
   const auth = createAuthModule(platform, accounts.services);
-  const media = createMediaModule(platform);
+  const media = createMediaModule(platform, accounts.services);
   const social = createSocialModule(platform, { ...accounts.services, ...auth.services });
   const charges = createListingCharges(platform);
   const properties = createPropertiesModule(platform, { ...taxonomies.services, ...media.services, charges });

@@ -118,8 +118,6 @@ export function checkArchitecture(files: SourceFacts[], dialectAllowed: Readonly
 export const TABLE_WRITES_ALLOWED: Readonly<Record<string, string>> = {
   'src/modules/accounts/accounts.repository.ts → (expression)':
     'TODO(issue 42): the agent or agency record made at registration belongs to directory',
-  'src/modules/auth/auth.repository.ts → users': 'TODO(issue 42): a password reset sets users.password_hash, which accounts owns',
-  'src/modules/media/media.repository.ts → users': 'TODO(issue 42): setting and clearing an avatar writes users.avatar_media_id',
   'src/modules/notifications/deliveries/deliveries.repository.ts → outbox': 'TODO(issue 42): requeueing dead outbox messages',
   'src/modules/notifications/events/event-facts.repository.ts → domain_events': 'TODO(issue 42): marking domain events processed',
   'src/modules/properties/bulk/listing-bulk.repository.ts → terms': 'TODO(issue 42): a bulk load adds its listings to the term counts',

@@ -1,5 +1,5 @@
-import type { Transaction, Updateable } from 'kysely';
-import type { DB, ListingState, MediaRow, MediaTable, NewMedia } from '../../db/schema/index.js';
+import type { Updateable } from 'kysely';
+import type { ListingState, MediaRow, MediaTable, NewMedia } from '../../db/schema/index.js';
 import type { Executor } from '../../db/executor.js';
 
 /** A media row with the state of the listing it is attached to (null when it is not attached). */
@@ -56,14 +56,6 @@ export async function deleteMediaOwnedBy(db: Executor, ownerId: number): Promise
   return db.deleteFrom('media').where('owner_id', '=', ownerId).returning(['storage_key', 'sizes']).execute();
 }
 
-/**
- * Takes the user's row lock (PostgreSQL; SQLite has one writer anyway) before the avatar is read and
- * replaced, so that concurrent avatar uploads of one user replace each other in turn.
- */
-export async function lockUser(db: Transaction<DB>, userId: number, now: string): Promise<void> {
-  await db.updateTable('users').set({ updated_at: now }).where('id', '=', userId).execute();
-}
-
 /** The media row of a user's current avatar, if any. */
 export async function findAvatarOf(db: Executor, userId: number): Promise<MediaRow | undefined> {
   return db
@@ -72,10 +64,6 @@ export async function findAvatarOf(db: Executor, userId: number): Promise<MediaR
     .selectAll('m')
     .where('u.id', '=', userId)
     .executeTakeFirst();
-}
-
-export async function setAvatar(db: Executor, userId: number, mediaId: number): Promise<void> {
-  await db.updateTable('users').set({ avatar_media_id: mediaId }).where('id', '=', userId).execute();
 }
 
 /** Storage keys among `keys` that some media row still refers to: demo listings share files (dialect/media-keys.ts). */
