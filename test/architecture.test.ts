@@ -123,8 +123,6 @@ export const TABLE_WRITES_ALLOWED: Readonly<Record<string, string>> = {
   'src/modules/properties/bulk/listing-bulk.repository.ts → terms': 'TODO(issue 42): a bulk load adds its listings to the term counts',
   'src/modules/properties/bulk/listing-bulk.repository.ts → cache_versions': 'TODO(issue 42): a bulk load renews cache stamps',
   'src/modules/properties/properties.repository.ts → media': 'TODO(issue 42): a listing attaches, orders and deletes its gallery rows',
-  'src/modules/reviews/reviews.repository.ts → (expression)': 'TODO(issue 42): review totals of listings, agents and agencies',
-  'src/modules/reviews/reviews.repository.ts → listings': 'TODO(issue 42): listings.rating',
 };
 
 /** Who a file writes as: its module under src/modules/, `platform` under src/jobs/; undefined for the rest. */

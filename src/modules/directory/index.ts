@@ -6,6 +6,7 @@ import { AgenciesService } from './agencies.service.js';
 import { agentRoutes } from './agents.routes.js';
 import { AgentsService } from './agents.service.js';
 import { DirectoryListings } from './directory-listings.service.js';
+import { DirectoryRatings } from './directory-ratings.service.js';
 import { DirectoryRecords } from './directory-records.service.js';
 import { DirectorySitemap } from './directory-sitemap.service.js';
 import { Agency, Agent } from './directory.schemas.js';
@@ -16,6 +17,8 @@ export interface DirectoryServices {
   /** Visible agents and agencies by blocks of ids, for the website's sitemap. */
   agentSitemap: DirectorySitemap;
   agencySitemap: DirectorySitemap;
+  /** Agents' and agencies' review totals, which the reviews module changes inside its transactions. */
+  directoryRatings: DirectoryRatings;
 }
 
 /** The directory (docs/api.md 5): agents, and agencies with their agents and listings. */
@@ -34,6 +37,7 @@ export function createDirectoryModule(
       agencies,
       agentSitemap: new DirectorySitemap(db, 'agents', config.publicUrl),
       agencySitemap: new DirectorySitemap(db, 'agencies', config.publicUrl),
+      directoryRatings: new DirectoryRatings(),
     },
     schemas: [Agent, Agency],
     routes: async (api) => {
@@ -45,6 +49,7 @@ export function createDirectoryModule(
 
 export { canSeeAgent, isAdministrator, managesAgency, managesAgent } from './directory-access.js';
 export type { AgencyAccess, AgentAccess, ManagedRecords } from './directory-access.js';
+export type { DirectoryRatings } from './directory-ratings.service.js';
 export type { DirectorySitemap, DirectorySitemapBlock, DirectorySitemapEntry } from './directory-sitemap.service.js';
 export { findAgencyAccess, findAgentAccess } from './directory.repository.js';
 export { agencyUrl, agentUrl } from './directory.mapper.js';
