@@ -118,8 +118,6 @@ export function checkArchitecture(files: SourceFacts[], dialectAllowed: Readonly
 export const TABLE_WRITES_ALLOWED: Readonly<Record<string, string>> = {
   'src/modules/accounts/accounts.repository.ts → (expression)':
     'TODO(issue 42): the agent or agency record made at registration belongs to directory',
-  'src/modules/notifications/deliveries/deliveries.repository.ts → outbox': 'TODO(issue 42): requeueing dead outbox messages',
-  'src/modules/notifications/events/event-facts.repository.ts → domain_events': 'TODO(issue 42): marking domain events processed',
   'src/modules/properties/bulk/listing-bulk.repository.ts → terms': 'TODO(issue 42): a bulk load adds its listings to the term counts',
   'src/modules/properties/bulk/listing-bulk.repository.ts → cache_versions': 'TODO(issue 42): a bulk load renews cache stamps',
   'src/modules/properties/properties.repository.ts → media': 'TODO(issue 42): a listing attaches, orders and deletes its gallery rows',
