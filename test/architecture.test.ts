@@ -120,7 +120,6 @@ export const TABLE_WRITES_ALLOWED: Readonly<Record<string, string>> = {
     'TODO(issue 42): the agent or agency record made at registration belongs to directory',
   'src/modules/properties/bulk/listing-bulk.repository.ts → terms': 'TODO(issue 42): a bulk load adds its listings to the term counts',
   'src/modules/properties/bulk/listing-bulk.repository.ts → cache_versions': 'TODO(issue 42): a bulk load renews cache stamps',
-  'src/modules/properties/properties.repository.ts → media': 'TODO(issue 42): a listing attaches, orders and deletes its gallery rows',
 };
 
 /** Who a file writes as: its module under src/modules/, `platform` under src/jobs/; undefined for the rest. */

@@ -76,3 +76,20 @@ export async function findKeysInUse(db: Executor, keys: readonly string[]): Prom
 export async function deleteMediaByIds(db: Executor, ids: readonly number[]): Promise<Pick<MediaRow, 'storage_key' | 'sizes'>[]> {
   return db.deleteFrom('media').where('id', 'in', ids).returning(['storage_key', 'sizes']).execute();
 }
+
+// A listing's gallery: the properties module asks for these through MediaService, in its own transactions.
+
+/** Makes `mediaIds` the listing's gallery in that order; media no longer in it are detached (kept as uploads). */
+export async function replaceGallery(db: Executor, listingId: number, mediaIds: number[]): Promise<void> {
+  let detach = db.updateTable('media').set({ listing_id: null, position: 0 }).where('listing_id', '=', listingId);
+  if (mediaIds.length > 0) detach = detach.where('id', 'not in', mediaIds);
+  await detach.execute();
+  for (const [position, id] of mediaIds.entries()) {
+    await db.updateTable('media').set({ listing_id: listingId, position }).where('id', '=', id).execute();
+  }
+}
+
+/** Deletes the listing's gallery rows and returns where their files are stored. */
+export async function deleteGallery(db: Executor, listingId: number): Promise<Pick<MediaRow, 'storage_key' | 'sizes'>[]> {
+  return db.deleteFrom('media').where('listing_id', '=', listingId).returning(['storage_key', 'sizes']).execute();
+}

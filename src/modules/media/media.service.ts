@@ -1,5 +1,6 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { FileStorage } from '../../adapters/storage/storage.js';
+import type { Executor } from '../../db/executor.js';
 import type { DB, MediaRow } from '../../db/schema/index.js';
 import { AppError } from '../../lib/errors.js';
 import { pageWindow, paginationOf } from '../../lib/paging.js';
@@ -207,6 +208,22 @@ export class MediaService {
       await this.removeFiles(files.map((file) => file.key));
       throw error;
     }
+  }
+
+  /**
+   * Makes `mediaIds` a listing's gallery in that order, in the caller's transaction (the properties module has
+   * checked the caller may use them); media no longer in it are detached and kept as uploads.
+   */
+  replaceListingGallery(db: Executor, listingId: number, mediaIds: number[]): Promise<void> {
+    return repository.replaceGallery(db, listingId, mediaIds);
+  }
+
+  /**
+   * Deletes a listing's gallery rows in the caller's transaction (a listing deletion), and returns what their
+   * files are stored under: the caller removes them with removeFilesOf once its transaction committed.
+   */
+  deleteListingGallery(trx: Transaction<DB>, listingId: number): Promise<Pick<MediaRow, 'storage_key' | 'sizes'>[]> {
+    return repository.deleteGallery(trx, listingId);
   }
 
   /**
