@@ -118,8 +118,10 @@ export function checkArchitecture(files: SourceFacts[], dialectAllowed: Readonly
 export const TABLE_WRITES_ALLOWED: Readonly<Record<string, string>> = {
   'src/modules/accounts/accounts.repository.ts → (expression)':
     'TODO(issue 42): the agent or agency record made at registration belongs to directory',
-  'src/modules/properties/bulk/listing-bulk.repository.ts → terms': 'TODO(issue 42): a bulk load adds its listings to the term counts',
-  'src/modules/properties/bulk/listing-bulk.repository.ts → cache_versions': 'TODO(issue 42): a bulk load renews cache stamps',
+  'src/modules/properties/bulk/listing-bulk.repository.ts → terms':
+    'TODO(issue 42): a bulk load redoes, set-wise, the term-count trigger it set aside (term-triggers.ts): the ' +
+    "database's own upkeep of terms.count rather than a taxonomies rule; ListingBulkWriter is built with the " +
+    'database alone (exchange, seed), so it has no taxonomies service to ask yet',
 };
 
 /** Who a file writes as: its module under src/modules/, `platform` under src/jobs/; undefined for the rest. */
