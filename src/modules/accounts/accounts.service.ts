@@ -5,12 +5,12 @@ import type { DB, Role, UserRow, UserStatus, UsersTable } from '../../db/schema/
 import { AppError } from '../../lib/errors.js';
 import { nowIso } from '../../lib/time.js';
 import type { PasswordHasher } from './password-hasher.service.js';
-import { firstFreeSlug, slugify, sortKey } from '../../lib/slug.js';
 import type { AccountRow } from './accounts.repository.js';
+import type { DirectoryRecordMaker } from './directory-records.js';
 import * as repository from './accounts.repository.js';
 
 /** Roles whose accounts get a directory record at registration (docs/api.md 2.2). */
-const DIRECTORY_TABLE: Partial<Record<Role, 'agents' | 'agencies'>> = { agent: 'agents', agency: 'agencies' };
+const DIRECTORY_KIND: Partial<Record<Role, 'agent' | 'agency'>> = { agent: 'agent', agency: 'agency' };
 
 export interface NewAccount {
   username: string;
@@ -27,6 +27,8 @@ export class AccountsService {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly passwords: PasswordHasher,
+    /** The directory's, which owns the agent and agency records. */
+    private readonly directoryRecords: DirectoryRecordMaker,
   ) {}
 
   findByLogin(login: string): Promise<UserRow | undefined> {
@@ -116,8 +118,8 @@ export class AccountsService {
           created_at: now,
           updated_at: now,
         });
-        const table = DIRECTORY_TABLE[account.role];
-        if (table) await insertDirectoryRecordOf(trx, table, user, now);
+        const kind = DIRECTORY_KIND[account.role];
+        if (kind) await this.directoryRecords.ensureRecordOf(trx, kind, user, now);
         return user;
       });
     } catch (error) {
@@ -136,8 +138,8 @@ export class AccountsService {
     return this.administer(actorId, userId, async (trx, user, now) => {
       const changed = user.role !== role;
       if (changed) await repository.setUserAccess(trx, userId, { role }, now);
-      const table = DIRECTORY_TABLE[role];
-      if (table && !(await repository.hasDirectoryRecord(trx, table, userId))) await insertDirectoryRecordOf(trx, table, user, now);
+      const kind = DIRECTORY_KIND[role];
+      if (kind) await this.directoryRecords.ensureRecordOf(trx, kind, user, now);
       return { changed };
     });
   }
@@ -202,23 +204,4 @@ export class AccountsService {
       if (!(await repository.usernameExists(this.db, candidate))) return candidate;
     }
   }
-}
-
-/**
- * The agent or agency record of a user (docs/api.md 2.2, 12): named by the user's display name, with a free slug
- * made from it, and the account's e-mail address and phone number.
- */
-async function insertDirectoryRecordOf(trx: Transaction<DB>, table: 'agents' | 'agencies', user: UserRow, now: string): Promise<void> {
-  const slug = await firstFreeSlug(slugify(user.display_name) || slugify(user.username) || table, (candidate) =>
-    repository.directorySlugTaken(trx, table, candidate),
-  );
-  await repository.insertDirectoryRecord(trx, table, {
-    userId: user.id,
-    name: user.display_name,
-    slug,
-    sortKey: sortKey(user.display_name),
-    email: user.email,
-    phone: user.phone,
-    now,
-  });
 }

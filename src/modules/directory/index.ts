@@ -1,4 +1,6 @@
+import type { DirectoryRecordMaker } from '../accounts/index.js';
 import type { AppModule, Platform } from '../module.js';
+import { AccountRecords } from './account-records.service.js';
 import type { PropertiesServices } from '../properties/index.js';
 import type { SearchServices } from '../search/index.js';
 import { agencyRoutes } from './agencies.routes.js';
@@ -19,6 +21,14 @@ export interface DirectoryServices {
   agencySitemap: DirectorySitemap;
   /** Agents' and agencies' review totals, which the reviews module changes inside its transactions. */
   directoryRatings: DirectoryRatings;
+}
+
+/**
+ * The agent and agency records accounts makes at registration and on a role change, for the accounts module,
+ * which is built before this one: it needs nothing, so app.ts makes it first and hands it to accounts.
+ */
+export function createDirectoryRecordMaker(): DirectoryRecordMaker {
+  return new AccountRecords();
 }
 
 /** The directory (docs/api.md 5): agents, and agencies with their agents and listings. */
