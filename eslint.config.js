@@ -2,6 +2,7 @@
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import commentPaths from './lint/comment-paths.js';
 
 export default tseslint.config(
   { ignores: ['**/dist/', 'coverage/', 'data/', '**/node_modules/'] },
@@ -26,5 +27,18 @@ export default tseslint.config(
       'no-duplicate-imports': 'error',
       'no-console': 'off',
     },
+  },
+  {
+    // Rules that need the types (the server's tree, tsconfig.json): a promise nobody awaits loses its error, and
+    // an async function where Fastify or a stream expects a plain callback is called without waiting for it.
+    files: ['src/**/*.ts', 'src/**/*.tsx', 'test/**/*.ts', 'bench/**/*.ts', 'chaos/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: { '@typescript-eslint/no-floating-promises': 'error', '@typescript-eslint/no-misused-promises': 'error' },
+  },
+  {
+    // Files named in comments exist (lint/comment-paths.js). Migrations and DDL snapshots are frozen history: they name files as they were.
+    plugins: { local: { rules: { 'comment-paths': commentPaths } } },
+    ignores: ['src/db/migrations/**', 'src/db/dialect/ddl/**'],
+    rules: { 'local/comment-paths': 'error' },
   },
 );

@@ -59,7 +59,7 @@ async function loadCompiled(): Promise<Compiled> {
 export const TARGET_MS = 200;
 
 /**
- * The alerts suite (`BENCH_SUITE=alerts`): saved-search alerts (src/modules/notifications/saved-search-alerts.ts)
+ * The alerts suite (`BENCH_SUITE=alerts`): saved-search alerts (src/modules/saved-searches/alerts/saved-search-alerts.service.ts)
  * on a SQLite file and, unless BENCH_DATABASE_URL=none, a PostgreSQL database of its own. Each dataset is the
  * demo taxonomy with BENCH_ALERTS_LISTINGS demo listings (default 20,000) and BENCH_ALERTS_SEARCHES saved
  * searches (default 100,000; bench/alerts-data.ts). Measured in this process, per listing, over

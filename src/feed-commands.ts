@@ -8,7 +8,14 @@ import { OutboundError, openGuardedUrl } from './adapters/http/guarded-fetch.js'
 import type { Config } from './config.js';
 import { FeedSyntaxError } from './adapters/feeds/feed-records.js';
 import { readWxrSite } from './adapters/feeds/wxr/wxr-reader.js';
-import { FEED_FORMATS, type FeedFormat, type ImportSummary, type Rejection } from './modules/exchange/index.js';
+import {
+  FEED_FORMATS,
+  type FeedFormat,
+  type ImportSummary,
+  type MigrationReport,
+  type Rejection,
+  type Warning,
+} from './modules/exchange/index.js';
 import { ProgressBar } from './lib/progress-bar.js';
 
 /** A failure of a feed command, told as its message alone. */
@@ -40,6 +47,7 @@ export async function importCommand(services: Services, config: Config, command:
     ownerId = owner.id;
   }
   const rejected: Rejection[] = [];
+  const warned: Warning[] = [];
   const options = {
     source: command.source ?? sourceNameOf(command.input),
     actorId: actor.id,
@@ -48,6 +56,9 @@ export async function importCommand(services: Services, config: Config, command:
     strict: command.strict,
     withdrawMissing: command.withdrawMissing,
     onRejected: (rejection: Rejection) => rejected.push(rejection),
+    onWarning: (warning: Warning) => {
+      if (warned.length < PRINTED_WARNINGS) warned.push(warning);
+    },
   };
   let scratch: string | undefined;
   let bar: ProgressBar | undefined;
@@ -57,18 +68,22 @@ export async function importCommand(services: Services, config: Config, command:
     const input = counted(stream, bar);
     let summary: ImportSummary;
     let siteNote = '';
+    let report: MigrationReport | undefined;
     if (command.format === 'wxr') {
       // A WordPress export's properties wait on disk until the agents and pictures after them are read (wxr-reader.ts).
       scratch = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'realty-import-'));
       const site = await services.wordpressSiteImporter.run(readWxrSite(input, path.join(scratch, 'properties.jsonl')), options);
-      siteNote = `; ${site.accountsCreated} accounts created, ${site.picturesSkipped} pictures on other hosts skipped`;
+      siteNote = `; ${site.accountsCreated} accounts ${site.dryRun ? 'would be ' : ''}created, ${site.picturesSkipped} pictures on other hosts skipped`;
       summary = site;
+      report = site.report;
     } else {
       const { read, directoryIds } = FEED_FORMATS[command.format];
       summary = await services.feedImporter.run(read(input), { ...options, directoryIds, format: command.format });
     }
     bar?.finish();
     for (const rejection of rejected) console.error(rejectionLine(rejection));
+    for (const warning of warned) console.error(warningLine(warning));
+    if (summary.warnings > warned.length) console.error(`… and ${summary.warnings - warned.length} more warnings`);
     const verb = summary.dryRun ? 'would be ' : '';
     const directoryNote =
       summary.agentsCreated + summary.agenciesCreated > 0
@@ -79,11 +94,13 @@ export async function importCommand(services: Services, config: Config, command:
         summary.dryRun ? 'dry run, nothing written: ' : '',
         `${summary.created} ${verb}created, ${summary.updated} ${verb}updated, ${summary.unchanged} unchanged, `,
         `${summary.withdrawn} ${verb}withdrawn, ${summary.rejected} rejected`,
+        summary.warnings > 0 ? `, ${plural(summary.warnings, 'warning', 'warnings')} (values left out)` : '',
         directoryNote,
         siteNote,
         summary.stopped ? ' (stopped at the first rejection: --strict)' : '',
       ].join(''),
     );
+    if (report) console.log(reportLines(report, summary.dryRun).join('\n'));
     if (summary.rejected > 0) process.exitCode = 1;
   } catch (error) {
     bar?.finish();
@@ -130,6 +147,42 @@ function rejectionLine(rejection: Rejection): string {
   const key = rejection.key === undefined ? '' : ` (key ${rejection.key})`;
   return `${rejection.at}${key}: ${rejection.errors.map((error) => `${error.field} ${error.reason}`).join('; ')}`;
 }
+
+/**
+ * The migration report of a WordPress site, by kind, e.g.
+ * ```
+ * migration report:
+ *   listings: 30 imported (25 publish, 3 draft, 2 sold), 0 rejected
+ *   agents: 4 in the export, 2 created; agencies: 1 in the export, 1 created
+ * ```
+ */
+function reportLines(report: MigrationReport, dryRun: boolean): string[] {
+  const would = dryRun ? 'would be ' : '';
+  const states = Object.entries(report.listings).map(([state, count]) => `${count} ${state}`);
+  const imported = Object.values(report.listings).reduce((sum, count) => sum + count, 0);
+  return [
+    dryRun ? 'migration report (dry run, nothing written):' : 'migration report:',
+    `  listings: ${imported} ${would}imported${states.length > 0 ? ` (${states.join(', ')})` : ''}, ${report.rejected} rejected`,
+    `  agents: ${report.agents.read} in the export, ${report.agents.created} ${would}created; ` +
+      `agencies: ${report.agencies.read} in the export, ${report.agencies.created} ${would}created`,
+    `  accounts: ${report.accounts.created} ${would}created`,
+    `  terms: ${report.terms.read} in the export, ${report.terms.created} ${would}created`,
+    `  pictures: ${report.pictures.fetched} ${dryRun ? 'would be fetched' : 'to fetch'}, ${report.pictures.skipped} on other hosts skipped`,
+    `  floor plans: ${report.plans} (multi-units included)`,
+    `  attachments: ${report.attachments.notCarried} not carried (listings here have no documents)`,
+    `  old addresses: ${report.redirects} ${would}kept as redirects`,
+    `  warnings: ${report.warnings} (values left out)`,
+  ];
+}
+
+/** e.g. `line 12 (key 101): warning: floor_plans.0.size must be of type number; left out` */
+function warningLine(warning: Warning): string {
+  const key = warning.key === undefined ? '' : ` (key ${warning.key})`;
+  return `${warning.at}${key}: warning: ${warning.field} ${warning.reason}; left out`;
+}
+
+/** The warning lines printed (each a record's value left out); the summary counts them all. */
+const PRINTED_WARNINGS = 1000;
 
 /** The default source name: the file's name without its extension (`feed.csv` → `feed`; a URL's last path segment). */
 function sourceNameOf(input: string): string {

@@ -21,6 +21,7 @@ Commands:
                                 create an administrator account
   import <file|url> --format F [--source NAME] [--owner EMAIL] [--dry-run] [--strict] [--withdraw-missing]
                                 import listings from a feed (F: csv, reso, kyero), or a WordPress/Houzez site's export (F: wxr); see docs/data-exchange.md
+                                --strict: a record with a warning (an optional value that cannot be read) is rejected, and the import stops at the first rejection
   export --format F [--output FILE]
                                 write every listing as a feed (F: csv, reso, kyero) to FILE or standard output
 

@@ -15,7 +15,7 @@ import type { DB } from './schema/index.js';
 
 /**
  * Cache stamps: `cache_versions` rows that triggers renew with a random value whenever the data behind a
- * cached answer changes (db/dialect/term-triggers.ts), in any process.
+ * cached answer changes (db/dialect/ddl/term-triggers.ts), in any process.
  */
 export type CacheVersionReader = (name: string) => Promise<string>;
 

@@ -1,11 +1,9 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { sql } from 'kysely';
+import type { AnyDb } from './any-db.js';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyKysely = Kysely<any> | Transaction<any>;
 
 /**
  * `COPY … FROM STDIN` through a Kysely connection: how the bulk write path (dialect/bulk-load.ts) puts many
@@ -21,7 +19,7 @@ type AnyKysely = Kysely<any> | Transaction<any>;
 const poolClients = new WeakMap<object, Map<number, pg.PoolClient>>();
 
 /** Makes the clients of `pool`, the pool behind `db`, reachable for `copyRows`. Call before the pool opens one. */
-export function registerCopyClients(db: AnyKysely, pool: pg.Pool): void {
+export function registerCopyClients(db: AnyDb, pool: pg.Pool): void {
   const clients = new Map<number, pg.PoolClient>();
   poolClients.set(db.getExecutor().adapter, clients);
   // pg sets `processID` from the server's BackendKeyData message, before the connection is ready for queries.
@@ -41,7 +39,7 @@ export function registerCopyClients(db: AnyKysely, pool: pg.Pool): void {
 const ROWS_PER_CHUNK = 1_000;
 
 /** Writes `rows` (values in the order of `columns`) into `table` with one COPY in the transaction `db`. */
-export async function copyRows(db: AnyKysely, table: string, columns: readonly string[], rows: readonly unknown[][]): Promise<void> {
+export async function copyRows(db: AnyDb, table: string, columns: readonly string[], rows: readonly unknown[][]): Promise<void> {
   const client = await clientOf(db);
   // Identifiers quoted by Kysely's own compiler; the statement has no parameters.
   const statement = sql`copy ${sql.table(table)} (${sql.join(columns.map((column) => sql.id(column)))}) from stdin`.compile(db).sql;
@@ -51,7 +49,7 @@ export async function copyRows(db: AnyKysely, table: string, columns: readonly s
 /** Each transaction's client, once found: a transaction keeps its connection to the end. */
 const transactionClients = new WeakMap<object, pg.PoolClient>();
 
-async function clientOf(db: AnyKysely): Promise<pg.PoolClient> {
+async function clientOf(db: AnyDb): Promise<pg.PoolClient> {
   if (!db.isTransaction) throw new Error('COPY runs in a transaction: outside one, the pool picks any connection');
   let client = transactionClients.get(db);
   if (client) return client;

@@ -63,10 +63,11 @@ export function sendMovedPermanently(reply: FastifyReply, location: string, maxA
  */
 export function frameworkErrorHandler(
   basics: (request: FastifyRequest, reply: FastifyReply) => void,
-): (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => FastifyReply {
+): (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => void {
+  // Returns nothing: a reply is a thenable, and Fastify's router awaits no promise from this handler.
   return (error, request, reply) => {
     basics(request, reply);
-    return sendError(request, reply, toAppError(error, request));
+    sendError(request, reply, toAppError(error, request));
   };
 }
 

@@ -36,7 +36,9 @@ export async function registerUploadsRoute(app: FastifyInstance, dir: string): P
       cacheControl: false,
       // The directory appears with the first upload (disk-storage.ts); until then every file is a 404.
       suppressWarning: true,
-      setHeaders: (reply) => reply.headers(UPLOAD_HEADERS),
+      setHeaders: (reply) => {
+        reply.headers(UPLOAD_HEADERS);
+      },
     });
   });
 }

@@ -1,4 +1,4 @@
-/** Storage form: ISO 8601 UTC with milliseconds, which sorts lexicographically as time (db/schema.ts). */
+/** Storage form: ISO 8601 UTC with milliseconds, which sorts lexicographically as time (db/schema/index.ts). */
 export function nowIso(now: Date = new Date()): string {
   return now.toISOString();
 }

@@ -2,7 +2,7 @@ import { on } from 'node:events';
 import { Worker } from 'node:worker_threads';
 
 /**
- * A worker thread running `module`, named by its compiled path (`new URL('./x.js', import.meta.url)`): the
+ * A worker thread running `module`, named by its compiled path (`new URL('./<name>.js', import.meta.url)`): the
  * compiled file next to the caller's (dist/, or the tests' bundled programs, which bundle each worker beside
  * them), or under tsx (npm run dev, seed, tests) the TypeScript source. Node 20 does not hand tsx's loader to a
  * worker's entry module, so a one-line script registers it in the thread first.

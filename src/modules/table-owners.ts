@@ -62,6 +62,7 @@ export const TABLE_OWNERS = {
   feed_sources: 'exchange',
   import_runs: 'exchange',
   import_rejections: 'exchange',
+  import_warnings: 'exchange',
   site_identity: 'exchange',
   redirects: 'exchange',
   // schema/site-settings.ts

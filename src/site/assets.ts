@@ -64,7 +64,7 @@ export class SiteAssets {
 
   constructor() {
     const contents = (Object.entries(SOURCES) as [AssetName, string][]).map(([name, file]) => [name, contentOf(file)] as const);
-    // One version for the whole set, so that islands import each other by relative URL (`./when-visible.js`).
+    // One version for the whole set, so that islands import each other by relative URL (`./<name>.js`).
     const digest = hash('sha256', Buffer.concat(contents.flatMap(([name, content]) => [Buffer.from(name), content])), 'base64url');
     const assets = new Map<AssetName, Asset>();
     for (const [name, content] of contents) {

@@ -129,12 +129,17 @@ describeEachDialect('password reset (%s)', (dialect) => {
     const user = await newUser(t.database.db);
     await requestReset(user.email);
     const { token } = (await resetMailsTo(user.email))[0]!;
+    const passwords = ['first new password', 'second new password'];
     const results = await Promise.all(
-      ['first new password', 'second new password'].map((password) =>
-        t.app.inject({ method: 'POST', url: CONFIRM, payload: { token, password } }),
-      ),
+      passwords.map((password) => t.app.inject({ method: 'POST', url: CONFIRM, payload: { token, password } })),
     );
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 400]);
+    // The password set is the winner's, and only it signs in: the loser changed nothing.
+    const won = results.findIndex((r) => r.statusCode === 200);
+    const signIn = async (password: string) =>
+      (await t.app.inject({ method: 'POST', url: LOGIN, payload: { username: user.username, password } })).statusCode;
+    expect(await signIn(passwords[won]!)).toBe(200);
+    expect(await signIn(passwords[1 - won]!)).toBe(401);
   });
 
   it('validates the e-mail and refuses unknown fields', async () => {

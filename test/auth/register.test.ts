@@ -143,6 +143,11 @@ describeEachDialect('POST /auth/register (%s)', (dialect) => {
       ),
     );
     expect(results.map((r) => r.statusCode).sort()).toEqual([201, 409]);
+    // One account of that name, the winner's; the loser is told why and left nothing behind.
+    const won = results.findIndex((r) => r.statusCode === 201);
+    expect(results[1 - won]!.json().code).toBe('username_taken');
+    const accounts = await t.database.db.selectFrom('users').select('email').where('username', '=', username).execute();
+    expect(accounts).toEqual([{ email: `${username}${won + 1}@example.test` }]);
   });
 
   it('answers 403 when registration is closed', async () => {

@@ -4,6 +4,7 @@ import type { UserRow } from '../../src/db/schema/index.js';
 import { buildPeerApp, buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS, describeEachDialect } from '../helpers/database.js';
 import { bearer, DEFAULT_PASSWORD, expiredAccessToken, newUser } from '../helpers/factories.js';
+import { until } from '../helpers/until.js';
 
 const TOKEN = '/realty-api/v1/auth/token';
 const VALIDATE = '/realty-api/v1/auth/validate-token';
@@ -239,7 +240,7 @@ describe.runIf(process.env.REDIS_URL)('session revocation through Redis across p
     t = await buildTestApp(DIALECTS.at(-1)!, {}, { redis: redisA });
     peer = await buildPeerApp(t, { redis: redisB });
     // Both revocation subscriptions are live once a published message reaches them.
-    await waitFor(async () => (await redisA.pubsub('NUMSUB', 'realty-api:sessions:revoked'))[1] === 2);
+    await until(async () => (await redisA.pubsub('NUMSUB', 'realty-api:sessions:revoked'))[1] === 2);
   });
   afterAll(async () => {
     await peer.close();
@@ -269,15 +270,7 @@ describe.runIf(process.env.REDIS_URL)('session revocation through Redis across p
     // Any announced revocation empties every process's cache; the peer then reads the truth.
     const other = await login();
     await t.app.inject({ method: 'POST', url: LOGOUT, headers: bearer(other.token) });
-    await waitFor(async () => (await onPeer()).statusCode === 401);
+    await until(async () => (await onPeer()).statusCode === 401);
     expect((await onPeer()).statusCode).toBe(401);
   });
 });
-
-async function waitFor(condition: () => Promise<boolean>, timeoutMs = 2000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

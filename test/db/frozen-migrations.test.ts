@@ -60,6 +60,7 @@ const SHIPPED: Readonly<Record<string, string>> = {
   'src/db/migrations/0029_setup_tokens.ts': '1a4c50b763436c0a',
   'src/db/migrations/0030_site_identity.ts': '944cb6d9dee986fc',
   'src/db/migrations/0031_redirects.ts': '224253ab07b9f435',
+  'src/db/migrations/0032_import_warnings.ts': 'e1b8e1691ec81f2a',
 };
 
 const FOLDERS = ['src/db/migrations', 'src/db/dialect/ddl'];

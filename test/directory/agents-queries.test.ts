@@ -10,7 +10,7 @@ const API = '/realty-api/v1';
 const PER_KIND = 40;
 
 /**
- * A page of agents or agencies costs a fixed number of queries whatever its size (CONVENTIONS.md habit 5):
+ * A page of agents or agencies costs a fixed number of queries whatever its size (../shared/CONVENTIONS.md habit 5):
  * every agent has an agency, a picture, terms and listings; every agency a logo, agents and listings.
  */
 describeEachDialect('no N+1 in directory pages (%s)', (dialect) => {

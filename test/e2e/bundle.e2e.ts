@@ -17,7 +17,7 @@ function firstLoadScripts(): string[] {
     if (seen.has(file)) continue;
     seen.add(file);
     const code = readFileSync(`${DIST}${file}`, 'utf8');
-    // Static imports between chunks (`import{a as b}from"./x.js"`), not the lazy `import("./x.js")`.
+    // Static imports between chunks (`import{a as b}from"./<name>.js"`), not the lazy `import("./<name>.js")`.
     for (const match of code.matchAll(/(?:^|[;\s}])import\s*(?:[\w${},\s*]+from\s*)?["']\.\/([^"']+\.js)["']/g))
       queue.push(`assets/${match[1]}`);
   }

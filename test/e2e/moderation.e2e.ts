@@ -23,6 +23,7 @@ const MAIN_PAGES: [string, string][] = [
   ['/reviews-received', 'Reviews received'],
   ['/broadcast', 'Broadcast notification'],
   ['/deliveries', 'Failed deliveries'],
+  ['/redirects', 'Redirects'],
 ];
 
 describe('moderation and the administrators’ pages', () => {
@@ -122,12 +123,13 @@ describe('moderation and the administrators’ pages', () => {
     page.on('response', (response) => {
       if (response.url().includes('/realty-api/v1/') && response.status() === 200) requests.push(new URL(response.url()).pathname);
     });
-    for (const path of ['/moderation', '/users', '/dashboard', '/taxonomy', '/invoices', '/deliveries', '/broadcast']) {
+    for (const path of ['/moderation', '/users', '/dashboard', '/taxonomy', '/invoices', '/deliveries', '/broadcast', '/redirects']) {
       await page.goto(`${suite.server.url}/console${path}`);
       await page.getByRole('heading', { level: 1, name: 'Not allowed (403)' }).waitFor();
     }
-    expect(requests.filter((path) => /\/(stats|users$|notifications\/deliveries)/.test(path))).toEqual([]);
+    expect(requests.filter((path) => /\/(stats|users$|notifications\/deliveries|redirects)/.test(path))).toEqual([]);
     await expect(suite.server.api('GET', '/stats/listings', undefined, buyer.token)).rejects.toThrow(/403/);
+    await expect(suite.server.api('GET', '/redirects', undefined, buyer.token)).rejects.toThrow(/403/);
     expect(await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Moderation queue' }).count()).toBe(0);
   });
 });

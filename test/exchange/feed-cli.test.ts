@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { item, wxr } from '../adapters/feeds/wxr/wxr-test-helpers.js';
 import { startProgram } from '../helpers/programs.js';
 
 /** `realty-api import` and `export` as a user runs them: usage mistakes, the report, the exit status. */
@@ -81,6 +82,25 @@ describe('feed commands on the command line', () => {
     const exported = await run(['export', '--format', 'csv']);
     expect(exported.code, exported.out).toBe(0);
     expect(exported.stdout.split('\n')[1]).toMatch(/^A,First house,publish,/);
+
+    // A WordPress export whose plan size cannot be read: imported without it, the warning printed; --strict rejects.
+    const plan = 'a:1:{i:0;a:2:{s:15:"fave_plan_title";s:5:"Plant";s:14:"fave_plan_size";s:6:"ask us";}}';
+    fs.writeFileSync(path.join(cwd, 'site.xml'), wxr(item('7', 'property', { title: 'Villa with a plan', meta: { floor_plans: plan } })));
+    const dry = await run(['import', 'site.xml', '--format', 'wxr', '--dry-run']);
+    expect(dry.code, dry.out).toBe(0);
+    expect(dry.stdout).toContain('migration report (dry run, nothing written):\n  listings: 1 would be imported (1 publish), 0 rejected\n');
+    expect(dry.stdout).toContain('  floor plans: 1 (multi-units included)\n');
+    expect(dry.stdout).toContain('  warnings: 1 (values left out)\n');
+    expect(dry.stdout).toContain('  old addresses: 0 would be kept as redirects\n');
+    const strict = await run(['import', 'site.xml', '--format', 'wxr', '--strict']);
+    expect(strict.code, strict.out).toBe(1);
+    expect(strict.out).toContain('line 4 (key 7): floor_plans must be of type number (in plan 1, fave_plan_size)');
+    expect(strict.stdout).toMatch(/^0 created, 0 updated, 0 unchanged, 0 withdrawn, 1 rejected.*--strict\)\nmigration report:\n/);
+    const site = await run(['import', 'site.xml', '--format', 'wxr']);
+    expect(site.code, site.out).toBe(0);
+    expect(site.out).toContain('line 4 (key 7): warning: floor_plans must be of type number (in plan 1, fave_plan_size); left out');
+    expect(site.stdout).toMatch(/^1 created, 0 updated, 0 unchanged, 0 withdrawn, 0 rejected, 1 warning \(values left out\)/);
+    expect(site.stdout).toContain('migration report:\n  listings: 1 imported (1 publish), 0 rejected\n');
 
     const missing = await run(['import', 'nowhere.csv', '--format', 'csv']);
     expect(missing).toMatchObject({ code: 1, out: expect.stringContaining('cannot read nowhere.csv: ENOENT') });

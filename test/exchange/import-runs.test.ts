@@ -257,7 +257,8 @@ describeEachDialect('imports over HTTP (%s)', (dialect) => {
     expectField(await post({ url: 'https://feeds.example/a.csv', format: 'xml' }), 'format');
     expectField(await post({ url: 'https://feeds.example/a.csv', format: 'csv', owner_email: 'nobody@nowhere.example' }), 'owner_email');
     expectField(await post({ url: 'https://feeds.example/a.csv', format: 'csv', source: '<b></b>' }), 'source');
-    expectField(await post({ url: 'https://feeds.example/a.csv', format: 'csv', strict: true }), 'strict');
+    expectField(await post({ url: 'https://feeds.example/a.csv', format: 'csv', verbose: true }), 'verbose');
+    expectField(await post({ url: 'https://feeds.example/a.csv', format: 'csv', strict: 'yes' }), 'strict');
     expectField(
       await postUpload(t, admin, [
         ['format', 'xml'],

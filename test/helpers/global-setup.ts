@@ -60,7 +60,7 @@ export const PROGRAMS = {
 
 /**
  * The worker threads those programs start. Code names a worker by its compiled path beside its own
- * (`new URL('./x.js', import.meta.url)`, lib/worker-thread.ts); bundled, every caller is in the programs'
+ * (`new URL('./<name>.js', import.meta.url)`, lib/worker-thread.ts); bundled, every caller is in the programs'
  * directory, so each worker is bundled there under that name.
  */
 const WORKER_THREADS = {

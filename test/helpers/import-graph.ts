@@ -75,7 +75,7 @@ function templateText(template: ts.TemplateLiteral): string {
   return template.head.text + template.templateSpans.map((span) => `\${}${span.literal.text}`).join('');
 }
 
-/** `../x.js` seen from `src/a/b.ts` → `src/a/x.ts`; bare specifiers (packages, node:) stay as they are. */
+/** `../<name>.js` seen from `src/<dir>/<file>.ts` → `src/<dir>/<name>.ts`; bare specifiers (packages, node:) stay as they are. */
 export function resolveSpecifier(from: string, specifier: string): string {
   if (!specifier.startsWith('.')) return specifier;
   const joined = path.posix.normalize(path.posix.join(path.posix.dirname(from), specifier));
@@ -84,7 +84,7 @@ export function resolveSpecifier(from: string, specifier: string): string {
 
 function isTypeOnlyImport(node: ts.ImportDeclaration): boolean {
   const clause = node.importClause;
-  if (!clause) return false; // `import './x.js'` runs the file
+  if (!clause) return false; // `import './<name>.js'` runs the file
   if (clause.isTypeOnly) return true;
   const named = clause.namedBindings;
   return !clause.name && !!named && ts.isNamedImports(named) && named.elements.length > 0 && named.elements.every((e) => e.isTypeOnly);
@@ -207,7 +207,7 @@ export function scanTree(root: string, dir = 'src'): SourceFacts[] {
     .map((file) => scanSource(file, readFileSync(path.join(root, file), 'utf8')));
 }
 
-/** The module a path belongs to: `src/modules/search/geo.ts` → `search`. */
+/** The module a path belongs to: `src/modules/search/geo/geo.ts` → `search`. */
 export function moduleOf(file: string): string | undefined {
   return /^src\/modules\/([^/]+)\//.exec(file)?.[1];
 }

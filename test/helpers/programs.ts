@@ -6,7 +6,7 @@ import { inject } from 'vitest';
 import type { PROGRAMS } from './global-setup.js';
 
 /**
- * Starts one of the programs global-setup.ts compiled once for the run (`main.mjs`: the CLI, run as
+ * Starts one of the programs global-setup.ts compiled once for the run (`PROGRAMS`: the CLI from src/main.ts, run as
  * `npm start` runs the built one), with stdout and stderr piped. Plain JavaScript: a start costs loading
  * the application, not compiling it too.
  */

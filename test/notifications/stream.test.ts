@@ -12,6 +12,7 @@ import type { NotificationRecord } from '../../src/modules/notifications/notific
 import { buildTestApp, TEST_JWT_SECRET, type TestApp, testConfig } from '../helpers/app.js';
 import { createTestDatabase, DIALECTS, type TestDatabase, describeEachDialect } from '../helpers/database.js';
 import { accessTokenExpiringIn, bearer, newSignedInUser, newUser, tokenFor } from '../helpers/factories.js';
+import { until } from '../helpers/until.js';
 
 const BASE = '/realty-api/v1/notifications';
 const STREAM = `${BASE}/stream`;
@@ -74,7 +75,7 @@ class SseClient {
 
   /** Resolves once the stream is live: the `retry` field is written after the hub subscription. */
   async live(): Promise<this> {
-    await waitFor(() => this.events.some((e) => e.retry !== undefined));
+    await until(() => this.events.some((e) => e.retry !== undefined));
     return this;
   }
 
@@ -94,14 +95,6 @@ function parseBlock(block: string): SseEvent {
     }
   }
   return event;
-}
-
-async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 3000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -144,13 +137,13 @@ describeEachDialect('GET /notifications/stream (%s)', (dialect) => {
    */
   const marked = async (stream: { notifications(): { id: number }[] }, user: UserRow) => {
     const marker = await notifyUser(user, 'Marker');
-    await waitFor(() => stream.notifications().some((n) => n.id === marker));
+    await until(() => stream.notifications().some((n) => n.id === marker));
     return marker;
   };
 
   it('answers 401 without a token, and 400 for a malformed Last-Event-ID', async () => {
     const anonymous = await SseClient.open(t.app);
-    await waitFor(() => anonymous.ended);
+    await until(() => anonymous.ended);
     expect(anonymous.status).toBe(401);
     expect(JSON.parse(anonymous.body).code).toBe('unauthorized');
 
@@ -181,7 +174,7 @@ describeEachDialect('GET /notifications/stream (%s)', (dialect) => {
     expect(stream.events[0]).toEqual({ retry: '5000' });
 
     const id = await notifyUser(user, 'Approved');
-    await waitFor(() => stream.notifications().length === 1);
+    await until(() => stream.notifications().length === 1);
     const event = stream.events.find((e) => e.event === 'notification');
     expect(event?.id).toBe(String(id));
     expect(stream.notifications()[0]).toMatchObject({
@@ -205,7 +198,7 @@ describeEachDialect('GET /notifications/stream (%s)', (dialect) => {
     await notifyUser(other, 'Not yours');
     // 'Yours' comes after 'Not yours': once it is there, the other would have come before it.
     const mine = await notifyUser(user, 'Yours');
-    await waitFor(() => stream.notifications().some((n) => n.id === mine));
+    await until(() => stream.notifications().some((n) => n.id === mine));
     expect(stream.notifications().map((n) => n.id)).toEqual([mine]);
     stream.close();
   });
@@ -214,7 +207,7 @@ describeEachDialect('GET /notifications/stream (%s)', (dialect) => {
     const { user, auth: headers } = await newSignedInUser(t);
     const [first, second, third] = [await notifyUser(user, 'One'), await notifyUser(user, 'Two'), await notifyUser(user, 'Three')];
     const stream = await (await SseClient.open(t.app, { ...headers, 'last-event-id': String(first) })).live();
-    await waitFor(() => stream.notifications().length === 2);
+    await until(() => stream.notifications().length === 2);
     const fourth = await notifyUser(user, 'Four');
     const marker = await marked(stream, user);
     expect(stream.notifications().map((n) => n.id)).toEqual([second, third, fourth, marker]);
@@ -224,13 +217,13 @@ describeEachDialect('GET /notifications/stream (%s)', (dialect) => {
     // The query parameter serves the first connection; the header wins when both are sent. A replay ends with
     // the newest notification (the marker): once it is there, the replay is whole.
     const byQuery = await (await SseClient.open(t.app, headers, `${STREAM}?last_event_id=${second}`)).live();
-    await waitFor(() => byQuery.notifications().some((n) => n.id === marker));
+    await until(() => byQuery.notifications().some((n) => n.id === marker));
     expect(byQuery.notifications().map((n) => n.id)).toEqual([third, fourth, marker]);
     byQuery.close();
     const both = await (
       await SseClient.open(t.app, { ...headers, 'last-event-id': String(third) }, `${STREAM}?last_event_id=${first}`)
     ).live();
-    await waitFor(() => both.notifications().some((n) => n.id === marker));
+    await until(() => both.notifications().some((n) => n.id === marker));
     expect(both.notifications().map((n) => n.id)).toEqual([fourth, marker]);
     both.close();
   });
@@ -252,7 +245,7 @@ describeEachDialect('GET /notifications/stream (%s)', (dialect) => {
       (r) => r.id,
     );
     const stream = await (await SseClient.open(t.app, { ...headers, 'last-event-id': String(ids[4]) })).live();
-    await waitFor(() => stream.notifications().length === 225);
+    await until(() => stream.notifications().length === 225);
     const marker = await marked(stream, user);
     expect(stream.notifications().map((n) => n.id)).toEqual([...ids.slice(5), marker]);
     stream.close();
@@ -274,7 +267,7 @@ describeEachDialect('GET /notifications/stream (%s)', (dialect) => {
     });
     try {
       const stream = await (await SseClient.open(t.app, { ...headers, 'last-event-id': String(start) })).live();
-      await waitFor(() => stream.notifications().length >= 2);
+      await until(() => stream.notifications().length >= 2);
       const marker = await marked(stream, user);
       expect(stream.notifications().map((n) => n.id)).toEqual([...created, marker]);
       stream.close();
@@ -287,7 +280,7 @@ describeEachDialect('GET /notifications/stream (%s)', (dialect) => {
     const { user, auth: headers } = await newSignedInUser(t);
     const streams = await Promise.all(Array.from({ length: 5 }, async () => (await SseClient.open(t.app, headers)).live()));
     const sixth = await SseClient.open(t.app, headers);
-    await waitFor(() => sixth.ended);
+    await until(() => sixth.ended);
     expect(sixth.status).toBe(429);
     expect(sixth.response.headers['retry-after']).toBe('30');
     expect(JSON.parse(sixth.body).code).toBe('rate_limited');
@@ -297,12 +290,12 @@ describeEachDialect('GET /notifications/stream (%s)', (dialect) => {
     expect(theirs.status).toBe(200);
 
     streams[0]!.close();
-    await waitFor(() => t.services.notificationHub.listenerCount(user.id) === 4);
+    await until(() => t.services.notificationHub.listenerCount(user.id) === 4);
     const again = await (await SseClient.open(t.app, headers)).live();
     expect(again.status).toBe(200);
     for (const stream of [...streams, theirs, again]) stream.close();
-    await waitFor(() => t.services.notificationHub.listenerCount(user.id) === 0);
-    await waitFor(() => t.services.notificationHub.listenerCount(other.user.id) === 0);
+    await until(() => t.services.notificationHub.listenerCount(user.id) === 0);
+    await until(() => t.services.notificationHub.listenerCount(other.user.id) === 0);
   });
 
   it('releases the place of a client that left while its token was checked', async () => {
@@ -320,7 +313,7 @@ describeEachDialect('GET /notifications/stream (%s)', (dialect) => {
       const { port } = t.app.server.address() as AddressInfo;
       const request = http.get({ host: '127.0.0.1', port, path: STREAM, headers, agent: false });
       request.on('error', () => {});
-      await waitFor(() => spy.mock.calls.length === 1);
+      await until(() => spy.mock.calls.length === 1);
       request.destroy();
       leave();
       await sleep(200);
@@ -348,7 +341,7 @@ describeEachDialect('GET /notifications/stream (%s)', (dialect) => {
     it('sends heartbeat comments while nothing happens', async () => {
       const user = await newUser(h.database.db);
       const stream = await (await SseClient.open(h.app, bearer(await tokenFor(h.app, user)))).live();
-      await waitFor(() => stream.events.filter((e) => e.comment === 'heartbeat').length >= 2, 3500);
+      await until(() => stream.events.filter((e) => e.comment === 'heartbeat').length >= 2, 3500);
       expect(stream.body).toContain(': heartbeat\n\n');
       stream.close();
     });
@@ -359,7 +352,7 @@ describeEachDialect('GET /notifications/stream (%s)', (dialect) => {
       const sid = (await h.database.db.selectFrom('sessions').select('id').where('user_id', '=', user.id).executeTakeFirstOrThrow()).id;
       const stream = await (await SseClient.open(h.app, bearer(await accessTokenExpiringIn(user.id, sid, 2)))).live();
       expect(stream.status).toBe(200);
-      await waitFor(() => stream.ended, 4000);
+      await until(() => stream.ended, 4000);
       expect(h.services.notificationHub.listenerCount(user.id)).toBe(0);
     });
 
@@ -376,7 +369,7 @@ describeEachDialect('GET /notifications/stream (%s)', (dialect) => {
         timer = setTimeout(() => reject(new Error('app.close() is still waiting for the open streams')), 10_000);
       });
       await Promise.race([h.close(), stillWaiting]).finally(() => clearTimeout(timer));
-      await waitFor(() => streams.every((s) => s.ended));
+      await until(() => streams.every((s) => s.ended));
       expect(h.services.notificationHub.listenerCount()).toBe(0);
       agent.destroy();
     });
@@ -423,7 +416,7 @@ describe('NotificationHub', () => {
     const received: number[] = [];
     hub.subscribe(7, (n) => received.push(n.id));
     expect(() => hub.publish([row(7, 1)])).not.toThrow();
-    await waitFor(() => vi.mocked(log.warn).mock.calls.length > 0);
+    await until(() => vi.mocked(log.warn).mock.calls.length > 0);
     expect(received).toEqual([]);
     hub.close();
     redis.disconnect();
@@ -469,7 +462,7 @@ describe.runIf(process.env.REDIS_URL)('GET /notifications/stream across processe
     database = await createTestDatabase(DIALECTS.at(-1)!);
     a = await instance();
     b = await instance();
-    await waitFor(async () => (await a.redis.pubsub('NUMSUB', channel))[1] === 2);
+    await until(async () => (await a.redis.pubsub('NUMSUB', channel))[1] === 2);
   });
   afterAll(async () => {
     await b?.close();
@@ -501,7 +494,7 @@ describe.runIf(process.env.REDIS_URL)('GET /notifications/stream across processe
       payload: { title: 'Marker', message: 'after', user_id: user.id },
     });
     expect(marker.statusCode).toBe(201);
-    await waitFor(() => [onA, onB].every((stream) => stream.notifications().some((n) => n.title === 'Marker')));
+    await until(() => [onA, onB].every((stream) => stream.notifications().some((n) => n.title === 'Marker')));
     for (const stream of [onA, onB]) {
       expect(stream.notifications()).toEqual([
         expect.objectContaining({ id, title: 'Across', message: 'processes' }),
@@ -517,7 +510,7 @@ describe.runIf(process.env.REDIS_URL)('GET /notifications/stream across processe
     const stream = await (await SseClient.open(b.app, bearer(await tokenFor(b.app, user)))).live();
     // NOTE: the hub's subscriber connection is private; dropping it simulates a Redis connection loss.
     (b.services.notificationHub as unknown as { subscriber: Redis }).subscriber.disconnect(true);
-    await waitFor(() => stream.ended, 5000);
-    await waitFor(async () => (await a.redis.pubsub('NUMSUB', channel))[1] === 2, 5000);
+    await until(() => stream.ended, 5000);
+    await until(async () => (await a.redis.pubsub('NUMSUB', channel))[1] === 2, 5000);
   });
 });

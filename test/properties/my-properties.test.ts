@@ -181,10 +181,13 @@ describeEachDialect('GET /users/my-properties (%s)', (dialect) => {
     expectError(await mine((await newSeller()).auth, '?author_id=1'), 400, 'validation_failed');
   });
 
-  it('accepts every listing-creating role', async () => {
+  it('accepts every listing-creating role, each seeing its own listing', async () => {
     for (const role of ['administrator', 'manager', 'agency', 'agent', 'owner', 'seller'] as const) {
-      const res = await mine(await signIn(t.app, await newUser(db, { role })));
+      const user = await newUser(db, { role });
+      const id = await listingOf(user, { status: 'draft' });
+      const res = await mine(await signIn(t.app, user));
       expect(res.statusCode, `${role}: ${res.body}`).toBe(200);
+      expect(idsOf(res), role).toEqual([id]);
     }
   });
 });

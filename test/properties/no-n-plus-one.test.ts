@@ -15,7 +15,7 @@ const LISTINGS = 100;
 const IMAGES_PER_LISTING = 7;
 
 /**
- * A page of summaries costs a fixed number of queries, whatever its size (CONVENTIONS.md habit 5): listings
+ * A page of summaries costs a fixed number of queries, whatever its size (../shared/CONVENTIONS.md habit 5): listings
  * with terms in four taxonomies, two agents, an agency and a gallery longer than the summary's five images.
  */
 describeEachDialect('no N+1 in listing pages (%s)', (dialect) => {

@@ -115,12 +115,16 @@ describeEachDialect('POST …/{id}/reviews (%s)', (dialect) => {
     });
 
     it('accepts the limits themselves', async () => {
-      const res = await api.create(buyerAuth, 'property', await listing(), {
-        rating: 1,
-        title: 't'.repeat(200),
-        content: 'x'.repeat(5000),
-      });
+      const limits = { rating: 1, title: 't'.repeat(200), content: 'x'.repeat(5000) };
+      const res = await api.create(buyerAuth, 'property', await listing(), limits);
       expect(res.statusCode, res.body).toBe(201);
+      // Kept whole, not cut to fit.
+      const stored = await db
+        .selectFrom('reviews')
+        .select(['rating', 'title', 'content'])
+        .where('id', '=', createdId(res))
+        .executeTakeFirstOrThrow();
+      expect(stored).toEqual(limits);
     });
   });
 

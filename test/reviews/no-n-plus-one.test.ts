@@ -22,7 +22,7 @@ class StatementCounter implements KyselyPlugin {
   }
 }
 
-/** A page of reviews costs the same number of queries whatever its size, signed in or not (CONVENTIONS.md 5). */
+/** A page of reviews costs the same number of queries whatever its size, signed in or not (../shared/CONVENTIONS.md 5). */
 describeEachDialect('no N+1 in review pages (%s)', (dialect) => {
   const counter = new StatementCounter();
   let database: TestDatabase;

@@ -15,18 +15,10 @@ import { TEST_JWT_SECRET, testConfig } from '../helpers/app.js';
 import { createTestDatabase, type TestDatabase, describeEachDialect } from '../helpers/database.js';
 import { newListing } from '../helpers/factories.js';
 import { gate } from '../helpers/gate.js';
+import { until } from '../helpers/until.js';
 
 const API = '/realty-api/v1';
 const METRICS_TOKEN = 'metrics-token-of-the-engine-tests';
-
-/** Polls `check` until it holds, for at most `timeoutMs` (a bound on the wait, not on what is measured). */
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 /** A word no other listing has: letters only, so that the keyword index keeps it whole. */
 function uniqueWord(): string {
@@ -153,22 +145,22 @@ describeEachDialect('the search index of two processes on one database (%s)', (d
       running.push(b);
       if (redis) {
         const channel = `${settings.REDIS_KEY_PREFIX}${SEARCH_INDEX_CHANNEL}`;
-        await waitFor(async () => (await a.redis!.pubsub('NUMSUB', channel))[1] === 2);
+        await until(async () => (await a.redis!.pubsub('NUMSUB', channel))[1] === 2);
       }
-      await waitFor(async () => a.services.searchIndex!.built && b.services.searchIndex!.built);
+      await until(async () => a.services.searchIndex!.built && b.services.searchIndex!.built);
       const word = uniqueWord();
       expect(await searchIds(b, word)).toEqual([]);
 
       const id = await newListing(a.database.db, { title: `Terrace ${word}` });
       // A's own write: searchable on A's next search, without waiting for anything.
       expect(await searchIds(a, word)).toEqual([id]);
-      await waitFor(async () => (await searchIds(b, word)).length > 0);
+      await until(async () => (await searchIds(b, word)).length > 0);
       expect(await searchIds(b, word)).toEqual([id]);
 
       // And the way back, with a change rather than an insert.
       await b.database.db.updateTable('listings').set({ status: 'draft' }).where('id', '=', id).execute();
       expect(await searchIds(b, word)).toEqual([]);
-      await waitFor(async () => (await searchIds(a, word)).length === 0);
+      await until(async () => (await searchIds(a, word)).length === 0);
     });
   });
 
@@ -188,12 +180,12 @@ describeEachDialect('the search index of two processes on one database (%s)', (d
     const ready = () => server.app.inject({ method: 'GET', url: '/ready' });
     expect((await ready()).statusCode).toBe(503);
     server.release!();
-    await waitFor(async () => (await ready()).statusCode === 200);
+    await until(async () => (await ready()).statusCode === 200);
     const feed = server.services.searchIndex!;
     expect(feed.built).toBe(true);
 
     const head = await changeLogHead(database.db);
-    await waitFor(async () => feed.position === head);
+    await until(async () => feed.position === head);
     expect(await metric(server, 'realty_search_engine_listings')).toBe(feed.index.size);
     expect(feed.index.size).toBeGreaterThan(0);
     expect(await metric(server, 'realty_search_engine_change_log_position')).toBe(head);

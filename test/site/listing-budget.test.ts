@@ -27,7 +27,7 @@ describe('the JavaScript a listing page sends before its map is in view', () => 
     expect(res.statusCode, url).toBe(200);
     const raw = res.rawPayload;
     const text = res.headers['content-encoding'] === 'gzip' ? gunzipSync(raw).toString() : raw.toString();
-    // Static imports only: `import … from './x.js'` and `import './x.js'`; a dynamic import() waits for its moment.
+    // Static imports only: `import … from './<name>.js'` and `import './<name>.js'`; a dynamic import() waits for its moment.
     const imports = [...text.matchAll(/^\s*import\s+(?:[^'"]*?\sfrom\s+)?['"](\.[^'"]+)['"]/gm)].map(
       (m) => new URL(m[1]!, `http://site${url}`).pathname,
     );

@@ -132,13 +132,17 @@ describeEachDialect('POST /social/google/login (%s)', (dialect) => {
   });
 
   it('accepts a token issued to any configured client id', async () => {
-    const res = await login(await google.signIdToken({ claims: identity({ aud: 'second-client.apps.googleusercontent.com' }) }));
+    const claims = identity({ aud: 'second-client.apps.googleusercontent.com' });
+    const res = await login(await google.signIdToken({ claims }));
     expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({ email: claims.email, social_provider: 'google' });
   });
 
   it('accepts both spellings of the Google issuer', async () => {
-    const res = await login(await google.signIdToken({ claims: identity({ iss: 'accounts.google.com' }) }));
+    const claims = identity({ iss: 'accounts.google.com' });
+    const res = await login(await google.signIdToken({ claims }));
     expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({ email: claims.email, social_provider: 'google' });
   });
 
   it('links an existing account whose e-mail the provider reports as verified', async () => {

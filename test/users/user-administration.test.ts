@@ -5,6 +5,7 @@ import { buildPeerApp, buildTestApp, type TestApp } from '../helpers/app.js';
 import { DIALECTS, describeEachDialect } from '../helpers/database.js';
 import { errorBody } from '../helpers/expectations.js';
 import { type Auth, DEFAULT_PASSWORD, newSignedInUser, newUser, signIn, unique } from '../helpers/factories.js';
+import { until } from '../helpers/until.js';
 
 const API = '/realty-api/v1';
 const OTHER_ROLES = ['manager', 'agency', 'agent', 'owner', 'seller', 'buyer'] as const satisfies readonly Role[];
@@ -376,7 +377,7 @@ describe.runIf(process.env.REDIS_URL)('suspension through Redis across processes
     t = await buildTestApp(DIALECTS.at(-1)!, {}, { redis: redisA });
     peer = await buildPeerApp(t, { redis: redisB });
     // Both revocation subscriptions are live once they are counted.
-    await waitFor(async () => (await redisA.pubsub('NUMSUB', 'realty-api:sessions:revoked'))[1] === 2);
+    await until(async () => (await redisA.pubsub('NUMSUB', 'realty-api:sessions:revoked'))[1] === 2);
   });
   afterAll(async () => {
     await peer.close();
@@ -402,16 +403,8 @@ describe.runIf(process.env.REDIS_URL)('suspension through Redis across processes
         payload: change.payload,
       });
       expect(res.statusCode, res.body).toBe(200);
-      await waitFor(async () => (await onPeer()).statusCode === 401);
+      await until(async () => (await onPeer()).statusCode === 401);
       expect((await onPeer()).statusCode).toBe(401);
     }
   });
 });
-
-async function waitFor(condition: () => Promise<boolean>, timeoutMs = 2000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

@@ -7,6 +7,7 @@ import { dashboardFeature } from './dashboard';
 import { exploreFeature } from './explore';
 import { favoritesFeature } from './favorites';
 import { homeFeature } from './home';
+import { importsFeature } from './imports';
 import { leadsFeature } from './leads';
 import { listingsFeature } from './listings';
 import { membershipFeature } from './membership';
@@ -39,6 +40,7 @@ export const FEATURES: readonly ConsoleFeature[] = [
   moderationFeature,
   usersFeature,
   taxonomyFeature,
+  importsFeature,
   billingAdminFeature,
   broadcastFeature,
   brandFeature,

@@ -110,13 +110,22 @@ export interface FeedAgency {
   url?: string;
 }
 
+/** An optional value a reader left out of a record, and why: the record is imported without it, and reported. */
+export interface FieldWarning {
+  field: string;
+  reason: string;
+}
+
 /**
  * One record read from a feed. `at` says where it was in the file, for the rejection report: a CSV line, an
  * XML element's line, a JSON array position ("Property[12]").
  */
 export type FeedRecord =
-  /** `owner`: the e-mail of the account the listing is to belong to, when the source says (a WordPress author). */
-  | { kind: 'listing'; at: string; listing: FeedListing; owner?: string }
+  /**
+   * `owner`: the e-mail of the account the listing is to belong to, when the source says (a WordPress author).
+   * `warnings`: optional values the reader could not read and left out (a `strict` import rejects the record).
+   */
+  | { kind: 'listing'; at: string; listing: FeedListing; owner?: string; warnings?: FieldWarning[] }
   | { kind: 'agent'; at: string; agent: FeedAgent }
   | { kind: 'agency'; at: string; agency: FeedAgency }
   /**

@@ -1,9 +1,7 @@
-import { CompiledQuery, type Kysely, sql, type Transaction } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
+import type { AnyDb } from '../any-db.js';
 import { copyRows } from '../postgres-copy.js';
 import { dialectOf } from './index.js';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyKysely = Kysely<any> | Transaction<any>;
 
 /**
  * What a bulk write (modules/properties/bulk/) needs to know of the database underneath: how to insert many
@@ -28,7 +26,7 @@ const quote = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
  * database allows. SQLite: multi-row VALUES of up to 2,000 bound values. PostgreSQL: one COPY
  * (postgres-copy.ts). Row triggers in force fire for every row either way.
  */
-export async function insertRows(db: AnyKysely, table: string, columns: readonly string[], rows: readonly unknown[][]): Promise<void> {
+export async function insertRows(db: AnyDb, table: string, columns: readonly string[], rows: readonly unknown[][]): Promise<void> {
   if (rows.length === 0) return;
   if (dialectOf(db) === 'postgres') return copyRows(db, table, columns, rows);
   const perStatement = Math.max(1, Math.floor(SQLITE_VALUES_PER_STATEMENT / columns.length));
@@ -63,7 +61,7 @@ function sqliteInsertSql(table: string, columns: readonly string[], rowCount: nu
  * other writers about); SQLite moves `sqlite_sequence` past them in the caller's write transaction (one
  * writer at a time), so they follow every id ever given, deleted ones included. Run inside a transaction.
  */
-export async function reserveIds(trx: AnyKysely, table: string, count: number): Promise<number[]> {
+export async function reserveIds(trx: AnyDb, table: string, count: number): Promise<number[]> {
   if (count === 0) return [];
   if (dialectOf(trx) === 'postgres') {
     const { rows } = await sql<{ id: number }>`
@@ -93,7 +91,7 @@ export async function reserveIds(trx: AnyKysely, table: string, count: number): 
  * 2026-11-26). The price: a transaction of 5,000 holds the write lock about 3 s on a 2-core machine, which
  * other writers wait out (busy_timeout: 5 s, database.ts).
  */
-export function liveBatchSize(db: AnyKysely): number {
+export function liveBatchSize(db: AnyDb): number {
   return dialectOf(db) === 'postgres' ? 100 : 5_000;
 }
 
@@ -103,7 +101,7 @@ export function liveBatchSize(db: AnyKysely): number {
  * until updates can no longer stay on their page (HOT) and each also writes every index of the table; the
  * autovacuum, waking once a minute, falls behind a bulk write. SQLite rewrites rows in place: nothing to do.
  */
-export async function tidyBetweenTransactions(db: AnyKysely, tables: readonly string[]): Promise<void> {
+export async function tidyBetweenTransactions(db: AnyDb, tables: readonly string[]): Promise<void> {
   if (dialectOf(db) === 'postgres') await sql.raw(`vacuum ${tables.map(quote).join(', ')}`).execute(db);
 }
 
@@ -114,7 +112,7 @@ export async function tidyBetweenTransactions(db: AnyKysely, tables: readonly st
  * recorded record nothing more. The mark is written first, under the write lock it takes, and deleted last:
  * no committed state holds it, and a failure rolls both back. PostgreSQL records once per statement already.
  */
-export async function inMarkedTransaction<T>(trx: AnyKysely, write: () => Promise<T>): Promise<T> {
+export async function inMarkedTransaction<T>(trx: AnyDb, write: () => Promise<T>): Promise<T> {
   if (dialectOf(trx) === 'postgres') return write();
   await sql`insert into change_log_bulk_mark (seq) select coalesce(max(seq), 0) from change_log`.execute(trx);
   const result = await write();
@@ -146,7 +144,7 @@ const SQLITE_BULK_CHECKPOINT_PAGES = 20_000;
  * find their pages in memory) and its log checkpointed less often, both set back afterwards.
  * PostgreSQL's buffers are the server's: nothing to do.
  */
-export async function withBulkSettings<T>(db: AnyKysely, kind: 'fresh' | 'live', write: () => Promise<T>): Promise<T> {
+export async function withBulkSettings<T>(db: AnyDb, kind: 'fresh' | 'live', write: () => Promise<T>): Promise<T> {
   if (dialectOf(db) === 'postgres') return write();
   const cacheBefore = await pragmaNumber(db, 'cache_size');
   const checkpointBefore = await pragmaNumber(db, 'wal_autocheckpoint');
@@ -160,7 +158,7 @@ export async function withBulkSettings<T>(db: AnyKysely, kind: 'fresh' | 'live',
   }
 }
 
-async function pragmaNumber(db: AnyKysely, name: 'cache_size' | 'wal_autocheckpoint'): Promise<number> {
+async function pragmaNumber(db: AnyDb, name: 'cache_size' | 'wal_autocheckpoint'): Promise<number> {
   const { rows } = await sql<Record<string, number>>`${sql.raw(`pragma ${name}`)}`.execute(db);
   return Number(Object.values(rows[0]!)[0]);
 }
@@ -179,11 +177,11 @@ export interface SetAside {
  * behind primary keys and unique constraints stay. Definitions come back from the catalogue's own text,
  * exactly as the migrations made them. Other writers of these tables wait until the transaction ends.
  */
-export async function setAsideForLoad(trx: AnyKysely, tables: readonly string[]): Promise<SetAside> {
+export async function setAsideForLoad(trx: AnyDb, tables: readonly string[]): Promise<SetAside> {
   return dialectOf(trx) === 'postgres' ? setAsidePostgres(trx, tables) : setAsideSqlite(trx, tables);
 }
 
-async function setAsideSqlite(trx: AnyKysely, tables: readonly string[]): Promise<SetAside> {
+async function setAsideSqlite(trx: AnyDb, tables: readonly string[]): Promise<SetAside> {
   const { rows: objects } = await sql<{ type: string; name: string; sql: string }>`
     select type, name, sql from sqlite_master
     where type in ('index', 'trigger') and sql is not null and tbl_name in (${sql.join(tables)})`.execute(trx);
@@ -203,7 +201,7 @@ async function setAsideSqlite(trx: AnyKysely, tables: readonly string[]): Promis
   };
 }
 
-async function setAsidePostgres(trx: AnyKysely, tables: readonly string[]): Promise<SetAside> {
+async function setAsidePostgres(trx: AnyDb, tables: readonly string[]): Promise<SetAside> {
   for (const table of tables) await sql.raw(`alter table ${quote(table)} disable trigger user`).execute(trx);
   const { rows: indexes } = await sql<{ name: string; definition: string }>`
     select index.relname as name, pg_get_indexdef(i.indexrelid) as definition
@@ -241,7 +239,7 @@ async function setAsidePostgres(trx: AnyKysely, tables: readonly string[]): Prom
  * with its index entries): at 100,000 listings the commit took 0.73 s. The lock is held for the rest of the
  * load's transaction (its stamps and commit): other writers' commits wait that long.
  */
-export async function recordNewListings(trx: AnyKysely): Promise<void> {
+export async function recordNewListings(trx: AnyDb): Promise<void> {
   if (dialectOf(trx) === 'postgres') {
     await sql`select 1 from cache_versions order by name for update`.execute(trx);
     await sql`
@@ -265,7 +263,7 @@ const SETTLING_VACUUMS = 2;
  * server process, and `listings` alone took two thirds of the time of all six in one statement.
  * SQLite needs nothing more.
  */
-export async function settleAfterLoad(db: AnyKysely, tables: readonly string[]): Promise<void> {
+export async function settleAfterLoad(db: AnyDb, tables: readonly string[]): Promise<void> {
   if (dialectOf(db) !== 'postgres') return;
   const waiting = [...tables];
   const vacuumNext = async (): Promise<void> => {

@@ -1,8 +1,6 @@
-import { type Expression, type Kysely, type RawBuilder, type SqlBool, sql, type Transaction } from 'kysely';
+import { type Expression, type RawBuilder, type SqlBool, sql } from 'kysely';
+import type { AnyDb } from '../any-db.js';
 import { dialectOf } from './index.js';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyKysely = Kysely<any> | Transaction<any>;
 
 /**
  * Keyword filters of a query over `listings as l` (docs/api.md 4.4). Words are made in JavaScript
@@ -26,7 +24,7 @@ function assertTerms(terms: readonly string[]): void {
 }
 
 /** Listings whose words include every term; no terms (a keyword of stopwords) filters nothing. */
-export function hasAllTerms(db: AnyKysely, terms: readonly string[]): Expression<SqlBool> {
+export function hasAllTerms(db: AnyDb, terms: readonly string[]): Expression<SqlBool> {
   if (terms.length === 0) return sql<SqlBool>`1 = 1`;
   assertTerms(terms);
   if (dialectOf(db) === 'postgres') {
@@ -43,7 +41,7 @@ export function hasAllTerms(db: AnyKysely, terms: readonly string[]): Expression
  * Plain LIKE on words padded with spaces, identical on both databases; `db` keeps the signature of the
  * other keyword filter.
  */
-export function titleHits(_db: AnyKysely, terms: readonly string[]): RawBuilder<number> {
+export function titleHits(_db: AnyDb, terms: readonly string[]): RawBuilder<number> {
   if (terms.length === 0) return sql<number>`0`;
   assertTerms(terms);
   const padded = sql`(' ' || ${sql.ref('l.title_tokens')} || ' ')`;

@@ -1,8 +1,6 @@
-import { type Kysely, sql } from 'kysely';
+import { sql } from 'kysely';
+import type { AnyDb } from '../any-db.js';
 import { dialectOf } from './index.js';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDb = Kysely<any>;
 
 /** Change rows folded per transaction: a batch holds its cells' locks briefly and its rows fit in memory. */
 const DEFAULT_BATCH = 20_000;

@@ -1,8 +1,6 @@
-import { type Expression, type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
+import { type Expression, type RawBuilder, sql } from 'kysely';
+import type { AnyDb } from '../any-db.js';
 import { dialectOf } from './index.js';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyKysely = Kysely<any> | Transaction<any>;
 
 /**
  * An aggregate of a group's integer ids as one comma-separated text (`'3,17,42'`), ascending: a million
@@ -10,7 +8,7 @@ type AnyKysely = Kysely<any> | Transaction<any>;
  * makes reading them for the search index cheap on either driver. SQLite's `group_concat` follows the order
  * of the rows it is given (the caller reads them through an index in id order); PostgreSQL orders them itself.
  */
-export function commaSeparatedIds(db: AnyKysely, id: Expression<number>): RawBuilder<string> {
+export function commaSeparatedIds(db: AnyDb, id: Expression<number>): RawBuilder<string> {
   return dialectOf(db) === 'postgres' ? sql<string>`string_agg(${id}::text, ',' order by ${id})` : sql<string>`group_concat(${id}, ',')`;
 }
 

@@ -1,4 +1,5 @@
-import { type Expression, type Kysely, PostgresAdapter, type RawBuilder, sql, type Transaction } from 'kysely';
+import { type Expression, PostgresAdapter, type RawBuilder, sql } from 'kysely';
+import type { AnyDb } from '../any-db.js';
 
 /**
  * The only place that knows which database is underneath. Everything outside `src/db/` asks these helpers
@@ -6,10 +7,7 @@ import { type Expression, type Kysely, PostgresAdapter, type RawBuilder, sql, ty
  */
 export type DialectName = 'sqlite' | 'postgres';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyKysely = Kysely<any> | Transaction<any>;
-
-export function dialectOf(db: AnyKysely): DialectName {
+export function dialectOf(db: AnyDb): DialectName {
   return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 }
 
@@ -27,7 +25,7 @@ export function isUniqueViolation(error: unknown): boolean {
  * small circle, a keyword) matches fewer rows than the page: `+x` keeps the filter's own index in charge.
  * PostgreSQL weighs both plans itself and gets the column as it is.
  */
-export function unindexedSortKey<T>(db: AnyKysely, column: Expression<T>): Expression<T> {
+export function unindexedSortKey<T>(db: AnyDb, column: Expression<T>): Expression<T> {
   return dialectOf(db) === 'sqlite' ? sql<T>`+${column}` : column;
 }
 
@@ -37,7 +35,7 @@ export function unindexedSortKey<T>(db: AnyKysely, column: Expression<T>): Expre
  * through an index on `status` and sorts nine listings in ten for every page of a walk by id. `+x` leaves the
  * plan to the other conditions (the id range). PostgreSQL keeps real statistics and gets the column as it is.
  */
-export function unindexedColumn<T>(db: AnyKysely, column: Expression<T>): Expression<T> {
+export function unindexedColumn<T>(db: AnyDb, column: Expression<T>): Expression<T> {
   return dialectOf(db) === 'sqlite' ? sql<T>`+${column}` : column;
 }
 
@@ -47,7 +45,7 @@ export function unindexedColumn<T>(db: AnyKysely, column: Expression<T>): Expres
  * statistics or with sampled ones, to plan through another index on `status` instead; wrapped in `likely()` it
  * still proves the partial index usable and no longer looks selective. PostgreSQL gets the condition as it is.
  */
-export function likelyCondition(db: AnyKysely, condition: RawBuilder<boolean>): RawBuilder<boolean> {
+export function likelyCondition(db: AnyDb, condition: RawBuilder<boolean>): RawBuilder<boolean> {
   return dialectOf(db) === 'sqlite' ? sql<boolean>`likely(${condition})` : condition;
 }
 
@@ -55,7 +53,7 @@ export function likelyCondition(db: AnyKysely, condition: RawBuilder<boolean>): 
  * Whether each statement is a round trip to a database server (PostgreSQL) rather than a call into this
  * process (SQLite): where one statement can do the work of two at some cost in rows read, it pays there.
  */
-export function statementsAreRoundTrips(db: AnyKysely): boolean {
+export function statementsAreRoundTrips(db: AnyDb): boolean {
   return dialectOf(db) === 'postgres';
 }
 
@@ -64,7 +62,7 @@ export function statementsAreRoundTrips(db: AnyKysely): boolean {
  * PostgreSQL's does the same under the "C" collation (under the default collation it also folds É → é,
  * which would make the two databases match different rows).
  */
-export function asciiLower(db: AnyKysely, text: Expression<string>): RawBuilder<string> {
+export function asciiLower(db: AnyDb, text: Expression<string>): RawBuilder<string> {
   return dialectOf(db) === 'postgres' ? sql<string>`lower(${text} collate "C")` : sql<string>`lower(${text})`;
 }
 
@@ -91,7 +89,7 @@ export function isForeignKeyViolation(error: unknown): boolean {
  * transaction-scoped advisory lock; SQLite runs one write transaction at a time anyway. For look-then-create
  * steps that no unique constraint covers (a location term found by its folded name).
  */
-export async function lockTransactionKey(trx: AnyKysely, key: string): Promise<void> {
+export async function lockTransactionKey(trx: AnyDb, key: string): Promise<void> {
   if (dialectOf(trx) === 'postgres') await sql`select pg_advisory_xact_lock(hashtext(${key}))`.execute(trx);
 }
 
@@ -100,6 +98,6 @@ export async function lockTransactionKey(trx: AnyKysely, key: string): Promise<v
  * trip that hands the event loop back while it waits (PostgreSQL): a loop of awaited statements here serves no
  * request until it ends, so a long one must yield between its transactions itself (lib/event-loop-turns.ts).
  */
-export function statementsHoldTheThread(db: AnyKysely): boolean {
+export function statementsHoldTheThread(db: AnyDb): boolean {
   return dialectOf(db) === 'sqlite';
 }

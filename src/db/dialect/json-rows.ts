@@ -1,8 +1,6 @@
-import { type Expression, type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
+import { type Expression, type RawBuilder, sql } from 'kysely';
+import type { AnyDb } from '../any-db.js';
 import { dialectOf } from './index.js';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyKysely = Kysely<any> | Transaction<any>;
 
 /**
  * A row's values as one JSON array text (`[3,"publish",250000.0,…]`), in the order given. Reading many rows
@@ -11,7 +9,7 @@ type AnyKysely = Kysely<any> | Transaction<any>;
  * row, parsed). Numbers come back exactly: both databases write a double with the digits that parse back to
  * it (SQLite 17 significant digits, PostgreSQL the shortest exact form); a 64-bit integer is exact up to 2^53.
  */
-export function jsonArrayOf(db: AnyKysely, values: readonly Expression<unknown>[]): RawBuilder<string> {
+export function jsonArrayOf(db: AnyDb, values: readonly Expression<unknown>[]): RawBuilder<string> {
   const list = sql.join(values);
   return dialectOf(db) === 'postgres' ? sql<string>`json_build_array(${list})::text` : sql<string>`json_array(${list})`;
 }

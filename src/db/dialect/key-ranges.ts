@@ -1,8 +1,6 @@
-import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
+import type { AnyDb } from '../any-db.js';
 import { dialectOf } from './index.js';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDb = Kysely<any>;
 
 /** An inclusive range of integer keys. */
 export type KeyRange = readonly [lo: number, hi: number];

@@ -8,6 +8,7 @@ export interface ExchangeTables {
   feed_sources: FeedSourcesTable;
   import_runs: ImportRunsTable;
   import_rejections: ImportRejectionsTable;
+  import_warnings: ImportWarningsTable;
   site_identity: SiteIdentityTable;
   redirects: RedirectsTable;
 }
@@ -109,7 +110,22 @@ export interface ImportRunsTable {
   unchanged_count: Generated<number>;
   withdrawn_count: Generated<number>;
   rejected_count: Generated<number>;
+  /** Every warning of the run; the first ones are in import_warnings. */
+  warning_count: Generated<number>;
+  /** 1: a record with a warning is rejected instead, and the run stops at the first rejection. */
+  strict: Generated<number>;
   error: string | null;
+}
+
+/** One warning of a run, among the first ones (the report is capped): a value left out of an imported record. */
+export interface ImportWarningsTable {
+  run_id: number;
+  /** Its place among the run's warnings, from 0. */
+  position: number;
+  at: string;
+  source_key: string | null;
+  field: string;
+  reason: string;
 }
 
 /** One rejected record of a run, among the first ones (the report is capped). */

@@ -69,7 +69,7 @@ export interface ListingsTable {
   expires_at: string | null;
   /**
    * Search columns (0006), computed in JavaScript from the text and coordinates on every write
-   * (modules/search/search-columns.repository.ts). The words of title, description, address, zipcode and
+   * (lib/search-columns.ts). The words of title, description, address, zipcode and
    * reference (lib/search-tokens.ts) joined by single spaces; indexed by `listings_fts` (SQLite) or a GIN
    * index (PostgreSQL), see db/dialect/full-text.ts.
    */
@@ -77,7 +77,7 @@ export interface ListingsTable {
   /** The words of the title alone: relevance counts the keyword's words found here. */
   title_tokens: Generated<string>;
   /**
-   * Z-order key of the point's grid cell (modules/search/geo.ts), null without coordinates. A bigint:
+   * Z-order key of the point's grid cell (modules/search/geo/geo.ts), null without coordinates. A bigint:
    * PostgreSQL returns it as a string, so readers convert it with Number().
    */
   geo_key: ColumnType<number | string | null, number | null | undefined, number | null>;
@@ -124,7 +124,7 @@ export interface ListingTermsTable {
   position: Generated<number>;
   /**
    * Copies of the listing's state, price and `property_city` term (0006), kept by triggers
-   * (db/dialect/search-triggers.ts), so that a term filter reads one index on
+   * (db/dialect/ddl/search-triggers.ts), so that a term filter reads one index on
    * `(term_id, status, city_id, price, listing_id)` without visiting the listings. Never written by the
    * application; null only for a listing without price or city.
    */

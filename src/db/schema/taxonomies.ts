@@ -25,7 +25,7 @@ export interface TermsTable {
   taxonomy: Taxonomy;
   name: string;
   slug: string;
-  /** Accent- and case-folded name (terms.sort-key.ts): the portable sort and search key. */
+  /** Accent- and case-folded name (lib/slug.ts `sortKey`): the portable sort and search key. */
   sort_key: string;
   description: Generated<string>;
   /** Same-taxonomy parent; null is the API's `parent: 0`. */
@@ -37,7 +37,7 @@ export interface TermsTable {
   marker_retina_icon_url: string | null;
   custom_link: string | null;
   color: string | null;
-  /** Published listings using the term, kept exact by database triggers (db/dialect/term-triggers.ts). */
+  /** Published listings using the term, kept exact by database triggers (db/dialect/ddl/term-triggers.ts). */
   count: Generated<number>;
   created_at: string;
   updated_at: string;

@@ -123,9 +123,12 @@ export class AccountsService {
         return user;
       });
     } catch (error) {
-      // Lost a race with a concurrent registration of the same name or address.
-      if (isUniqueViolation(error)) throw new AppError('conflict');
-      throw error;
+      if (!isUniqueViolation(error)) throw error;
+      // Lost a race with a concurrent registration: the winner has committed, so the loser is told which of
+      // the two it took, as the checks above would have said a moment later.
+      if (await repository.findUserByEmail(this.db, email)) throw new AppError('email_taken');
+      if (await repository.usernameExists(this.db, account.username)) throw new AppError('username_taken');
+      throw new AppError('conflict');
     }
   }
 

@@ -68,7 +68,7 @@ export async function rotateRefreshToken(
   return true;
 }
 
-/** Revokes sessions; a trigger moves the `sessions` stamp with it (db/dialect/session-triggers.ts). */
+/** Revokes sessions; a trigger moves the `sessions` stamp with it (db/dialect/ddl/session-triggers.ts). */
 export async function revokeSessions(
   trx: Transaction<DB>,
   where: { sessionId: string } | { userId: number; exceptSessionId?: string },

@@ -52,7 +52,7 @@ export class AuthService implements Authenticator {
     private readonly storage: FileStorage,
     private readonly locks: LoginLocks,
     private readonly revocations: RevocationAnnouncer,
-    /** Undefined where checking a cached session would cost as much as reading it (see revocations.ts). */
+    /** Undefined where checking a cached session would cost as much as reading it (see revocations.service.ts). */
     private readonly sessionCache: SessionCache | undefined,
     private readonly options: AuthOptions,
   ) {}
@@ -154,7 +154,7 @@ export class AuthService implements Authenticator {
 
   /**
    * Unknown user and wrong password answer alike, after the same hashing work, so that neither the message
-   * nor the timing tells which accounts exist. Failures count towards the account lock (login-lock.ts).
+   * nor the timing tells which accounts exist. Failures count towards the account lock (login-locks.service.ts).
    */
   private async verifyPassword(login: string, password: string): Promise<UserRow> {
     const user = await this.users.findByLogin(login);

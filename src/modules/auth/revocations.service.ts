@@ -8,7 +8,7 @@ export interface RevocationAnnouncer {
   announce(): Promise<void>;
 }
 
-/** The database stamp `sessions`, moved by triggers in every revoking transaction (db/dialect/session-triggers.ts). */
+/** The database stamp `sessions`, moved by triggers in every revoking transaction (db/dialect/ddl/session-triggers.ts). */
 export class DatabaseStampSignal implements RevocationSignal, RevocationAnnouncer {
   constructor(private readonly read: CacheVersionReader) {}
 

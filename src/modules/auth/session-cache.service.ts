@@ -9,7 +9,7 @@ export interface SessionCaller {
 }
 
 /**
- * Tells a process whether any session may have been revoked since it cached one. Two ways (revocations.ts):
+ * Tells a process whether any session may have been revoked since it cached one. Two ways (revocations.service.ts):
  * a stamp in the database that every revocation moves, read per request where that read is free (the
  * embedded database), or messages pushed through Redis, where the stamp is a local counter of them.
  */

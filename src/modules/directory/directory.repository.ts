@@ -5,7 +5,7 @@ import type { AgencyAccess, AgentAccess, ManagedRecords } from './directory-acce
 
 /**
  * Directory storage. Term counts of agent categories and cities, and the `directory` and `listings` cache
- * stamps, are kept by triggers (db/dialect/directory-triggers.ts, listing-triggers.ts) whatever statement
+ * stamps, are kept by triggers (db/dialect/ddl/directory-triggers.ts, listing-triggers.ts) whatever statement
  * changes an agent, an agency or an agent's terms.
  */
 

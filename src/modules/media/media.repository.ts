@@ -66,7 +66,7 @@ export async function findAvatarOf(db: Executor, userId: number): Promise<MediaR
     .executeTakeFirst();
 }
 
-/** Storage keys among `keys` that some media row still refers to: demo listings share files (dialect/media-keys.ts). */
+/** Storage keys among `keys` that some media row still refers to: demo listings share files (dialect/ddl/media-keys.ts). */
 export async function findKeysInUse(db: Executor, keys: readonly string[]): Promise<Set<string>> {
   if (keys.length === 0) return new Set();
   const rows = await db.selectFrom('media').select('storage_key').where('storage_key', 'in', keys).execute();

@@ -19,7 +19,7 @@ export function listingUrl(template: string, listing: { id: number; slug: string
   return template.replaceAll('{slug}', encodeURIComponent(listing.slug)).replaceAll('{id}', String(listing.id));
 }
 
-/** Everything loaded for one listing, by the batched queries of listing-records.ts. */
+/** Everything loaded for one listing, by the batched queries of listing-records.service.ts. */
 export interface ListingParts {
   core: ListingCoreRow;
   terms: TermLinkRow[];

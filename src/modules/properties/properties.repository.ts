@@ -12,7 +12,7 @@ export interface TermLink {
 /**
  * Listing storage. Term counts are not maintained here: database triggers keep `terms.count` equal to
  * the published listings using each term, whichever statement changes a link or a state
- * (db/dialect/term-triggers.ts), and renew the `listings` cache stamp (db/dialect/listing-triggers.ts).
+ * (db/dialect/ddl/term-triggers.ts), and renew the `listings` cache stamp (db/dialect/ddl/listing-triggers.ts).
  */
 export async function insertListing(db: Executor, listing: NewListing, terms: TermLink[] = []): Promise<number> {
   // The search columns are written with the row: one statement, never a listing without its words.
@@ -38,7 +38,7 @@ export async function unlinkTerms(db: Executor, listingId: number, termIds: numb
 /**
  * Replaces the listing's terms of the given taxonomies with `terms` (each taxonomy keeps the given order). A
  * taxonomy whose links are already these, in this order, is left as it is: rewriting it would move each term's
- * count down and up again, renewing the terms stamp (db/dialect/term-triggers.ts) for nothing, which a feed's
+ * count down and up again, renewing the terms stamp (db/dialect/ddl/term-triggers.ts) for nothing, which a feed's
  * re-import of changed titles did for every listing.
  */
 export async function replaceTermLinks(db: Executor, listingId: number, taxonomies: Taxonomy[], terms: TermLink[]): Promise<void> {
@@ -96,7 +96,7 @@ export async function fitFeaturedImageToGallery(db: Executor, listingId: number,
     .execute();
 }
 
-/** Columns that the search columns are computed from (search-columns.repository.ts). */
+/** Columns that the search columns are computed from (lib/search-columns.ts). */
 const SEARCH_SOURCES = ['title', 'description', 'address', 'zipcode', 'reference', 'latitude', 'longitude'] as const;
 
 /** Applies the changes only while the listing is in `status`; says whether it did. */

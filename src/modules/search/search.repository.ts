@@ -113,7 +113,7 @@ async function pageOf(rows: { id: number; total: number | string }[], count: () 
 /**
  * The most common search of a listing site, one type (or status, label, feature) in a city within a price
  * range by price, read from listing_terms_search_idx alone: its rows carry the listing's state, city and
- * price (search-filters.ts), and within one term, state and city they are in price order, so the page is
+ * price (search-filters.repository.ts), and within one term, state and city they are in price order, so the page is
  * the first rows of one index range and the count never visits a listing. Undefined for any other search,
  * which goes the general way (with the same answer).
  */

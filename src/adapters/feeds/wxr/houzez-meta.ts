@@ -1,4 +1,5 @@
 import { unserialize } from 'php-serialize';
+import { type FreeTextUnit, type FreeTextValue, readFreeTextNumber, unitOf } from '../../../lib/free-text-number.js';
 import type { FeedFloorPlan } from '../feed-records.js';
 import type { WxrMeta } from './wxr-xml.js';
 
@@ -14,6 +15,24 @@ export class FieldError extends Error {
     reason: string,
   ) {
     super(reason);
+  }
+}
+
+/** Where a problem with an optional value goes: a warning (the value is left out), or `refuse`, which throws it. */
+export type Warn = (problem: FieldError) => void;
+
+export const refuse: Warn = (problem) => {
+  throw problem;
+};
+
+/** What `read` gives, or `fallback` when it throws a FieldError, which goes to `warn`. */
+export function optional<T, F>(warn: Warn, fallback: F, read: () => T): T | F {
+  try {
+    return read();
+  } catch (error) {
+    if (!(error instanceof FieldError)) throw error;
+    warn(error);
+    return fallback;
   }
 }
 
@@ -40,68 +59,95 @@ export class PostMeta {
   }
 }
 
-const NUMBER = /^-?(?:\d+(?:\.\d*)?|\.\d+)$/;
-// Only commas that group thousands are separators: "1.200,50" is refused rather than read as 1.2005.
-const GROUPED = /^-?\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
+const COORDINATE = /^-?(?:\d+(?:\.\d*)?|\.\d+)$/;
 
-/** A number as Houzez stores it ("250000", "1,200", "2.5", "1 200"); null for empty text. */
-export function numberOf(text: string, field: string, where = ''): number | null {
-  const compact = text.replace(/\s+/g, '');
+/** A coordinate ("36.5101"): a plain decimal, never grouped, since "36.510" is not 36510; null for empty text. */
+export function coordinateOf(text: string, field: string): number | null {
+  const compact = text.trim();
   if (compact === '') return null;
-  const plain = GROUPED.test(compact) ? compact.replace(/,/g, '') : compact;
   // Number() alone would take "0x1A", "1e3" and "Infinity".
-  if (!NUMBER.test(plain)) throw new FieldError(field, `must be of type number${where}`);
-  return Number(plain);
+  if (!COORDINATE.test(compact)) throw new FieldError(field, 'must be of type number');
+  return Number(compact);
+}
+
+/** Free text read as a number (lib/free-text-number.ts), the reason in a FieldError when it is none. */
+function freeTextOf(text: string, field: string, where: string): FreeTextValue | null {
+  const read = readFreeTextNumber(text);
+  if (read !== null && 'reason' in read) throw new FieldError(field, `${read.reason}${where}`);
+  return read;
+}
+
+/**
+ * A count or an amount as Houzez users type it ("250000", "€1,200.50", "1.200,50 €", "From 450.000", "1.5");
+ * null for empty text. A unit of area beside it is refused: it is no area.
+ */
+export function amountOf(text: string, field: string, where = ''): FreeTextValue | null {
+  const read = freeTextOf(text, field, where);
+  if (read?.unit !== undefined) throw new FieldError(field, `must be of type number (an area where none belongs)${where}`);
+  return read;
+}
+
+/** The number of `amountOf`. */
+export function numberOf(text: string, field: string, where = ''): number | null {
+  return amountOf(text, field, where)?.value ?? null;
+}
+
+/** An area as typed ("497 m²", "1,200 Sq Ft", "0.5 ac"): its number and the unit written with it, if any. */
+export function areaNumberOf(text: string, field: string, where = ''): { value: number | null; unit?: FreeTextUnit } {
+  const read = freeTextOf(text, field, where);
+  if (read?.currency !== undefined) throw new FieldError(field, `must be of type number (a price where an area belongs)${where}`);
+  if (read === null) return { value: null };
+  return read.unit === undefined ? { value: read.value } : { value: read.value, unit: read.unit };
 }
 
 const SQUARE_FEET_PER_ACRE = 43_560;
 const SQUARE_METRES_PER_HECTARE = 10_000;
-const AREA_UNITS: Record<string, { unit: 'sqft' | 'm2'; factor: number }> = {
+const AREA_UNITS: Record<FreeTextUnit, { unit: 'sqft' | 'm2'; factor: number }> = {
   sqft: { unit: 'sqft', factor: 1 },
-  ft2: { unit: 'sqft', factor: 1 },
-  sf: { unit: 'sqft', factor: 1 },
-  sqfeet: { unit: 'sqft', factor: 1 },
-  squarefeet: { unit: 'sqft', factor: 1 },
-  squarefoot: { unit: 'sqft', factor: 1 },
   m2: { unit: 'm2', factor: 1 },
-  sqm: { unit: 'm2', factor: 1 },
-  sqmeters: { unit: 'm2', factor: 1 },
-  sqmetres: { unit: 'm2', factor: 1 },
-  squaremeters: { unit: 'm2', factor: 1 },
-  squaremetres: { unit: 'm2', factor: 1 },
   ac: { unit: 'sqft', factor: SQUARE_FEET_PER_ACRE },
-  acre: { unit: 'sqft', factor: SQUARE_FEET_PER_ACRE },
-  acres: { unit: 'sqft', factor: SQUARE_FEET_PER_ACRE },
   ha: { unit: 'm2', factor: SQUARE_METRES_PER_HECTARE },
-  hectare: { unit: 'm2', factor: SQUARE_METRES_PER_HECTARE },
-  hectares: { unit: 'm2', factor: SQUARE_METRES_PER_HECTARE },
 };
 
 /**
- * An area and the unit Houzez shows beside it ("Sq Ft", "m²", "Acres"). The API knows square feet and square
- * metres only: acres and hectares are converted (to 2 decimals); any other unit leaves `unit` out, so that the
- * importer keeps its own (the API's default is sqft), and the number is taken as written.
+ * An area and its unit: the one written with the number ("497 m²"), else the one Houzez shows beside it ("Sq Ft",
+ * "m²", "Acres"). The API knows square feet and square metres only: acres and hectares are converted (to 2
+ * decimals); any other unit leaves `unit` out, so that the importer keeps its own (the API's default is sqft),
+ * and the number is taken as written.
  */
-export function areaOf(value: number | null, unitText: string): { value: number | null; unit?: 'sqft' | 'm2' } {
-  const unit =
-    AREA_UNITS[
-      unitText
-        .toLowerCase()
-        .replace(/[\s.]+/g, '')
-        .replace('²', '2')
-    ];
-  if (!unit) return { value };
-  return { value: value === null ? null : Math.round(value * unit.factor * 100) / 100, unit: unit.unit };
+export function areaOf(
+  area: { value: number | null; unit?: FreeTextUnit | undefined },
+  unitText: string,
+): { value: number | null; unit?: 'sqft' | 'm2' } {
+  const written = area.unit ?? unitOf(unitText);
+  if (written === undefined) return { value: area.value };
+  const unit = AREA_UNITS[written];
+  return { value: area.value === null ? null : Math.round(area.value * unit.factor * 100) / 100, unit: unit.unit };
 }
+
+const NO_AREA: { value: number | null; unit?: FreeTextUnit } = { value: null };
+
+/** How a plan's size unit is shown when the plan's own postfix is empty and its size says one ("497 m²"). */
+const UNIT_LABELS: Record<FreeTextUnit, string> = { sqft: 'sq ft', m2: 'm²', ac: 'ac', ha: 'ha' };
 
 /** Post ids as text ("12"), in order and each once; Houzez writes "" or "-1" for "none", which are dropped. */
 export function postIdsOf(values: readonly string[]): string[] {
   return [...new Set(values.filter((value) => /^[1-9]\d*$/.test(value)))];
 }
 
-/** Houzez keeps an embed code or a URL; the API takes an http(s) URL or "". */
+const EMBED_MAX = 10_000;
+const IFRAME_SOURCE = /<iframe\b[^>]*?\ssrc\s*=\s*(?:"(https?:\/\/[^"\s]+)"|'(https?:\/\/[^'\s]+)')/i;
+
+/**
+ * Houzez keeps a URL or an embed code (a Matterport or Kuula `<iframe>`); the API takes an http(s) URL or "". From
+ * an embed code the iframe's `src` is taken, its `&amp;` read as `&`; any other text gives "".
+ */
 export function virtualTourOf(text: string): string {
-  return /^https?:\/\/\S+$/i.test(text) ? text : '';
+  const trimmed = text.trim();
+  if (/^https?:\/\/\S+$/i.test(trimmed)) return trimmed;
+  // An embed code is a few hundred characters; a longer text is no embed code to search.
+  const source = trimmed.length <= EMBED_MAX ? IFRAME_SOURCE.exec(trimmed) : null;
+  return source ? (source[1] ?? source[2]!).replace(/&amp;/gi, '&') : '';
 }
 
 /** The map pin: Houzez's geolocation pair, else "lat,lng,zoom" of `fave_property_location`. */
@@ -109,7 +155,7 @@ export function coordinatesOf(meta: PostMeta): { latitude: number | null; longit
   let latitude = meta.text('houzez_geolocation_lat');
   let longitude = meta.text('houzez_geolocation_long');
   if (latitude === '' || longitude === '') [latitude = '', longitude = ''] = meta.text('fave_property_location').split(',');
-  return { latitude: numberOf(latitude, 'latitude'), longitude: numberOf(longitude, 'longitude') };
+  return { latitude: coordinateOf(latitude, 'latitude'), longitude: coordinateOf(longitude, 'longitude') };
 }
 
 // NOTE: a scope without a prototype, and strict: an `O:`/`C:` class name is looked up in the scope, and a plain
@@ -160,18 +206,73 @@ export function additionalFeaturesOf(text: string): { title: string; value: stri
     .filter((feature) => feature.title !== '' || feature.value !== '');
 }
 
-/** `floor_plans`: Houzez's plan rows, numbers read as the listing's are ("" → null). */
-export function floorPlansOf(text: string): FeedFloorPlan[] {
+/**
+ * The energy fields of Houzez's "Energy Class" box, as additional features titled as the box shows them; the API
+ * has no energy fields of its own. Empty ones are left out.
+ */
+export const ENERGY_FIELDS: readonly (readonly [key: string, title: string])[] = [
+  ['fave_energy_class', 'Energy class'],
+  ['fave_energy_global_index', 'Global energy performance index'],
+  ['fave_renewable_energy_global_index', 'Renewable energy performance index'],
+  ['fave_energy_performance', 'Energy performance of the building'],
+  ['fave_epc_current_rating', 'EPC current rating'],
+  ['fave_epc_potential_rating', 'EPC potential rating'],
+];
+
+export function energyFeaturesOf(meta: PostMeta): { title: string; value: string }[] {
+  return ENERGY_FIELDS.flatMap(([key, title]) => {
+    const value = meta.text(key).trim();
+    return value === '' ? [] : [{ title, value }];
+  });
+}
+
+/**
+ * `fave_multi_units`: the units of a development (a block of flats sold unit by unit), as floor plans: the API
+ * has no units of its own, and a unit's figures are a plan's (title, bedrooms as rooms, bathrooms, price and
+ * postfix, size and postfix); its type and availability date go in the description. A figure that is no number
+ * goes to `warn` and is left empty (null); `refuse` makes it throw.
+ */
+export function multiUnitsOf(text: string, warn = refuse): FeedFloorPlan[] {
+  return serializedRows(text, 'fave_multi_units').map((row, n) => {
+    const where = (key: string) => ` (in unit ${n + 1}, ${key})`;
+    const number = (key: string) => optional(warn, null, () => numberOf(cell(row, key), 'fave_multi_units', where(key)));
+    const size = optional(warn, NO_AREA, () => areaNumberOf(cell(row, 'fave_mu_size'), 'fave_multi_units', where('fave_mu_size')));
+    const sizePostfix = cell(row, 'fave_mu_size_postfix');
+    const type = cell(row, 'fave_mu_type');
+    const available = cell(row, 'fave_mu_availability_date');
+    return {
+      title: cell(row, 'fave_mu_title'),
+      rooms: number('fave_mu_beds'),
+      bathrooms: number('fave_mu_baths'),
+      price: number('fave_mu_price'),
+      price_postfix: cell(row, 'fave_mu_price_postfix'),
+      size: size.value,
+      size_postfix: sizePostfix === '' && size.unit !== undefined ? UNIT_LABELS[size.unit] : sizePostfix,
+      image_url: '',
+      description: [type, available === '' ? '' : `Available from ${available}`].filter((part) => part !== '').join(' · '),
+    };
+  });
+}
+
+/**
+ * `floor_plans`: Houzez's plan rows, numbers read as the listing's are ("" → null): a size may carry its unit
+ * ("497 m²", "1,200 Sq Ft"), which becomes the plan's size postfix when the row has none. A figure that is no
+ * number goes to `warn` and is left empty (null); `refuse` makes it throw.
+ */
+export function floorPlansOf(text: string, warn = refuse): FeedFloorPlan[] {
   return serializedRows(text, 'floor_plans').map((row, n) => {
-    const number = (key: string) => numberOf(cell(row, key), 'floor_plans', ` (in plan ${n + 1}, ${key})`);
+    const where = (key: string) => ` (in plan ${n + 1}, ${key})`;
+    const number = (key: string) => optional(warn, null, () => numberOf(cell(row, key), 'floor_plans', where(key)));
+    const size = optional(warn, NO_AREA, () => areaNumberOf(cell(row, 'fave_plan_size'), 'floor_plans', where('fave_plan_size')));
+    const sizePostfix = cell(row, 'fave_plan_size_postfix');
     return {
       title: cell(row, 'fave_plan_title'),
       rooms: number('fave_plan_rooms'),
       bathrooms: number('fave_plan_bathrooms'),
       price: number('fave_plan_price'),
       price_postfix: cell(row, 'fave_plan_price_postfix'),
-      size: number('fave_plan_size'),
-      size_postfix: cell(row, 'fave_plan_size_postfix'),
+      size: size.value,
+      size_postfix: sizePostfix === '' && size.unit !== undefined ? UNIT_LABELS[size.unit] : sizePostfix,
       image_url: cell(row, 'fave_plan_image'),
       description: cell(row, 'fave_plan_description'),
     };

@@ -1,12 +1,19 @@
-import { type FeedAgency, type FeedAgent, type FeedListing, type FeedListingState, shortened } from '../feed-records.js';
+import type { FreeTextValue } from '../../../lib/free-text-number.js';
+import { type FeedAgency, type FeedAgent, type FeedListing, type FeedListingState, type FieldWarning, shortened } from '../feed-records.js';
 import {
   FieldError,
   PostMeta,
+  type Warn,
   additionalFeaturesOf,
+  amountOf,
+  areaNumberOf,
   areaOf,
   coordinatesOf,
+  energyFeaturesOf,
   floorPlansOf,
+  multiUnitsOf,
   numberOf,
+  optional,
   postIdsOf,
   virtualTourOf,
 } from './houzez-meta.js';
@@ -14,7 +21,8 @@ import type { WxrEntry } from './wxr-xml.js';
 
 /**
  * Houzez's posts (`property`, `houzez_agent`, `houzez_agency`) as feed records; the mapping is tabled in
- * wxr-reader.ts. Each function throws `FieldError` for a field it cannot read.
+ * docs/data-exchange.md. Each function throws `FieldError` for a required field it cannot read (the record is
+ * unreadable); a listing's optional values that cannot be read are left out and listed in its `warnings`.
  */
 
 /** What a WordPress post status means for a listing; undefined for a post in the trash, which is skipped. */
@@ -49,8 +57,18 @@ export function isTrashed(entry: WxrEntry): boolean {
   return entry.fields.get('wp:status') === 'trash';
 }
 
+/**
+ * A property as read: the listing, how many attachments it has (not carried: `attachmentCountOf`), and the
+ * optional values left out of it because they could not be read.
+ */
+export interface PropertyRead {
+  listing: FeedListing;
+  attachments: number;
+  warnings: FieldWarning[];
+}
+
 /** A `property` post; undefined when it is in the trash. `attachments`: attachment post id → its file's URL. */
-export function listingOf(entry: WxrEntry, attachments: ReadonlyMap<string, string>): FeedListing | undefined {
+export function listingOf(entry: WxrEntry, attachments: ReadonlyMap<string, string>): PropertyRead | undefined {
   const field = (name: string) => entry.fields.get(name) ?? '';
   const postStatus = field('wp:status');
   if (!Object.hasOwn(LISTING_STATES, postStatus)) {
@@ -61,13 +79,24 @@ export function listingOf(entry: WxrEntry, attachments: ReadonlyMap<string, stri
 
   const meta = new PostMeta(entry.meta);
   const text = (key: string) => meta.text(key);
-  const number = (key: string, name: keyof FeedListing) => numberOf(text(key), name);
+  // An optional value that cannot be read is left out (undefined) and reported; the listing is read on.
+  const warnings: FieldWarning[] = [];
+  const warn: Warn = (problem) => warnings.push({ field: problem.field, reason: problem.message });
+  const may = <T>(read: () => T): T | undefined => optional(warn, undefined, read);
+  const number = (key: string, name: keyof FeedListing) => may(() => numberOf(text(key), name));
+  const valueOf = (read: FreeTextValue | null | undefined) => (read === undefined ? undefined : (read?.value ?? null));
   const names = (taxonomy: string) =>
     entry.categories.filter((term) => term.domain === taxonomy && term.name !== '').map((term) => term.name);
-  const size = areaOf(number('fave_property_size', 'size'), text('fave_property_size_prefix'));
-  const land = areaOf(number('fave_property_land', 'land_size'), text('fave_property_land_postfix'));
+  const size = may(() => areaOf(areaNumberOf(text('fave_property_size'), 'size'), text('fave_property_size_prefix')));
+  const land = may(() => areaOf(areaNumberOf(text('fave_property_land'), 'land_size'), text('fave_property_land_postfix')));
+  const price = may(() => amountOf(text('fave_property_price'), 'price'));
+  const secondPrice = may(() => amountOf(text('fave_property_sec_price'), 'second_price'));
   const display = text('fave_agent_display_option');
-  const currency = text('fave_currency');
+  // The site's currency setting, else a code or a one-currency symbol typed with the price ("€1,200").
+  const currency = text('fave_currency') || price?.currency || secondPrice?.currency || '';
+  const features = may(() => additionalFeaturesOf(text('additional_features')));
+  const plans = may(() => floorPlansOf(text('floor_plans'), warn));
+  const units = may(() => multiUnitsOf(text('fave_multi_units'), warn));
 
   const listing: FeedListing = {
     key: postIdOf(entry),
@@ -75,26 +104,28 @@ export function listingOf(entry: WxrEntry, attachments: ReadonlyMap<string, stri
     description: field('content:encoded'),
     status,
     reference: text('fave_property_id'),
-    price: number('fave_property_price', 'price'),
-    second_price: number('fave_property_sec_price', 'second_price'),
-    price_prefix: text('fave_property_price_prefix'),
+    price: valueOf(price),
+    second_price: valueOf(secondPrice),
+    // "From" typed into the price itself is the prefix Houzez would have shown.
+    price_prefix: text('fave_property_price_prefix') || price?.words || '',
     price_postfix: text('fave_property_price_postfix'),
     bedrooms: number('fave_property_bedrooms', 'bedrooms'),
     bathrooms: number('fave_property_bathrooms', 'bathrooms'),
     rooms: number('fave_property_rooms', 'rooms'),
     garage: number('fave_property_garage', 'garage'),
     garage_size: text('fave_property_garage_size'),
-    size: size.value,
-    land_size: land.value,
+    size: size?.value,
+    land_size: land?.value,
     year_built: number('fave_property_year', 'year_built'),
     featured: text('fave_featured') === '1',
     address: text('fave_property_map_address') || text('fave_property_address'),
     zipcode: text('fave_property_zip'),
-    ...coordinatesOf(meta),
+    ...may(() => coordinatesOf(meta)),
     video_url: text('fave_video_url'),
     virtual_tour: virtualTourOf(text('fave_virtual_tour')),
-    additional_features: additionalFeaturesOf(text('additional_features')),
-    floor_plans: floorPlansOf(text('floor_plans')),
+    additional_features: features && withEnergy(features, meta),
+    // Both or neither: a plan list without its units (or the reverse) would drop the other on an update.
+    floor_plans: plans && units && [...plans, ...units],
     types: names('property_type'),
     statuses: names('property_status'),
     labels: names('property_label'),
@@ -107,15 +138,29 @@ export function listingOf(entry: WxrEntry, attachments: ReadonlyMap<string, stri
     agents: postIdsOf(meta.all('fave_agents')),
     agency: postIdsOf(meta.all('fave_property_agency'))[0] ?? null,
   };
-  if (size.unit) listing.size_unit = size.unit;
-  if (land.unit) listing.land_size_unit = land.unit;
+  if (size?.unit) listing.size_unit = size.unit;
+  if (land?.unit) listing.land_size_unit = land.unit;
   if (AGENT_DISPLAYS.has(display as AgentDisplay)) listing.agent_display = display as AgentDisplay;
   if (/^[A-Za-z]{3}$/.test(currency)) listing.currency = currency.toUpperCase();
   const created = isoDateOf(field('wp:post_date_gmt'));
   if (created) listing.created_at = created;
   const updated = isoDateOf(field('wp:post_modified_gmt'));
   if (updated) listing.updated_at = updated;
-  return listing;
+  return { listing, attachments: attachmentCountOf(meta, attachments), warnings };
+}
+
+/** The site's additional features, then its energy fields (a title the site has already is its own row). */
+function withEnergy(features: { title: string; value: string }[], meta: PostMeta): { title: string; value: string }[] {
+  const titles = new Set(features.map((feature) => feature.title.toLowerCase()));
+  return [...features, ...energyFeaturesOf(meta).filter((feature) => !titles.has(feature.title.toLowerCase()))];
+}
+
+/**
+ * The listing's attachments (`fave_attachments`: brochures, floor plan PDFs) that are in the export. The API's
+ * listing has no documents, so they are counted for the report and not carried (docs/data-exchange.md).
+ */
+function attachmentCountOf(meta: PostMeta, attachments: ReadonlyMap<string, string>): number {
+  return postIdsOf(meta.all('fave_attachments')).filter((id) => attachments.has(id)).length;
 }
 
 /** The gallery's URLs in order, the featured image (`_thumbnail_id`) first; ids of no known attachment are skipped. */

@@ -1,4 +1,4 @@
-import type { FeedAgency, FeedAgent, FeedListing } from '../feed-records.js';
+import type { FeedAgency, FeedAgent, FeedListing, FieldWarning } from '../feed-records.js';
 import { EntrySpool } from './entry-spool.js';
 import { FieldError } from './houzez-meta.js';
 import { agencyOf, agentOf, isTrashed, listingOf } from './houzez-posts.js';
@@ -15,46 +15,20 @@ import { type WxrEntry, readWxrEntries } from './wxr-xml.js';
  * their pictures resolved. Memory follows the number of attachments, terms, authors, agencies and agents, never
  * the number of properties.
  *
- * A `property` item as a FeedListing (meta values are Houzez's `fave_…` post meta):
- *
- * | WXR                                                   | FeedListing field        | Notes                                                                                   |
- * | ----------------------------------------------------- | ------------------------ | --------------------------------------------------------------------------------------- |
- * | `wp:post_id`                                          | `key`                    | required                                                                                |
- * | `title` / `content:encoded`                           | `title` / `description`  | description as HTML                                                                     |
- * | `wp:status`                                           | `status`                 | publish → publish; draft, auto-draft, private → draft; pending, future → pending; Houzez's expired, disapproved, on_hold, houzez_sold → expired, disapproved, on_hold, sold; trash → the post is skipped; any other → unreadable |
- * | `wp:post_date_gmt` / `wp:post_modified_gmt`           | `created_at` / `updated_at` | ISO 8601; left out for WordPress's zero date (a draft never published)               |
- * | `dc:creator`                                          | record's `authorLogin`   | the author's login                                                                      |
- * | `category[@domain=property_type/status/label/feature]` | `types`/`statuses`/`labels`/`features` | term names, in order; [] when none                                         |
- * | `category[@domain=property_country/state/city/area]`  | `country`/`state`/`city`/`area` | the first term's name; null when none, so that a re-import clears a removed place |
- * | `fave_property_price`, `_sec_price`                   | `price`, `second_price`  | numbers (below)                                                                         |
- * | `fave_property_price_prefix`, `_price_postfix`        | `price_prefix`, `price_postfix` |                                                                                  |
- * | `fave_currency`                                       | `currency`               | only a 3-letter code (Houzez's multi-currency option); else left out                    |
- * | `fave_property_size` + `fave_property_size_prefix`    | `size` + `size_unit`     | sqft / sq ft / ft2 → sqft; m2 / m² / sqm / sq m → m2; acres → sqft and hectares → m2, converted; any other unit → no `size_unit` (the importer keeps its own; the API's default is sqft), number as written |
- * | `fave_property_land` + `fave_property_land_postfix`   | `land_size` + `land_size_unit` | as size                                                                           |
- * | `fave_property_bedrooms`, `_bathrooms`, `_rooms`, `_garage` | `bedrooms`, `bathrooms`, `rooms`, `garage` | numbers                                                          |
- * | `fave_property_garage_size`                           | `garage_size`            | text                                                                                    |
- * | `fave_property_year`                                  | `year_built`             | number                                                                                  |
- * | `fave_property_id`                                    | `reference`              |                                                                                         |
- * | `fave_property_map_address`, else `fave_property_address` | `address`            | the map's full address when it has one, else the street address                         |
- * | `fave_property_zip`                                   | `zipcode`                |                                                                                         |
- * | `houzez_geolocation_lat`/`_long`, else `fave_property_location` | `latitude`/`longitude` | the pair when both are set, else "lat,lng,zoom"                            |
- * | `fave_featured`                                       | `featured`               | "1" → true; anything else → false                                                       |
- * | `fave_agents` (repeated)                              | `agents`                 | agent post ids as text, in order, each once                                             |
- * | `fave_property_agency`                                | `agency`                 | agency post id as text; null when none                                                  |
- * | `fave_agent_display_option`                           | `agent_display`          | agent_info, agency_info, author_info, none; any other value → left out                  |
- * | `fave_property_images` (repeated) + `_thumbnail_id`   | `images`                 | attachment URLs in order, the featured image first; ids of no attachment skipped        |
- * | `additional_features` (PHP-serialized)                | `additional_features`    | [{title, value}]; rows with neither dropped; [] when none                               |
- * | `floor_plans` (PHP-serialized)                        | `floor_plans`            | fave_plan_title, _rooms, _bathrooms, _price, _price_postfix, _size, _size_postfix, _image (→ image_url), _description; numbers read as below |
- * | `fave_video_url`                                      | `video_url`              |                                                                                         |
- * | `fave_virtual_tour`                                   | `virtual_tour`           | kept when an http(s) URL; Houzez often keeps an embed code (an iframe), which gives ""    |
+ * A `property` item becomes a FeedListing as docs/data-exchange.md ("WordPress sites running Houzez") tables it,
+ * key by key, with the keys left out and why (houzez-posts.ts does it): `wp:post_id` is the key, `wp:status` the
+ * state, the `fave_…` post meta the fields, the `property_…` categories the terms and places.
  *
  * WXR carries the whole listing, so a meta value that is absent reads as empty: text "", numbers null, lists [].
- * Numbers are text in Houzez ("250000", "1,200", "2.5"): spaces and thousands commas are dropped; anything else
- * that is not a decimal number ("call us", "1.200,50") makes the property `unreadable` with the field's name and
- * "must be of type number", and reading goes on. PHP-serialized meta is read without ever making an object of a
- * class (houzez-meta.ts); data that does not unserialize gives `unreadable` with "is not a valid PHP-serialized
- * array". Post ids used as references ("12") are kept only when they are positive integers ("" and "-1" are
- * Houzez's "none").
+ * Numbers are text in Houzez ("250000", "1,200", "€1.495.000", "From 450.000 €", "497 m²"): they are read by
+ * lib/free-text-number.ts (grouping in either convention, a currency symbol or code, a unit, a leading "From");
+ * coordinates are plain decimals only. An optional value that cannot be read ("call us", "1,200,50", meta that
+ * does not unserialize) is left out of the listing (undefined; a plan's figure null) and named in the record's
+ * `warnings` with the field and "must be of type number" or "is not a valid PHP-serialized array"; the importer
+ * decides what a warning means (a strict run rejects). PHP-serialized meta is read without ever making an object
+ * of a class (houzez-meta.ts). A post's id and its status are required: without them the record is `unreadable`.
+ * Post ids used as references ("12") are kept only when they are positive integers ("" and "-1" are Houzez's
+ * "none").
  *
  * `houzez_agency` → FeedAgency { key: post id, name: title, email: fave_agency_email, phone: fave_agency_phone,
  * website: fave_agency_web, address: fave_agency_address }. `houzez_agent` → FeedAgent { key: post id, name:
@@ -87,8 +61,11 @@ export type WxrRecord =
   | { kind: 'agency'; at: string; agency: FeedAgency; authorLogin?: string }
   /** `agent.key` is the agent's post id; `agent.agency` its agency's post id (fave_agent_agencies). */
   | { kind: 'agent'; at: string; agent: FeedAgent; authorLogin?: string }
-  /** `listing.key` is the property's post id. */
-  | { kind: 'listing'; at: string; listing: FeedListing; authorLogin: string }
+  /**
+   * `listing.key` is the property's post id; `attachments` counts its attachments, which are not carried;
+   * `warnings` names the optional values left out because they could not be read.
+   */
+  | { kind: 'listing'; at: string; listing: FeedListing; authorLogin: string; attachments: number; warnings: FieldWarning[] }
   | { kind: 'unreadable'; at: string; field?: string; reason: string };
 
 type TermRecord = Extract<WxrRecord, { kind: 'term' }>;
@@ -117,9 +94,15 @@ export async function* readWxrSite(input: NodeJS.ReadableStream, spoolFile: stri
     yield* records;
     for await (const entry of properties.entries()) {
       const record = recordOf(entry, (): WxrRecord | undefined => {
-        const listing = listingOf(entry, attachments);
+        const read = listingOf(entry, attachments);
         return (
-          listing && { kind: 'listing', at: entry.at, listing: withLink(listing, entry), authorLogin: entry.fields.get('dc:creator') ?? '' }
+          read && {
+            kind: 'listing',
+            at: entry.at,
+            ...read,
+            listing: withLink(read.listing, entry),
+            authorLogin: entry.fields.get('dc:creator') ?? '',
+          }
         );
       });
       if (record) yield record;

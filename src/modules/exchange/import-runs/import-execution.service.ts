@@ -11,13 +11,13 @@ import { AppError } from '../../../lib/errors.js';
 import { nowIso } from '../../../lib/time.js';
 import type { AccountsService } from '../../accounts/index.js';
 import { FEED_FORMATS, isFeedFormat } from '../feed-formats.js';
-import type { FeedImporter, ImportCounts, ImportOptions, Rejection } from '../import/feed-import.service.js';
+import type { FeedImporter, ImportCounts, ImportOptions, Rejection, Warning } from '../import/feed-import.service.js';
 import type { WordPressSiteImporter } from '../import/wordpress-site.service.js';
 import { recordsReadOnThread } from './feed-reading.js';
 import type { ImportFiles } from './import-files.js';
 import * as repository from './import-runs.repository.js';
-import { REPORTED_REJECTIONS } from './import-runs.schemas.js';
-import { cappedError, cappedRejection } from './run-messages.js';
+import { REPORTED_REJECTIONS, REPORTED_WARNINGS } from './import-runs.schemas.js';
+import { cappedError, cappedRejection, cappedWarning } from './run-messages.js';
 
 export interface ExecutionDeps {
   db: Kysely<DB>;
@@ -40,7 +40,7 @@ export type StopReason = 'shutdown' | 'lost';
 class RunFailure extends Error {}
 class ImportStopped extends Error {}
 
-const ZERO: ImportCounts = { read: 0, created: 0, updated: 0, unchanged: 0, withdrawn: 0, rejected: 0 };
+const ZERO: ImportCounts = { read: 0, created: 0, updated: 0, unchanged: 0, withdrawn: 0, rejected: 0, warnings: 0 };
 
 /**
  * One claimed run, from its input to its outcome. Uploads are read from their file; a URL is downloaded whole
@@ -56,6 +56,10 @@ export class ImportExecution {
   private readonly unsaved: Rejection[] = [];
   private reported = 0;
   private saved = 0;
+  /** The same for warnings. */
+  private readonly unsavedWarnings: Warning[] = [];
+  private warningsReported = 0;
+  private warningsSaved = 0;
   private readonly streams = new Set<Readable>();
   /** Stops the reading thread. */
   private readonly cancel = new AbortController();
@@ -124,12 +128,18 @@ export class ImportExecution {
       actorId,
       ...(run.owner_id === null ? {} : { ownerId: run.owner_id }),
       dryRun: run.dry_run === 1,
+      strict: run.strict === 1,
       withdrawMissing: run.withdraw_missing === 1,
       onProgress: (counts) => (this.counts = { ...counts }),
       onRejected: (rejection) => {
         if (this.reported >= REPORTED_REJECTIONS) return;
         this.reported++;
         this.unsaved.push(cappedRejection(rejection));
+      },
+      onWarning: (warning) => {
+        if (this.warningsReported >= REPORTED_WARNINGS) return;
+        this.warningsReported++;
+        this.unsavedWarnings.push(cappedWarning(warning));
       },
     };
     let summary: ImportCounts;
@@ -146,8 +156,8 @@ export class ImportExecution {
         format: run.format,
       });
     } else throw new RunFailure(`unknown format ${run.format}`);
-    const { read, created, updated, unchanged, withdrawn, rejected } = summary;
-    this.counts = { read, created, updated, unchanged, withdrawn, rejected };
+    const { read, created, updated, unchanged, withdrawn, rejected, warnings } = summary;
+    this.counts = { read, created, updated, unchanged, withdrawn, rejected, warnings };
   }
 
   /** The URL's body into a file of its own, through the outbound guard (its limits and allow-list). */
@@ -194,20 +204,26 @@ export class ImportExecution {
       .finally(() => (this.flushing = undefined));
   }
 
-  /** The heartbeat with the counts, and the new rejections, in one transaction and only while the claim holds. */
+  /** The heartbeat with the counts, and the new rejections and warnings, in one transaction and only while the claim holds. */
   private async flush(): Promise<void> {
     const rejections = this.unsaved.splice(0);
+    const warnings = this.unsavedWarnings.splice(0);
     const first = this.saved;
+    const firstWarning = this.warningsSaved;
     try {
       const held = await this.deps.db.transaction().execute(async (trx) => {
         if (!(await repository.beat(trx, this.run.id, this.claim, nowIso(), this.counts))) return false;
         await repository.insertRejections(trx, this.run.id, first, rejections);
+        await repository.insertWarnings(trx, this.run.id, firstWarning, warnings);
         return true;
       });
-      if (held) this.saved += rejections.length;
-      else this.stop('lost');
+      if (held) {
+        this.saved += rejections.length;
+        this.warningsSaved += warnings.length;
+      } else this.stop('lost');
     } catch (error) {
       this.unsaved.unshift(...rejections);
+      this.unsavedWarnings.unshift(...warnings);
       throw error;
     }
   }
@@ -215,10 +231,14 @@ export class ImportExecution {
   /** The outcome with the last counts and rejections; false when the claim was lost meanwhile. */
   private async finish(state: 'done' | 'failed' | 'queued', error: string | null): Promise<boolean> {
     const rejections = this.unsaved.splice(0);
+    const warnings = this.unsavedWarnings.splice(0);
     return this.deps.db.transaction().execute(async (trx) => {
       const at = state === 'queued' ? null : nowIso();
       if (!(await repository.finishRun(trx, this.run.id, this.claim, { state, error, at, counts: this.counts }))) return false;
-      if (state !== 'queued') await repository.insertRejections(trx, this.run.id, this.saved, rejections);
+      if (state !== 'queued') {
+        await repository.insertRejections(trx, this.run.id, this.saved, rejections);
+        await repository.insertWarnings(trx, this.run.id, this.warningsSaved, warnings);
+      }
       return true;
     });
   }

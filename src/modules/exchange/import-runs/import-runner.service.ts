@@ -103,7 +103,7 @@ export class ImportRunner {
         const run = await repository.claimRun(db, candidate.id, claim, nowIso());
         if (run === undefined) return undefined; // another process was first: it runs an import now
         // A run taken again starts its report afresh; its counts were reset by the claim.
-        await repository.deleteRejections(db, run.id);
+        await repository.deleteReports(db, run.id);
         this.log.info({ importRun: run.id, attempt: run.attempts }, 'import run started');
         return new ImportExecution(this.deps, run);
       }

@@ -2,7 +2,7 @@ import { toApiTimestamp } from '../../../lib/time.js';
 import type { FeedSourceRow } from './feed-sources.repository.js';
 import type { FeedSourceRecord } from './feed-sources.schemas.js';
 import { shownUrl } from './feed-urls.js';
-import type { ImportRunRow, RejectionRow } from './import-runs.repository.js';
+import type { ImportRunRow, RejectionRow, WarningRow } from './import-runs.repository.js';
 import { IMPORT_FORMATS, type ImportFormat, type ImportRunDetailRecord, type ImportRunRecord } from './import-runs.schemas.js';
 
 const timestamp = (value: string | null) => (value === null ? null : toApiTimestamp(value));
@@ -19,6 +19,7 @@ export function toImportRun(row: ImportRunRow): ImportRunRecord {
     format: formatOf(row.format),
     source: row.source,
     dry_run: row.dry_run === 1,
+    strict: row.strict === 1,
     withdraw_missing: row.withdraw_missing === 1,
     // Never the whole URL: its query may carry a token.
     url: row.url === null ? null : shownUrl(row.url),
@@ -37,12 +38,17 @@ export function toImportRun(row: ImportRunRow): ImportRunRecord {
       unchanged: row.unchanged_count,
       withdrawn: row.withdrawn_count,
       rejected: row.rejected_count,
+      warnings: row.warning_count,
     },
     error: row.error,
   };
 }
 
-export function toImportRunDetail(row: ImportRunRow, rejections: readonly RejectionRow[]): ImportRunDetailRecord {
+export function toImportRunDetail(
+  row: ImportRunRow,
+  rejections: readonly RejectionRow[],
+  warnings: readonly WarningRow[],
+): ImportRunDetailRecord {
   return {
     ...toImportRun(row),
     rejections: rejections.map((rejection) => ({
@@ -51,6 +57,13 @@ export function toImportRunDetail(row: ImportRunRow, rejections: readonly Reject
       errors: JSON.parse(rejection.errors) as { field: string; reason: string }[],
     })),
     rejections_truncated: row.rejected_count > rejections.length,
+    warnings: warnings.map((warning) => ({
+      at: warning.at,
+      ...(warning.source_key === null ? {} : { key: warning.source_key }),
+      field: warning.field,
+      reason: warning.reason,
+    })),
+    warnings_truncated: row.warning_count > warnings.length,
   };
 }
 

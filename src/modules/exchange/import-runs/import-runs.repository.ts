@@ -1,10 +1,11 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Executor } from '../../../db/executor.js';
-import type { ImportRejectionsTable, ImportRunsTable } from '../../../db/schema/index.js';
-import type { ImportCounts, Rejection } from '../import/feed-import.service.js';
+import type { ImportRejectionsTable, ImportRunsTable, ImportWarningsTable } from '../../../db/schema/index.js';
+import type { ImportCounts, Rejection, Warning } from '../import/feed-import.service.js';
 
 export type ImportRunRow = Selectable<ImportRunsTable>;
 export type RejectionRow = Selectable<ImportRejectionsTable>;
+export type WarningRow = Selectable<ImportWarningsTable>;
 
 export async function insertRun(db: Executor, values: Insertable<ImportRunsTable>): Promise<ImportRunRow> {
   return db.insertInto('import_runs').values(values).returningAll().executeTakeFirstOrThrow();
@@ -47,8 +48,31 @@ export async function insertRejections(db: Executor, runId: number, first: numbe
     .execute();
 }
 
-export async function deleteRejections(db: Executor, runId: number): Promise<void> {
+/** A run's report of rejections and warnings. */
+export async function deleteReports(db: Executor, runId: number): Promise<void> {
   await db.deleteFrom('import_rejections').where('run_id', '=', runId).execute();
+  await db.deleteFrom('import_warnings').where('run_id', '=', runId).execute();
+}
+
+export async function findWarnings(db: Executor, runId: number): Promise<WarningRow[]> {
+  return db.selectFrom('import_warnings').selectAll().where('run_id', '=', runId).orderBy('position').execute();
+}
+
+export async function insertWarnings(db: Executor, runId: number, first: number, warnings: readonly Warning[]): Promise<void> {
+  if (warnings.length === 0) return;
+  await db
+    .insertInto('import_warnings')
+    .values(
+      warnings.map((warning, n) => ({
+        run_id: runId,
+        position: first + n,
+        at: warning.at,
+        source_key: warning.key ?? null,
+        field: warning.field,
+        reason: warning.reason,
+      })),
+    )
+    .execute();
 }
 
 /**
@@ -112,7 +136,7 @@ export async function claimRun(db: Executor, id: number, claim: string, at: stri
       finished_at: null,
       error: null,
       attempts: eb('attempts', '+', 1),
-      ...countColumns({ read: 0, created: 0, updated: 0, unchanged: 0, withdrawn: 0, rejected: 0 }),
+      ...countColumns({ read: 0, created: 0, updated: 0, unchanged: 0, withdrawn: 0, rejected: 0, warnings: 0 }),
     }))
     .where('id', '=', id)
     .where('state', '=', 'queued')
@@ -198,5 +222,6 @@ function countColumns(counts: ImportCounts) {
     unchanged_count: counts.unchanged,
     withdrawn_count: counts.withdrawn,
     rejected_count: counts.rejected,
+    warning_count: counts.warnings,
   };
 }

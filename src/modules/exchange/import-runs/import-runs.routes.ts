@@ -12,6 +12,7 @@ import {
   ImportRunList,
   ListImportRunsQuery,
   REPORTED_REJECTIONS,
+  REPORTED_WARNINGS,
   UploadImportForm,
 } from './import-runs.schemas.js';
 import type { ImportRuns } from './import-runs.service.js';
@@ -46,8 +47,9 @@ export async function importRunRoutes(app: FastifyInstance, { importRuns, files,
         description:
           'What `realty-api import` does, run by the background job `feed-imports` (docs/data-exchange.md, "Imports over ' +
           'HTTP"). Either multipart/form-data with a `file` part (at most `IMPORT_MAX_FILE_BYTES`, default 200 MB → else 413; ' +
-          'stored under a random name until the run ends) and the text fields `format`, `source`, `dry_run` and ' +
-          '`withdraw_missing` (`true`/`false`), `owner_email`; or a JSON body with the same fields and a `url` (http or ' +
+          'stored under a random name until the run ends) and the text fields `format`, `source`, `dry_run`, `strict` and ' +
+          '`withdraw_missing` (`true`/`false`), `owner_email` (`strict`: a record with a warning is rejected instead); ' +
+          'or a JSON body with the same fields and a `url` (http or ' +
           'https, downloaded by the job through the outbound guard: public addresses only unless the host is in ' +
           '`IMPORT_ALLOWED_HOSTS`). The file must be UTF-8, its XML nested at most 64 deep, a CSV record or a piece of XML ' +
           'text at most 1 MiB (16 MiB in a WordPress export), else the run fails at that place (docs/data-exchange.md, "What ' +
@@ -96,11 +98,14 @@ export async function importRunRoutes(app: FastifyInstance, { importRuns, files,
       config: administrator,
       schema: {
         tags,
-        summary: 'One import run, with its progress and its rejected records (administrator)',
+        summary: 'One import run, with its progress, its rejected records and its warnings (administrator)',
         description:
-          'While it runs, `counts` and `rejections` are written about every second. `rejections` holds the first ' +
+          'While it runs, `counts`, `rejections` and `warnings` are written about every second. `rejections` holds the first ' +
           `${REPORTED_REJECTIONS} rejected records in file order (place, key, field and reason); \`counts.rejected\` counts ` +
-          'them all and `rejections_truncated` says when the report is cut. Unknown id → 404.',
+          'them all and `rejections_truncated` says when the report is cut. `warnings` holds the first ' +
+          `${REPORTED_WARNINGS} values left out of records imported without them (place, key, field, reason; each text at ` +
+          'most 300 characters), `counts.warnings` counting them all and `warnings_truncated` saying when the report is cut. ' +
+          'Unknown id → 404.',
         security,
         params: ImportRunIdParams,
         response: { 200: Envelope(ImportRunDetail), ...errorResponses(400, 401, 403, 404, 429) },

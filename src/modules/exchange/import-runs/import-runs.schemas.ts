@@ -8,6 +8,8 @@ export const MAX_SOURCE_NAME = 100;
 export const MAX_URL_LENGTH = 2048;
 /** Rejected records kept per run; `counts.rejected` counts them all. */
 export const REPORTED_REJECTIONS = 1000;
+/** Warnings kept per run; `counts.warnings` counts them all. */
+export const REPORTED_WARNINGS = 1000;
 
 /** What an import reads: a feed format, or `wxr` (a WordPress/Houzez site's export). */
 export const IMPORT_FORMATS = [...FEED_FORMAT_NAMES, 'wxr' as const];
@@ -41,6 +43,9 @@ export const ImportCountsRecord = Type.Object(
     unchanged: Type.Integer(),
     withdrawn: Type.Integer(),
     rejected: Type.Integer({ description: 'Every rejected record; the report keeps the first 1,000' }),
+    warnings: Type.Integer({
+      description: 'Every warning: an optional value left out of a record imported without it; the report keeps the first 1,000',
+    }),
   },
   { additionalProperties: false },
 );
@@ -53,6 +58,7 @@ const importRunProperties = {
   format: ImportFormatField,
   source: Type.String({ description: 'The source name the import ran under' }),
   dry_run: Type.Boolean({ description: 'Counts what would change and writes nothing' }),
+  strict: Type.Boolean({ description: 'A record with a warning was rejected instead, and the run stopped at the first rejection' }),
   withdraw_missing: Type.Boolean(),
   url: Type.Union([Type.String(), Type.Null()], {
     description: 'The feed’s URL without its query string or fragment (they may carry a token); null for an upload',
@@ -91,6 +97,18 @@ export const RejectionRecord = Type.Object(
 );
 export type RejectionRecordType = Static<typeof RejectionRecord>;
 
+export const WarningRecord = Type.Object(
+  {
+    at: Type.String({
+      description: `Where the record is in the file. This and every text of a warning: at most ${MAX_REJECTION_TEXT} characters`,
+    }),
+    key: Type.Optional(Type.String({ description: 'The record’s key, when it has one' })),
+    field: Type.String({ description: 'The value left out: a field, or a path in it (`floor_plans.2.size`, `images.3`)' }),
+    reason: Type.String({ description: 'Why, in the API’s words (`must be of type number (in plan 1, fave_plan_size)`)' }),
+  },
+  { additionalProperties: false },
+);
+
 /** One run with its report of rejected records. */
 export const ImportRunDetail = Type.Object(
   {
@@ -99,6 +117,10 @@ export const ImportRunDetail = Type.Object(
       description: `The first ${REPORTED_REJECTIONS} rejected records in file order (written as the run goes)`,
     }),
     rejections_truncated: Type.Boolean({ description: 'True when more records were rejected than the report keeps' }),
+    warnings: Type.Array(WarningRecord, {
+      description: `The first ${REPORTED_WARNINGS} warnings in file order: values left out of records that were imported without them`,
+    }),
+    warnings_truncated: Type.Boolean({ description: 'True when there were more warnings than the report keeps' }),
   },
   { additionalProperties: false },
 );
@@ -115,6 +137,10 @@ export type ListImportRunsInput = Static<typeof ListImportRunsQuery>;
 
 export const ImportRunIdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: INT4_MAX }) });
 
+const STRICT =
+  'A record with a warning (an optional value that cannot be read) is rejected instead of imported without the value, ' +
+  'and the run stops at the first rejected record, as `realty-api import --strict` does';
+
 /** POST /imports as JSON: a URL the job downloads. */
 export const CreateUrlImportBody = Type.Object(
   {
@@ -126,6 +152,7 @@ export const CreateUrlImportBody = Type.Object(
     format: ImportFormatField,
     source: Type.Optional(SourceField),
     dry_run: Type.Optional(Type.Boolean({ default: false })),
+    strict: Type.Optional(Type.Boolean({ default: false, description: STRICT })),
     withdraw_missing: Type.Optional(Type.Boolean({ default: false })),
     owner_email: Type.Optional(OwnerEmailField),
   },
@@ -141,6 +168,7 @@ export const UploadImportFields = Type.Object(
     format: ImportFormatField,
     source: Type.Optional(SourceField),
     dry_run: Type.Optional(FlagText),
+    strict: Type.Optional(Type.Enum(['true', 'false'], { description: `\`true\` or \`false\` (default false). ${STRICT}` })),
     withdraw_missing: Type.Optional(FlagText),
     owner_email: Type.Optional(OwnerEmailField),
   },
@@ -164,6 +192,7 @@ export interface ImportRequest {
   format: ImportFormat;
   source?: string | undefined;
   dryRun: boolean;
+  strict: boolean;
   withdrawMissing: boolean;
   ownerEmail?: string | undefined;
 }

@@ -61,6 +61,7 @@ export class ImportRuns {
       format: input.format,
       source: input.source,
       dryRun: input.dry_run ?? false,
+      strict: input.strict ?? false,
       withdrawMissing: input.withdraw_missing ?? false,
       ownerEmail: input.owner_email,
     };
@@ -73,7 +74,8 @@ export class ImportRuns {
   async get(id: number): Promise<ImportRunDetailRecord> {
     const row = await repository.findRun(this.db, id);
     if (!row) throw AppError.notFound();
-    return toImportRunDetail(row, await repository.findRejections(this.db, id));
+    const [rejections, warnings] = await Promise.all([repository.findRejections(this.db, id), repository.findWarnings(this.db, id)]);
+    return toImportRunDetail(row, rejections, warnings);
   }
 
   async list(query: ListImportRunsInput): Promise<ImportRunListRecord> {
@@ -88,6 +90,7 @@ export class ImportRuns {
       format: request.format,
       source,
       dry_run: request.dryRun ? 1 : 0,
+      strict: request.strict ? 1 : 0,
       withdraw_missing: request.withdrawMissing ? 1 : 0,
       owner_id: ownerId,
       created_by: caller.id,

@@ -60,6 +60,7 @@ export async function readImportUpload(
         format: checked.format,
         source: checked.source,
         dryRun: checked.dry_run === 'true',
+        strict: checked.strict === 'true',
         withdrawMissing: checked.withdraw_missing === 'true',
         ownerEmail: checked.owner_email,
       },

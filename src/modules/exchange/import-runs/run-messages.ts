@@ -1,5 +1,5 @@
 import { shortened } from '../../../adapters/feeds/feed-records.js';
-import type { Rejection } from '../import/feed-import.service.js';
+import type { Rejection, Warning } from '../import/feed-import.service.js';
 
 /**
  * What a run's record keeps of the words it is given, cut to a size: the readers quote a file's text briefly
@@ -9,7 +9,7 @@ import type { Rejection } from '../import/feed-import.service.js';
 
 /** The longest error a run's record (and its log line) keeps, in characters. */
 export const MAX_RUN_ERROR = 1000;
-/** The longest place, key and reason a stored rejection keeps, each, in characters. */
+/** The longest place, key, field and reason a stored rejection or warning keeps, each, in characters. */
 export const MAX_REJECTION_TEXT = 300;
 
 export function cappedError(message: string): string {
@@ -23,4 +23,9 @@ export function cappedRejection({ at, key, errors }: Rejection): Rejection {
     ...(key === undefined ? {} : { key: cut(key) }),
     errors: errors.map(({ field, reason }) => ({ field: cut(field), reason: cut(reason) })),
   };
+}
+
+export function cappedWarning({ at, key, field, reason }: Warning): Warning {
+  const cut = (text: string) => shortened(text, MAX_REJECTION_TEXT);
+  return { at: cut(at), ...(key === undefined ? {} : { key: cut(key) }), field: cut(field), reason: cut(reason) };
 }

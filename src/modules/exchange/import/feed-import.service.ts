@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { FeedAgent, FeedListing, FeedRecord } from '../../../adapters/feeds/feed-records.js';
+import type { FeedAgent, FeedListing, FeedRecord, FieldWarning } from '../../../adapters/feeds/feed-records.js';
 import { statementsHoldTheThread } from '../../../db/dialect/index.js';
 import type { Executor } from '../../../db/executor.js';
 import type { DB, ListingState } from '../../../db/schema/index.js';
@@ -24,7 +24,7 @@ import type { FeedPictures } from '../pictures/feed-pictures.service.js';
 import type { Redirects } from '../redirects/redirects.service.js';
 import { type DirectoryOutcome, FeedDirectory, type FeedDirectoryDeps, importActor } from './feed-directory.service.js';
 import * as repository from './feed-import.repository.js';
-import { feedListingErrors, scalarInput } from './feed-listing-check.js';
+import { checkedListing, scalarInput } from './feed-listing-check.js';
 import { FeedReferences, LOCATION_FIELDS, type ResolvedLinks, TERM_FIELDS } from './feed-references.service.js';
 import { changedFields, OwnListings } from './own-listings.service.js';
 
@@ -48,14 +48,26 @@ export interface ImportOptions {
    */
   format?: FeedFormat;
   dryRun?: boolean;
-  /** Stop at the first rejected record (what was written before it stays). */
+  /**
+   * A record with a warning is rejected instead (its warnings are its errors), and the import stops at the first
+   * rejected record (what was written before it stays).
+   */
   strict?: boolean;
   /** Move the source's listings that the feed no longer lists to `expired`. */
   withdrawMissing?: boolean;
   onProgress?: (progress: ImportCounts) => void;
   /** Each rejection as it is found. */
   onRejected?: (rejection: Rejection) => void;
+  /** Each warning of an imported record, in file order within a batch. */
+  onWarning?: (warning: Warning) => void;
+  /**
+   * Each listing record that was created, updated or found unchanged (in a dry run: would be), with the listing as
+   * imported (without the values its warnings left out), once its batch is done: what a migration report counts.
+   */
+  onImported?: (record: ListingRecord, listing: FeedListing) => void;
 }
+
+export type ListingRecord = Extract<FeedRecord, { kind: 'listing' }>;
 
 export interface ImportCounts {
   /** Records read, of every kind. */
@@ -65,6 +77,8 @@ export interface ImportCounts {
   unchanged: number;
   withdrawn: number;
   rejected: number;
+  /** Optional values left out of the records imported (each a warning). */
+  warnings: number;
 }
 
 export interface Rejection {
@@ -73,6 +87,17 @@ export interface Rejection {
   /** The record's key, when it has one. */
   key?: string;
   errors: { field: string; reason: string }[];
+}
+
+/**
+ * An optional value that could not be read or was not valid, left out of a record that was imported without it:
+ * where the record is, its key, the field (a path such as `floor_plans.2.size`) and why.
+ */
+export interface Warning {
+  at: string;
+  key?: string;
+  field: string;
+  reason: string;
 }
 
 export interface ImportSummary extends ImportCounts {
@@ -84,6 +109,10 @@ export interface ImportSummary extends ImportCounts {
   stopped: boolean;
   /** The first rejections (at most `MAX_REPORTED`); `rejected` counts them all. */
   rejections: Rejection[];
+  /** The first warnings (at most `MAX_REPORTED`); `warnings` counts them all. */
+  reportedWarnings: Warning[];
+  /** Old addresses of the records written that were kept as redirects (in a dry run: would be). */
+  redirectsKept: number;
 }
 
 /** Records checked and looked up together: one transaction of new listings at most, one query per lookup. */
@@ -142,6 +171,8 @@ export class FeedImporter {
       agenciesCreated: directory.created.agency,
       stopped: run.stopped,
       rejections: run.rejections,
+      reportedWarnings: run.warnings,
+      redirectsKept: run.redirectsKept,
     };
   }
 }
@@ -160,6 +191,14 @@ interface Checked {
   address?: string;
 }
 
+/** A record's warnings, reported once the record is known to be imported. */
+interface Warned {
+  index: number;
+  at: string;
+  key: string;
+  warnings: readonly FieldWarning[];
+}
+
 type BatchRecord = Extract<FeedRecord, { kind: 'listing' | 'unreadable' }>;
 type DirectoryRecord = Extract<FeedRecord, { kind: 'agent' | 'agency' }>;
 /** A rejection found in a batch, reported once the batch is checked: field errors, or a reader's reasons. */
@@ -167,8 +206,10 @@ type Found = { at: string; key: unknown; errors: readonly (FieldError | Rejectio
 
 /** One import's state: what it counted, the keys it saw, the slugs it gave. */
 class ImportRun {
-  readonly counts: ImportCounts = { read: 0, created: 0, updated: 0, unchanged: 0, withdrawn: 0, rejected: 0 };
+  readonly counts: ImportCounts = { read: 0, created: 0, updated: 0, unchanged: 0, withdrawn: 0, rejected: 0, warnings: 0 };
   readonly rejections: Rejection[] = [];
+  readonly warnings: Warning[] = [];
+  redirectsKept = 0;
   stopped = false;
   private readonly seen = new Set<string>();
   private readonly slugs = new Set<string>();
@@ -241,7 +282,11 @@ class ImportRun {
     const address = record.kind === 'agency' ? record.agency.url : record.agent.url;
     if ('id' in outcome && outcome.id !== null && address && !this.options.dryRun) {
       const id = outcome.id;
-      await this.redirects.keep(this.db, [{ address, record: record.kind === 'agency' ? { agencyId: id } : { agentId: id } }]);
+      this.redirectsKept += await this.redirects.keep(this.db, [
+        { address, record: record.kind === 'agency' ? { agencyId: id } : { agentId: id } },
+      ]);
+    } else if (this.options.dryRun && !('errors' in outcome) && address && this.redirects.pathOf(address) !== undefined) {
+      this.redirectsKept++;
     }
     if ('errors' in outcome) {
       this.reject(record.at, record.kind === 'agency' ? record.agency.key : record.agent.key, outcome.errors);
@@ -272,25 +317,37 @@ class ImportRun {
     );
     const [sources, own] = await Promise.all([repository.findSources(this.db, this.options.source, keys), this.own.find(keys)]);
     const checked: Checked[] = [];
+    const warned: Warned[] = [];
+    const imported: { index: number; record: ListingRecord; listing: FeedListing }[] = [];
     for (const [index, record] of records.entries()) {
       await this.checkTurns.next();
       if (record.kind === 'unreadable') {
         rejected.set(index, { at: record.at, key: record.key, errors: [{ field: record.field ?? '(record)', reason: record.reason }] });
         continue;
       }
-      const { at, listing, owner } = record;
-      const ownListing = typeof listing.key === 'string' ? own.get(listing.key) : undefined;
+      const { at, owner } = record;
+      const key = record.listing.key;
+      const ownListing = typeof key === 'string' ? own.get(key) : undefined;
       const existing = ownListing
         ? { listingId: ownListing.listingId, fingerprint: '' }
-        : typeof listing.key === 'string'
-          ? sources.get(listing.key)
+        : typeof key === 'string'
+          ? sources.get(key)
           : undefined;
-      const errors = feedListingErrors(listing, existing === undefined);
+      const { listing, errors, warnings } = checkedListing(record.listing, existing === undefined, record.warnings ?? []);
       if (errors.length === 0 && this.seen.has(listing.key)) errors.push({ field: 'key', key: 'exchange_rule_repeated_key' });
       if (errors.length > 0) {
         rejected.set(index, { at, key: listing.key, errors });
         continue;
       }
+      if (warnings.length > 0) {
+        // A strict run takes a warning for what it is: a value of the record that cannot be imported.
+        if (this.options.strict) {
+          rejected.set(index, { at, key: listing.key, errors: warnings });
+          continue;
+        }
+        warned.push({ index, at, key: listing.key, warnings });
+      }
+      if (this.options.onImported) imported.push({ index, record, listing });
       this.seen.add(listing.key);
       if (ownListing) {
         const changed = changedFields(listing, ownListing.current);
@@ -306,7 +363,10 @@ class ImportRun {
     const updates: { record: Checked; links: ResolvedLinks }[] = [];
     if (this.options.dryRun) {
       // References are not looked up: that creates the terms a feed names.
-      for (const record of checked) this.counts[record.existing ? 'updated' : 'created']++;
+      for (const record of checked) {
+        this.counts[record.existing ? 'updated' : 'created']++;
+        if (record.address && this.redirects.pathOf(record.address) !== undefined) this.redirectsKept++;
+      }
     } else {
       const links = await this.references.resolve(
         checked.map((record) => record.listing),
@@ -336,6 +396,10 @@ class ImportRun {
       if (index > cut) break;
       const { at, key, errors } = rejected.get(index)!;
       this.reject(at, key, errors);
+    }
+    for (const record of warned) if (record.index < cut && !rejected.has(record.index)) this.warn(record);
+    for (const { index, record, listing } of imported) {
+      if (index < cut && !rejected.has(index)) this.options.onImported!(record, listing);
     }
     if (cut !== Infinity) this.stopped = true;
     this.options.onProgress?.({ ...this.counts });
@@ -382,7 +446,9 @@ class ImportRun {
     }
     if (listing.images !== undefined) await this.pictures.replace(record.existing!.listingId, listing.images);
     if (record.address)
-      await this.redirects.keep(this.db, [{ address: record.address, record: { listingId: record.existing!.listingId } }]);
+      this.redirectsKept += await this.redirects.keep(this.db, [
+        { address: record.address, record: { listingId: record.existing!.listingId } },
+      ]);
     // A listing made here has no source row to keep a fingerprint in: the next read-back compares it anew.
     if (!record.own) await repository.updateFingerprint(this.db, record.existing!.listingId, record.fingerprint, new Date().toISOString());
     this.counts.updated++;
@@ -396,7 +462,7 @@ class ImportRun {
       trx,
       sources.map(({ key, fingerprint }, n) => ({ listingId: ids[n]!, source: this.options.source, key, fingerprint, at })),
     );
-    await this.redirects.keep(
+    this.redirectsKept += await this.redirects.keep(
       trx,
       sources.flatMap(({ address }, n) => (address ? [{ address, record: { listingId: ids[n]! } }] : [])),
     );
@@ -431,6 +497,16 @@ class ImportRun {
     const slug = this.slugs.has(base) ? `${base}-${createHash('sha256').update(listing.key).digest('hex').slice(0, 8)}` : base;
     this.slugs.add(base);
     return slug;
+  }
+
+  /** Reports the warnings of a record that was imported (or, in a dry run, would be). */
+  private warn({ at, key, warnings }: Warned): void {
+    for (const { field, reason } of warnings) {
+      const warning: Warning = { at, ...(key !== '' ? { key } : {}), field, reason };
+      this.counts.warnings++;
+      if (this.warnings.length < MAX_REPORTED) this.warnings.push(warning);
+      this.options.onWarning?.(warning);
+    }
   }
 
   /** Reports a rejected record: field errors in the API's English words, or a reader's reasons as they are. */

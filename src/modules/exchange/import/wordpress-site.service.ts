@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { FeedRecord } from '../../../adapters/feeds/feed-records.js';
+import type { FeedListing, FeedListingState, FeedRecord } from '../../../adapters/feeds/feed-records.js';
 import type { WxrRecord } from '../../../adapters/feeds/wxr/wxr-reader.js';
 import type { DB } from '../../../db/schema/index.js';
 import { translate } from '../../../i18n/index.js';
@@ -10,7 +10,7 @@ import type { DirectoryServices } from '../../directory/index.js';
 import type { TaxonomiesService } from '../../taxonomies/index.js';
 import { FeedDirectory } from './feed-directory.service.js';
 import * as repository from './feed-import.repository.js';
-import type { FeedImporter, ImportOptions, ImportSummary } from './feed-import.service.js';
+import type { FeedImporter, ImportOptions, ImportSummary, ListingRecord } from './feed-import.service.js';
 
 /** Location terms come from the listings' own chains (country › state › city › area), which WXR does not keep. */
 const LOCATIONS = new Set(['property_country', 'property_state', 'property_city', 'property_area']);
@@ -20,6 +20,32 @@ export interface SiteImportSummary extends ImportSummary {
   accountsCreated: number;
   /** Pictures left out because they are on another host than the site's (and not in IMPORT_ALLOWED_HOSTS). */
   picturesSkipped: number;
+  report: MigrationReport;
+}
+
+/**
+ * What moved and what did not, by kind (docs/data-exchange.md, "The migration report"); in a dry run, what would.
+ * Listings, pictures, plans and attachments count the listings imported (created, updated or unchanged), not the
+ * rejected ones; `read` counts what the export holds, `created` what was made here.
+ */
+export interface MigrationReport {
+  /** The listings imported, by their state. */
+  listings: Partial<Record<FeedListingState, number>>;
+  agents: { read: number; created: number };
+  agencies: { read: number; created: number };
+  /** Terms of the type, status, feature and label taxonomies (places come from the listings themselves). */
+  terms: { read: number; created: number };
+  accounts: { created: number };
+  /** The pictures of the imported listings fetched from the site's host (or an allowed one); the others skipped. */
+  pictures: { fetched: number; skipped: number };
+  /** Floor plans of the imported listings, multi-units included. */
+  plans: number;
+  /** Attachments of the imported listings (brochures), which are not carried: the API's listing has no documents. */
+  attachments: { notCarried: number };
+  /** Old permalinks (`<link>`) of the listings, agents and agencies written, kept as redirects to their pages here. */
+  redirects: number;
+  warnings: number;
+  rejected: number;
 }
 
 /**
@@ -40,8 +66,18 @@ export class WordPressSiteImporter {
     const directory = new FeedDirectory(this.deps, options);
     const site = new SiteRun(this.deps, directory, options);
     const ownerOf = (owner: string) => directory.accountOf(owner);
-    const summary = await this.importer.run(site.records(records), { ...options, ownerOf }, directory);
-    return { ...summary, accountsCreated: directory.accountsCreated, picturesSkipped: site.picturesSkipped };
+    const onImported = (record: ListingRecord, listing: FeedListing) => site.imported(record, listing);
+    const summary = await this.importer.run(site.records(records), { ...options, ownerOf, onImported }, directory);
+    const report: MigrationReport = {
+      ...site.report,
+      agents: { read: site.report.agents.read, created: summary.agentsCreated },
+      agencies: { read: site.report.agencies.read, created: summary.agenciesCreated },
+      accounts: { created: directory.accountsCreated },
+      redirects: summary.redirectsKept,
+      warnings: summary.warnings,
+      rejected: summary.rejected,
+    };
+    return { ...summary, accountsCreated: directory.accountsCreated, picturesSkipped: site.picturesSkipped, report };
   }
 }
 
@@ -57,6 +93,22 @@ export interface SiteDeps {
 /** One site import: the authors, the terms by slug, the site's host. */
 class SiteRun {
   picturesSkipped = 0;
+  /** The report's counts this run keeps (the rest come from the feed import's summary). */
+  readonly report: MigrationReport = {
+    listings: {},
+    agents: { read: 0, created: 0 },
+    agencies: { read: 0, created: 0 },
+    terms: { read: 0, created: 0 },
+    accounts: { created: 0 },
+    pictures: { fetched: 0, skipped: 0 },
+    plans: 0,
+    attachments: { notCarried: 0 },
+    redirects: 0,
+    warnings: 0,
+    rejected: 0,
+  };
+  /** A listing record's attachments and skipped pictures until the import says whether it was imported. */
+  private readonly pending = new WeakMap<ListingRecord, { attachments: number; skipped: number }>();
   private readonly authors = new Map<string, Extract<WxrRecord, { kind: 'author' }>>();
   private readonly agentEmails = new Set<string>();
   private readonly termIds = new Map<string, number>();
@@ -78,8 +130,11 @@ class SiteRun {
     for await (const record of site) {
       const unreadable = await this.apply(record);
       if (unreadable) yield unreadable;
-      if (record.kind === 'agency') yield { kind: 'agency', at: record.at, agency: record.agency };
-      else if (record.kind === 'agent') {
+      if (record.kind === 'agency') {
+        this.report.agencies.read++;
+        yield { kind: 'agency', at: record.at, agency: record.agency };
+      } else if (record.kind === 'agent') {
+        this.report.agents.read++;
         if (record.agent.email) this.agentEmails.add(record.agent.email.toLowerCase());
         yield { kind: 'agent', at: record.at, agent: record.agent };
       } else if (record.kind === 'listing') {
@@ -88,17 +143,45 @@ class SiteRun {
         const images = record.listing.images?.filter((url) => this.pictureHosts.has(hostOf(url)));
         this.picturesSkipped += (record.listing.images?.length ?? 0) - (images?.length ?? 0);
         const listing = images === undefined ? record.listing : { ...record.listing, images };
-        yield { kind: 'listing', at: record.at, listing, ...(author?.email ? { owner: author.email } : {}) };
+        const feedRecord: ListingRecord = {
+          kind: 'listing',
+          at: record.at,
+          listing,
+          ...(author?.email ? { owner: author.email } : {}),
+          ...(record.warnings.length > 0 ? { warnings: record.warnings } : {}),
+        };
+        const skipped = (record.listing.images?.length ?? 0) - (images?.length ?? 0);
+        if (record.attachments > 0 || skipped > 0) this.pending.set(feedRecord, { attachments: record.attachments, skipped });
+        yield feedRecord;
       } else if (record.kind === 'unreadable') yield record;
     }
     await this.finishAuthors();
   }
 
+  /** Counts an imported listing (created, updated or unchanged) for the report. */
+  imported(record: ListingRecord, listing: FeedListing): void {
+    const { report } = this;
+    const state = listing.status ?? 'publish';
+    report.listings[state] = (report.listings[state] ?? 0) + 1;
+    report.pictures.fetched += listing.images?.length ?? 0;
+    report.plans += listing.floor_plans?.length ?? 0;
+    const pending = this.pending.get(record);
+    if (pending) {
+      report.attachments.notCarried += pending.attachments;
+      report.pictures.skipped += pending.skipped;
+    }
+  }
+
   /** Writes what a site record stands for; a problem comes back as an unreadable record for the report. */
   private async apply(record: WxrRecord): Promise<FeedRecord | undefined> {
     if (record.kind === 'site') this.pictureHosts.add(hostOf(record.url));
-    // A dry run writes nothing: no terms, no accounts (its listings are checked and counted by the feed import).
-    if (this.dryRun) return undefined;
+    if (record.kind === 'term' && !LOCATIONS.has(record.taxonomy)) this.report.terms.read++;
+    // A dry run writes nothing: no terms, no accounts (its listings are checked and counted by the feed import);
+    // it only looks up which terms would be made, for the report.
+    if (this.dryRun) {
+      if (record.kind === 'term') await this.termWouldBeMade(record);
+      return undefined;
+    }
     try {
       if (record.kind === 'term') await this.term(record);
       else if (record.kind === 'author') this.authors.set(record.login, record);
@@ -116,8 +199,19 @@ class SiteRun {
     const { db, taxonomies } = this.deps;
     const [found] = await repository.findTermsByName(db, record.taxonomy, [sortKey(record.name)], [record.slug]);
     const parent = record.parentSlug === undefined ? undefined : this.termIds.get(`${record.taxonomy}\n${record.parentSlug}`);
+    if (!found) this.report.terms.created++;
     const id = found?.id ?? (await taxonomies.createTerm(record.taxonomy, { name: record.name, slug: slugify(record.slug), parent })).id;
     this.termIds.set(`${record.taxonomy}\n${record.slug}`, id);
+  }
+
+  /** A dry run's term: counted as made when the site has none of its slug or name (nor did the file before it). */
+  private async termWouldBeMade(record: Extract<WxrRecord, { kind: 'term' }>): Promise<void> {
+    if (LOCATIONS.has(record.taxonomy)) return;
+    const key = `${record.taxonomy}\n${record.slug}`;
+    if (this.termIds.has(key)) return;
+    const [found] = await repository.findTermsByName(this.deps.db, record.taxonomy, [sortKey(record.name)], [record.slug]);
+    if (!found) this.report.terms.created++;
+    this.termIds.set(key, found?.id ?? 0);
   }
 
   /** Authors whose e-mail is no agent's become owners' accounts, once the agents are known (they come first). */

@@ -33,7 +33,7 @@ export type NotificationEmailReceipt = { to: string; subject: string; type: stri
 const MAX_LOOKUP = 500;
 
 /**
- * Sends `notification_email` messages (notifier.ts EMAIL_CHANNEL). The recipient is read when the message is
+ * Sends `notification_email` messages (notifier.service.ts EMAIL_CHANNEL). The recipient is read when the message is
  * sent, not when it was queued: a user deleted meanwhile gets nothing, a user who turned this type of e-mail
  * off meanwhile (the unsubscribe link of an earlier mail) gets nothing, and an address or name changed
  * meanwhile is used. Neither is an error: the message is done, and the row says why it was skipped.

@@ -23,7 +23,7 @@ export interface NotificationMailLinks {
   listing?: MailListing;
   /** The listings of a digest (`data.property_ids`): at most MAX_DIGEST_LISTINGS, and how many more there are. */
   digest?: { listings: readonly MailListing[]; more: number };
-  /** The unsubscribe link for this user and type (unsubscribe-tokens.ts). */
+  /** The unsubscribe link for this user and type (unsubscribe-tokens.service.ts). */
   unsubscribeUrl: string;
 }
 

@@ -39,7 +39,7 @@ export interface DeliveryPayload {
   notification_id: number | null;
 }
 
-/** Where new notifications go once committed: the live streams (notification-hub.ts). */
+/** Where new notifications go once committed: the live streams (notification-hub.service.ts). */
 export interface NotificationPublisher {
   publish(notifications: readonly NotificationRow[]): void;
 }

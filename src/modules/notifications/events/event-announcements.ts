@@ -6,7 +6,7 @@ import type { PendingEvent } from './event-facts.repository.js';
 import type { NotificationTextKey, TextParams } from '../delivery/notification-texts.js';
 import type { Announcement } from '../delivery/notifier.service.js';
 
-/** Finds the saved searches that listings entering `publish` match (saved-search-alerts.ts). */
+/** Finds the saved searches that listings entering `publish` match (saved-search-alerts.service.ts). */
 export interface PublishedListingAlerts {
   matchPublished(trx: Transaction<DB>, listingIds: readonly number[], now: Date): Promise<Announcement[]>;
 }

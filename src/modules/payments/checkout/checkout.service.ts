@@ -88,7 +88,7 @@ export class CheckoutService {
    */
   private async ownListing(caller: AuthUser, input: CheckoutInput): Promise<PropertySummaryRecord> {
     // Both are sold only in per_listing mode: in `free` mode owners may not feature at all, and in
-    // `membership` mode featuring spends the membership's credits (properties/listing-quotas.ts).
+    // `membership` mode featuring spends the membership's credits (payments/quotas/listing-quotas.service.ts).
     if (this.settings.mode !== 'per_listing') {
       throw new AppError('conflict', input.item === 'listing' ? 'checkout_listing_fees_off' : 'checkout_featured_off', [], {
         mode: this.settings.mode,

@@ -148,7 +148,7 @@ export class Fulfilment {
 
   /**
    * A membership replaced by another package must not keep its Stripe subscription charging: the
-   * cancellation goes through the outbox (channel `stripe_subscription`, jobs/subscription-sender.ts), written
+   * cancellation goes through the outbox (channel `stripe_subscription`, stripe/subscription-sender.service.ts), written
    * in this transaction, so it happens exactly when the replacement does, retried until Stripe confirms.
    */
   private async endReplacedSubscription(trx: Transaction<DB>, userId: number, newSubscriptionId: string | null): Promise<void> {

@@ -3,7 +3,7 @@ import type { PageWindow } from '../../../lib/paging.js';
 import type { InvoiceRow } from './invoice-ledger.repository.js';
 import type { Executor } from '../../../db/executor.js';
 
-/** Invoice reads and archiving (docs/api.md 3.2); invoices are written by the ledger (invoice-ledger.ts). */
+/** Invoice reads and archiving (docs/api.md 3.2); invoices are written by the ledger (invoice-ledger.repository.ts). */
 
 export interface InvoiceFilter {
   buyerId?: number;

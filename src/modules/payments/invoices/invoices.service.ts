@@ -16,7 +16,7 @@ type Settler = Pick<Fulfilment, 'settle'>;
 
 /**
  * Invoices as their buyers and the staff read them (docs/api.md 3.2), the administrator's archiving, and the
- * manual settling of bank transfers. Invoices are written by checkout through the ledger (invoice-ledger.ts).
+ * manual settling of bank transfers. Invoices are written by checkout through the ledger (invoice-ledger.repository.ts).
  */
 export class InvoicesService {
   constructor(

@@ -12,7 +12,7 @@ import { findPackage } from '../packages/packages.repository.js';
 
 /**
  * The caller's membership (docs/api.md 10, 3.2): reading it, in the nested and the flat form, and stopping its
- * renewal. Activation, renewal and expiry happen elsewhere (fulfilment.ts, jobs/membership-expiry.ts).
+ * renewal. Activation, renewal and expiry happen elsewhere (fulfilment.service.ts, memberships/membership-expiry.service.ts).
  */
 export class MembershipsService {
   constructor(

@@ -19,7 +19,7 @@ export type QuotaSettings = Pick<PaymentsConfig, 'mode' | 'listingPriceMinor'>;
  * - `membership`: creating a listing and re-listing an expired one spend a listing credit, featuring one a
  *   featured credit; none left or no active membership → 402 `quota_exceeded`. A credit is spent in the
  *   transaction that makes the change, so a refused or failed change spends nothing, and by a conditional
- *   decrement (membership-credits.ts), so concurrent requests never spend one credit twice.
+ *   decrement (membership-credits.repository.ts), so concurrent requests never spend one credit twice.
  * - `per_listing` with a LISTING_PRICE above 0: a new listing waits as a draft until its `listing` invoice is
  *   paid, and submitting it before → 402. Owners buy featuring through checkout, not with credits.
  */

@@ -12,7 +12,7 @@ export type PropertyAction = (typeof PROPERTY_ACTIONS)[number];
 
 /**
  * Who may feature any listing, without spending anything. Owners feature their own with a featured credit in
- * membership mode (listing-quotas.ts).
+ * membership mode (listing-quotas.service.ts).
  */
 export const FEATURE_SETTERS = ['administrator'] as const;
 

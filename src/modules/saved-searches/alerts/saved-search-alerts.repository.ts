@@ -13,7 +13,7 @@ export function chunksOf<T>(items: readonly T[], size: number): T[][] {
   return chunks;
 }
 
-// The in-memory index (saved-search-index.ts)
+// The in-memory index (saved-search-index.service.ts)
 
 /** What changes when saved searches are added or deleted; one pass over saved_searches_user_idx. */
 export interface SavedSearchFingerprint {

@@ -30,7 +30,7 @@ export const DIGEST_PERIOD_MS = { daily: DAY_MS, weekly: 7 * DAY_MS } as const;
  * through SearchService itself, whose queries use its own connection, which on SQLite the caller's
  * transaction holds, and whose stamp may be up to CACHE_REVALIDATE_MS old, while an alert decision is
  * final), and decided by matchesListing, whose agreement with the SQL the parity test checks. The parsed and
- * resolved searches are kept in memory (saved-search-index.ts), checked against the database at every call.
+ * resolved searches are kept in memory (saved-search-index.service.ts), checked against the database at every call.
  */
 export class SavedSearchAlerts {
   private readonly index = new SavedSearchIndex();

@@ -13,7 +13,7 @@ import {
 } from '../../search/index.js';
 
 /**
- * A saved search's query compiled for the in-memory index (saved-search-index.ts): the resolved search that
+ * A saved search's query compiled for the in-memory index (saved-search-index.service.ts): the resolved search that
  * matchesListing decides on, and a prefilter that only rejects what matchesListing would reject too, but
  * without its allocations, so that the many candidates that do not match cost a few comparisons each.
  */
@@ -43,7 +43,7 @@ export interface TermResolution {
   readonly checks: readonly TermCheck[];
 }
 
-/** What a compiled query keeps of its set of term parameters (saved-search-index.ts keeps the rest). */
+/** What a compiled query keeps of its set of term parameters (saved-search-index.service.ts keeps the rest). */
 export interface SelectionRef {
   readonly key: string;
   readonly resolution: TermResolution;

@@ -41,7 +41,7 @@ interface Selection extends SelectionRef {
 }
 
 /**
- * Every saved search compiled for matching newly published listings (saved-search-alerts.ts), so that a call
+ * Every saved search compiled for matching newly published listings (saved-search-alerts.service.ts), so that a call
  * parses and resolves nothing. Each distinct query string is parsed once by normalizeSavedSearchQuery (as
  * SavedSearchesService reads it back); its term slugs become ids through resolveTerms, the function behind
  * SearchService.resolve, called once per distinct parameter value list (`city=miami,tampa`). NOTE: that relies

@@ -79,7 +79,7 @@ export interface MapClusters {
   total: number;
 }
 
-/** The conditions of a search on `listings as l` (search-filters.ts `searchConditions`), all ANDed. */
+/** The conditions of a search on `listings as l` (search-filters.repository.ts `searchConditions`), all ANDed. */
 export type ListingConditions = (eb: ListingsEb) => Expression<SqlBool>[];
 
 const TOTALS_COLUMNS = ['cell', 'listings', 'lat_e6_sum', 'lng_e6_sum', 'id_sum'] as const;
@@ -239,13 +239,13 @@ function startLevel(boxes: readonly SearchBox[]): number {
   return [...CELL_LEVELS].reverse().find(fits) ?? CELL_LEVELS[0];
 }
 
-/** The exact circle test of geo-filters.ts `inCircleSql`, without its key pre-selection: `dot ≥ minimumDot`. */
+/** The exact circle test of geo-filters.repository.ts `inCircleSql`, without its key pre-selection: `dot ≥ minimumDot`. */
 function circleTest(circle: RadiusCircle): Expression<SqlBool> {
   const eb = expressionBuilder<SearchDB, 'l'>();
   return sql<SqlBool>`${dotWith(eb, circle)} >= cast(${minimumDot(radiusKmOf(circle))} as double precision)`;
 }
 
-/** The exact box test of geo-filters.ts `inBoxSql` (geo.ts `inBox`), without its key pre-selection. */
+/** The exact box test of geo-filters.repository.ts `inBoxSql` (geo.ts `inBox`), without its key pre-selection. */
 function boxTest(box: SearchBox): Expression<SqlBool> {
   const eb = expressionBuilder<SearchDB, 'l'>();
   const double = (value: number) => sql<number>`cast(${value} as double precision)`;
@@ -323,7 +323,7 @@ function pointSums(db: Kysely<DB>) {
 
 /**
  * The number of listings in the states within the circle, exactly as the search filter counts them
- * (geo-filters.ts `inCircleSql`), from the cell aggregates.
+ * (geo-filters.repository.ts `inCircleSql`), from the cell aggregates.
  */
 export async function countInCircle(db: Kysely<DB>, states: readonly ListingState[], circle: RadiusCircle): Promise<number> {
   const boxes = boxOfCircle(circle);
@@ -366,7 +366,7 @@ export async function clustersInBox(db: Kysely<DB>, states: readonly ListingStat
 /**
  * Map clusters of the listings matching a search with filters that the aggregates cannot know (a price, a
  * type…): one grouped query over the matching listings, exact, whose cost grows with the matches.
- * `conditions` must hold the box (search-filters.ts `searchConditions` does when the search has one);
+ * `conditions` must hold the box (search-filters.repository.ts `searchConditions` does when the search has one);
  * `box` and `zoom` choose the level of the clusters, as `clustersInBox` does.
  */
 export async function clustersOfMatches(db: Kysely<DB>, conditions: ListingConditions, box: SearchBox, zoom: number): Promise<MapClusters> {

@@ -37,7 +37,7 @@ export interface MatchableListing extends FilteredListingFields {
 }
 
 /**
- * Whether a listing matches a search: the rules of search-filters.ts, in memory (docs/api.md 7: "Matching must agree
+ * Whether a listing matches a search: the rules of search-filters.repository.ts, in memory (docs/api.md 7: "Matching must agree
  * exactly with what the search endpoint returns"). The parity test checks the two against each other on both
  * databases. Saved-search alerts run it against each newly published listing.
  */
@@ -51,7 +51,7 @@ export function matchesListing(listing: MatchableListing, search: ResolvedSearch
     const has = (id: number) => listing.term_ids.has(id);
     if (name === 'feature' ? !ids.every(has) : !ids.some(has)) return false;
   }
-  // A range without bounds filters nothing, as in SQL (search-filters.ts adds no condition for it).
+  // A range without bounds filters nothing, as in SQL (search-filters.repository.ts adds no condition for it).
   const within = (value: number | null, range?: NumberRange) =>
     range === undefined ||
     (range.min === undefined && range.max === undefined) ||

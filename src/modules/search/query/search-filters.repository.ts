@@ -19,7 +19,7 @@ export function searchedStates(query: SearchQuery): ListingState[] {
  * The conditions of a resolved search on `listings as l`, all of them ANDed; `except` leaves out the filter of
  * one facet. Term filters read listing_terms through listing_terms_search_idx (term_id, status, city_id,
  * price, listing_id). The rows carry copies of their listing's state, city and price (kept by triggers,
- * db/dialect/search-triggers.ts), so the first term filter takes the city and price conditions over: a
+ * db/dialect/ddl/search-triggers.ts), so the first term filter takes the city and price conditions over: a
  * search by type, city and price range is then one range of that index, and the planners fetch its few
  * listings by id instead of walking every listing in the price range (SQLite did, with the conditions
  * written on the listing too).

@@ -48,7 +48,7 @@ type Params = Readonly<Record<string, string | number | boolean | undefined>>;
 /** The search of a validated GET /properties/search query; a rule spanning several parameters broken → 400. */
 export function normalizeSearchQuery(raw: SearchQueryInput): SearchQuery {
   const reader = new ParamReader(raw);
-  // Paging is pageWindow()'s (http/pagination.ts); read here only to refuse a `paged` contradicting `page`.
+  // Paging is pageWindow()'s (lib/paging.ts); read here only to refuse a `paged` contradicting `page`.
   reader.number('page');
   const query: SearchQuery = readFilters(reader);
   const sortby = readSort(reader, query);

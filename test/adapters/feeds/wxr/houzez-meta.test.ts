@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   additionalFeaturesOf,
+  areaNumberOf,
   areaOf,
   FieldError,
   floorPlansOf,
@@ -35,8 +36,22 @@ describe('numberOf', () => {
     expect(numberOf(text, 'price')).toBe(expected);
   });
 
-  it.each(['call us', '1.200,50', '1,20', '12,0000', '0x10', '1e3', 'Infinity', '€250000', '250000€', '--1'])('refuses %j', (text) => {
+  it.each([
+    ['1.200,50', 1200.5],
+    ['€250000', 250000],
+    ['250.000 €', 250000],
+    ['From 1,200', 1200],
+  ])('reads %j, as people type prices, as %j', (text, expected) => {
+    expect(numberOf(text, 'price')).toBe(expected);
+  });
+
+  it.each(['call us', '0x10', '1e3', 'Infinity', '--1'])('refuses %j', (text) => {
     expect(() => numberOf(text, 'price')).toThrow(new FieldError('price', 'must be of type number'));
+  });
+
+  it('refuses an area where a count or a price belongs, and a price where an area does', () => {
+    expect(() => numberOf('3 m²', 'bedrooms')).toThrow(new FieldError('bedrooms', 'must be of type number (an area where none belongs)'));
+    expect(() => areaNumberOf('€120', 'size')).toThrow(new FieldError('size', 'must be of type number (a price where an area belongs)'));
   });
 
   it('reads any integer written with thousands commas', () => {
@@ -61,21 +76,38 @@ describe('areaOf', () => {
     ['Acres', 'sqft', 4356000],
     ['ha', 'm2', 1000000],
   ] as const)('reads %j as %s', (unit, expectedUnit, expectedValue) => {
-    expect(areaOf(100, unit)).toEqual({ value: expectedValue, unit: expectedUnit });
+    expect(areaOf({ value: 100 }, unit)).toEqual({ value: expectedValue, unit: expectedUnit });
   });
 
   it('leaves the unit out for one the API has no unit for, and the number as written', () => {
-    expect(areaOf(100, 'tsubo')).toEqual({ value: 100 });
-    expect(areaOf(100, '')).toEqual({ value: 100 });
-    expect(areaOf(null, 'Acres')).toEqual({ value: null, unit: 'sqft' });
+    expect(areaOf({ value: 100 }, 'tsubo')).toEqual({ value: 100 });
+    expect(areaOf({ value: 100 }, '')).toEqual({ value: 100 });
+    expect(areaOf({ value: null }, 'Acres')).toEqual({ value: null, unit: 'sqft' });
+  });
+
+  it('takes the unit written with the number before the one beside it', () => {
+    expect(areaOf(areaNumberOf('497 m²', 'size'), 'Sq Ft')).toEqual({ value: 497, unit: 'm2' });
+    expect(areaOf(areaNumberOf('1,200 Sq Ft', 'size'), '')).toEqual({ value: 1200, unit: 'sqft' });
+    expect(areaOf(areaNumberOf('0.5 ac', 'land_size'), '')).toEqual({ value: 21780, unit: 'sqft' });
+    expect(areaOf(areaNumberOf('1.200', 'size'), 'm²')).toEqual({ value: 1200, unit: 'm2' });
   });
 });
 
 describe('virtualTourOf', () => {
-  it('keeps an http(s) URL and drops an embed code', () => {
+  it('keeps an http(s) URL and drops anything else', () => {
     expect(virtualTourOf('https://my.matterport.com/show/?m=xyz')).toBe('https://my.matterport.com/show/?m=xyz');
-    expect(virtualTourOf('<iframe src="https://my.matterport.com/show/?m=xyz"></iframe>')).toBe('');
     expect(virtualTourOf('javascript:alert(1)')).toBe('');
+    expect(virtualTourOf('<iframe src="javascript:alert(1)"></iframe>')).toBe('');
+    expect(virtualTourOf(`<iframe src="https://x.example/${'a'.repeat(10_000)}"></iframe>`)).toBe('');
+  });
+
+  it("takes an embed code's iframe address", () => {
+    expect(virtualTourOf('<iframe src="https://my.matterport.com/show/?m=xyz&amp;play=1"></iframe>')).toBe(
+      'https://my.matterport.com/show/?m=xyz&play=1',
+    );
+    expect(virtualTourOf("<iframe width='100%' data-x=\"1\" src='https://kuula.co/share/abc'></iframe>")).toBe(
+      'https://kuula.co/share/abc',
+    );
   });
 });
 
@@ -109,6 +141,19 @@ describe('PHP-serialized meta', () => {
   it('reads a PHP array whose keys are not 0…n-1, in key order', () => {
     const plans = `a:2:{i:3;a:1:{${phpString('fave_plan_title')}${phpString('B')}}i:1;a:1:{${phpString('fave_plan_title')}${phpString('A')}}}`;
     expect(floorPlansOf(plans).map((plan) => plan.title)).toEqual(['A', 'B']);
+  });
+
+  it('reads plans whose figures are free text: sizes with units, prices with symbols, bathrooms with a decimal', () => {
+    const row = (fields: Record<string, string>) =>
+      `a:${Object.keys(fields).length}:{${Object.entries(fields)
+        .map(([key, value]) => phpString(key) + phpString(value))
+        .join('')}}`;
+    const plans = `a:3:{i:0;${row({ fave_plan_title: 'A', fave_plan_size: '497 m²', fave_plan_price: '€250.000', fave_plan_bathrooms: '1.5' })}i:1;${row({ fave_plan_title: 'B', fave_plan_size: '1,200 Sq Ft', fave_plan_size_postfix: '' })}i:2;${row({ fave_plan_title: 'C', fave_plan_size: '80 m²', fave_plan_size_postfix: 'm² útiles' })}}`;
+    expect(floorPlansOf(plans)).toMatchObject([
+      { title: 'A', size: 497, size_postfix: 'm²', price: 250000, bathrooms: 1.5 },
+      { title: 'B', size: 1200, size_postfix: 'sq ft', price: null },
+      { title: 'C', size: 80, size_postfix: 'm² útiles' },
+    ]);
   });
 
   it('reads integers and floats PHP stored as numbers', () => {
@@ -151,12 +196,15 @@ describe('PHP-serialized meta never makes an object of a class', () => {
     expect(constructed).toEqual([]);
   });
 
-  it('reports an object in a property as unreadable, and reads on', async () => {
+  it('leaves an object in a property out with a warning, and reads on', async () => {
     globals.Evil = Evil;
     const gadget = 'a:1:{i:0;O:4:"Evil":1:{s:7:"command";s:5:"rm -r";}}';
     const records = await read(wxr([item('1', 'property', { meta: { additional_features: gadget } }), item('2', 'property')].join('\n')));
-    expect(records.map((record) => record.kind)).toEqual(['unreadable', 'listing']);
-    expect(records[0]).toMatchObject({ field: 'additional_features', reason: 'is not a valid PHP-serialized array' });
+    expect(records.map((record) => record.kind)).toEqual(['listing', 'listing']);
+    expect(records[0]).toMatchObject({
+      listing: { additional_features: undefined },
+      warnings: [{ field: 'additional_features', reason: 'is not a valid PHP-serialized array' }],
+    });
     expect(constructed).toEqual([]);
   });
 

@@ -3,6 +3,15 @@ import { describe, expect, it } from 'vitest';
 import type { FeedListing } from '../../../../src/adapters/feeds/feed-records.js';
 import { item, only, read, wxr } from './wxr-test-helpers.js';
 
+const phpString = (text: string) => `s:${Buffer.byteLength(text, 'utf8')}:"${text}";`;
+const featureRows = (rows: readonly [string, string][]) =>
+  `a:${rows.length}:{${rows
+    .map(
+      ([title, value], n) =>
+        `i:${n};a:2:{${phpString('fave_additional_feature_title')}${phpString(title)}${phpString('fave_additional_feature_value')}${phpString(value)}}`,
+    )
+    .join('')}}`;
+
 const SITE = readFileSync(new URL('./fixtures/houzez-site.xml', import.meta.url), 'utf8');
 const UPLOADS = 'https://costa-homes.example/wp-content/uploads';
 
@@ -104,7 +113,8 @@ const APARTMENT: FeedListing = {
   latitude: 36.5093,
   longitude: -4.8857,
   video_url: '',
-  virtual_tour: '',
+  // An embed code in the export: its iframe's address.
+  virtual_tour: 'https://my.matterport.com/show/?m=old',
   agent_display: 'author_info',
   additional_features: [],
   floor_plans: [],
@@ -206,12 +216,16 @@ describe('readWxrSite', () => {
         at: 'line 148',
         authorLogin: 'maria',
         listing: { ...VILLA, url: 'https://costa-homes.example/property/villa-nueva-andalucia/' },
+        attachments: 0,
+        warnings: [],
       },
       {
         kind: 'listing',
         at: 'line 212',
         authorLogin: 'admin',
         listing: { ...APARTMENT, url: 'https://costa-homes.example/?post_type=property&p=102' },
+        attachments: 0,
+        warnings: [],
       },
     ]);
   });
@@ -250,28 +264,129 @@ describe('readWxrSite', () => {
     expect(records.at(-1)).toMatchObject({ field: 'status', reason: expect.stringContaining('(not "inherit")') });
   });
 
-  it('reports a property whose number is not one, naming the field, and reads the next', async () => {
+  it('leaves a number that is not one out of its property, with a warning naming the field, and reads on', async () => {
     const records = await read(
       wxr(
         [
           item('1', 'property', { meta: { fave_property_price: 'call us' } }),
           item('2', 'property', { meta: { fave_property_bedrooms: '2 or 3' } }),
           item('3', 'property', { meta: { fave_property_location: 'north,-4.8,15' } }),
-          item('4', 'property', { meta: { fave_property_price: '1.200,50' } }),
+          item('4', 'property', { meta: { fave_property_price: '1,200,50', fave_property_sec_price: '900' } }),
           item('5', 'property', { meta: { fave_property_price: '250,000', fave_property_sec_price: '' } }),
         ].join('\n'),
       ),
     );
-    expect(records.slice(0, 4)).toEqual([
-      { kind: 'unreadable', at: 'line 4', field: 'price', reason: 'must be of type number' },
-      { kind: 'unreadable', at: 'line 5', field: 'bedrooms', reason: 'must be of type number' },
-      { kind: 'unreadable', at: 'line 6', field: 'latitude', reason: 'must be of type number' },
-      { kind: 'unreadable', at: 'line 7', field: 'price', reason: 'must be of type number' },
+    const listings = only(records, 'listing');
+    expect(listings.map((record) => [record.at, record.warnings])).toEqual([
+      ['line 4', [{ field: 'price', reason: 'must be of type number' }]],
+      ['line 5', [{ field: 'bedrooms', reason: 'must be of type number' }]],
+      ['line 6', [{ field: 'latitude', reason: 'must be of type number' }]],
+      ['line 7', [{ field: 'price', reason: 'must be of type number' }]],
+      ['line 8', []],
     ]);
-    expect(records[4]).toMatchObject({ kind: 'listing', at: 'line 8', listing: { key: '5', price: 250000, second_price: null } });
+    // Left out (undefined), not cleared (null): a re-import keeps what the listing has.
+    expect(listings[0]!.listing).toMatchObject({ key: '1', title: 'Post 1' });
+    expect(listings[0]!.listing.price).toBeUndefined();
+    expect(listings[1]!.listing.bedrooms).toBeUndefined();
+    expect(listings[2]!.listing.latitude).toBeUndefined();
+    expect(listings[2]!.listing.longitude).toBeUndefined();
+    expect(listings[3]!.listing).toMatchObject({ second_price: 900 });
+    expect(listings[4]).toMatchObject({ listing: { key: '5', price: 250000, second_price: null } });
   });
 
-  it('reports serialized meta that does not unserialize, and a floor plan whose number is not one', async () => {
+  it('reads prices, sizes and plans as Houzez users type them: separators, symbols, "From", units', async () => {
+    const plans =
+      'a:2:{i:0;a:3:{s:15:"fave_plan_title";s:1:"A";s:14:"fave_plan_size";s:7:"497 m²";s:15:"fave_plan_price";s:10:"€250.000";}' +
+      'i:1;a:3:{s:15:"fave_plan_title";s:1:"B";s:14:"fave_plan_size";s:11:"1,200 Sq Ft";s:19:"fave_plan_bathrooms";s:3:"1.5";}}';
+    const [record] = await read(
+      wxr(
+        item('1', 'property', {
+          meta: {
+            fave_property_price: 'From €1.495.000',
+            fave_property_sec_price: '1 350 000 €',
+            fave_property_size: '2,150 Sq Ft',
+            fave_property_land: '0.5 ac',
+            floor_plans: plans,
+          },
+        }),
+      ),
+    );
+    expect(record).toMatchObject({
+      kind: 'listing',
+      listing: {
+        price: 1495000,
+        second_price: 1350000,
+        currency: 'EUR',
+        price_prefix: 'From',
+        size: 2150,
+        size_unit: 'sqft',
+        land_size: 21780,
+        land_size_unit: 'sqft',
+        floor_plans: [
+          { title: 'A', size: 497, size_postfix: 'm²', price: 250000 },
+          { title: 'B', size: 1200, size_postfix: 'sq ft', bathrooms: 1.5 },
+        ],
+      },
+    });
+  });
+
+  it('carries energy fields as additional features, multi-units as plans, counts attachments', async () => {
+    const unit = {
+      fave_mu_title: 'Unit 2',
+      fave_mu_beds: '2',
+      fave_mu_baths: '1.5',
+      fave_mu_price: '€310,000',
+      fave_mu_size: '85 m²',
+      fave_mu_type: 'Apartment',
+      fave_mu_availability_date: '2025-06-01',
+    };
+    const units = `a:1:{i:0;a:7:{${Object.entries(unit)
+      .map(([key, value]) => phpString(key) + phpString(value))
+      .join('')}}}`;
+    const attachment = (id: string, file: string) =>
+      item(id, 'attachment', { status: 'inherit', extra: `<wp:attachment_url>https://site.example/${file}</wp:attachment_url>` });
+    const records = await read(
+      wxr(
+        [
+          item('1', 'property', {
+            meta: {
+              additional_features: featureRows([['Energy class', 'A (own)']]),
+              fave_energy_class: 'B',
+              fave_energy_global_index: '120 kWh/m²a',
+              fave_epc_current_rating: '',
+              fave_multi_units: units,
+              fave_attachments: ['50', '51', '99'],
+            },
+          }),
+          attachment('50', 'brochure.pdf'),
+          attachment('51', 'plan.pdf'),
+        ].join('\n'),
+      ),
+    );
+    expect(only(records, 'listing')[0]).toMatchObject({
+      attachments: 2,
+      listing: {
+        // The site's own row of a title comes first and is kept; an empty energy field is left out.
+        additional_features: [
+          { title: 'Energy class', value: 'A (own)' },
+          { title: 'Global energy performance index', value: '120 kWh/m²a' },
+        ],
+        floor_plans: [
+          {
+            title: 'Unit 2',
+            rooms: 2,
+            bathrooms: 1.5,
+            price: 310000,
+            size: 85,
+            size_postfix: 'm²',
+            description: 'Apartment · Available from 2025-06-01',
+          },
+        ],
+      },
+    });
+  });
+
+  it('leaves out serialized meta that does not unserialize, and a plan figure that is no number, with warnings', async () => {
     const records = await read(
       wxr(
         [
@@ -281,20 +396,28 @@ describe('readWxrSite', () => {
             meta: { additional_features: 'a:1:{i:0;a:1:{s:29:"fave_additional_feature_title";s:11:"Orientación";}}' },
           }),
           item('3', 'property', { meta: { floor_plans: 'Planta baja, 3 rooms' } }),
-          item('4', 'property', { meta: { floor_plans: 'a:1:{i:0;a:1:{s:15:"fave_plan_price";s:3:"ask";}}' } }),
+          item('4', 'property', {
+            meta: { floor_plans: 'a:1:{i:0;a:2:{s:15:"fave_plan_title";s:1:"A";s:15:"fave_plan_price";s:3:"ask";}}' },
+          }),
           item('5', 'property', { meta: { floor_plans: 'a:1:{i:0;s:4:"text";}' } }),
           item('6', 'property'),
         ].join('\n'),
       ),
     );
-    expect(records.slice(0, 5)).toEqual([
-      { kind: 'unreadable', at: 'line 4', field: 'additional_features', reason: 'is not a valid PHP-serialized array' },
-      { kind: 'unreadable', at: 'line 5', field: 'additional_features', reason: 'is not a valid PHP-serialized array' },
-      { kind: 'unreadable', at: 'line 6', field: 'floor_plans', reason: 'is not a valid PHP-serialized array' },
-      { kind: 'unreadable', at: 'line 7', field: 'floor_plans', reason: 'must be of type number (in plan 1, fave_plan_price)' },
-      { kind: 'unreadable', at: 'line 8', field: 'floor_plans', reason: 'must be an array of rows (row 1 is not an array of fields)' },
+    const listings = only(records, 'listing');
+    expect(listings.map((record) => record.warnings)).toEqual([
+      [{ field: 'additional_features', reason: 'is not a valid PHP-serialized array' }],
+      [{ field: 'additional_features', reason: 'is not a valid PHP-serialized array' }],
+      [{ field: 'floor_plans', reason: 'is not a valid PHP-serialized array' }],
+      [{ field: 'floor_plans', reason: 'must be of type number (in plan 1, fave_plan_price)' }],
+      [{ field: 'floor_plans', reason: 'must be an array of rows (row 1 is not an array of fields)' }],
+      [],
     ]);
-    expect(records[5]).toMatchObject({ kind: 'listing', listing: { key: '6', additional_features: [], floor_plans: [] } });
+    expect(listings[0]!.listing.additional_features).toBeUndefined();
+    expect(listings[2]!.listing.floor_plans).toBeUndefined();
+    // The plan stays, without the figure it could not read.
+    expect(listings[3]!.listing.floor_plans).toMatchObject([{ title: 'A', price: null }]);
+    expect(listings[5]).toMatchObject({ kind: 'listing', listing: { key: '6', additional_features: [], floor_plans: [] } });
   });
 
   it('reads serialized text whose CR LF line ends the XML parser turned into LF', async () => {
