@@ -116,6 +116,10 @@ export function checkArchitecture(files: SourceFacts[], dialectAllowed: Readonly
  * into another module's table is a call to that module's service. An entry whose write is gone is reported.
  */
 export const TABLE_WRITES_ALLOWED: Readonly<Record<string, string>> = {
+  'src/modules/properties/bulk/listing-bulk.repository.ts → (expression)':
+    'TODO(issue 42): the bulk load (exchange imports, the demo seed) fills its LOADED_TABLES through db/dialect/bulk-load.ts ' +
+    'insertRows, media and reviews among them, with their triggers set aside: a fast path that writes the rows a ' +
+    'media or reviews service would, without asking them',
   'src/modules/properties/bulk/listing-bulk.repository.ts → terms':
     'TODO(issue 42): a bulk load redoes, set-wise, the term-count trigger it set aside (term-triggers.ts): the ' +
     "database's own upkeep of terms.count rather than a taxonomies rule; ListingBulkWriter is built with the " +
@@ -276,6 +280,7 @@ describe('the table-ownership checker', () => {
         `export const lock = (db) => sql\`select id from reviews for update skip locked\`.execute(db);`,
         `export const some = (db, table) => db.deleteFrom(table).execute();`,
         `export const gone = (db) => db.deleteFrom('no_such_table').execute();`,
+        `export const load = (db) => insertRows(db, 'listings', ['id'], [[1]]);`,
       ].join('\n'),
       'src/jobs/outbox.repository.ts': `export const claim = (db) => db.updateTable('outbox').set({}).execute();\nexport const x = (db) => db.replaceInto('memberships').values({}).execute();`,
       'src/seed/demo.ts': `export const seed = (db) => db.insertInto('listings').values({}).execute();`,
@@ -288,6 +293,7 @@ describe('the table-ownership checker', () => {
       'src/modules/reviews/reviews.repository.ts:5 sql.raw(update outbox) writes outbox, owned by the platform: use its writer in src/db/, not SQL of the reviews module',
       'src/modules/reviews/reviews.repository.ts:8 .deleteFrom(table): the table is named by an expression; name it with a literal so that its owner can be checked',
       `src/modules/reviews/reviews.repository.ts:9 .deleteFrom('no_such_table') writes no_such_table, which has no owner in src/modules/table-owners.ts`,
+      `src/modules/reviews/reviews.repository.ts:10 insertRows('listings') writes listings, owned by the properties module: call a service of properties instead`,
       `src/jobs/outbox.repository.ts:2 .replaceInto('memberships') writes memberships, owned by the payments module: call a service of payments instead`,
       'src/modules/users/gone.repository.ts → listings is in TABLE_WRITES_ALLOWED but no longer written: remove the entry',
     ]);

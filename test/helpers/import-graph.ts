@@ -55,6 +55,8 @@ const QUERY_SENDS = new Set(['execute', 'executeTakeFirst', 'executeTakeFirstOrT
 const NOT_A_NEW_STATEMENT = new Set(['transaction', 'connection', ...QUERY_STARTS]);
 // Kysely calls that change rows, whose first argument names the table (`'listings'` or `'listings as l'`).
 const WRITE_STARTS = new Set(['insertInto', 'updateTable', 'deleteFrom', 'replaceInto', 'mergeInto']);
+// db/ helpers that write the table given as their second argument (db/dialect/bulk-load.ts): seen as writes too.
+const TABLE_ARGUMENT_WRITERS = new Set(['insertRows']);
 // The same in raw SQL (a `sql` template or `sql.raw('…')`): the word after the verb is the table; `${}` stands
 // for an interpolation (a table named by an expression). `do update set` (an upsert's second half), `for update`
 // (a row lock) and `on update cascade` name no table.
@@ -169,7 +171,11 @@ export function scanSource(file: string, text: string): SourceFacts {
         node.arguments.some((a) => /^(sqlite|postgres)/.test(literalText(a) ?? ''))
       )
         facts.dialectChecks.push(at(node, node.getText(source)));
-      else if (receiver && name && QUERY_STARTS.has(name)) {
+      else if (!receiver && name && TABLE_ARGUMENT_WRITERS.has(name)) {
+        // A db/ helper handed the table as a value: `insertRows(trx, 'media', …)`.
+        const table = node.arguments[1];
+        facts.tableWrites.push({ ...at(callee, `${name}(${table ? table.getText(source) : ''})`), table: table && literalText(table) });
+      } else if (receiver && name && QUERY_STARTS.has(name)) {
         facts.sqlCalls.push(at(callee, `.${name}()`));
         if (WRITE_STARTS.has(name)) {
           const first = node.arguments[0];
