@@ -5,6 +5,7 @@ import { DiskStorage } from '../src/adapters/storage/disk-storage.js';
 import { createDatabase } from '../src/db/database.js';
 import { AccountsService } from '../src/modules/accounts/accounts.service.js';
 import { PasswordHasher } from '../src/modules/accounts/password-hasher.service.js';
+import { AccountRecords } from '../src/modules/directory/account-records.service.js';
 import { seedDemoListings } from '../src/seed/demo-listings.js';
 import { type Cleanups, positiveInteger, progress, withCleanups } from './harness.js';
 import { datasetDatabase, seedDataset } from './search-data.js';
@@ -60,10 +61,15 @@ export async function runBulkSuite(outer: Cleanups): Promise<void> {
         try {
           const started = performance.now();
           const storage = new DiskStorage(uploadDir, 'http://127.0.0.1');
-          const live = await seedDemoListings(database.db, new AccountsService(database.db, new PasswordHasher()), storage, {
-            count: listings,
-            seed: 2,
-          });
+          const live = await seedDemoListings(
+            database.db,
+            new AccountsService(database.db, new PasswordHasher(), new AccountRecords()),
+            storage,
+            {
+              count: listings,
+              seed: 2,
+            },
+          );
           if (live.mode !== 'live') throw new Error(`a database with listings was written in ${live.mode} mode`);
           const livePerSecond = listings / ((performance.now() - started) / 1000);
           progress(`bulk ${dialect} round ${round}: ${Math.round(livePerSecond)} listings/s live`);

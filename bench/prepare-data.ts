@@ -5,6 +5,7 @@ import { createDatabase, migrateToLatest } from '../src/db/database.js';
 import type { DB, Taxonomy } from '../src/db/schema/index.js';
 import { pick, seededRandom } from '../src/lib/random.js';
 import { PasswordHasher } from '../src/modules/accounts/password-hasher.service.js';
+import { AccountRecords } from '../src/modules/directory/account-records.service.js';
 import { TaxonomiesService } from '../src/modules/taxonomies/taxonomies.service.js';
 import { AccountsService } from '../src/modules/accounts/accounts.service.js';
 import { seedDemoListings } from '../src/seed/demo-listings.js';
@@ -69,7 +70,7 @@ export async function prepareData(sqlitePath: string, uploadDir: string, seed = 
     for (const name of UNUSED_FEATURES) await taxonomies.createTerm('property_feature', { name });
 
     const started = performance.now();
-    const users = new AccountsService(db, new PasswordHasher());
+    const users = new AccountsService(db, new PasswordHasher(), new AccountRecords());
     const storage = new DiskStorage(uploadDir, 'http://127.0.0.1');
     const { published } = await seedDemoListings(db, users, storage, { count: LISTING_COUNT, seed });
     const listingSeconds = (performance.now() - started) / 1000;

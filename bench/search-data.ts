@@ -8,6 +8,7 @@ import { CacheStamps } from '../src/db/cache-versions.js';
 import { createDatabase, type Database, migrateToLatest } from '../src/db/database.js';
 import { compactGeoCells } from '../src/db/dialect/geo-cell-compaction.js';
 import { PasswordHasher } from '../src/modules/accounts/password-hasher.service.js';
+import { AccountRecords } from '../src/modules/directory/account-records.service.js';
 import { TaxonomiesService } from '../src/modules/taxonomies/taxonomies.service.js';
 import { AccountsService } from '../src/modules/accounts/accounts.service.js';
 import type { BulkWriteMode } from '../src/modules/properties/index.js';
@@ -50,7 +51,7 @@ export async function seedDataset(config: DatabaseConfig, uploadDir: string, opt
   try {
     await migrateToLatest(database.db);
     await seedDemoTerms(new TaxonomiesService(database.db, new CacheStamps(database.readCacheVersion, database.localWrites, 0)));
-    const users = new AccountsService(database.db, new PasswordHasher());
+    const users = new AccountsService(database.db, new PasswordHasher(), new AccountRecords());
     const storage = new DiskStorage(uploadDir, 'http://127.0.0.1');
     started = performance.now();
     let total = 0;

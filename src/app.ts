@@ -23,7 +23,7 @@ import type { Scheduler } from './jobs/scheduler.js';
 import type { CacheStamps } from './db/cache-versions.js';
 import { createAccountsModule } from './modules/accounts/index.js';
 import { createAuthModule } from './modules/auth/index.js';
-import { createDirectoryModule } from './modules/directory/index.js';
+import { createDirectoryModule, createDirectoryRecordMaker } from './modules/directory/index.js';
 import { createExchangeModule } from './modules/exchange/index.js';
 import { createLeadsModule } from './modules/leads/index.js';
 import { createMediaModule } from './modules/media/index.js';
@@ -66,13 +66,14 @@ export type Services = ServicesOf<ReturnType<typeof createModules>> & {
 /** Each module made once, in dependency order; the list is the order their routes are registered in. */
 function createModules(platform: Platform) {
   const taxonomies = createTaxonomiesModule(platform);
-  const accounts = createAccountsModule(platform);
+  const accounts = createAccountsModule(platform, { directoryRecords: createDirectoryRecordMaker() });
   const auth = createAuthModule(platform, accounts.services);
-  const media = createMediaModule(platform);
-  const users = createUsersModule(platform, { ...accounts.services, ...auth.services, ...media.services });
+  const media = createMediaModule(platform, accounts.services);
   const social = createSocialModule(platform, { ...accounts.services, ...auth.services });
   const charges = createListingCharges(platform);
   const properties = createPropertiesModule(platform, { ...taxonomies.services, ...media.services, charges });
+  // After properties: an account deletion asks its ListingMoves to take the author's listings off the site.
+  const users = createUsersModule(platform, { ...accounts.services, ...auth.services, ...media.services, ...properties.services });
   const search = createSearchModule(platform, properties.services);
   const directory = createDirectoryModule(platform, { ...properties.services, ...search.services });
   const leads = createLeadsModule(platform, properties.services);

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type SQLite from 'better-sqlite3';
 import {
   type Kysely,
@@ -9,6 +10,7 @@ import {
   SelectQueryNode,
   type UnknownRow,
 } from 'kysely';
+import type { Executor } from './executor.js';
 import type { DB } from './schema/index.js';
 
 /**
@@ -101,4 +103,19 @@ interface StampRead {
   stamp: string;
   writes: number;
   at: number;
+}
+
+/**
+ * Renews the named stamps as their triggers would, in the caller's transaction: for a bulk load that set the
+ * triggers aside (properties' listing-bulk.repository.ts). `cache_versions` is the platform's table
+ * (modules/table-owners.ts), so its writes stay here.
+ */
+export async function renewCacheStamps(db: Executor, names: readonly string[]): Promise<void> {
+  for (const name of names) {
+    await db
+      .updateTable('cache_versions')
+      .set({ version: randomBytes(8).toString('hex').toUpperCase() })
+      .where('name', '=', name)
+      .execute();
+  }
 }

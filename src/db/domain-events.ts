@@ -69,3 +69,9 @@ export async function pendingEventsLag(db: Executor, now = new Date()): Promise<
     .executeTakeFirstOrThrow();
   return { pending: Number(row.pending), oldestAgeSeconds: ageSeconds(row.oldest, now) };
 }
+
+/** Events turned into notifications (the notifications module's batch), in that batch's transaction; each once. */
+export async function markEventsProcessed(db: Executor, ids: readonly number[], at: string): Promise<void> {
+  if (ids.length === 0) return;
+  await db.updateTable('domain_events').set({ processed_at: at }).where('id', 'in', ids).where('processed_at', 'is', null).execute();
+}

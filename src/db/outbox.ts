@@ -68,3 +68,30 @@ export async function outboxBacklog(db: Executor, now = new Date()): Promise<{ p
 export function ageSeconds(iso: string | null, now: Date): number {
   return iso === null ? 0 : Math.max(0, (now.getTime() - Date.parse(iso)) / 1000);
 }
+
+// Requeueing dead messages (the administrators' deliveries page, notifications module): the outbox is the
+// platform's table (modules/table-owners.ts), so its writes stay here.
+
+/**
+ * Puts dead messages back in the queue: pending, no attempts, due at `at`, so that the worker (which takes
+ * pending messages due by now) sends them on its next run with every attempt again. Conditional on `dead`, so
+ * that of two retries (or a retry racing anything else) only one moves a message. One statement, so a set is
+ * moved all at once or not at all.
+ */
+function requeueWhereDead(db: Executor, at: string) {
+  return db.updateTable('outbox').set({ status: 'pending', attempts: 0, available_at: at }).where('status', '=', 'dead');
+}
+
+/** Requeues one dead message (requeueWhereDead); false when it was not dead or not there. */
+export async function requeueDead(db: Executor, id: number, at: string): Promise<boolean> {
+  const result = await requeueWhereDead(db, at).where('id', '=', id).executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}
+
+/** Requeues every dead message, or every dead one of a channel (requeueWhereDead); how many moved. */
+export async function requeueAllDead(db: Executor, filter: { channel?: string }, at: string): Promise<number> {
+  let query = requeueWhereDead(db, at);
+  if (filter.channel !== undefined) query = query.where('channel', '=', filter.channel);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

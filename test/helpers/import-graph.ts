@@ -26,11 +26,17 @@ export interface Finding {
   what: string;
 }
 
+/** A statement that changes rows: `table` is undefined when the code names it with an expression, not a literal. */
+export interface TableWrite extends Finding {
+  table: string | undefined;
+}
+
 export interface SourceFacts {
   file: string;
   imports: ImportEdge[];
   dialectChecks: Finding[];
   sqlCalls: Finding[];
+  tableWrites: TableWrite[];
 }
 
 export interface Violation {
@@ -47,6 +53,29 @@ const QUERY_SENDS = new Set(['execute', 'executeTakeFirst', 'executeTakeFirstOrT
 // `db.transaction().execute(fn)` runs a callback in a transaction (services are meant to do that), and a
 // `.execute()` after `.selectFrom()` is the same statement: neither is reported as a send of its own.
 const NOT_A_NEW_STATEMENT = new Set(['transaction', 'connection', ...QUERY_STARTS]);
+// Kysely calls that change rows, whose first argument names the table (`'listings'` or `'listings as l'`).
+const WRITE_STARTS = new Set(['insertInto', 'updateTable', 'deleteFrom', 'replaceInto', 'mergeInto']);
+// db/ helpers that write the table given as their second argument (db/dialect/bulk-load.ts): seen as writes too.
+const TABLE_ARGUMENT_WRITERS = new Set(['insertRows']);
+// The same in raw SQL (a `sql` template or `sql.raw('…')`): the word after the verb is the table; `${}` stands
+// for an interpolation (a table named by an expression). `do update set` (an upsert's second half), `for update`
+// (a row lock) and `on update cascade` name no table.
+const RAW_WRITE =
+  /(?<!\b(?:for|do|on|key)\s+)\b(insert\s+(?:or\s+\w+\s+)?into|replace\s+into|merge\s+into|update|delete\s+from)\s+(?:only\s+)?(\$\{\}|"[^"]+"|`[^`]+`|[A-Za-z_]\w*)/gi;
+
+/** The tables a raw SQL text writes, with the statement's verb. */
+function rawWrites(text: string): { verb: string; table: string | undefined }[] {
+  return [...text.matchAll(RAW_WRITE)].map(([, verb, name]) => ({
+    verb: verb!.toLowerCase().replace(/\s+/g, ' '),
+    table: name === '${}' ? undefined : name!.replace(/^["`]|["`]$/g, ''),
+  }));
+}
+
+/** A template's text with each interpolation as `${}`. */
+function templateText(template: ts.TemplateLiteral): string {
+  if (ts.isNoSubstitutionTemplateLiteral(template)) return template.text;
+  return template.head.text + template.templateSpans.map((span) => `\${}${span.literal.text}`).join('');
+}
 
 /** `../<name>.js` seen from `src/<dir>/<file>.ts` → `src/<dir>/<name>.ts`; bare specifiers (packages, node:) stay as they are. */
 export function resolveSpecifier(from: string, specifier: string): string {
@@ -93,7 +122,7 @@ function chainCalls(receiver: ts.Expression, names: Set<string>): boolean {
 export function scanSource(file: string, text: string): SourceFacts {
   const kind = file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS;
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, kind);
-  const facts: SourceFacts = { file, imports: [], dialectChecks: [], sqlCalls: [] };
+  const facts: SourceFacts = { file, imports: [], dialectChecks: [], sqlCalls: [], tableWrites: [] };
   const lineOf = (node: ts.Node) => source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
   // A call is placed at its method name: in `db.selectFrom(…).execute()` both calls start at `db`.
   const at = (node: ts.Node, what: string): Finding => {
@@ -128,6 +157,8 @@ export function scanSource(file: string, text: string): SourceFacts {
       facts.dialectChecks.push(at(node, `switch (${node.expression.getText(source)})`));
     } else if (ts.isTaggedTemplateExpression(node) && kyselySql && ts.isIdentifier(node.tag) && node.tag.text === 'sql') {
       facts.sqlCalls.push(at(node, 'sql``'));
+      for (const write of rawWrites(templateText(node.template)))
+        facts.tableWrites.push({ ...at(node, `sql\`${write.verb} ${write.table ?? '${…}'}\``), table: write.table });
     } else if (ts.isCallExpression(node)) {
       const callee = node.expression;
       const name = nameOf(callee);
@@ -140,11 +171,27 @@ export function scanSource(file: string, text: string): SourceFacts {
         node.arguments.some((a) => /^(sqlite|postgres)/.test(literalText(a) ?? ''))
       )
         facts.dialectChecks.push(at(node, node.getText(source)));
-      else if (receiver && name && QUERY_STARTS.has(name)) facts.sqlCalls.push(at(callee, `.${name}()`));
-      else if (receiver && name && QUERY_SENDS.has(name) && !chainCalls(receiver, NOT_A_NEW_STATEMENT))
+      else if (!receiver && name && TABLE_ARGUMENT_WRITERS.has(name)) {
+        // A db/ helper handed the table as a value: `insertRows(trx, 'media', …)`.
+        const table = node.arguments[1];
+        facts.tableWrites.push({ ...at(callee, `${name}(${table ? table.getText(source) : ''})`), table: table && literalText(table) });
+      } else if (receiver && name && QUERY_STARTS.has(name)) {
         facts.sqlCalls.push(at(callee, `.${name}()`));
-      else if (receiver && kyselySql && ts.isIdentifier(receiver) && receiver.text === 'sql')
+        if (WRITE_STARTS.has(name)) {
+          const first = node.arguments[0];
+          const named = first && literalText(first);
+          const table = named?.split(/\s+as\s+/i)[0]!.trim();
+          facts.tableWrites.push({ ...at(callee, `.${name}(${first ? first.getText(source) : ''})`), table });
+        }
+      } else if (receiver && name && QUERY_SENDS.has(name) && !chainCalls(receiver, NOT_A_NEW_STATEMENT))
+        facts.sqlCalls.push(at(callee, `.${name}()`));
+      else if (receiver && kyselySql && ts.isIdentifier(receiver) && receiver.text === 'sql') {
         facts.sqlCalls.push(at(callee, `sql.${name}()`));
+        const first = node.arguments[0];
+        const text = name === 'raw' && first ? (literalText(first) ?? (ts.isTemplateExpression(first) ? templateText(first) : '')) : '';
+        for (const write of rawWrites(text))
+          facts.tableWrites.push({ ...at(callee, `sql.raw(${write.verb} ${write.table ?? '${…}'})`), table: write.table });
+      }
     }
     ts.forEachChild(node, visit);
   };
@@ -153,6 +200,7 @@ export function scanSource(file: string, text: string): SourceFacts {
   const byPlace = (a: Finding, b: Finding) => a.line - b.line || a.column - b.column;
   facts.dialectChecks.sort(byPlace);
   facts.sqlCalls.sort(byPlace);
+  facts.tableWrites.sort(byPlace);
   return facts;
 }
 
@@ -232,3 +280,22 @@ export function shortestCycle(graph: Map<string, Map<string, unknown>>, start: s
 }
 
 export const describeImport = (e: ImportEdge) => `${e.from}:${e.line} ${e.kind} '${e.specifier}'`;
+
+/**
+ * The tables of the typed schema: the members of every `…Tables` interface under `dir` (src/db/schema/), as
+ * `{ table, file }`. Read with the parser, so the test holds the map against the schema the code compiles with.
+ */
+export function schemaTables(root: string, dir = 'src/db/schema'): { table: string; file: string }[] {
+  return readdirSync(path.join(root, dir))
+    .filter((f) => f.endsWith('.ts'))
+    .sort()
+    .flatMap((f) => {
+      const file = path.posix.join(dir, f);
+      const source = ts.createSourceFile(file, readFileSync(path.join(root, file), 'utf8'), ts.ScriptTarget.Latest, true);
+      return source.statements.flatMap((statement) =>
+        ts.isInterfaceDeclaration(statement) && /Tables$/.test(statement.name.text)
+          ? statement.members.flatMap((m) => (ts.isPropertySignature(m) && ts.isIdentifier(m.name) ? [{ table: m.name.text, file }] : []))
+          : [],
+      );
+    });
+}

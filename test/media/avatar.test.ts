@@ -124,7 +124,7 @@ describeEachDialect('avatars and account media (%s)', (dialect) => {
         if (storage.files.size === 8) release();
         await bothWritten;
       };
-      const service = new MediaService(t.database.db, storage, { maxImagePixels: 40_000_000 }, { error: () => {} });
+      const service = new MediaService(t.database.db, storage, { maxImagePixels: 40_000_000 }, { error: () => {} }, t.services.users);
       const { user, caller } = await account();
       const results = await Promise.all([
         service.uploadAvatar(caller, await image('png', 64, 64)),
@@ -209,6 +209,7 @@ describeEachDialect('avatars and account media (%s)', (dialect) => {
         {
           error: (details, message) => logged.push({ details, message }),
         },
+        t.services.users,
       );
       const { user, caller } = await account('seller');
       await service.upload(caller, { file: await image('jpeg', 30, 30), fields: {} });
@@ -223,7 +224,7 @@ describeEachDialect('avatars and account media (%s)', (dialect) => {
 
   it('removes the files it wrote when the row cannot be inserted', async () => {
     const storage = new RecordingStorage();
-    const service = new MediaService(t.database.db, storage, { maxImagePixels: 40_000_000 }, { error: () => {} });
+    const service = new MediaService(t.database.db, storage, { maxImagePixels: 40_000_000 }, { error: () => {} }, t.services.users);
     const { caller } = await account('seller');
     const ghost = { ...caller, id: 2_147_483_647 } satisfies AuthUser; // no such user: the foreign key refuses the row
     await expect(service.upload(ghost, { file: await image('png', 30, 30), fields: {} })).rejects.toThrow();

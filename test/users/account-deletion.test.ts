@@ -198,6 +198,7 @@ describeEachDialect('deleting accounts (%s)', (dialect) => {
       media,
       createStorage(t.config),
       new LoginLocks(db()),
+      t.services.listingMoves,
     );
     const user = await newUser(db());
     const listing = await newListing(db(), { author_id: user.id, status: 'draft' });
@@ -215,5 +216,47 @@ describeEachDialect('deleting accounts (%s)', (dialect) => {
       { userId: user.id, userStillThere: true },
     ]);
     expect(await userExists(user.id)).toBe(false);
+  });
+
+  it('asks the listings module and accounts for their changes in one transaction: a failure of the last undoes the first', async () => {
+    const { user, listings } = await agentWithData();
+    const asked: string[] = [];
+    // Each owning module's own service, watched; accounts fails when asked to delete the row.
+    const listingMoves = {
+      releaseListingsOfDeletedAuthor: async (...args: Parameters<typeof t.services.listingMoves.releaseListingsOfDeletedAuthor>) => {
+        asked.push(`listings of ${args[1]}`);
+        await t.services.listingMoves.releaseListingsOfDeletedAuthor(...args);
+      },
+    };
+    const users = Object.assign(Object.create(t.services.users) as typeof t.services.users, {
+      deleteAccountRow: async () => {
+        asked.push('account row');
+        throw new Error('row locked');
+      },
+    });
+    const profiles = new ProfilesService(
+      db(),
+      users,
+      t.services.auth,
+      new PasswordHasher(),
+      t.services.media,
+      createStorage(t.config),
+      new LoginLocks(db()),
+      listingMoves,
+    );
+    const caller = { id: admin.id, role: 'administrator' as const, sessionId: 'unused', tokenExpiresAt: new Date() };
+    await expect(profiles.deleteUser(caller, user.id)).rejects.toThrow('row locked');
+    expect(asked).toEqual([`listings of ${user.id}`, 'account row']);
+    expect(await userExists(user.id)).toBe(true);
+    const kept = await db().selectFrom('listings').select(['id', 'status']).where('author_id', '=', user.id).orderBy('id').execute();
+    expect(kept).toEqual(
+      [
+        { id: listings.published, status: 'publish' },
+        { id: listings.draft, status: 'draft' },
+        { id: listings.pending, status: 'pending' },
+        { id: listings.sold, status: 'sold' },
+      ].sort((a, b) => a.id - b.id),
+    );
+    expect(await db().selectFrom('listing_transitions').select('id').where('listing_id', '=', listings.published).execute()).toEqual([]);
   });
 });

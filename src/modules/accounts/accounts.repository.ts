@@ -1,4 +1,5 @@
-import type { NewUser, Role, UserRow, UserStatus } from '../../db/schema/index.js';
+import type { Updateable } from 'kysely';
+import type { NewUser, Role, UserRow, UserStatus, UsersTable } from '../../db/schema/index.js';
 import type { Executor } from '../../db/executor.js';
 
 /** A login name is a username or an e-mail address (e-mails are stored lower-cased). */
@@ -87,35 +88,10 @@ export async function setUserAccess(db: Executor, id: number, change: { role: Ro
     .execute();
 }
 
-export async function hasDirectoryRecord(db: Executor, table: 'agents' | 'agencies', userId: number): Promise<boolean> {
-  const row = await db.selectFrom(table).select('id').where('user_id', '=', userId).executeTakeFirst();
-  return row !== undefined;
+export async function updateUser(db: Executor, id: number, changes: Updateable<UsersTable>): Promise<void> {
+  await db.updateTable('users').set(changes).where('id', '=', id).execute();
 }
 
-export async function directorySlugTaken(db: Executor, table: 'agents' | 'agencies', slug: string): Promise<boolean> {
-  const row = await db.selectFrom(table).select('id').where('slug', '=', slug).executeTakeFirst();
-  return row !== undefined;
-}
-
-/** The agent or agency record of a user who registers with that role (docs/api.md 2.2), named like the user. */
-export async function insertDirectoryRecord(
-  db: Executor,
-  table: 'agents' | 'agencies',
-  record: { userId: number; name: string; slug: string; sortKey: string; email: string; phone: string; now: string },
-): Promise<number> {
-  const row = await db
-    .insertInto(table)
-    .values({
-      user_id: record.userId,
-      name: record.name,
-      slug: record.slug,
-      sort_key: record.sortKey,
-      email: record.email,
-      phone: record.phone,
-      created_at: record.now,
-      updated_at: record.now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
+export async function deleteUser(db: Executor, id: number): Promise<void> {
+  await db.deleteFrom('users').where('id', '=', id).execute();
 }

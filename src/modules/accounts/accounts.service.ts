@@ -1,15 +1,16 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, Transaction, Updateable } from 'kysely';
 import { isUniqueViolation, lockTransactionKey } from '../../db/dialect/index.js';
-import type { DB, Role, UserRow, UserStatus } from '../../db/schema/index.js';
+import type { Executor } from '../../db/executor.js';
+import type { DB, Role, UserRow, UserStatus, UsersTable } from '../../db/schema/index.js';
 import { AppError } from '../../lib/errors.js';
 import { nowIso } from '../../lib/time.js';
 import type { PasswordHasher } from './password-hasher.service.js';
-import { firstFreeSlug, slugify, sortKey } from '../../lib/slug.js';
 import type { AccountRow } from './accounts.repository.js';
+import type { DirectoryRecordMaker } from './directory-records.js';
 import * as repository from './accounts.repository.js';
 
 /** Roles whose accounts get a directory record at registration (docs/api.md 2.2). */
-const DIRECTORY_TABLE: Partial<Record<Role, 'agents' | 'agencies'>> = { agent: 'agents', agency: 'agencies' };
+const DIRECTORY_KIND: Partial<Record<Role, 'agent' | 'agency'>> = { agent: 'agent', agency: 'agency' };
 
 export interface NewAccount {
   username: string;
@@ -26,6 +27,8 @@ export class AccountsService {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly passwords: PasswordHasher,
+    /** The directory's, which owns the agent and agency records. */
+    private readonly directoryRecords: DirectoryRecordMaker,
   ) {}
 
   findByLogin(login: string): Promise<UserRow | undefined> {
@@ -48,6 +51,40 @@ export class AccountsService {
 
   findAccounts(ids: readonly number[]): Promise<AccountRow[]> {
     return repository.findAccounts(this.db, ids);
+  }
+
+  // Writes other modules ask for: the `users` table is this module's (modules/table-owners.ts). Each takes the
+  // caller's transaction when the change belongs to one, else runs on its own.
+
+  /**
+   * A user's own profile fields (the users module has checked them). A taken e-mail address fails with the
+   * driver's unique violation, which the caller turns into its answer.
+   */
+  async updateProfileFields(userId: number, changes: Updateable<UsersTable>, db: Executor = this.db): Promise<void> {
+    await repository.updateUser(db, userId, changes);
+  }
+
+  /** A new password hash (a password reset), in the reset's transaction. */
+  async setPasswordHash(trx: Transaction<DB>, userId: number, hash: string, now: string): Promise<void> {
+    await repository.updateUser(trx, userId, { password_hash: hash, updated_at: now });
+  }
+
+  /**
+   * Takes the user's row lock (PostgreSQL; SQLite has one writer anyway) by touching `updated_at`, so that
+   * concurrent changes of one user's avatar run in turn.
+   */
+  async lockForAvatarChange(trx: Transaction<DB>, userId: number, now: string): Promise<void> {
+    await repository.updateUser(trx, userId, { updated_at: now });
+  }
+
+  /** Points the user's avatar at a media row (the media module's), or at none. */
+  async setAvatar(db: Executor, userId: number, mediaId: number | null): Promise<void> {
+    await repository.updateUser(db, userId, { avatar_media_id: mediaId });
+  }
+
+  /** Deletes the account row, last in an account deletion's transaction; cascades and set-nulls do the rest. */
+  async deleteAccountRow(trx: Transaction<DB>, userId: number): Promise<void> {
+    await repository.deleteUser(trx, userId);
   }
 
   /**
@@ -81,8 +118,8 @@ export class AccountsService {
           created_at: now,
           updated_at: now,
         });
-        const table = DIRECTORY_TABLE[account.role];
-        if (table) await insertDirectoryRecordOf(trx, table, user, now);
+        const kind = DIRECTORY_KIND[account.role];
+        if (kind) await this.directoryRecords.ensureRecordOf(trx, kind, user, now);
         return user;
       });
     } catch (error) {
@@ -104,8 +141,8 @@ export class AccountsService {
     return this.administer(actorId, userId, async (trx, user, now) => {
       const changed = user.role !== role;
       if (changed) await repository.setUserAccess(trx, userId, { role }, now);
-      const table = DIRECTORY_TABLE[role];
-      if (table && !(await repository.hasDirectoryRecord(trx, table, userId))) await insertDirectoryRecordOf(trx, table, user, now);
+      const kind = DIRECTORY_KIND[role];
+      if (kind) await this.directoryRecords.ensureRecordOf(trx, kind, user, now);
       return { changed };
     });
   }
@@ -170,23 +207,4 @@ export class AccountsService {
       if (!(await repository.usernameExists(this.db, candidate))) return candidate;
     }
   }
-}
-
-/**
- * The agent or agency record of a user (docs/api.md 2.2, 12): named by the user's display name, with a free slug
- * made from it, and the account's e-mail address and phone number.
- */
-async function insertDirectoryRecordOf(trx: Transaction<DB>, table: 'agents' | 'agencies', user: UserRow, now: string): Promise<void> {
-  const slug = await firstFreeSlug(slugify(user.display_name) || slugify(user.username) || table, (candidate) =>
-    repository.directorySlugTaken(trx, table, candidate),
-  );
-  await repository.insertDirectoryRecord(trx, table, {
-    userId: user.id,
-    name: user.display_name,
-    slug,
-    sortKey: sortKey(user.display_name),
-    email: user.email,
-    phone: user.phone,
-    now,
-  });
 }

@@ -1,5 +1,6 @@
 import type { AppModule, Platform } from '../module.js';
 import { AccountsService } from './accounts.service.js';
+import type { DirectoryRecordMaker } from './directory-records.js';
 import { PasswordHasher } from './password-hasher.service.js';
 
 export interface AccountsServices {
@@ -9,11 +10,15 @@ export interface AccountsServices {
 }
 
 /** The account core below sign-in and profiles: users and their password hashes. No routes of its own. */
-export function createAccountsModule({ database }: Platform): AppModule<AccountsServices> {
+export function createAccountsModule(
+  { database }: Platform,
+  { directoryRecords }: { directoryRecords: DirectoryRecordMaker },
+): AppModule<AccountsServices> {
   const passwords = new PasswordHasher();
-  return { services: { users: new AccountsService(database.db, passwords), passwords } };
+  return { services: { users: new AccountsService(database.db, passwords, directoryRecords), passwords } };
 }
 
 export type { AccountRow } from './accounts.repository.js';
 export type { AccountsService } from './accounts.service.js';
+export type { DirectoryRecordMaker } from './directory-records.js';
 export type { PasswordHasher } from './password-hasher.service.js';

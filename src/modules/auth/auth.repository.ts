@@ -169,10 +169,6 @@ export async function expirePasswordResets(trx: Transaction<DB>, userId: number,
   await trx.updateTable('password_resets').set({ used_at: now }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
 }
 
-export async function setPasswordHash(trx: Transaction<DB>, userId: number, hash: string, now: string): Promise<void> {
-  await trx.updateTable('users').set({ password_hash: hash, updated_at: now }).where('id', '=', userId).execute();
-}
-
 /** The first run's token (first-run.service.ts): the one kept replaced by `tokenHash`, or none kept when undefined. */
 export async function replaceSetupToken(trx: Transaction<DB>, tokenHash: string | undefined, now: string): Promise<void> {
   await trx.deleteFrom('setup_tokens').execute();

@@ -90,7 +90,7 @@ export class PasswordResetService {
     const userId = await this.db.transaction().execute(async (trx) => {
       const owner = await repository.consumePasswordReset(trx, tokenHash, now);
       if (owner === undefined) return undefined; // spent by a concurrent confirmation
-      await repository.setPasswordHash(trx, owner, passwordHash, now);
+      await this.users.setPasswordHash(trx, owner, passwordHash, now); // accounts owns `users`
       await repository.expirePasswordResets(trx, owner, now);
       await repository.revokeSessions(trx, { userId: owner }, now);
       await repository.clearLoginLocks(trx, [LoginLocks.keyFor('', owner)]);

@@ -1,4 +1,5 @@
 import { registerMultipart } from '../../http/multipart.js';
+import type { AccountsServices } from '../accounts/index.js';
 import type { AppModule, Platform } from '../module.js';
 import { mediaRoutes } from './media.routes.js';
 import { Media } from './media.schemas.js';
@@ -9,8 +10,11 @@ export interface MediaServices {
 }
 
 /** Uploads (docs/api.md 9): images sniffed by content, resized, stored on disk or S3. */
-export function createMediaModule({ config, database, storage, log }: Platform): AppModule<MediaServices> {
-  const media = new MediaService(database.db, storage, { maxImagePixels: config.uploads.maxImagePixels }, log);
+export function createMediaModule(
+  { config, database, storage, log }: Platform,
+  { users }: Pick<AccountsServices, 'users'>,
+): AppModule<MediaServices> {
+  const media = new MediaService(database.db, storage, { maxImagePixels: config.uploads.maxImagePixels }, log, users);
   return {
     services: { media },
     schemas: [Media],

@@ -1,5 +1,5 @@
-import type { Transaction, Updateable } from 'kysely';
-import type { DB, ListingState, MediaRow, MediaTable, NewMedia } from '../../db/schema/index.js';
+import type { Updateable } from 'kysely';
+import type { ListingState, MediaRow, MediaTable, NewMedia } from '../../db/schema/index.js';
 import type { Executor } from '../../db/executor.js';
 
 /** A media row with the state of the listing it is attached to (null when it is not attached). */
@@ -56,14 +56,6 @@ export async function deleteMediaOwnedBy(db: Executor, ownerId: number): Promise
   return db.deleteFrom('media').where('owner_id', '=', ownerId).returning(['storage_key', 'sizes']).execute();
 }
 
-/**
- * Takes the user's row lock (PostgreSQL; SQLite has one writer anyway) before the avatar is read and
- * replaced, so that concurrent avatar uploads of one user replace each other in turn.
- */
-export async function lockUser(db: Transaction<DB>, userId: number, now: string): Promise<void> {
-  await db.updateTable('users').set({ updated_at: now }).where('id', '=', userId).execute();
-}
-
 /** The media row of a user's current avatar, if any. */
 export async function findAvatarOf(db: Executor, userId: number): Promise<MediaRow | undefined> {
   return db
@@ -72,10 +64,6 @@ export async function findAvatarOf(db: Executor, userId: number): Promise<MediaR
     .selectAll('m')
     .where('u.id', '=', userId)
     .executeTakeFirst();
-}
-
-export async function setAvatar(db: Executor, userId: number, mediaId: number): Promise<void> {
-  await db.updateTable('users').set({ avatar_media_id: mediaId }).where('id', '=', userId).execute();
 }
 
 /** Storage keys among `keys` that some media row still refers to: demo listings share files (dialect/ddl/media-keys.ts). */
@@ -87,4 +75,21 @@ export async function findKeysInUse(db: Executor, keys: readonly string[]): Prom
 
 export async function deleteMediaByIds(db: Executor, ids: readonly number[]): Promise<Pick<MediaRow, 'storage_key' | 'sizes'>[]> {
   return db.deleteFrom('media').where('id', 'in', ids).returning(['storage_key', 'sizes']).execute();
+}
+
+// A listing's gallery: the properties module asks for these through MediaService, in its own transactions.
+
+/** Makes `mediaIds` the listing's gallery in that order; media no longer in it are detached (kept as uploads). */
+export async function replaceGallery(db: Executor, listingId: number, mediaIds: number[]): Promise<void> {
+  let detach = db.updateTable('media').set({ listing_id: null, position: 0 }).where('listing_id', '=', listingId);
+  if (mediaIds.length > 0) detach = detach.where('id', 'not in', mediaIds);
+  await detach.execute();
+  for (const [position, id] of mediaIds.entries()) {
+    await db.updateTable('media').set({ listing_id: listingId, position }).where('id', '=', id).execute();
+  }
+}
+
+/** Deletes the listing's gallery rows and returns where their files are stored. */
+export async function deleteGallery(db: Executor, listingId: number): Promise<Pick<MediaRow, 'storage_key' | 'sizes'>[]> {
+  return db.deleteFrom('media').where('listing_id', '=', listingId).returning(['storage_key', 'sizes']).execute();
 }

@@ -1,11 +1,13 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { FileStorage } from '../../adapters/storage/storage.js';
+import type { Executor } from '../../db/executor.js';
 import type { DB, MediaRow } from '../../db/schema/index.js';
 import { AppError } from '../../lib/errors.js';
 import { pageWindow, paginationOf } from '../../lib/paging.js';
 import type { AuthUser } from '../../lib/signed-in-user.js';
 import { plainText, richText } from '../../lib/text.js';
 import { nowIso } from '../../lib/time.js';
+import type { AccountsService } from '../accounts/index.js';
 import { IMAGE_TYPES, MEDIA_TYPES, type MediaType, type ProcessedUpload, processUpload } from './image-processing.js';
 import { toMedia } from './media.mapper.js';
 import * as repository from './media.repository.js';
@@ -41,12 +43,16 @@ export interface UploadForm {
 
 type Access = 'manage' | 'view';
 
+/** What an avatar change asks of the accounts module, which owns `users` (its avatar pointer and row lock). */
+export type AvatarAccounts = Pick<AccountsService, 'lockForAvatarChange' | 'setAvatar'>;
+
 export class MediaService {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly storage: FileStorage,
     private readonly limits: MediaLimits,
     private readonly log: MediaLog,
+    private readonly accounts: AvatarAccounts,
   ) {}
 
   /** A file for the caller's listings or documents (POST /media/upload); the route checks the role. */
@@ -104,10 +110,11 @@ export class MediaService {
     let previous: MediaRow | undefined;
     const row = await this.storeAndInsert(processed, (media) =>
       this.db.transaction().execute(async (trx) => {
-        await repository.lockUser(trx, caller.id, media.created_at);
+        // The user's row lock first, so that concurrent avatar uploads of one user replace each other in turn.
+        await this.accounts.lockForAvatarChange(trx, caller.id, media.created_at);
         const inserted = await repository.insertMedia(trx, { ...media, owner_id: caller.id });
         previous = await repository.findAvatarOf(trx, caller.id);
-        await repository.setAvatar(trx, caller.id, inserted.id);
+        await this.accounts.setAvatar(trx, caller.id, inserted.id);
         if (previous) await repository.deleteMedia(trx, previous.id);
         return inserted;
       }),
@@ -201,6 +208,22 @@ export class MediaService {
       await this.removeFiles(files.map((file) => file.key));
       throw error;
     }
+  }
+
+  /**
+   * Makes `mediaIds` a listing's gallery in that order, in the caller's transaction (the properties module has
+   * checked the caller may use them); media no longer in it are detached and kept as uploads.
+   */
+  replaceListingGallery(db: Executor, listingId: number, mediaIds: number[]): Promise<void> {
+    return repository.replaceGallery(db, listingId, mediaIds);
+  }
+
+  /**
+   * Deletes a listing's gallery rows in the caller's transaction (a listing deletion), and returns what their
+   * files are stored under: the caller removes them with removeFilesOf once its transaction committed.
+   */
+  deleteListingGallery(trx: Transaction<DB>, listingId: number): Promise<Pick<MediaRow, 'storage_key' | 'sizes'>[]> {
+    return repository.deleteGallery(trx, listingId);
   }
 
   /**

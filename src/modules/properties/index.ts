@@ -12,6 +12,7 @@ import { ListingMoves } from './moderation/listing-moves.service.js';
 import { moderationRoutes } from './moderation/moderation.routes.js';
 import { ModerationService } from './moderation/moderation.service.js';
 import { propertyRoutes, propertyUploadRoutes } from './properties.routes.js';
+import { ListingRatings } from './ratings/listing-ratings.service.js';
 import { Property, PropertySummary } from './properties.schemas.js';
 import { PropertiesService } from './properties.service.js';
 import { ListingSitemap } from './sitemap/listing-sitemap.service.js';
@@ -32,6 +33,8 @@ export interface PropertiesServices {
   listingExpiry: ListingExpiryJob;
   /** The public listings by blocks of ids, for the website's sitemap. */
   listingSitemap: ListingSitemap;
+  /** Listings' review totals and rating, which the reviews module changes inside its transactions. */
+  listingRatings: ListingRatings;
 }
 
 const MINUTE_MS = 60_000;
@@ -59,6 +62,7 @@ export function createPropertiesModule(
       views,
       listingExpiry,
       listingSitemap: new ListingSitemap(db, config.listings.urlTemplate),
+      listingRatings: new ListingRatings(),
     },
     schemas: [Property, PropertySummary],
     routes: async (api) => {
@@ -94,6 +98,7 @@ export type { ListingAccess } from './listing-records.service.js';
 export { PUBLIC_STATES, assertCanView, canView, isModerator, isOwner } from './listing-access.js';
 export { inListOrder } from './lists/published-pages.repository.js';
 export type { ListingMoves } from './moderation/listing-moves.service.js';
+export type { ListingRatings } from './ratings/listing-ratings.service.js';
 export { FEATURE_SETTERS } from './moderation/moderation.schemas.js';
 export type { ExpiringState } from './moderation/moderation.repository.js';
 export type { TermLink } from './properties.repository.js';

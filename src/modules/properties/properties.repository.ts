@@ -81,19 +81,8 @@ export async function replaceAgents(db: Executor, listingId: number, agentIds: n
     .execute();
 }
 
-/** Makes `mediaIds` the listing's gallery in that order; media no longer in it are detached (kept as uploads). */
-export async function replaceGallery(db: Executor, listingId: number, mediaIds: number[]): Promise<void> {
-  let detach = db.updateTable('media').set({ listing_id: null, position: 0 }).where('listing_id', '=', listingId);
-  if (mediaIds.length > 0) detach = detach.where('id', 'not in', mediaIds);
-  await detach.execute();
-  for (const [position, id] of mediaIds.entries()) {
-    await db.updateTable('media').set({ listing_id: listingId, position }).where('id', '=', id).execute();
-  }
-}
-
-/** A new gallery of the listing, its featured image dropped when no longer in it, and the listing's time moved. */
-export async function setGallery(db: Executor, listingId: number, mediaIds: number[], at: string): Promise<void> {
-  await replaceGallery(db, listingId, mediaIds);
+/** After a new gallery (the media module's rows): the featured image dropped when no longer in it, and the listing's time moved. */
+export async function fitFeaturedImageToGallery(db: Executor, listingId: number, mediaIds: number[], at: string): Promise<void> {
   await db
     .updateTable('listings')
     .set((eb) => ({
@@ -150,11 +139,6 @@ export async function recordTransition(db: Executor, t: Transition): Promise<voi
 
 export async function deleteListing(db: Executor, id: number): Promise<void> {
   await db.deleteFrom('listings').where('id', '=', id).execute();
-}
-
-/** Deletes the listing's gallery rows and returns where their files are stored. */
-export async function deleteGallery(db: Executor, listingId: number): Promise<Pick<MediaRow, 'storage_key' | 'sizes'>[]> {
-  return db.deleteFrom('media').where('listing_id', '=', listingId).returning(['storage_key', 'sizes']).execute();
 }
 
 /** Whether a listing holds the slug now or held it before (a former slug keeps leading to its listing). */

@@ -226,7 +226,10 @@ export class PropertiesService {
    * it (media its author owns). The featured image stays if it is still in the gallery.
    */
   async setImportedGallery(listingId: number, mediaIds: number[]): Promise<void> {
-    await this.db.transaction().execute((trx) => repository.setGallery(trx, listingId, mediaIds, new Date().toISOString()));
+    await this.db.transaction().execute(async (trx) => {
+      await this.media.replaceListingGallery(trx, listingId, mediaIds);
+      await repository.fitFeaturedImageToGallery(trx, listingId, mediaIds, new Date().toISOString());
+    });
   }
 
   /** Deletes the listing with its gallery: rows in one transaction, then the files no other row uses. */
@@ -236,7 +239,7 @@ export class PropertiesService {
       const access = core && accessOf(core);
       assertCanView(caller, access);
       assertCanManage(caller, access);
-      const gallery = await repository.deleteGallery(trx, id);
+      const gallery = await this.media.deleteListingGallery(trx, id);
       await repository.deleteListing(trx, id);
       return gallery;
     });
@@ -293,7 +296,7 @@ export class PropertiesService {
   private async writeLinks(trx: Transaction<DB>, id: number, changes: ListingChanges): Promise<void> {
     await repository.replaceTermLinks(trx, id, changes.termTaxonomies, changes.terms);
     if (changes.agentIds) await repository.replaceAgents(trx, id, changes.agentIds);
-    if (changes.galleryIds) await repository.replaceGallery(trx, id, changes.galleryIds);
+    if (changes.galleryIds) await this.media.replaceListingGallery(trx, id, changes.galleryIds);
   }
 
   /**

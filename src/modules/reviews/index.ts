@@ -14,9 +14,17 @@ export interface ReviewsServices {
 /** Reviews (docs/api.md 6.1). */
 export function createReviewsModule(
   { config, database, stamps, storage }: Platform,
-  { properties, agents }: Pick<PropertiesServices, 'properties'> & Pick<DirectoryServices, 'agents'>,
+  {
+    properties,
+    listingRatings,
+    agents,
+    directoryRatings,
+  }: Pick<PropertiesServices, 'properties' | 'listingRatings'> & Pick<DirectoryServices, 'agents' | 'directoryRatings'>,
 ): AppModule<ReviewsServices> {
-  const reviews = new ReviewsService(database.db, stamps, properties, storage, agents);
+  const reviews = new ReviewsService(database.db, stamps, properties, storage, agents, {
+    listings: listingRatings,
+    directory: directoryRatings,
+  });
   return {
     services: { reviews },
     schemas: [Review, UserReview],

@@ -192,35 +192,6 @@ export async function findTotals(db: Executor, target: TargetRef): Promise<Ratin
   return row && { rating_sum: Number(row.rating_sum), reviews_count: Number(row.reviews_count) };
 }
 
-/**
- * Adds to the target's totals by increments and returns the new ones; undefined when the target is gone.
- * NOTE: never recompute them with an aggregate subquery instead. Under PostgreSQL's READ COMMITTED, an
- * UPDATE that waited for a concurrent review's row lock re-reads the row but not the subquery, whose
- * snapshot misses that review: a lost update. An increment applies to the row as the lock holder left it.
- */
-export async function addToTotals(
-  trx: Transaction<DB>,
-  target: TargetRef,
-  ratingDelta: number,
-  countDelta: number,
-): Promise<RatingTotals | undefined> {
-  const row = await trx
-    .updateTable(TARGET_TABLES[target.type])
-    .set((eb) => ({
-      rating_sum: eb('rating_sum', '+', ratingDelta),
-      reviews_count: eb('reviews_count', '+', countDelta),
-    }))
-    .where('id', '=', target.id)
-    .returning(['rating_sum', 'reviews_count'])
-    .executeTakeFirst();
-  return row && { rating_sum: Number(row.rating_sum), reviews_count: Number(row.reviews_count) };
-}
-
-/** The rounded average that listing records show (`listings.rating`), set under the row lock of addToTotals. */
-export async function setListingRating(trx: Transaction<DB>, id: number, rating: number | null): Promise<void> {
-  await trx.updateTable('listings').set({ rating }).where('id', '=', id).execute();
-}
-
 // Writing reviews
 
 export interface NewReview {

@@ -10,8 +10,8 @@ import type { AuthUser } from '../../lib/signed-in-user.js';
 import { type Language, translate } from '../../i18n/index.js';
 import { plainText } from '../../lib/text.js';
 import { nowIso } from '../../lib/time.js';
-import { type DirectoryServices, isAdministrator } from '../directory/index.js';
-import type { PropertiesService } from '../properties/index.js';
+import { type DirectoryRatings, type DirectoryServices, isAdministrator } from '../directory/index.js';
+import type { ListingRatings, PropertiesService } from '../properties/index.js';
 import { ReviewPages } from './review-pages.js';
 import {
   canSeeTarget,
@@ -24,7 +24,6 @@ import {
   type TargetAccess,
   targetKey,
 } from './review-targets.js';
-import { averageRating } from '../../lib/rating.js';
 import { toReview } from './reviews.mapper.js';
 import * as repository from './reviews.repository.js';
 import type { TargetRef, UserReviewScope } from './reviews.repository.js';
@@ -59,6 +58,8 @@ export class ReviewsService {
     private readonly properties: PropertiesService,
     private readonly storage: FileStorage,
     private readonly directory: Pick<DirectoryServices['agents'], 'managedBy'>,
+    /** The targets' owners keep their review totals: properties for listings, directory for agents and agencies. */
+    private readonly ratings: { listings: Pick<ListingRatings, 'addReview'>; directory: Pick<DirectoryRatings, 'addReview'> },
   ) {
     this.pages = new ReviewPages(db, stamps, properties, storage);
   }
@@ -205,14 +206,13 @@ export class ReviewsService {
   }
 
   /**
-   * Changes the target's totals by increments under its row lock and, for a listing, sets the rounded
-   * average its record shows from the totals that update returned. False when the target is gone.
+   * Changes the target's totals by increments under its row lock, through the module that owns the target's
+   * table (a listing's record also shows the rounded average). False when the target is gone.
    */
-  private async addToTotals(trx: Transaction<DB>, target: TargetRef, ratingDelta: number, countDelta: number): Promise<boolean> {
-    const totals = await repository.addToTotals(trx, target, ratingDelta, countDelta);
-    if (!totals) return false;
-    if (target.type === 'property') await repository.setListingRating(trx, target.id, averageRating(totals));
-    return true;
+  private addToTotals(trx: Transaction<DB>, target: TargetRef, ratingDelta: number, countDelta: number): Promise<boolean> {
+    return target.type === 'property'
+      ? this.ratings.listings.addReview(trx, target.id, ratingDelta, countDelta)
+      : this.ratings.directory.addReview(trx, target.type, target.id, ratingDelta, countDelta);
   }
 
   /** The caller's reaction after toggling `wanted` (null when removed). */

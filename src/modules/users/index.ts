@@ -2,6 +2,7 @@ import type { AccountsServices } from '../accounts/index.js';
 import type { AuthServices } from '../auth/index.js';
 import type { MediaServices } from '../media/index.js';
 import type { AppModule, Platform } from '../module.js';
+import type { PropertiesServices } from '../properties/index.js';
 import { ProfilesService } from './profiles.service.js';
 import { UserAdministration } from './user-administration.service.js';
 import { userRoutes } from './users.routes.js';
@@ -17,9 +18,16 @@ export interface UsersServices {
 /** Users (docs/api.md 3): profiles, the directory of users, account deletion, role and suspension. */
 export function createUsersModule(
   { database, storage }: Platform,
-  { users, passwords, auth, loginLocks, media }: AccountsServices & AuthServices & MediaServices,
+  {
+    users,
+    passwords,
+    auth,
+    loginLocks,
+    media,
+    listingMoves,
+  }: AccountsServices & AuthServices & MediaServices & Pick<PropertiesServices, 'listingMoves'>,
 ): AppModule<UsersServices> {
-  const profiles = new ProfilesService(database.db, users, auth, passwords, media, storage, loginLocks);
+  const profiles = new ProfilesService(database.db, users, auth, passwords, media, storage, loginLocks, listingMoves);
   const userAdministration = new UserAdministration(users, auth, profiles);
   return {
     services: { profiles, userAdministration },

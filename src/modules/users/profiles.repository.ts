@@ -1,6 +1,6 @@
-import { sql, type Transaction, type Updateable } from 'kysely';
+import { sql } from 'kysely';
 import { asciiLower, asciiLowerCase, escapeLike } from '../../db/dialect/index.js';
-import type { DB, Role, UserStatus, UsersTable } from '../../db/schema/index.js';
+import type { Role, UserStatus } from '../../db/schema/index.js';
 import type { Executor } from '../../db/executor.js';
 
 export interface ProfileCounts {
@@ -64,44 +64,4 @@ export async function findUserPage(db: Executor, filter: UserFilter): Promise<{ 
     query.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { ids: page.map((row) => row.id), total: Number(count.n) };
-}
-
-export async function updateUser(db: Executor, userId: number, changes: Updateable<UsersTable>): Promise<void> {
-  await db.updateTable('users').set(changes).where('id', '=', userId).execute();
-}
-
-/**
- * The database side of an account deletion (docs/api.md 3.2); run inside one transaction. Published listings are
- * unpublished to `draft` and kept (the foreign key turns their author to null when the user row goes); the
- * user's other listings are deleted. Sessions and favorites go with the user row (cascade), and the user's
- * agent or agency record stays with no user (set null).
- */
-export async function deleteAccountData(trx: Transaction<DB>, userId: number, now: string): Promise<void> {
-  await trx.deleteFrom('listings').where('author_id', '=', userId).where('status', '!=', 'publish').execute();
-  // The move to draft enters each listing's history (docs/api.md 3.3), without an actor: the account is gone.
-  await trx
-    .insertInto('listing_transitions')
-    .columns(['listing_id', 'from_state', 'to_state', 'actor_id', 'reason', 'at'])
-    .expression((eb) =>
-      eb
-        .selectFrom('listings')
-        .select([
-          'id',
-          eb.val('publish').as('from_state'),
-          eb.val('draft').as('to_state'),
-          eb.val(null).as('actor_id'),
-          eb.val('account deleted').as('reason'),
-          eb.val(now).as('at'),
-        ])
-        .where('author_id', '=', userId)
-        .where('status', '=', 'publish'),
-    )
-    .execute();
-  await trx
-    .updateTable('listings')
-    .set({ status: 'draft', updated_at: now })
-    .where('author_id', '=', userId)
-    .where('status', '=', 'publish')
-    .execute();
-  await trx.deleteFrom('users').where('id', '=', userId).execute();
 }

@@ -9,6 +9,7 @@ import { plainText } from '../../lib/text.js';
 import { nowIso } from '../../lib/time.js';
 import { type AuthService, LoginLocks } from '../auth/index.js';
 import type { PasswordHasher, AccountRow, AccountsService } from '../accounts/index.js';
+import type { ListingMoves } from '../properties/index.js';
 import * as repository from './profiles.repository.js';
 import { toPublicUserProfile, toUserProfile } from './users.mapper.js';
 import {
@@ -28,6 +29,9 @@ export interface OwnedMediaRemover {
 
 type SessionRevoker = Pick<AuthService, 'revokeUserSessions'>;
 
+/** What an account deletion asks of the listings module, which owns `listings` and their history. */
+export type DeletedAuthorListings = Pick<ListingMoves, 'releaseListingsOfDeletedAuthor'>;
+
 /** Profiles (docs/api.md 3.1) and the account operations of 3.2: read, update, list, delete. */
 export class ProfilesService {
   constructor(
@@ -38,6 +42,7 @@ export class ProfilesService {
     private readonly media: OwnedMediaRemover,
     private readonly storage: FileStorage,
     private readonly locks: LoginLocks,
+    private readonly listings: DeletedAuthorListings,
   ) {}
 
   async ownProfile(caller: AuthUser): Promise<UserProfileRecord> {
@@ -77,7 +82,7 @@ export class ProfilesService {
     if (input.password !== undefined) changes.password_hash = await this.passwords.hash(input.password);
     if (Object.keys(changes).length > 0) {
       try {
-        await repository.updateUser(this.db, account.id, { ...changes, updated_at: nowIso() });
+        await this.users.updateProfileFields(account.id, { ...changes, updated_at: nowIso() });
       } catch (error) {
         // Lost a race with another account taking the same address.
         if (isUniqueViolation(error)) throw new AppError('email_taken');
@@ -125,12 +130,19 @@ export class ProfilesService {
 
   /**
    * docs/api.md 3.2's data rules. Sessions are revoked first so that no cache keeps them alive; media go before
-   * the transaction because their files cannot be rolled back; the rest is one transaction.
+   * the transaction because their files cannot be rolled back; the rest is one transaction, in which each
+   * owning module makes its own change: the listings module takes the author's listings off the site (deleted,
+   * or published ones kept as drafts), then accounts deletes the user row. Sessions and favorites go with that
+   * row (cascade), and the user's agent or agency record stays with no user (set null).
    */
   private async deleteAccount(userId: number): Promise<void> {
     await this.sessions.revokeUserSessions(userId);
     await this.media.deleteAllOwnedBy(userId);
-    await this.db.transaction().execute((trx) => repository.deleteAccountData(trx, userId, nowIso()));
+    const now = nowIso();
+    await this.db.transaction().execute(async (trx) => {
+      await this.listings.releaseListingsOfDeletedAuthor(trx, userId, now);
+      await this.users.deleteAccountRow(trx, userId);
+    });
   }
 
   /**

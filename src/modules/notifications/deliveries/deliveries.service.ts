@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { requeueAllDead, requeueDead } from '../../../db/outbox.js';
 import type { DB } from '../../../db/schema/index.js';
 import { AppError } from '../../../lib/errors.js';
 import { pageWindow, paginationOf } from '../../../lib/paging.js';
@@ -38,7 +39,7 @@ export class DeliveriesService {
    * earlier attempt can drop the repeat. Unknown → 404; not dead → 409 `invalid_transition`.
    */
   async retry(id: number, now = new Date()): Promise<DeliveryRecord> {
-    const requeued = await repository.requeueDead(this.db, id, nowIso(now));
+    const requeued = await requeueDead(this.db, id, nowIso(now));
     const row = await repository.findDelivery(this.db, id);
     if (!row) throw AppError.notFound();
     if (!requeued) throw new AppError('invalid_transition', 'notification_delivery_not_dead', [], { status: row.status });
@@ -52,7 +53,7 @@ export class DeliveriesService {
    * requests racing each message moves once.
    */
   async retryAll(filter: RetryDeadInput, now = new Date()): Promise<RetriedDeliveriesRecord> {
-    const retried = await repository.requeueAllDead(this.db, filter.channel !== undefined ? { channel: filter.channel } : {}, nowIso(now));
+    const retried = await requeueAllDead(this.db, filter.channel !== undefined ? { channel: filter.channel } : {}, nowIso(now));
     return { retried };
   }
 }

@@ -18,11 +18,6 @@ export async function findPendingEvents(db: Executor, limit: number): Promise<Pe
     .execute();
 }
 
-export async function markEventsProcessed(db: Executor, ids: readonly number[], at: string): Promise<void> {
-  if (ids.length === 0) return;
-  await db.updateTable('domain_events').set({ processed_at: at }).where('id', 'in', ids).where('processed_at', 'is', null).execute();
-}
-
 /** Title and owner of listings that events name; deleted listings are absent. */
 export async function findListingFacts(
   db: Executor,

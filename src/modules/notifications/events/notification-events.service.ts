@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely';
+import { markEventsProcessed } from '../../../db/domain-events.js';
 import type { DB } from '../../../db/schema/index.js';
 import { nowIso } from '../../../lib/time.js';
 import { announcementsOf, type PublishedListingAlerts } from './event-announcements.js';
-import { findPendingEvents, markEventsProcessed } from './event-facts.repository.js';
+import { findPendingEvents } from './event-facts.repository.js';
 import type { Notifier } from '../delivery/notifier.service.js';
 
 const BATCH_SIZE = 100;

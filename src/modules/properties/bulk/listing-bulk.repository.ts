@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import {
   inMarkedTransaction,
@@ -12,6 +11,7 @@ import {
   tidyBetweenTransactions,
   withBulkSettings,
 } from '../../../db/dialect/bulk-load.js';
+import { renewCacheStamps } from '../../../db/cache-versions.js';
 import { fillGeoCells } from '../../../db/dialect/ddl/geo-cell-triggers.js';
 import type { Executor } from '../../../db/executor.js';
 import type { DB, Taxonomy } from '../../../db/schema/index.js';
@@ -123,13 +123,7 @@ export async function redoTriggerWork(trx: Executor, stamps: readonly string[]):
     .execute();
   await fillGeoCells(trx as Kysely<DB>);
   await recordNewListings(trx);
-  for (const name of stamps) {
-    await trx
-      .updateTable('cache_versions')
-      .set({ version: randomBytes(8).toString('hex').toUpperCase() })
-      .where('name', '=', name)
-      .execute();
-  }
+  await renewCacheStamps(trx, stamps);
 }
 
 /** After a fresh load committed (PostgreSQL: vacuum and statistics of the loaded tables). */

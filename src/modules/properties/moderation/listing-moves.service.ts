@@ -5,17 +5,20 @@ import { recordTransition } from '../properties.repository.js';
 import { expiryOnPublish, targetState } from './listing-states.js';
 import {
   EXPIRING_STATES,
+  deleteUnpublishedListingsOfAuthor,
   expireListingsOfAuthors,
   findListingState,
   moveListingState,
   recordSystemTransitions,
   setFeatured,
+  unpublishListingsOfAuthor,
 } from './moderation.repository.js';
 import type { ModerationSettings } from './moderation.service.js';
 
 /**
  * The listing moves other modules make inside their own transactions (payments: a paid draft is submitted,
- * a paid upgrade features a listing, an expired membership expires its owner's listings). The listings
+ * a paid upgrade features a listing, an expired membership expires its owner's listings; users: an account
+ * deletion takes its author's listings off the site). The listings
  * module owns its state machine and its history: other modules ask, they never write `listings` themselves.
  */
 export class ListingMoves {
@@ -56,5 +59,16 @@ export class ListingMoves {
     for (const from of EXPIRING_STATES) moves.push(...(await expireListingsOfAuthors(trx, authorIds, from, at)));
     await recordSystemTransitions(trx, moves, 'expired', reason, at);
     return moves;
+  }
+
+  /**
+   * The listings side of an account deletion (docs/api.md 3.2), in the deleting transaction before the user row
+   * goes: the author's listings outside `publish` are deleted; the published ones move to `draft` and are kept
+   * (the foreign key turns their author to null with the user row), each with a history entry without actor,
+   * since the account is gone.
+   */
+  async releaseListingsOfDeletedAuthor(trx: Transaction<DB>, authorId: number, at: string): Promise<void> {
+    await deleteUnpublishedListingsOfAuthor(trx, authorId);
+    await recordSystemTransitions(trx, await unpublishListingsOfAuthor(trx, authorId, at), 'draft', 'account deleted', at);
   }
 }

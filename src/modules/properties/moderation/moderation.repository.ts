@@ -156,3 +156,24 @@ export async function expireListingsOfAuthors(
     .execute();
   return rows.map((row) => ({ listingId: row.id, authorId: row.author_id, from }));
 }
+
+/** Deletes the author's listings in every state but `publish` (an account deletion, docs/api.md 3.2). */
+export async function deleteUnpublishedListingsOfAuthor(db: Executor, authorId: number): Promise<void> {
+  await db.deleteFrom('listings').where('author_id', '=', authorId).where('status', '!=', 'publish').execute();
+}
+
+/** Moves the author's `publish` listings to `draft`; returns the moves made. */
+export async function unpublishListingsOfAuthor(
+  db: Executor,
+  authorId: number,
+  now: string,
+): Promise<{ listingId: number; from: 'publish' }[]> {
+  const rows = await db
+    .updateTable('listings')
+    .set({ status: 'draft', updated_at: now })
+    .where('author_id', '=', authorId)
+    .where('status', '=', 'publish')
+    .returning('id')
+    .execute();
+  return rows.map((row) => ({ listingId: row.id, from: 'publish' as const }));
+}
