@@ -487,18 +487,12 @@ describe.runIf(process.env.REDIS_URL)('GET /notifications/stream across processe
     expect(res.statusCode).toBe(201);
     const { id } = await database.db.selectFrom('notifications').select('id').where('user_id', '=', user.id).executeTakeFirstOrThrow();
     // A second notification, waited for on both: a copy of the first would have come before it.
-    const marker = await a.app.inject({
-      method: 'POST',
-      url: BASE,
-      headers: bearer(adminToken),
-      payload: { title: 'Marker', message: 'after', user_id: user.id },
-    });
-    expect(marker.statusCode).toBe(201);
-    await until(() => [onA, onB].every((stream) => stream.notifications().some((n) => n.title === 'Marker')));
+    const marker = await notify(a.app, database.db, adminToken, user, 'Marker');
+    await until(() => [onA, onB].every((stream) => stream.notifications().some((n) => n.id === marker)));
     for (const stream of [onA, onB]) {
       expect(stream.notifications()).toEqual([
         expect.objectContaining({ id, title: 'Across', message: 'processes' }),
-        expect.objectContaining({ title: 'Marker' }),
+        expect.objectContaining({ id: marker, title: 'Marker' }),
       ]);
       expect(stream.notifications()[0]).not.toHaveProperty('user_id');
       stream.close();

@@ -9,17 +9,7 @@ import {
   numberOf,
   virtualTourOf,
 } from '../../../../src/adapters/feeds/wxr/houzez-meta.js';
-import { item, read, wxr } from './wxr-test-helpers.js';
-
-/** A PHP-serialized string as PHP writes it: the length in UTF-8 bytes. */
-const phpString = (text: string) => `s:${Buffer.byteLength(text, 'utf8')}:"${text}";`;
-const featureRows = (rows: readonly [string, string][]) =>
-  `a:${rows.length}:{${rows
-    .map(
-      ([title, value], n) =>
-        `i:${n};a:2:{${phpString('fave_additional_feature_title')}${phpString(title)}${phpString('fave_additional_feature_value')}${phpString(value)}}`,
-    )
-    .join('')}}`;
+import { featureRows, item, phpString, read, wxr } from './wxr-test-helpers.js';
 
 describe('numberOf', () => {
   it.each([

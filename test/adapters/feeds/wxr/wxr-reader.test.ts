@@ -1,16 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { FeedListing } from '../../../../src/adapters/feeds/feed-records.js';
-import { item, only, read, wxr } from './wxr-test-helpers.js';
-
-const phpString = (text: string) => `s:${Buffer.byteLength(text, 'utf8')}:"${text}";`;
-const featureRows = (rows: readonly [string, string][]) =>
-  `a:${rows.length}:{${rows
-    .map(
-      ([title, value], n) =>
-        `i:${n};a:2:{${phpString('fave_additional_feature_title')}${phpString(title)}${phpString('fave_additional_feature_value')}${phpString(value)}}`,
-    )
-    .join('')}}`;
+import { featureRows, item, only, phpString, read, wxr } from './wxr-test-helpers.js';
 
 const SITE = readFileSync(new URL('./fixtures/houzez-site.xml', import.meta.url), 'utf8');
 const UPLOADS = 'https://costa-homes.example/wp-content/uploads';

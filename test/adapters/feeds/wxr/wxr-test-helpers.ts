@@ -66,3 +66,15 @@ export interface ItemOptions {
 export function only<K extends WxrRecord['kind']>(records: readonly WxrRecord[], kind: K): Extract<WxrRecord, { kind: K }>[] {
   return records.filter((record): record is Extract<WxrRecord, { kind: K }> => record.kind === kind);
 }
+
+/** A PHP-serialized string as PHP writes it: the length in UTF-8 bytes. */
+export const phpString = (text: string) => `s:${Buffer.byteLength(text, 'utf8')}:"${text}";`;
+
+/** Houzez's `additional_features` meta: PHP-serialized rows of a title and a value. */
+export const featureRows = (rows: readonly [string, string][]) =>
+  `a:${rows.length}:{${rows
+    .map(
+      ([title, value], n) =>
+        `i:${n};a:2:{${phpString('fave_additional_feature_title')}${phpString(title)}${phpString('fave_additional_feature_value')}${phpString(value)}}`,
+    )
+    .join('')}}`;
