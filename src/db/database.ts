@@ -128,9 +128,14 @@ function openPostgres(url: string, schema: string | undefined): Database {
   };
 }
 
+/** A reader's PostgreSQL connections: a page's two link statements and the next page's listings at once. */
+const READER_CONNECTIONS = 3;
+
 /**
- * One more connection that only reads, for a worker thread (the search index's build): SQLite read-only,
- * beside the process's own connection (WAL lets them read while it writes), or one PostgreSQL connection.
+ * Connections that only read, for a worker thread (the search index's build): one SQLite read-only connection,
+ * beside the process's own (WAL lets them read while it writes), or a pool of PostgreSQL connections, whose
+ * statements run at once in the server's processes (index-rows.repository.ts reads a page's links while the next
+ * page's listings are read).
  */
 export function openReader(config: DatabaseConfig): Kysely<DB> {
   if (config.kind === 'sqlite') {
@@ -138,7 +143,7 @@ export function openReader(config: DatabaseConfig): Kysely<DB> {
     connection.pragma('busy_timeout = 5000');
     return new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
   }
-  return new Kysely<DB>({ dialect: new PostgresDialect({ pool: postgresPool(config.url, config.schema, 1) }) });
+  return new Kysely<DB>({ dialect: new PostgresDialect({ pool: postgresPool(config.url, config.schema, READER_CONNECTIONS) }) });
 }
 
 /**

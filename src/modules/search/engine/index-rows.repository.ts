@@ -50,17 +50,17 @@ const LISTING_COLUMNS = [
 /**
  * Every searchable listing, in pages of at most `pageSize` by ascending id (keyset: each page starts after the
  * last id of the one before), each page as one JSON text (`parseListingPage` reads it): what a worker thread
- * hands the thread that builds the index (index-rows-worker.ts), a copy of one string. The next page is read
- * while the caller works on the current one.
+ * hands the thread that builds the index (index-rows-worker.ts), a copy of one string. A page's listings are
+ * read first, then its links while the next page's listings are read: on a pool of more than one connection
+ * (PostgreSQL's reader, db/database.ts `openReader`) the database reads two pages at once.
  */
 export async function* searchableListingTexts(db: Executor, pageSize: number): AsyncGenerator<string> {
-  let next = listingTextAfter(db, 0, pageSize);
+  let next = listingRowsAfter(db, 0, pageSize);
   for (;;) {
-    const page = await next;
-    if (page.listings === 0) return;
-    next =
-      page.listings === pageSize ? listingTextAfter(db, page.lastId, pageSize) : Promise.resolve({ text: '[]', listings: 0, lastId: 0 });
-    yield page.text;
+    const rows = await next;
+    if (rows.length === 0) return;
+    next = rows.length === pageSize ? listingRowsAfter(db, rows[rows.length - 1]!.id, pageSize) : Promise.resolve([]);
+    yield await pageText(db, rows);
   }
 }
 
@@ -134,17 +134,16 @@ export async function findIndexedAgents(db: Executor, ids: readonly number[]): P
   return agents;
 }
 
+/** The searchable listings after `afterId`, at most `pageSize` by ascending id, each as one JSON array text. */
+function listingRowsAfter(db: Executor, afterId: number, pageSize: number): Promise<{ id: number; row: string }[]> {
+  return searchableListings(db).select('id').where('id', '>', afterId).orderBy('id').limit(pageSize).execute();
+}
+
 /**
- * The page after `afterId` as one JSON array of listings, each its row's values with its term ids and agent ids
- * appended as two arrays: the texts the databases give, joined, never parsed here.
+ * A page of listings as one JSON array, each its row's values with its term ids and agent ids appended as two
+ * arrays: the texts the databases give, joined, never parsed here.
  */
-async function listingTextAfter(
-  db: Executor,
-  afterId: number,
-  pageSize: number,
-): Promise<{ text: string; listings: number; lastId: number }> {
-  const rows = await searchableListings(db).select('id').where('id', '>', afterId).orderBy('id').limit(pageSize).execute();
-  if (rows.length === 0) return { text: '[]', listings: 0, lastId: afterId };
+async function pageText(db: Executor, rows: readonly { id: number; row: string }[]): Promise<string> {
   // The links of the page's id range, through the primary keys (listing_id first): links of listings in the
   // range that are not searchable come along and are dropped, which costs less than naming thousands of ids.
   const [first, last] = [rows[0]!.id, rows[rows.length - 1]!.id];
@@ -155,7 +154,7 @@ async function listingTextAfter(
   const termIds = new Map(terms.map(({ listing_id, ids }) => [listing_id, ids]));
   const agentIds = new Map(agents.map(({ listing_id, ids }) => [listing_id, ids]));
   const listings = rows.map(({ id, row }) => `${row.slice(0, -1)},[${termIds.get(id) ?? ''}],[${agentIds.get(id) ?? ''}]]`);
-  return { text: `[${listings.join(',')}]`, listings: rows.length, lastId: last };
+  return `[${listings.join(',')}]`;
 }
 
 function searchableListings(db: Executor) {
