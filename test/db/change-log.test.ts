@@ -7,6 +7,7 @@ import type { DB } from '../../src/db/schema/index.js';
 import { createTestDatabase, type TestDatabase, describeEachDialect } from '../helpers/database.js';
 import { insertTermRow, newAgency, newAgent, newListing, unique } from '../helpers/factories.js';
 import { gate } from '../helpers/gate.js';
+import { until } from '../helpers/until.js';
 
 describeEachDialect('change log (%s)', (dialect) => {
   let database: TestDatabase;
@@ -163,10 +164,9 @@ describeEachDialect('change log (%s)', (dialect) => {
 
 /** Resolves once some session of this database waits for a lock held by another. */
 async function waitForLockWaiter(db: Kysely<DB>): Promise<void> {
-  for (;;) {
+  await until(async () => {
     const { rows } = await sql<{ n: number }>`
       select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(db);
-    if (rows[0]!.n > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+    return rows[0]!.n > 0;
+  });
 }

@@ -7,6 +7,7 @@ import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { describeEachDialect } from '../helpers/database.js';
 import { type Auth, newSignedInUser } from '../helpers/factories.js';
 import { API, csvFeed, drainImports, importJob, tempDataDir } from './import-runs-helpers.js';
+import { until } from '../helpers/until.js';
 
 const MINUTE_MS = 60_000;
 
@@ -228,7 +229,7 @@ describeEachDialect('feed sources (%s)', (dialect) => {
     expect(res.statusCode, res.body).toBe(202);
     const id = res.json().data.id as number;
     const tick = importJob(t).run(new Date());
-    while (!server.hits.includes('/slow.csv')) await new Promise((resolve) => setTimeout(resolve, 10));
+    await until(() => server.hits.includes('/slow.csv'));
     await t.services.importRunner.stop();
     await tick;
     expect((await request('GET', `/imports/${id}`)).json().data).toMatchObject({ state: 'queued', attempts: 1, finished_at: null });

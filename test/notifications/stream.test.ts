@@ -97,8 +97,6 @@ function parseBlock(block: string): SseEvent {
   return event;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** The administrator's notification to one user, through the API; answers the new notification's id. */
 async function notify(app: FastifyInstance, db: Kysely<DB>, adminToken: string, user: UserRow, title = 'Hello'): Promise<number> {
   const res = await app.inject({
@@ -302,24 +300,27 @@ describeEachDialect('GET /notifications/stream (%s)', (dialect) => {
     const { user, auth: headers } = await newSignedInUser(t);
     const auth = t.services.auth;
     const authenticate = auth.authenticate.bind(auth);
-    let leave!: () => void;
-    const left = new Promise<void>((resolve) => (leave = resolve));
-    const spy = vi.spyOn(auth, 'authenticate').mockImplementationOnce(async (token) => {
-      await left;
-      await sleep(50);
+    // The token's check ends only once the server has seen the client's socket close.
+    const closed = new Promise<void>((resolve) =>
+      t.app.server.once('request', (_request: http.IncomingMessage, response: http.ServerResponse) => response.once('close', resolve)),
+    );
+    const checking = vi.spyOn(auth, 'authenticate').mockImplementationOnce(async (token) => {
+      await closed;
       return authenticate(token);
     });
+    const subscribing = vi.spyOn(t.services.notificationHub, 'subscribe');
     try {
       const { port } = t.app.server.address() as AddressInfo;
       const request = http.get({ host: '127.0.0.1', port, path: STREAM, headers, agent: false });
       request.on('error', () => {});
-      await until(() => spy.mock.calls.length === 1);
+      await until(() => checking.mock.calls.length === 1);
       request.destroy();
-      leave();
-      await sleep(200);
+      // The handler subscribes, then sees the client gone and lets go at once, in the same turn.
+      await until(() => subscribing.mock.calls.length === 1);
       expect(t.services.notificationHub.listenerCount(user.id)).toBe(0);
     } finally {
-      spy.mockRestore();
+      checking.mockRestore();
+      subscribing.mockRestore();
     }
     const streams = await Promise.all(Array.from({ length: 5 }, async () => (await SseClient.open(t.app, headers)).live()));
     expect(streams.map((s) => s.status)).toEqual([200, 200, 200, 200, 200]);

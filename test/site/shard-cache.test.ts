@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ShardCache } from '../../src/site/pages/seo/shard-cache.js';
+import { gate } from '../helpers/gate.js';
 
 const bytes = (n: number) => Buffer.alloc(n, 1);
 
@@ -30,12 +31,17 @@ describe('the gzipped shards kept', () => {
   it('builds once for every request that asks while a build runs, and again after one failed', async () => {
     const cache = new ShardCache(0);
     let builds = 0;
+    const finishing = gate();
     const build = async () => {
       builds++;
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await finishing.wait;
       return bytes(1);
     };
-    const shards = await Promise.all([cache.build('a', 'E', 'S1', build), cache.build('a', 'E', 'S2', build)]);
+    // The second request asks while the first one's build is still running.
+    const first = cache.build('a', 'E', 'S1', build);
+    const second = cache.build('a', 'E', 'S2', build);
+    finishing.release();
+    const shards = await Promise.all([first, second]);
     expect(builds).toBe(1);
     expect(shards[0]).toBe(shards[1]);
     await cache.build('a', 'E2', 'S3', build);

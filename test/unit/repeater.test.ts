@@ -1,7 +1,15 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Repeater } from '../../src/lib/repeater.js';
 
+// On Vitest's fake clock: "not again within a minute" is a minute of the clock, not a wait.
 describe('Repeater', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('runs at start, again after the delay each run asks for, and never two runs at once', async () => {
     let runs = 0;
     let active = 0;
@@ -12,13 +20,16 @@ describe('Repeater', () => {
       runs++;
       await new Promise((resolve) => setTimeout(resolve, 5));
       active--;
-      return runs < 3 ? 0 : 60_000; // more work twice, then idle
+      return runs < 3 ? 0 : 60_000; // more work twice, then idle for a minute
     });
     repeater.start();
     repeater.start(); // a second start changes nothing
-    await expect.poll(() => runs).toBe(3);
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    await vi.advanceTimersByTimeAsync(100); // three runs of 5 ms, back to back
     expect(runs).toBe(3);
+    await vi.advanceTimersByTimeAsync(59_000);
+    expect(runs).toBe(3);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(runs).toBe(4);
     expect(overlapped).toBe(false);
     await repeater.stop();
   });
@@ -35,12 +46,14 @@ describe('Repeater', () => {
       return 0; // would run again at once if not stopped
     });
     repeater.start();
-    await expect.poll(() => runs).toBe(1);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(runs).toBe(1);
     const stopping = repeater.stop();
     release();
     await stopping;
     expect(finished).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(vi.getTimerCount()).toBe(0);
+    await vi.advanceTimersByTimeAsync(60_000);
     expect(runs).toBe(1);
   });
 });
