@@ -7,6 +7,11 @@ interface Representation {
   etag: string;
 }
 
+/** A shared answer that every cache must check again (ETag) before reusing. */
+export const PUBLIC_REVALIDATE = 'public, no-cache';
+/** A caller's own answer: no shared cache keeps it, the caller's checks it again. */
+export const PRIVATE_REVALIDATE = 'private, no-cache';
+
 const representations = new WeakMap<object, Map<string, Representation>>();
 
 /**

@@ -107,7 +107,6 @@ export { listingUrl } from './properties.mapper.js';
 export type { ListSort, PropertyListRecord, PropertyRecord, PropertySummaryRecord } from './properties.schemas.js';
 export type { PropertiesService } from './properties.service.js';
 export type { ListingSitemap, SitemapBlock, SitemapEntry } from './sitemap/listing-sitemap.service.js';
-export { type ListJson, type SummaryEntry, summaryListJson } from './summary-json.js';
 export { ListingBulkWriter } from './bulk/listing-bulk-writer.service.js';
 export { type DraftRules, type ListingInputDraft, draftOfInput } from './bulk/input-drafts.js';
 export { UpdatePropertyBody, type UpdatePropertyInput } from './properties.schemas.js';

@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { sendCacheable } from '../../http/cache.js';
+import { PRIVATE_REVALIDATE, PUBLIC_REVALIDATE, sendCacheable } from '../../http/cache.js';
 import { Envelope, errorResponses } from '../../http/envelope.js';
 import { translate } from '../../i18n/index.js';
 import { jsonValidator } from '../../http/validation.js';
@@ -35,8 +35,6 @@ const security = [{ bearer: [] }];
  * revalidate (ETag, 304) so that every visit reaches the view counter. Signed-in answers carry the caller's
  * `is_favorite` and are private.
  */
-const PUBLIC_REVALIDATE = 'public, no-cache';
-const PRIVATE = 'private, no-cache';
 
 const WRITE_RULES =
   'Unknown fields → 400. `status`, `featured`, `author_id`, `views` and `expires_at` are for administrators ' +
@@ -72,7 +70,7 @@ export async function propertyRoutes(app: FastifyInstance, { properties }: Prope
     },
     async (request, reply) => {
       const record = await properties.get(request.user, request.params.id, request.ip);
-      if (request.user) return reply.header('cache-control', PRIVATE).send({ success: true, data: record });
+      if (request.user) return reply.header('cache-control', PRIVATE_REVALIDATE).send({ success: true, data: record });
       return sendCacheable(request, reply, record, PUBLIC_REVALIDATE, () => ({ success: true, data: record }));
     },
   );

@@ -299,13 +299,6 @@ export const PropertyDeleted = Type.Object({ id: Type.Integer(), deleted: Type.L
 export const LIST_SORTS = ['d_date', 'a_date', 'a_price', 'd_price', 'a_title', 'd_title', 'a_size', 'd_size', 'featured_first'] as const;
 export type ListSort = (typeof LIST_SORTS)[number];
 
-/** One page of the plain published list (GET /properties without filters; search.routes.ts). */
-export interface ListPropertiesInput {
-  page?: number;
-  per_page?: number;
-  sortby?: ListSort | undefined;
-}
-
 /** A listing state, or `all`: the `status` filter of the lists that hold every state. */
 const StateFilter = (description: string) => Type.Optional(Type.Enum([...LISTING_STATES, 'all'], { description }));
 const ListKeyword = Type.Optional(Type.String({ maxLength: 200, description: 'Substring of the title or reference, ignoring case' }));

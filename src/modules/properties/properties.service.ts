@@ -3,7 +3,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { isUniqueViolation } from '../../db/dialect/index.js';
 import type { DB, ListingState, ListingUpdate } from '../../db/schema/index.js';
 import { AppError } from '../../lib/errors.js';
-import { pageWindow, paginationOf } from '../../lib/paging.js';
+import { type PageWindow, paginationOf } from '../../lib/paging.js';
 import type { AuthUser } from '../../lib/signed-in-user.js';
 import { firstFreeSlug, slugify } from '../../lib/slug.js';
 import type { MediaService, MediaRecord } from '../media/index.js';
@@ -16,7 +16,6 @@ import { expiryOnPublish, initialState, stateAfterEdit, targetState } from './mo
 import * as repository from './properties.repository.js';
 import {
   type CreatePropertyInput,
-  type ListPropertiesInput,
   type ListSort,
   MAX_GALLERY,
   type PropertyListRecord,
@@ -89,10 +88,11 @@ export class PropertiesService {
     return { record: caller ? (await this.withFavorites(caller, [loaded!.record]))[0]! : loaded!.record };
   }
 
-  /** Published listings, one page (GET /properties); the answer is cached per page while the data stamp holds. */
-  async listPublished(caller: AuthUser | null, query: ListPropertiesInput): Promise<PropertyListRecord> {
-    const window = pageWindow(query);
-    const sort: ListSort = query.sortby ?? 'd_date';
+  /**
+   * Published listings, one page (GET /properties without filters, through SearchService.answer); the answer is
+   * cached per page while the data stamp holds, and the same object returned while it does.
+   */
+  async listPublished(caller: AuthUser | null, window: PageWindow, sort: ListSort = 'd_date'): Promise<PropertyListRecord> {
     const version = await this.records.version();
     const key = `${sort}:${window.page}:${window.perPage}`;
     const cached = this.pageCache.get(key);

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { ReviewTarget } from '../../db/schema/index.js';
-import { sendCacheable } from '../../http/cache.js';
+import { PRIVATE_REVALIDATE, PUBLIC_REVALIDATE, sendCacheable } from '../../http/cache.js';
 import { Envelope, errorResponses } from '../../http/envelope.js';
 import { translate } from '../../i18n/index.js';
 import {
@@ -30,8 +30,6 @@ const ReviewRef = Type.Ref('Review');
 const security = [{ bearer: [] }];
 
 /** Anonymous pages are shared and revalidated by ETag; signed-in ones carry the caller's `my_reaction`. */
-const PUBLIC_REVALIDATE = 'public, no-cache';
-const PRIVATE = 'private, no-cache';
 
 /** The three reviewed kinds, by the path segment that names them. */
 const TARGETS: readonly { path: string; type: ReviewTarget; what: string; visibility: string; own: string }[] = [
@@ -79,7 +77,7 @@ export async function reviewRoutes(app: FastifyInstance, { reviews, formsRateLim
       },
       async (request, reply) => {
         const answer = await reviews.list(request.user, { type, id: request.params.id }, request.query, request.lang);
-        if (request.user) return reply.header('cache-control', PRIVATE).send({ success: true, data: answer });
+        if (request.user) return reply.header('cache-control', PRIVATE_REVALIDATE).send({ success: true, data: answer });
         return sendCacheable(request, reply, answer, PUBLIC_REVALIDATE, () => ({ success: true, data: answer }));
       },
     );

@@ -22,7 +22,7 @@ export function createSearchModule(platform: Platform, { properties }: Pick<Prop
   return {
     services: { search, searchIndex: index?.feed },
     routes: async (api) => {
-      await api.register(searchRoutes, { properties, search });
+      await api.register(searchRoutes, { search });
     },
     jobs: [
       {

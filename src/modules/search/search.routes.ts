@@ -1,22 +1,16 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { sendCacheable, sendCacheableBody } from '../../http/cache.js';
+import type { FastifyInstance } from 'fastify';
+import { PUBLIC_REVALIDATE, sendCacheable } from '../../http/cache.js';
 import { Envelope, errorResponses } from '../../http/envelope.js';
-import { pageWindow } from '../../lib/paging.js';
-import { type PropertiesService, summaryListJson } from '../properties/index.js';
+import { sendListAnswer } from '../../http/list-answer.js';
 import { MapQuery, SearchQuery as SearchQuerySchema } from './query/search-query.schemas.js';
-import { normalizeMapQuery, normalizeSearchQuery } from './query/search-query.js';
-import { isPlainListing } from './query/search-plain.js';
+import { normalizeMapQuery } from './query/search-query.js';
 import { MapAnswer, SearchAnswer } from './search.schemas.js';
 import type { SearchService } from './search.service.js';
 
 export interface SearchRouteOptions {
-  properties: PropertiesService;
   search: SearchService;
 }
-
-const PUBLIC_REVALIDATE = 'public, no-cache';
-const PRIVATE = 'private, no-cache';
 
 const SEARCH_DESCRIPTION =
   'Every parameter of docs/api.md 4.4 with its Houzez aliases; lists as `a,b` or repeated `x[]=`. Term parameters take ' +
@@ -30,23 +24,8 @@ const SEARCH_DESCRIPTION =
   'the title, then newest), else `d_date`. Unknown parameters and values out of range → 400.';
 
 /** GET /properties and /properties/search (docs/api.md 4.2, 4.4). */
-export async function searchRoutes(app: FastifyInstance, { properties, search }: SearchRouteOptions) {
+export async function searchRoutes(app: FastifyInstance, { search }: SearchRouteOptions) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
-
-  const answer = async (request: FastifyRequest, reply: FastifyReply, raw: Record<string, unknown>) => {
-    const query = normalizeSearchQuery(raw);
-    const window = pageWindow(raw as { page?: number; paged?: number; per_page?: number });
-    if (isPlainListing(query)) {
-      // The unfiltered list is the hottest read: PropertiesService keeps its pages whole while the data holds.
-      const page = await properties.listPublished(request.user, { page: window.page, per_page: window.perPage, sortby: query.sortby });
-      return send(request, reply, page);
-    }
-    const resolved = await search.resolve(query);
-    if (request.user) return send(request, reply, await search.search(request.user, resolved, window));
-    // Anonymous: the summaries' JSON comes from their cached bytes; the answer is new each time, so nothing is kept.
-    const { entries, ...rest } = await search.page(null, resolved, window);
-    return sendCacheableBody(request, reply, summaryListJson(reply, { success: true, data: rest }, entries), PUBLIC_REVALIDATE);
-  };
 
   for (const [path, summary] of [
     ['/properties', 'Published listings, with every search parameter (newest publication first by default)'],
@@ -63,7 +42,7 @@ export async function searchRoutes(app: FastifyInstance, { properties, search }:
           response: { 200: Envelope(SearchAnswer), ...errorResponses(400, 401, 429) },
         },
       },
-      async (request, reply) => answer(request, reply, request.query),
+      async (request, reply) => sendListAnswer(request, reply, await search.answer(request.user, request.query)),
     );
   }
 
@@ -93,9 +72,3 @@ const MAP_DESCRIPTION =
   'inside the box is in exactly one cluster, and a cluster of one names it in `property_id`. Clusters come in a fixed ' +
   'order (the grid’s Z-order). Any filter of GET /properties/search applies; without filters beyond the box the ' +
   'counts come from aggregates kept by the database, at a cost that does not grow with the number of listings.';
-
-/** Anonymous answers are shared (ETag, revalidated); a signed-in caller's carries `is_favorite` and is private. */
-function send(request: FastifyRequest, reply: FastifyReply, data: object): FastifyReply {
-  if (request.user) return reply.header('cache-control', PRIVATE).send({ success: true, data });
-  return sendCacheable(request, reply, data, PUBLIC_REVALIDATE, () => ({ success: true, data }));
-}

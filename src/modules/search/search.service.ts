@@ -2,13 +2,16 @@ import type { Kysely } from 'kysely';
 import type { CacheStamps } from '../../db/cache-versions.js';
 import type { DB } from '../../db/schema/index.js';
 import { AnswerCache } from '../../lib/answer-cache.js';
-import { type PageWindow, paginationOf } from '../../lib/paging.js';
+import type { ListAnswer, ListItem } from '../../http/list-answer.js';
+import { type PageWindow, pageWindow, paginationOf } from '../../lib/paging.js';
 import type { AuthUser } from '../../lib/signed-in-user.js';
-import type { PropertySummaryRecord, PropertiesService, SummaryEntry } from '../properties/index.js';
+import type { PropertySummaryRecord, PropertiesService } from '../properties/index.js';
 import { distanceKm, KM_PER_MILE } from './geo/geo.js';
 import { clustersInBox, clustersOfMatches, type MapClusters } from './geo/geo-cells.repository.js';
 import { searchConditions, searchedStates } from './query/search-filters.repository.js';
-import type { MapSearch } from './query/search-query.js';
+import { type MapSearch, normalizeSearchQuery } from './query/search-query.js';
+import type { SearchQueryInput } from './query/search-query.schemas.js';
+import { isPlainListing } from './query/search-plain.js';
 import type { SearchEngine } from './engine/search-engine.service.js';
 import type { FacetCount } from './facets/facet-counts.js';
 import { countFacets } from './facets/search-facets.repository.js';
@@ -24,8 +27,14 @@ export interface SearchResult {
 }
 
 /** A search's answer with its summaries as cached and their distances beside them. */
-export interface SearchPage extends Omit<SearchResult, 'properties'> {
+interface SearchPage extends Omit<SearchResult, 'properties'> {
   entries: SummaryEntry[];
+}
+
+/** A summary in a search's answer, with the distance a search with a centre gives it (docs/api.md 4.4). */
+interface SummaryEntry {
+  summary: PropertySummaryRecord;
+  distance?: number;
 }
 
 /** Digits a result's `distance` keeps (a metre in km, about 1.6 m in miles). */
@@ -65,17 +74,36 @@ export class SearchService {
     return resolved;
   }
 
-  async search(caller: AuthUser | null, search: ResolvedSearch, window: PageWindow): Promise<SearchResult> {
-    const { entries, ...rest } = await this.page(caller, search, window);
-    const properties = entries.map(({ summary, distance }) => (distance === undefined ? summary : { ...summary, distance }));
-    return { properties, ...rest };
+  /**
+   * GET /properties and /properties/search: the answer, and how it may be sent (http/list-answer.ts). The plain
+   * published list comes whole from PropertiesService's page cache, the same object while the data holds; an
+   * anonymous search is spliced from the summaries' kept JSON; a signed-in caller's answer carries their
+   * favorites and is private.
+   */
+  async answer(caller: AuthUser | null, raw: SearchQueryInput): Promise<ListAnswer> {
+    const query = normalizeSearchQuery(raw);
+    const window = pageWindow(raw);
+    if (isPlainListing(query)) {
+      const page = await this.properties.listPublished(caller, window, query.sortby);
+      return { visibility: caller ? 'private' : 'kept', data: page };
+    }
+    const { entries, ...rest } = await this.page(caller, await this.resolve(query), window);
+    if (caller) return { visibility: 'private', data: { properties: entries.map(withDistance), ...rest } };
+    const items = entries.map(({ summary, distance }): ListItem => ({
+      value: summary,
+      ...(distance === undefined ? {} : { appended: { distance } }),
+    }));
+    return { visibility: 'spliced', list: { field: 'properties', schema: 'PropertySummary', items }, rest };
   }
 
-  /**
-   * The answer of `search` with each summary as PropertiesService keeps it and its distance beside it, for callers
-   * that write the summaries' JSON from their cached bytes (properties/summary-json.ts).
-   */
-  async page(caller: AuthUser | null, search: ResolvedSearch, window: PageWindow): Promise<SearchPage> {
+  /** A search's page of summaries, for the lists of other modules (an agent's listings, a saved search's matches, the website). */
+  async search(caller: AuthUser | null, search: ResolvedSearch, window: PageWindow): Promise<SearchResult> {
+    const { entries, ...rest } = await this.page(caller, search, window);
+    return { properties: entries.map(withDistance), ...rest };
+  }
+
+  /** A search's page with each summary as PropertiesService keeps it and its distance beside it. */
+  private async page(caller: AuthUser | null, search: ResolvedSearch, window: PageWindow): Promise<SearchPage> {
     const { query } = search;
     const sort: SearchSort = query.sortby ?? (query.keyword !== undefined ? 'relevance' : 'd_date');
     const { ids, total, facets } = this.engine
@@ -109,6 +137,11 @@ export class SearchService {
     if (Object.keys(others).length === 0) return clustersInBox(this.db, searchedStates(search.query), box, zoom);
     return clustersOfMatches(this.db, searchConditions(this.db, search), box, zoom);
   }
+}
+
+/** The summary with its distance as its last field (the summary schema's), or as it is without one. */
+function withDistance({ summary, distance }: SummaryEntry): PropertySummaryRecord {
+  return distance === undefined ? summary : { ...summary, distance };
 }
 
 /** The great-circle distance of the summary from the search's centre, in the search's unit (none without coordinates). */

@@ -1,13 +1,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { sendCacheable } from '../../http/cache.js';
+import { PUBLIC_REVALIDATE, sendCacheable } from '../../http/cache.js';
 import { Envelope, errorResponses } from '../../http/envelope.js';
 import { UpdateSiteSettingsBody } from './site-settings.schemas.js';
 import type { SiteSettingsService } from './site-settings.service.js';
 
 /** Anyone may keep the brand, revalidating it: it changes rarely, and then at once. */
-const PUBLIC_REVALIDATE = 'public, no-cache';
 
 /** The website's brand (docs/api.md 14): read by anyone, set by administrators. */
 export async function siteSettingsRoutes(app: FastifyInstance, { siteSettings }: { siteSettings: SiteSettingsService }) {

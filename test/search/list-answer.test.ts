@@ -11,7 +11,7 @@ import { describeEachDialect } from '../helpers/database.js';
 import { newUser, tokenFor } from '../helpers/factories.js';
 
 /**
- * Anonymous search answers are assembled from each summary's cached JSON (properties/summary-json.ts); a
+ * Anonymous search answers are assembled from each summary's cached JSON (http/list-answer.ts); a
  * signed-in caller's are serialized whole by the route's serializer. For a caller without favorites the two
  * must be the same bytes: every field, `distance` (spliced in as the summary's last field), pagination and
  * facets, pages past the end, and non-ASCII text (the demo data has accents, `’` and `€`).
@@ -39,7 +39,7 @@ describeEachDialect('search answers from cached summary bytes (%s)', (dialect) =
 
   beforeAll(async () => {
     t = await buildTestApp(dialect, { PUBLIC_URL: 'https://realty.example' });
-    uploads = fs.mkdtempSync(path.join(os.tmpdir(), 'realty-summary-json-'));
+    uploads = fs.mkdtempSync(path.join(os.tmpdir(), 'realty-list-answer-'));
     await seedDemoTerms(t.services.taxonomies);
     await seedDemoListings(t.database.db, t.services.users, new DiskStorage(uploads, 'https://realty.example'), { count: 150, seed: 3 });
     buyer = await newUser(t.database.db, { role: 'buyer' });
