@@ -59,13 +59,19 @@ describe('feed commands on the command line', () => {
     const imported = await run(['import', 'feed.csv', '--format', 'csv']);
     expect(imported.code, imported.out).toBe(1);
     expect(imported.out).toContain('line 3 (key B): title must be at least 3 characters long');
-    expect(imported.out).toContain('line 4 (key C): price must be of type number');
-    expect(imported.stdout).toBe('1 created, 0 updated, 0 unchanged, 0 withdrawn, 2 rejected\n');
+    expect(imported.out).toContain('line 4 (key C): warning: price must be of type number; left out');
+    expect(imported.stdout).toBe('2 created, 0 updated, 0 unchanged, 0 withdrawn, 1 rejected, 1 warning (values left out)\n');
 
     const dryRun = await run(['import', 'feed.csv', '--format', 'csv', '--dry-run', '--withdraw-missing']);
     expect(dryRun.stdout).toBe(
-      'dry run, nothing written: 0 would be created, 0 would be updated, 1 unchanged, 0 would be withdrawn, 2 rejected\n',
+      'dry run, nothing written: 0 would be created, 0 would be updated, 2 unchanged, 0 would be withdrawn, 1 rejected, 1 warning (values left out)\n',
     );
+    // --strict: the unreadable price rejects its record instead.
+    fs.writeFileSync(path.join(cwd, 'strict.csv'), 'key,title,price\nD,Fourth house,abc\n');
+    const strictCsv = await run(['import', 'strict.csv', '--format', 'csv', '--strict']);
+    expect(strictCsv.code, strictCsv.out).toBe(1);
+    expect(strictCsv.out).toContain('line 2 (key D): price must be of type number');
+    expect(strictCsv.stdout).toMatch(/^0 created, 0 updated, 0 unchanged, 0 withdrawn, 1 rejected/);
 
     // A RESO feed's Office and Member become an agency and an agent here, which the summary line counts.
     const reso = {

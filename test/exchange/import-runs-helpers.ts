@@ -11,13 +11,13 @@ import { type FilePart, multipart } from '../media/media-fixtures.js';
 /** Imports over HTTP: what the tests of POST /imports and the feed sources share. */
 export const API = '/realty-api/v1';
 
-/** A CSV feed: two good records and one the import rejects (its price is not a number), on line 4. */
+/** A CSV feed: two good records and one the import rejects (its title is too short), on line 4. */
 export function csvFeed(prefix: string): string {
   return [
     'key,title,price,status',
     `${prefix}1,First house,100000,publish`,
     `${prefix}2,Second house,200000,publish`,
-    `${prefix}3,Bad price,abc,publish`,
+    `${prefix}3,x,300000,publish`,
   ].join('\n');
 }
 

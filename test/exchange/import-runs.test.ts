@@ -93,7 +93,7 @@ describeEachDialect('imports over HTTP (%s)', (dialect) => {
       attempts: 1,
       counts: { read: 3, created: 2, updated: 0, unchanged: 0, withdrawn: 0, rejected: 1 },
       error: null,
-      rejections: [{ at: 'line 4', key: 'A3', errors: [{ field: 'price', reason: 'must be of type number' }] }],
+      rejections: [{ at: 'line 4', key: 'A3', errors: [{ field: 'title', reason: 'must be at least 3 characters long' }] }],
       rejections_truncated: false,
     });
     expect(run.started_at).toMatch(/Z$/);
@@ -105,7 +105,7 @@ describeEachDialect('imports over HTTP (%s)', (dialect) => {
   });
 
   it('keeps the first 1,000 rejected records in the report and says it is cut', async () => {
-    const lines = ['key,title,price,status', ...Array.from({ length: 1005 }, (_, n) => `X${n},Bad price ${n},abc,publish`)];
+    const lines = ['key,title,price,status', ...Array.from({ length: 1005 }, (_, n) => `X${n},,100,publish`)];
     const id = await queued(
       await postUpload(t, admin, [
         ['format', 'csv'],
@@ -117,7 +117,11 @@ describeEachDialect('imports over HTTP (%s)', (dialect) => {
     const run = await getRun(id);
     expect(run).toMatchObject({ state: 'done', counts: { read: 1005, rejected: 1005 }, rejections_truncated: true });
     expect(run.rejections).toHaveLength(1000);
-    expect(run.rejections[999]).toEqual({ at: 'line 1001', key: 'X999', errors: [{ field: 'price', reason: 'must be of type number' }] });
+    expect(run.rejections[999]).toEqual({
+      at: 'line 1001',
+      key: 'X999',
+      errors: [{ field: 'title', reason: 'must be at least 3 characters long' }],
+    });
   });
 
   it('lists the runs newest first with paging and without their reports', async () => {

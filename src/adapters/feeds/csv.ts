@@ -10,6 +10,7 @@ import {
   PARSER_MESSAGE_MAX,
   shortened,
 } from './feed-records.js';
+import { FeedWarnings, feedNumberOf } from './feed-numbers.js';
 import { utf8Text } from './utf8-text.js';
 
 /**
@@ -21,6 +22,11 @@ import { utf8Text } from './utf8-text.js';
  * A text cell that a spreadsheet would run as a formula (it begins with `=`, `+`, `-`, `@`, a tab or a carriage
  * return) is written with a leading `'`, as OWASP advises, and so is one that begins with `'` itself; the reader
  * takes one leading `'` off every text cell, so the text comes back as it was.
+ *
+ * A cell that cannot be read (a price "abc", bedrooms "two", a floor plans cell that is no JSON) is left out of
+ * the listing, not cleared, and named in the record's `warnings` with the column and the reason; only the `key`
+ * is required of the reader (docs/data-exchange.md, "Warnings"). Number cells are read by feed-numbers.ts:
+ * "1,200" and "1 350 000" as spreadsheets write them too, a unit or currency in the cell not.
  */
 
 type Kind = 'text' | 'number' | 'integer' | 'boolean' | 'list' | 'json' | 'optional-text';
@@ -78,7 +84,7 @@ const COLUMN_NAMES = Object.keys(COLUMNS) as Column[];
 /** The columns an export writes: all but `url`, the old address a file from another site may give (read only). */
 const WRITTEN_COLUMNS = COLUMN_NAMES.filter((column) => column !== 'url');
 
-/** Fields a row left out, and why, for the rejection report. */
+/** A cell a row cannot be read with, and why: a warning, or for the key a rejection. */
 class CellError extends Error {
   constructor(
     readonly field: string,
@@ -131,7 +137,9 @@ export const readCsvFeed: FeedReader = async function* (input) {
         continue;
       }
       try {
-        yield { kind: 'listing', at, listing: listingOf(header, record) };
+        const warnings = new FeedWarnings();
+        const listing = listingOf(header, record, warnings);
+        yield { kind: 'listing', at, listing, ...warnings.record };
       } catch (error) {
         if (!(error instanceof CellError)) throw error;
         const key = header.indexOf('key');
@@ -177,9 +185,17 @@ function headerOf(cells: readonly string[], at: string): Column[] {
   return names as Column[];
 }
 
-function listingOf(header: readonly Column[], cells: readonly string[]): FeedListing {
+/** The row's listing; a cell that cannot be read is left out and goes to `warnings` (the key is required). */
+function listingOf(header: readonly Column[], cells: readonly string[], warnings: FeedWarnings): FeedListing {
   const listing: Record<string, unknown> = {};
-  header.forEach((column, n) => (listing[column] = cellValue(column, cells[n]!)));
+  header.forEach((column, n) => {
+    try {
+      listing[column] = cellValue(column, cells[n]!);
+    } catch (error) {
+      if (!(error instanceof CellError) || column === 'key') throw error;
+      warnings.add(error.field, error.message);
+    }
+  });
   if (listing.key === '') throw new CellError('key', 'is required');
   return listing as unknown as FeedListing;
 }
@@ -192,12 +208,10 @@ function cellValue(column: Column, cell: string): unknown {
       return cell === '' ? null : unquoteText(cell);
     case 'number':
     case 'integer': {
-      const text = cell.trim();
-      if (text === '') return null;
-      const value = Number(text);
-      if (!/^-?\d+(\.\d+)?$/.test(text) || !Number.isFinite(value)) throw new CellError(column, 'must be of type number');
-      if (COLUMNS[column] === 'integer' && !Number.isInteger(value)) throw new CellError(column, 'must be of type integer');
-      return value;
+      const rule = { integer: COLUMNS[column] === 'integer', coordinate: column === 'latitude' || column === 'longitude' };
+      const read = feedNumberOf(cell, rule);
+      if ('reason' in read) throw new CellError(column, read.reason);
+      return read.value;
     }
     case 'boolean': {
       const text = cell.trim().toLowerCase();

@@ -1,4 +1,5 @@
 import { type FeedListing, type FeedReader, type FeedRecord, type FeedWriter, shortened } from './feed-records.js';
+import { FeedWarnings, feedNumberOf } from './feed-numbers.js';
 import { FeedXmlDocument } from './xml-parser.js';
 
 /**
@@ -29,7 +30,10 @@ import { FeedXmlDocument } from './xml-parser.js';
  * | —                                    | `title`                  | import: "{type} in {town}", else type, town or "Property {ref or id}"; not written      |
  * | —                                    | `status`                 | import: publish; export: only `publish` listings                                        |
  *
- * Text is trimmed; an empty element is one the property does not carry. Unknown elements are ignored. The
+ * Text is trimmed; an empty element is one the property does not carry. Unknown elements are ignored. An optional
+ * element that cannot be read (a price "abc", beds "two", a `price_freq` or flag of another value, a bad date) is
+ * left out and named in the record's `warnings`; only `id` is required of the reader (docs/data-exchange.md,
+ * "Warnings"). Numbers are read by feed-numbers.ts ("450,000" too; a unit or currency in the text not). The
  * reader refuses what every XML feed here refuses (xml-parser.ts): a DOCTYPE, bytes that are not UTF-8, elements
  * nested more than 64 deep, a text longer than KYERO_MAX_PIECE.
  */
@@ -136,14 +140,17 @@ export const readKyeroFeed: FeedReader = async function* (input) {
 
 function recordOf(raw: RawProperty): FeedRecord {
   try {
-    return { kind: 'listing', at: raw.at, listing: listingOf(raw) };
+    const warnings = new FeedWarnings();
+    const listing = listingOf(raw, warnings);
+    return { kind: 'listing', at: raw.at, listing, ...warnings.record };
   } catch (error) {
     if (!(error instanceof FieldError)) throw error;
     return { kind: 'unreadable', at: raw.at, field: error.field, reason: error.message };
   }
 }
 
-function listingOf(raw: RawProperty): FeedListing {
+/** The property's listing; an optional value that cannot be read is left out and goes to `warnings`. */
+function listingOf(raw: RawProperty, warnings: FeedWarnings): FeedListing {
   const text = (name: string): string | undefined => {
     const value = raw.values.get(name);
     return value === '' ? undefined : value;
@@ -151,11 +158,22 @@ function listingOf(raw: RawProperty): FeedListing {
   const key = text('id');
   if (key === undefined) throw new FieldError('key', 'is required');
   const listing: FeedListing = { key, status: 'publish' };
+  /** What `read` gives; false when it throws a FieldError, which becomes a warning. */
+  const may = (read: () => boolean): boolean => {
+    try {
+      return read();
+    } catch (error) {
+      if (!(error instanceof FieldError)) throw error;
+      warnings.add(error.field, error.message);
+      return false;
+    }
+  };
+  const setNumber = (field: NumberField, value: string | undefined, rule: NumberRule) => may(() => numberInto(listing, field, value, rule));
   const date = text('date');
-  if (date !== undefined) listing.updated_at = isoDateOf(date);
+  if (date !== undefined) may(() => Boolean((listing.updated_at = isoDateOf(date))));
   const reference = text('ref');
   if (reference !== undefined) listing.reference = reference;
-  setNumber(listing, 'price', text('price'), { min: 0 });
+  setNumber('price', text('price'), { min: 0 });
   const currency = text('currency');
   if (currency !== undefined) listing.currency = currency;
 
@@ -164,7 +182,7 @@ function listingOf(raw: RawProperty): FeedListing {
   else if (frequency === 'month' || frequency === 'week') {
     listing.statuses = ['For Rent'];
     listing.price_postfix = `/${frequency}`;
-  } else if (frequency !== undefined) throw new FieldError('statuses', 'must be one of: sale, month, week');
+  } else if (frequency !== undefined) warnings.add('statuses', 'must be one of: sale, month, week');
 
   const type = text('type');
   if (type !== undefined) listing.types = [type];
@@ -180,12 +198,12 @@ function listingOf(raw: RawProperty): FeedListing {
   }
   listing.title = type !== undefined && town !== undefined ? `${type} in ${town}` : (type ?? town ?? `Property ${reference ?? key}`);
 
-  setNumber(listing, 'latitude', text('location/latitude'), { min: -90, max: 90 });
-  setNumber(listing, 'longitude', text('location/longitude'), { min: -180, max: 180 });
-  setNumber(listing, 'bedrooms', text('beds'), { min: 0, integer: true });
-  setNumber(listing, 'bathrooms', text('baths'), { min: 0, integer: true });
-  if (setNumber(listing, 'size', text('surface_area/built'), { min: 0 })) listing.size_unit = 'm2';
-  if (setNumber(listing, 'land_size', text('surface_area/plot'), { min: 0 })) listing.land_size_unit = 'm2';
+  setNumber('latitude', text('location/latitude'), { min: -90, max: 90 });
+  setNumber('longitude', text('location/longitude'), { min: -180, max: 180 });
+  setNumber('bedrooms', text('beds'), { min: 0, integer: true });
+  setNumber('bathrooms', text('baths'), { min: 0, integer: true });
+  if (setNumber('size', text('surface_area/built'), { min: 0 })) listing.size_unit = 'm2';
+  if (setNumber('land_size', text('surface_area/plot'), { min: 0 })) listing.land_size_unit = 'm2';
 
   let features = raw.features;
   for (const [element, name] of [
@@ -194,7 +212,10 @@ function listingOf(raw: RawProperty): FeedListing {
   ] as const) {
     const flag = text(element);
     if (flag === undefined) continue;
-    if (flag !== '0' && flag !== '1') throw new FieldError('features', `must be one of: 0, 1 (in <${element}>)`);
+    if (flag !== '0' && flag !== '1') {
+      warnings.add('features', `must be one of: 0, 1 (in <${element}>)`);
+      continue;
+    }
     features ??= [];
     if (flag === '1' && !hasName(features, name)) features.push(name);
   }
@@ -207,18 +228,15 @@ function listingOf(raw: RawProperty): FeedListing {
 }
 
 type NumberField = 'price' | 'latitude' | 'longitude' | 'bedrooms' | 'bathrooms' | 'size' | 'land_size';
+type NumberRule = { min: number; max?: number; integer?: boolean };
 
-function setNumber(
-  listing: FeedListing,
-  field: NumberField,
-  text: string | undefined,
-  rule: { min: number; max?: number; integer?: boolean },
-): boolean {
+/** Sets the field from the element's text; false when the property does not carry it. */
+function numberInto(listing: FeedListing, field: NumberField, text: string | undefined, rule: NumberRule): boolean {
   if (text === undefined) return false;
-  const value = Number(text);
-  // Number() alone would take "0x1A", "1e3" and "Infinity".
-  if (!/^-?\d+(\.\d+)?$/.test(text) || !Number.isFinite(value)) throw new FieldError(field, 'must be of type number');
-  if (rule.integer && !Number.isInteger(value)) throw new FieldError(field, 'must be of type integer');
+  const read = feedNumberOf(text, { integer: rule.integer, coordinate: field === 'latitude' || field === 'longitude' });
+  if ('reason' in read) throw new FieldError(field, read.reason);
+  const value = read.value;
+  if (value === null) return false;
   if (value < rule.min) throw new FieldError(field, `must be at least ${rule.min}`);
   if (rule.max !== undefined && value > rule.max) throw new FieldError(field, `must be at most ${rule.max}`);
   listing[field] = value;

@@ -1,8 +1,15 @@
 import type { FeedAgency, FeedAgent, FeedListing, FeedListingState, FeedRecord } from './feed-records.js';
+import { FeedWarnings, feedNumberOf } from './feed-numbers.js';
 
 /**
  * One RESO record (Property, Member, Office) ↔ one FeedListing, FeedAgent or FeedAgency. The mapping table
  * and the document around the records are in reso.ts.
+ *
+ * A Property's optional field that cannot be read (a ListPrice "call us", a BedroomsTotal 2.5, an unknown
+ * LivingAreaUnits, one bad Media item, one bad figure of a floor plan) is left out, at the narrowest place, and
+ * named in the record's `warnings`; ListingKey, StandardStatus and X_Realty_Title are required (the record is
+ * unreadable without them). A number may come as a JSON number or, as OData servers write decimals with
+ * `IEEE754Compatible=true`, as a string, read by feed-numbers.ts.
  */
 
 /** A JSON object as assembled from the feed, or as written to it. */
@@ -133,8 +140,11 @@ export function recordOf(resource: ResoResource, at: string, item: unknown): Fee
   try {
     if (!isObject(item)) throw new FieldError(undefined, 'must be of type object');
     switch (resource) {
-      case 'Property':
-        return { kind: 'listing', at, listing: listingOf(item) };
+      case 'Property': {
+        const warnings = new FeedWarnings();
+        const listing = listingOf(item, warnings);
+        return { kind: 'listing', at, listing, ...warnings.record };
+      }
       case 'Member':
         return { kind: 'agent', at, agent: agentOf(item) };
       case 'Office':
@@ -148,31 +158,47 @@ export function recordOf(resource: ResoResource, at: string, item: unknown): Fee
   }
 }
 
-function listingOf(item: Json): FeedListing {
+/** Fields of a Property a problem with which makes the record unreadable: any other is left out with a warning. */
+const REQUIRED_PROPERTY_FIELDS: ReadonlySet<string> = new Set(['key', 'status', 'title']);
+
+function listingOf(item: Json, warnings: FeedWarnings): FeedListing {
   const listing: Json = { key: requiredKey(item, 'ListingKey') };
   const status = enumOf(item, 'StandardStatus', 'status', STATUS_READ);
   if (status !== undefined) listing.status = status;
-  readFields(item, PROPERTY_FIELDS, listing);
-  readUnit(item, 'LivingAreaUnits', 'size', listing);
-  readUnit(item, 'LotSizeUnits', 'land_size', listing);
+  /** What `read` gives; undefined when it throws a FieldError of an optional field, which becomes a warning. */
+  const may = <T>(read: () => T): T | undefined => {
+    try {
+      return read();
+    } catch (error) {
+      if (!(error instanceof FieldError) || error.field === undefined || REQUIRED_PROPERTY_FIELDS.has(error.field)) throw error;
+      warnings.add(error.field, error.message);
+      return undefined;
+    }
+  };
+  readFields(item, PROPERTY_FIELDS, listing, may);
+  may(() => readUnit(item, 'LivingAreaUnits', 'size', listing));
+  may(() => readUnit(item, 'LotSizeUnits', 'land_size', listing));
   const displays = AGENT_DISPLAYS.map((display) => [display, display] as const);
-  const agentDisplay = enumOf(item, 'X_Realty_AgentDisplay', 'agent_display', displays);
+  const agentDisplay = may(() => enumOf(item, 'X_Realty_AgentDisplay', 'agent_display', displays));
   if (agentDisplay !== undefined) listing.agent_display = agentDisplay;
-  const types = pairOf(item, 'PropertyType', 'PropertySubType', 'X_Realty_Types', 'types');
+  const types = may(() => pairOf(item, 'PropertyType', 'PropertySubType', 'X_Realty_Types', 'types'));
   if (types !== undefined) listing.types = types;
-  const agents = pairOf(item, 'ListAgentKey', 'CoListAgentKey', 'X_Realty_Agents', 'agents');
+  const agents = may(() => pairOf(item, 'ListAgentKey', 'CoListAgentKey', 'X_Realty_Agents', 'agents'));
   if (agents !== undefined) listing.agents = agents;
-  const images = imagesOf(item);
+  const images = may(() => imagesOf(item, may));
   if (images !== undefined) listing.images = images;
-  const additional = objectsOf(item, 'X_Realty_AdditionalFeatures', 'additional_features', { title: 'text', value: 'text' }, [
-    'title',
-    'value',
-  ]);
+  const additional = may(() =>
+    objectsOf(item, 'X_Realty_AdditionalFeatures', 'additional_features', { title: 'text', value: 'text' }, ['title', 'value'], may),
+  );
   if (additional !== undefined) listing.additional_features = additional;
-  const plans = objectsOf(item, 'X_Realty_FloorPlans', 'floor_plans', FLOOR_PLAN_FIELDS, ['title']);
+  const plans = may(() => objectsOf(item, 'X_Realty_FloorPlans', 'floor_plans', FLOOR_PLAN_FIELDS, ['title'], may));
   if (plans !== undefined) listing.floor_plans = plans;
   return listing as unknown as FeedListing;
 }
+
+/** Reads a part of a record: `strict` throws what it cannot read; a Property's reader makes it a warning. */
+type Reading = <T>(read: () => T) => T | undefined;
+const strict: Reading = (read) => read();
 
 function agentOf(item: Json): FeedAgent {
   const agent: Json = { key: requiredKey(item, 'MemberKey') };
@@ -242,9 +268,9 @@ export function officeOf(agency: FeedAgency): Json {
   return office;
 }
 
-function readFields(item: Json, fields: readonly (readonly [string, string, Kind])[], target: Json): void {
+function readFields(item: Json, fields: readonly (readonly [string, string, Kind])[], target: Json, reading = strict): void {
   for (const [name, field, kind] of fields) {
-    const value = valueOf(item, name, field, kind);
+    const value = reading(() => valueOf(item, name, field, kind));
     if (value !== undefined) target[field] = value;
   }
 }
@@ -300,6 +326,11 @@ function textOf(item: Json, name: string, field: string): string | null | undefi
 function numberOf(item: Json, name: string, field: string, integer: boolean): number | null | undefined {
   const value = own(item, name);
   if (value === undefined || value === null) return value;
+  if (typeof value === 'string') {
+    const read = feedNumberOf(value, { integer, coordinate: field === 'latitude' || field === 'longitude' });
+    if ('reason' in read) throw new FieldError(field, read.reason);
+    return read.value;
+  }
   if (typeof value !== 'number' || !Number.isFinite(value)) throw new FieldError(field, 'must be of type number');
   if (integer && !Number.isInteger(value)) throw new FieldError(field, 'must be of type integer');
   return value;
@@ -350,54 +381,68 @@ function pairOf(item: Json, first: string, second: string, full: string, field: 
   return pair.filter((value): value is string => value != null && value.trim() !== '');
 }
 
-/** The pictures among the expanded Media, in their Order (those without one last, as listed). */
-function imagesOf(item: Json): string[] | undefined {
+/**
+ * The pictures among the expanded Media, in their Order (those without one last, as listed). An item that cannot
+ * be read is left out when `reading` takes the problem (a Property's reader), else the whole field is refused.
+ */
+function imagesOf(item: Json, reading = strict): string[] | undefined {
   const media = own(item, 'Media');
   if (media === undefined) return undefined;
   if (media === null) return [];
   if (!Array.isArray(media)) throw new FieldError('images', 'must be of type array (Media)');
   const pictures: { url: string; order: number; n: number }[] = [];
-  media.forEach((entry, n) => {
-    const where = `Media[${n}]`;
-    if (!isObject(entry)) throw new FieldError('images', `must be of type object (${where})`);
-    const category = textOf(entry, 'MediaCategory', 'images');
-    if (category != null && lookupKey(category) !== 'photo') return;
-    const url = own(entry, 'MediaURL');
-    if (url === undefined || url === null || url === '') throw new FieldError('images', `is required (${where}.MediaURL)`);
-    if (typeof url !== 'string') throw new FieldError('images', `must be of type string (${where}.MediaURL)`);
-    const order = own(entry, 'Order');
-    if (order != null && (typeof order !== 'number' || !Number.isFinite(order))) {
-      throw new FieldError('images', `must be of type number (${where}.Order)`);
-    }
-    pictures.push({ url, order: order ?? Infinity, n });
-  });
+  media.forEach((entry, n) =>
+    reading(() => {
+      const where = `Media[${n}]`;
+      if (!isObject(entry)) throw new FieldError('images', `must be of type object (${where})`);
+      const category = textOf(entry, 'MediaCategory', 'images');
+      if (category != null && lookupKey(category) !== 'photo') return;
+      const url = own(entry, 'MediaURL');
+      if (url === undefined || url === null || url === '') throw new FieldError('images', `is required (${where}.MediaURL)`);
+      if (typeof url !== 'string') throw new FieldError('images', `must be of type string (${where}.MediaURL)`);
+      const order = own(entry, 'Order');
+      if (order != null && (typeof order !== 'number' || !Number.isFinite(order))) {
+        throw new FieldError('images', `must be of type number (${where}.Order)`);
+      }
+      pictures.push({ url, order: order ?? Infinity, n });
+    }),
+  );
   // Infinity − Infinity is NaN, which falls through to the listed order.
   return pictures.sort((a, b) => a.order - b.order || a.n - b.n).map((picture) => picture.url);
 }
 
-/** An array of objects (floor plans, additional features) with the fields given; others are dropped. */
+/**
+ * An array of objects (floor plans, additional features) with the fields given; others are dropped. With a
+ * Property's `reading`, a part that cannot be read is left out of its item (a required one: the item), with a
+ * warning each.
+ */
 function objectsOf(
   item: Json,
   name: string,
   field: string,
   fields: Readonly<Record<string, 'text' | 'number'>>,
   required: readonly string[],
+  reading = strict,
 ): Json[] | undefined {
   const value = own(item, name);
   if (value === undefined) return undefined;
   if (value === null) return [];
   if (!Array.isArray(value)) throw new FieldError(field, 'must be of type array');
-  return value.map((entry, n) => {
-    if (!isObject(entry)) throw new FieldError(`${field}[${n}]`, 'must be of type object');
-    const read: Json = {};
-    for (const [part, kind] of Object.entries(fields)) {
-      const partValue = valueOf(entry, part, `${field}[${n}].${part}`, kind);
-      if (partValue !== undefined) read[part] = partValue;
-    }
-    for (const part of required) {
-      if (own(entry, part) == null) throw new FieldError(`${field}[${n}].${part}`, 'is required');
-    }
-    return read;
+  return value.flatMap((entry, n) => {
+    const read = reading(() => {
+      if (!isObject(entry)) throw new FieldError(`${field}[${n}]`, 'must be of type object');
+      const parts: Json = {};
+      for (const [part, kind] of Object.entries(fields)) {
+        const where = `${field}[${n}].${part}`;
+        const partValue = required.includes(part) ? valueOf(entry, part, where, kind) : reading(() => valueOf(entry, part, where, kind));
+        if (partValue !== undefined) parts[part] = partValue;
+      }
+      for (const part of required) {
+        if (own(entry, part) == null) throw new FieldError(`${field}[${n}].${part}`, 'is required');
+      }
+      return parts;
+    });
+    return read === undefined ? [] : [read];
   });
 }
 

@@ -68,8 +68,9 @@ import { utf8Text } from './utf8-text.js';
  *
  * A field the record leaves out stays undefined (the import keeps the listing's own value). JSON null clears:
  * null where the field takes null, else "", [] or false; a null StandardStatus, unit or agent display is left
- * out. A record whose field has the wrong JSON type or an unknown lookup value is reported as unreadable,
- * naming the field, and reading goes on.
+ * out. A Property's optional field of the wrong JSON type or with an unknown lookup value is left out with a
+ * warning (reso-fields.ts); a required one (ListingKey, StandardStatus, X_Realty_Title), or any field of a Member
+ * or Office, makes the record unreadable, naming the field, and reading goes on.
  */
 
 const CONTEXT = 'urn:reso:metadata:2.0:resource:property';

@@ -159,32 +159,84 @@ describe('readKyeroFeed', () => {
     expect((await listingsOf(feed)).map((listing) => listing.title)).toEqual(['Property R-9', 'Property B']);
   });
 
-  it('reports a property it cannot map, naming the field, and goes on with the next', async () => {
+  it('reports a property without an id as unreadable, and goes on with the next', async () => {
     const feed = [
       '<root>',
       '  <property><ref>NO-ID</ref><price>100</price></property>',
-      '  <property><id>P-2</id><price>abc</price></property>',
-      '  <property><id>P-3</id><price>-5</price></property>',
-      '  <property><id>P-4</id><price_freq>year</price_freq></property>',
-      '  <property><id>P-5</id><pool>yes</pool></property>',
-      '  <property><id>P-6</id><beds>2.5</beds></property>',
-      '  <property><id>P-7</id><location><latitude>91</latitude></location></property>',
-      '  <property><id>P-8</id><date>2024-02-30 10:00:00</date></property>',
-      '  <property><id>P-9</id><price>0x10</price></property>',
-      '  <property><id>P-10</id><price>250000</price></property>',
+      '  <property><id>P-2</id></property>',
       '</root>',
     ].join('\n');
     expect(await read(feed)).toEqual([
       { kind: 'unreadable', at: 'line 2', field: 'key', reason: 'is required' },
-      { kind: 'unreadable', at: 'line 3', field: 'price', reason: 'must be of type number' },
-      { kind: 'unreadable', at: 'line 4', field: 'price', reason: 'must be at least 0' },
-      { kind: 'unreadable', at: 'line 5', field: 'statuses', reason: 'must be one of: sale, month, week' },
-      { kind: 'unreadable', at: 'line 6', field: 'features', reason: 'must be one of: 0, 1 (in <pool>)' },
-      { kind: 'unreadable', at: 'line 7', field: 'bedrooms', reason: 'must be of type integer' },
-      { kind: 'unreadable', at: 'line 8', field: 'latitude', reason: 'must be at most 90' },
-      { kind: 'unreadable', at: 'line 9', field: 'updated_at', reason: 'must be a valid date-time (YYYY-MM-DD HH:MM:SS)' },
-      { kind: 'unreadable', at: 'line 10', field: 'price', reason: 'must be of type number' },
-      { kind: 'listing', at: 'line 11', listing: { key: 'P-10', status: 'publish', title: 'Property P-10', price: 250000 } },
+      { kind: 'listing', at: 'line 3', listing: { key: 'P-2', status: 'publish', title: 'Property P-2' } },
+    ]);
+  });
+
+  it('leaves out an optional value it cannot read, with a warning naming the field: the listing is still read', async () => {
+    const feed = [
+      '<root>',
+      '  <property><id>P-2</id><price>abc</price><beds>3</beds></property>',
+      '  <property><id>P-3</id><price>-5</price></property>',
+      '  <property><id>P-4</id><price_freq>year</price_freq></property>',
+      '  <property><id>P-5</id><pool>yes</pool></property>',
+      '  <property><id>P-6</id><beds>2.5</beds><baths>two</baths></property>',
+      '  <property><id>P-7</id><location><latitude>91</latitude><longitude>36,5</longitude></location></property>',
+      '  <property><id>P-8</id><date>2024-02-30 10:00:00</date></property>',
+      '  <property><id>P-9</id><price>0x10</price><surface_area><built>120 m²</built></surface_area></property>',
+      '  <property><id>P-10</id><price>250,000</price><surface_area><built>1 200</built></surface_area></property>',
+      '</root>',
+    ].join('\n');
+    const listing = (id: string, fields: object = {}) => ({ key: id, status: 'publish', title: `Property ${id}`, ...fields });
+    const number = 'must be of type number';
+    expect(await read(feed)).toEqual([
+      { kind: 'listing', at: 'line 2', listing: listing('P-2', { bedrooms: 3 }), warnings: [{ field: 'price', reason: number }] },
+      { kind: 'listing', at: 'line 3', listing: listing('P-3'), warnings: [{ field: 'price', reason: 'must be at least 0' }] },
+      {
+        kind: 'listing',
+        at: 'line 4',
+        listing: listing('P-4'),
+        warnings: [{ field: 'statuses', reason: 'must be one of: sale, month, week' }],
+      },
+      {
+        kind: 'listing',
+        at: 'line 5',
+        listing: listing('P-5'),
+        warnings: [{ field: 'features', reason: 'must be one of: 0, 1 (in <pool>)' }],
+      },
+      {
+        kind: 'listing',
+        at: 'line 6',
+        listing: listing('P-6'),
+        warnings: [
+          { field: 'bedrooms', reason: 'must be of type integer' },
+          { field: 'bathrooms', reason: number },
+        ],
+      },
+      {
+        kind: 'listing',
+        at: 'line 7',
+        listing: listing('P-7'),
+        warnings: [
+          { field: 'latitude', reason: 'must be at most 90' },
+          { field: 'longitude', reason: number },
+        ],
+      },
+      {
+        kind: 'listing',
+        at: 'line 8',
+        listing: listing('P-8'),
+        warnings: [{ field: 'updated_at', reason: 'must be a valid date-time (YYYY-MM-DD HH:MM:SS)' }],
+      },
+      {
+        kind: 'listing',
+        at: 'line 9',
+        listing: listing('P-9'),
+        warnings: [
+          { field: 'price', reason: number },
+          { field: 'size', reason: 'must be of type number (a number alone: the unit and currency have fields of their own)' },
+        ],
+      },
+      { kind: 'listing', at: 'line 10', listing: listing('P-10', { price: 250000, size: 1200, size_unit: 'm2' }) },
     ]);
   });
 

@@ -304,7 +304,6 @@ describe('readResoFeed', () => {
   });
 
   it.each([
-    ['Property', { ListPrice: '350000' }, 'price', 'must be of type number'],
     ['Property', { ListingKey: undefined }, 'key', 'is required'],
     ['Property', { ListingKey: 42 }, 'key', 'must be of type string'],
     [
@@ -313,15 +312,7 @@ describe('readResoFeed', () => {
       'status',
       'must be one of: Active, Hold, Closed, Expired, Pending, Active Under Contract, Withdrawn, Canceled, Coming Soon',
     ],
-    ['Property', { BedroomsTotal: 2.5 }, 'bedrooms', 'must be of type integer'],
-    ['Property', { X_Realty_Featured: 'yes' }, 'featured', 'must be of type boolean'],
-    ['Property', { LivingAreaUnits: 'Furlongs' }, 'size_unit', 'must be one of: Square Feet, Square Meters, Acres, Hectares'],
-    ['Property', { X_Realty_AgentDisplay: 'everyone' }, 'agent_display', 'must be one of: agent_info, agency_info, author_info, none'],
-    ['Property', { X_Realty_Features: ['Pool', 3] }, 'features[1]', 'must be of type string'],
-    ['Property', { City: ['Miami'] }, 'city', 'must be of type string'],
-    ['Property', { ModificationTimestamp: 'yesterday' }, 'updated_at', 'must be a valid date-time'],
-    ['Property', { Media: [{ MediaURL: 7 }] }, 'images', 'must be of type string (Media[0].MediaURL)'],
-    ['Property', { X_Realty_FloorPlans: [{ rooms: 2 }] }, 'floor_plans[0].title', 'is required'],
+    ['Property', { X_Realty_Title: 7 }, 'title', 'must be of type string'],
     ['Member', { MemberFullName: undefined }, 'name', 'is required'],
     ['Member', { MemberEmail: false }, 'email', 'must be of type string'],
     ['Office', { OfficeName: '  ' }, 'name', 'is required'],
@@ -336,6 +327,60 @@ describe('readResoFeed', () => {
     expect(records[0]).toStrictEqual({ kind: 'unreadable', at: `${array}[0]`, field, reason });
     expect(records[1]).toMatchObject({ at: `${array}[1]` });
     expect(records[1]!.kind).not.toBe('unreadable');
+  });
+
+  it.each([
+    [{ ListPrice: 'call us' }, {}, 'price', 'must be of type number'],
+    [{ ListPrice: true }, {}, 'price', 'must be of type number'],
+    [{ BedroomsTotal: 2.5 }, {}, 'bedrooms', 'must be of type integer'],
+    [{ BedroomsTotal: 'two' }, {}, 'bedrooms', 'must be of type number'],
+    [{ X_Realty_Featured: 'yes' }, {}, 'featured', 'must be of type boolean'],
+    [
+      { LivingArea: 120, LivingAreaUnits: 'Furlongs' },
+      { size: 120 },
+      'size_unit',
+      'must be one of: Square Feet, Square Meters, Acres, Hectares',
+    ],
+    [{ X_Realty_AgentDisplay: 'everyone' }, {}, 'agent_display', 'must be one of: agent_info, agency_info, author_info, none'],
+    [{ X_Realty_Features: ['Pool', 3] }, {}, 'features[1]', 'must be of type string'],
+    [{ City: ['Miami'] }, {}, 'city', 'must be of type string'],
+    [{ ModificationTimestamp: 'yesterday' }, {}, 'updated_at', 'must be a valid date-time'],
+    [
+      { Media: [{ MediaURL: 7 }, { MediaURL: 'https://x.example/1.jpg' }] },
+      { images: ['https://x.example/1.jpg'] },
+      'images',
+      'must be of type string (Media[0].MediaURL)',
+    ],
+    [
+      { X_Realty_FloorPlans: [{ rooms: 2 }, { title: 'Ground' }] },
+      { floor_plans: [{ title: 'Ground' }] },
+      'floor_plans[0].title',
+      'is required',
+    ],
+    [
+      { X_Realty_FloorPlans: [{ title: 'Ground', size: 'n/a', rooms: 2 }] },
+      { floor_plans: [{ title: 'Ground', rooms: 2 }] },
+      'floor_plans[0].size',
+      'must be of type number',
+    ],
+  ] as const)(
+    "leaves out a Property's %j it cannot read, with a warning (%s %s): the listing is read",
+    async (fields, read_, field, reason) => {
+      const [record] = await read(JSON.stringify({ Property: [{ ListingKey: 'B', ...fields, ListingId: 'R-1' }] }));
+      expect(record).toStrictEqual({
+        kind: 'listing',
+        at: 'Property[0]',
+        listing: { key: 'B', reference: 'R-1', ...read_ },
+        warnings: [{ field, reason }],
+      });
+    },
+  );
+
+  it('reads a number given as a string, as OData servers write decimals (IEEE754Compatible)', async () => {
+    const [record] = await read(
+      JSON.stringify({ Property: [{ ListingKey: 'B', ListPrice: '350000.50', LivingArea: '1,200', BedroomsTotal: '3' }] }),
+    );
+    expect(record).toStrictEqual({ kind: 'listing', at: 'Property[0]', listing: { key: 'B', price: 350000.5, size: 1200, bedrooms: 3 } });
   });
 
   it('reports an item that is not an object, and an array that is not one', async () => {
