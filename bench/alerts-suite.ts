@@ -56,7 +56,7 @@ async function loadCompiled(): Promise<Compiled> {
   return modules as unknown as Compiled;
 }
 /** The issue's target: one newly published listing against every saved search. */
-export const TARGET_MS = 200;
+const TARGET_MS = 200;
 
 /**
  * The alerts suite (`BENCH_SUITE=alerts`): saved-search alerts (src/modules/saved-searches/alerts/saved-search-alerts.service.ts)

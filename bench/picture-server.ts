@@ -6,8 +6,8 @@ import { type Random, seededRandom } from '../src/lib/random.js';
 import type { Cleanups } from './harness.js';
 
 /** A listing photo as agencies' feeds link them: 1600×1200, JPEG at quality 85 (370–420 kB each here). */
-export const PICTURE_WIDTH = 1600;
-export const PICTURE_HEIGHT = 1200;
+const PICTURE_WIDTH = 1600;
+const PICTURE_HEIGHT = 1200;
 /** Distinct images made; picture n is image n mod this, with bytes of its own (see `pictureBytes`). */
 const DISTINCT_IMAGES = 24;
 

@@ -11,7 +11,7 @@ import { median } from './stats.js';
 const ENGINE_PREFIX = 'realty_search_engine_';
 const CHANGE_LOG_HEAD = 'realty_change_log_head';
 
-export interface MetricSample {
+interface MetricSample {
   name: string;
   labels: Record<string, string>;
   value: number;
@@ -36,7 +36,7 @@ export interface EngineFigures {
 }
 
 /** Samples of the Prometheus text format whose names start with one of `prefixes`. */
-export function parseMetrics(text: string, prefixes: readonly string[]): MetricSample[] {
+function parseMetrics(text: string, prefixes: readonly string[]): MetricSample[] {
   const samples: MetricSample[] = [];
   for (const line of text.split('\n')) {
     if (line.startsWith('#') || !prefixes.some((prefix) => line.startsWith(prefix))) continue;

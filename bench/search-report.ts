@@ -144,7 +144,7 @@ export function ratioResults(datasets: readonly DatasetResult[], scenarios: read
 }
 
 /** The engine's own targets (issue 18), each judged on one dataset; `value` null when the figure is missing. */
-export interface EngineTarget {
+interface EngineTarget {
   name: string;
   dataset: string;
   measured: string;
@@ -164,12 +164,12 @@ const BUILD_SECONDS_PER_LISTING = 20e-6;
 const LEAST_BUILD_TARGET_SECONDS = 2;
 const FRESHNESS_TARGET_MS = 1_000;
 
-export function buildTargetSeconds(listings: number): number {
+function buildTargetSeconds(listings: number): number {
   return Math.max(LEAST_BUILD_TARGET_SECONDS, listings * BUILD_SECONDS_PER_LISTING);
 }
 
 /** Memory figures of an engine scaled to 1,000,000 of the listings it holds. */
-export function memoryPerMillion(engine: EngineFigures): { columnsPostingsMb: number | null; totalMb: number | null } {
+function memoryPerMillion(engine: EngineFigures): { columnsPostingsMb: number | null; totalMb: number | null } {
   const listings = engine.listings;
   if (!engine.available || !listings) return { columnsPostingsMb: null, totalMb: null };
   const { columns, postings } = engine.memoryBytes;
@@ -180,7 +180,7 @@ export function memoryPerMillion(engine: EngineFigures): { columnsPostingsMb: nu
   };
 }
 
-export function engineTargets(datasets: readonly DatasetResult[]): EngineTarget[] {
+function engineTargets(datasets: readonly DatasetResult[]): EngineTarget[] {
   return datasets.flatMap((dataset) => {
     const name = datasetName(dataset);
     const engine = dataset.engine.atStart;

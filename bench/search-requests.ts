@@ -45,7 +45,7 @@ const FEATURE_WORDS = [...new Set(Object.values(FEATURES_BY_KIND).flat())].map((
 const NOUNS = [...new Set(DEMO_TYPES.map((type) => type.titleNoun.toLowerCase()))];
 
 /** Two words as a listing's text pairs them: a description and a feature, a noun and a feature, or a description and a noun. */
-export function keywordPair(random: Random): string {
+function keywordPair(random: Random): string {
   const draw = random();
   if (draw < 0.5) return `${pick(DESCRIPTIVE_WORDS, random)} ${pick(FEATURE_WORDS, random)}`;
   if (draw < 0.8) return `${pick(NOUNS, random)} ${pick(FEATURE_WORDS, random)}`;
@@ -54,10 +54,10 @@ export function keywordPair(random: Random): string {
 
 const RESIDENTIAL = DEMO_TYPES.filter((type) => type.kind === 'residential');
 
-export const cityOf = (random: Random): CityProfile => pickWeighted(DEMO_CITIES, (city) => city.weight, random);
+const cityOf = (random: Random): CityProfile => pickWeighted(DEMO_CITIES, (city) => city.weight, random);
 
 /** A sale price band of a type in a city: about as wide as the fixed request's 500,000-650,000 (× 1.3). */
-export function priceBand(random: Random, city: CityProfile, type: TypeProfile): { min: number; max: number } {
+function priceBand(random: Random, city: CityProfile, type: TypeProfile): { min: number; max: number } {
   const [smallest, largest] = type.floorM2 ?? [50, 150];
   const typical = city.salePerM2 * type.priceFactor * between(random, smallest, largest);
   const min = roundTo(typical * between(random, 0.85, 1), 5_000);

@@ -14,7 +14,7 @@ import { positiveInteger } from './harness.js';
  * - BENCH_SEARCH_JSON: the results file (default bench/results/search-latest.json).
  */
 
-export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 const DEFAULT_SIZES = [100_000, 1_000_000];
 const DEFAULT_SEARCH_DURATION_SECONDS = 5;
 /** The issue asks for at least this many distinct requests per scenario, so that no cache of whole answers carries it. */

@@ -18,7 +18,7 @@ export interface SiteScenario {
   acceptEncoding?: 'gzip';
 }
 
-export const SITE_SCENARIOS: readonly SiteScenario[] = [
+const SITE_SCENARIOS: readonly SiteScenario[] = [
   { key: 'home', name: 'home page', targetRatio: 0.4, rotates: '4 languages × tracking parameters (utm_*, gclid, fbclid)' },
   { key: 'listing', name: 'listing page', targetRatio: 0.3, rotates: 'the `url` paths of distinct published listings' },
   {

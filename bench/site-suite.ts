@@ -32,7 +32,7 @@ interface Answer {
   bytes: Buffer;
 }
 
-export interface SiteScenarioResult {
+interface SiteScenarioResult {
   key: SiteScenario['key'];
   name: string;
   rotates: string;
@@ -54,7 +54,7 @@ export interface SiteScenarioResult {
   rounds?: { bare: Sample; real: Sample; bareOne: Sample; realOne: Sample }[];
 }
 
-export interface SiteReport {
+interface SiteReport {
   date: string;
   node: string;
   cpus: number;

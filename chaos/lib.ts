@@ -20,7 +20,7 @@ export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The API's base path (API_PREFIX is never set by the checks). */
 export const API = '/realty-api/v1';
 
-export const JWT_SECRET = 'chaos-check-secret-0123456789-abcdefghijklmnop';
+const JWT_SECRET = 'chaos-check-secret-0123456789-abcdefghijklmnop';
 
 // ---------------------------------------------------------------------------------------------------------
 // Clean-ups
@@ -93,10 +93,6 @@ export async function deleteRedisKeys(url: string, prefix: string): Promise<void
   } finally {
     redis.disconnect();
   }
-}
-
-export function targetName(target: Target): string {
-  return target.kind;
 }
 
 /** A unique name for a scratch database or a Redis key prefix: chaos_<pid>_<random>. */
@@ -436,8 +432,8 @@ export interface Check {
   run(context: CheckContext): Promise<Verdict>;
 }
 
-export const pass = (summary: string): Verdict => ({ status: 'PASS', summary });
-export const fail = (summary: string): Verdict => ({ status: 'FAIL', summary });
+const pass = (summary: string): Verdict => ({ status: 'PASS', summary });
+const fail = (summary: string): Verdict => ({ status: 'FAIL', summary });
 export const skip = (summary: string): Verdict => ({ status: 'SKIP', summary });
 
 /** PASS when every problem list is empty, else FAIL naming the problems. */

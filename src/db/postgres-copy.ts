@@ -79,7 +79,7 @@ const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n'
  * One value in COPY's text format: `\N` for null, the backslash and the characters that separate values
  * and rows escaped. Objects go as their JSON text (json and jsonb columns), as a bound parameter would.
  */
-export function copyValue(value: unknown): string {
+function copyValue(value: unknown): string {
   if (value === null || value === undefined) return '\\N';
   const text =
     typeof value === 'string'

@@ -48,7 +48,7 @@ function publicIn(db: Executor, table: SitemapTable, size: number, block: number
 }
 
 /** The block of the table's highest id (through the primary key), or null when the table is empty. */
-export async function lastBlock(db: Executor, table: SitemapTable, size: number): Promise<number | null> {
+async function lastBlock(db: Executor, table: SitemapTable, size: number): Promise<number | null> {
   const row = await db
     .selectFrom(table)
     .select((eb) => eb.fn.max<number | null>('id').as('id'))
@@ -71,7 +71,7 @@ export async function newestPerBlock(db: Executor, table: SitemapTable, size: nu
 }
 
 /** The newest `updated_at` of the block's public records, or null when it has none: one seek of the block's index. */
-export async function newestInBlock(db: Executor, table: SitemapTable, size: number, block: number): Promise<string | null> {
+async function newestInBlock(db: Executor, table: SitemapTable, size: number, block: number): Promise<string | null> {
   const row = await newestInBlockQuery(db, table, size, block).executeTakeFirst();
   return row?.updated_at ?? null;
 }

@@ -8,7 +8,7 @@ import type { AuthUser } from '../lib/signed-in-user.js';
  * the roles allowed, or `own` (the route checks a credential of its own kind, such as the metrics token, in
  * the Authorization header: the sign-in hook leaves it alone).
  */
-export type AuthRequirement = 'public' | 'user' | 'own' | readonly Role[];
+type AuthRequirement = 'public' | 'user' | 'own' | readonly Role[];
 
 declare module 'fastify' {
   interface FastifyRequest {

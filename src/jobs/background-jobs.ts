@@ -9,7 +9,7 @@ import { Scheduler } from './scheduler.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 /** How long the change log keeps a change (db/change-log.ts): a follower further behind rebuilds from the tables. */
-export const CHANGE_LOG_RETENTION_MS = 24 * HOUR_MS;
+const CHANGE_LOG_RETENTION_MS = 24 * HOUR_MS;
 
 /**
  * Every background job of the service on one scheduler: the outbox's sending, the change log's pruning, then

@@ -95,7 +95,7 @@ export class OutboxWorker {
 }
 
 /** 30 s, 1 min, 2 min, … capped at 1 hour, with jitter so that retries of a burst spread out. */
-export function backoffMs(attempts: number): number {
+function backoffMs(attempts: number): number {
   const base = Math.min(3_600_000, 30_000 * 2 ** Math.max(0, attempts - 1));
   return base + (randomBytes(2).readUInt16BE() / 65_535) * base * 0.2;
 }

@@ -12,4 +12,4 @@ export interface MetricGauge {
   read(): MetricValue | Promise<MetricValue>;
 }
 
-export type MetricValue = number | undefined | readonly { labels: Readonly<Record<string, string>>; value: number }[];
+type MetricValue = number | undefined | readonly { labels: Readonly<Record<string, string>>; value: number }[];

@@ -74,6 +74,3 @@ export const TABLE_OWNERS = {
   domain_events: 'platform',
   scheduled_jobs: 'platform',
 } as const satisfies Record<keyof DB, string>;
-
-/** A module folder under src/modules/, or `platform` for src/db/ and src/jobs/. */
-export type TableOwner = (typeof TABLE_OWNERS)[keyof typeof TABLE_OWNERS];

@@ -7,7 +7,7 @@
 const SIZE = 400;
 
 /** The initials of a name: the first letter of its first two words (`Olivia Carter` → `OC`). */
-export function initialsOf(name: string): string {
+function initialsOf(name: string): string {
   return name
     .split(/\s+/)
     .filter(Boolean)

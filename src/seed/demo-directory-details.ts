@@ -149,12 +149,7 @@ export async function writeDirectoryDetails(
 }
 
 /** Reviews of one subject; the caller has set the subject's aggregate. */
-export async function insertReviews(
-  db: Kysely<DB>,
-  subject: ReviewSubject,
-  targetId: number,
-  reviews: readonly DemoReview[],
-): Promise<void> {
+async function insertReviews(db: Kysely<DB>, subject: ReviewSubject, targetId: number, reviews: readonly DemoReview[]): Promise<void> {
   if (reviews.length === 0) return;
   await db
     .insertInto('reviews')

@@ -151,7 +151,7 @@ export interface DemoAgent {
   name: string;
 }
 
-export interface DemoAgency {
+interface DemoAgency {
   agencyId: number;
   userId: number;
   referencePrefix: string;

@@ -9,7 +9,7 @@ import { IMAGE_TYPES, processUpload, IMAGE_SIZES, type StoredSizes, newStorageKe
  * copy per picture.
  */
 
-export type ImageUse = 'residential' | 'commercial' | 'land';
+type ImageUse = 'residential' | 'commercial' | 'land';
 
 export interface DemoImage {
   title: string;

@@ -98,7 +98,7 @@ async function highestListingId(db: Kysely<DB>): Promise<number> {
 const DEMO_TAXONOMIES: readonly Taxonomy[] = TAXONOMIES.filter((taxonomy) => taxonomy.startsWith('property_'));
 
 /** The ids of the demo terms in this database: what exists of the demo taxonomy (demo-terms.ts). */
-export async function findDemoTerms(db: Kysely<DB>): Promise<DemoTermIds> {
+async function findDemoTerms(db: Kysely<DB>): Promise<DemoTermIds> {
   const rows = await db
     .selectFrom('terms')
     .select(['id', 'taxonomy', 'name', 'location_parent_id'])

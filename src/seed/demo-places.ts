@@ -5,7 +5,7 @@
  * of floor space: enough for listings that look plausible side by side, not market data.
  */
 
-export type AddressStyle = 'number-first' | 'street-first' | 'building';
+type AddressStyle = 'number-first' | 'street-first' | 'building';
 
 export interface AreaProfile {
   name: string;

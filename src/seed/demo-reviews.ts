@@ -99,7 +99,7 @@ export function aggregateOf(reviews: readonly DemoReview[]): { rating_sum: numbe
 }
 
 /** Up to a year back from `now`, not before `notBefore`. */
-export function reviewWindow(now: Date, notBefore: string | null): Date {
+function reviewWindow(now: Date, notBefore: string | null): Date {
   const yearAgo = now.getTime() - 365 * DAY_MS;
   return new Date(Math.max(yearAgo, notBefore ? Date.parse(notBefore) : yearAgo));
 }

@@ -56,7 +56,7 @@ function contentOf(file: string): Buffer {
   return Buffer.concat(parts.flatMap((part) => [part, Buffer.from('\n')]));
 }
 
-export const ASSET_PREFIX = '/site-assets/';
+const ASSET_PREFIX = '/site-assets/';
 
 export class SiteAssets {
   private readonly byName: ReadonlyMap<AssetName, Asset>;

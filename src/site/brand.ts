@@ -1,4 +1,4 @@
-import { type Brand, HOME_SECTIONS, type HomeSection } from '../modules/site-settings/index.js';
+import { type Brand, HOME_SECTIONS } from '../modules/site-settings/index.js';
 
 /**
  * What an administrator sets so that the website is the agency's own (docs/site.md): its name, logo, colours,
@@ -7,7 +7,7 @@ import { type Brand, HOME_SECTIONS, type HomeSection } from '../modules/site-set
  * module's own `Brand`.
  */
 export type SiteBrand = Brand;
-export { HOME_SECTIONS, type HomeSection };
+export { HOME_SECTIONS };
 
 export interface BrandSource {
   /** The brand as it is now, and a version that changes whenever it does. */

@@ -23,7 +23,7 @@ export interface Formatters {
   date(iso: string): string;
 }
 
-export interface PricedListing {
+interface PricedListing {
   readonly price: number | null;
   readonly currency: string;
   readonly price_prefix: string;

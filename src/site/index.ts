@@ -23,9 +23,7 @@ import { Site, type StampReader } from './site.js';
 import { PAGE_ROUTE, type SiteRoutes } from './site-routes.js';
 import type { SiteServices } from './site-services.js';
 
-export type { BrandSource, SiteBrand } from './brand.js';
 export { DEFAULT_BRAND, HOME_SECTIONS } from './brand.js';
-export type { SiteServices } from './site-services.js';
 
 /** The page modules, each registered in every language. */
 const PAGES: readonly SiteRoutes[] = [
@@ -40,7 +38,7 @@ const PAGES: readonly SiteRoutes[] = [
 ];
 
 /** Video and tour players a listing page may embed; any other tour is a link. */
-export const EMBEDDED_PLAYERS = ['https://www.youtube-nocookie.com', 'https://player.vimeo.com', 'https://my.matterport.com'] as const;
+const EMBEDDED_PLAYERS = ['https://www.youtube-nocookie.com', 'https://player.vimeo.com', 'https://my.matterport.com'] as const;
 
 export interface SiteDependencies {
   readonly config: Config;
@@ -113,7 +111,7 @@ export async function registerSite(app: FastifyInstance, { config, services, sta
  * never inline; JSON-LD is data, which CSP does not govern), images also from the media and tile servers, frames
  * only from the known video and tour players, forms only to this origin.
  */
-export function siteCsp(tileUrl: string, mediaOrigin: string): string {
+function siteCsp(tileUrl: string, mediaOrigin: string): string {
   return [
     "default-src 'self'",
     "script-src 'self'",

@@ -5,7 +5,7 @@ import { LANGUAGES, type Language } from '../i18n/index.js';
  * Paths here are the plain ones; `localPath` adds the prefix. The home page of a prefixed language is `/es/`.
  */
 export const SITE_LANGUAGES = LANGUAGES;
-export const DEFAULT_LANGUAGE: Language = 'en';
+const DEFAULT_LANGUAGE: Language = 'en';
 
 export function localPath(lang: Language, path: string): string {
   return lang === DEFAULT_LANGUAGE ? path : `/${lang}${path}`;

@@ -42,7 +42,7 @@ export interface SiteSettings {
   readonly registrationOpen: boolean;
 }
 
-export interface RateBudget {
+interface RateBudget {
   readonly max: number;
   readonly timeWindow: number;
 }

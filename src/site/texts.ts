@@ -5,7 +5,7 @@ import { fillPlaceholders, type Language } from '../i18n/index.js';
  * texts once per language with `defineTexts`, English first. A text missing in one language is a type error,
  * so a new string cannot ship in English only. `{name}` placeholders are filled by `fill`.
  */
-export type TextSet<K extends string> = Readonly<Record<K, string>>;
+type TextSet<K extends string> = Readonly<Record<K, string>>;
 export type Texts<K extends string> = Readonly<Record<Language, TextSet<K>>>;
 
 export function defineTexts<const T extends Record<string, string>>(

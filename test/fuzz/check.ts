@@ -6,7 +6,7 @@ import type { FuzzRequest } from './requests.js';
 import type { CallerName } from './world.js';
 
 /** Every request must be answered within this time. */
-export const ANSWER_TIMEOUT_MS = 10_000;
+const ANSWER_TIMEOUT_MS = 10_000;
 
 export interface Answer {
   status: number;

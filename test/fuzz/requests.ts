@@ -88,7 +88,7 @@ interface Draft {
 // Encoding
 
 /** Percent-encodes UTF-8 bytes (lone surrogates become U+FFFD, as a client's encoder would send them). */
-export function encode(text: string): string {
+function encode(text: string): string {
   let out = '';
   for (const byte of Buffer.from(text, 'utf8')) {
     const char = String.fromCharCode(byte);

@@ -16,7 +16,7 @@ import {
 } from '../helpers/factories.js';
 import type { FakeGoogle, FakeGraph } from '../helpers/fake-providers.js';
 
-export const API = '/realty-api/v1';
+const API = '/realty-api/v1';
 
 export type CallerName = 'anonymous' | 'buyer' | 'admin';
 

@@ -11,12 +11,12 @@ import { readBody } from './read-body.js';
  * them, records the messages it accepts, and fails on demand.
  */
 
-export const FAKE_FCM_PROJECT_ID = 'realty-test';
+const FAKE_FCM_PROJECT_ID = 'realty-test';
 export const FAKE_FCM_CLIENT_EMAIL = 'push@realty-test.iam.gserviceaccount.com';
 export const FCM_SCOPE = 'https://www.googleapis.com/auth/firebase.messaging';
 
 /** A message as FCM accepted it, with the access token it came with. */
-export interface ReceivedMessage {
+interface ReceivedMessage {
   token: string;
   notification: { title: string; body: string };
   data: Record<string, string>;
@@ -24,13 +24,13 @@ export interface ReceivedMessage {
 }
 
 /** The claims of an assertion the token endpoint accepted. */
-export interface AcceptedAssertion {
+interface AcceptedAssertion {
   header: Record<string, unknown>;
   claims: { iss: string; scope: string; aud: string; iat: number; exp: number };
 }
 
 /** An HTTP status to answer with, `network` to drop the connection, `hang` never to answer. */
-export type FcmFailure = number | 'network' | 'hang';
+type FcmFailure = number | 'network' | 'hang';
 
 export interface FakeFcm {
   tokenUrl: string;

@@ -31,7 +31,7 @@ export async function unreachableUrl(): Promise<string> {
 
 export const GOOGLE_ISSUER = 'https://accounts.google.com';
 
-export interface IdTokenOptions {
+interface IdTokenOptions {
   /** Claims merged over the defaults (issuer, audience, subject, e-mail, names, expiry in an hour). */
   claims?: JWTPayload & Record<string, unknown>;
   /** Sign with a key the key server does not publish, under the published key's `kid`. */
@@ -95,7 +95,7 @@ export interface GraphUser {
   name?: string;
 }
 
-export interface GraphTokenEntry {
+interface GraphTokenEntry {
   /** What `debug_token` reports for the token; `app_id` defaults to the fake's app, `is_valid` to true. */
   debug?: { is_valid?: boolean; app_id?: string; user_id?: string };
   /** What `me` answers for the token; absent: `me` refuses it as Facebook does an invalid token. */

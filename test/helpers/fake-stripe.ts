@@ -10,21 +10,21 @@ import { readBody } from './read-body.js';
  * application sent in `requests`, and make Stripe fail on demand with `fail()`.
  */
 
-export const FAKE_STRIPE_SECRET_KEY = 'sk_test_fake_0123456789';
+const FAKE_STRIPE_SECRET_KEY = 'sk_test_fake_0123456789';
 export const FAKE_WEBHOOK_SECRET = 'whsec_test_fake_0123456789';
 
 /** One API call as the fake received it; `body` is the form-encoded body decoded into nested objects. */
-export interface RecordedRequest {
+interface RecordedRequest {
   method: string;
   path: string;
   body: FormValue;
   headers: IncomingMessage['headers'];
 }
 
-export type FormValue = string | FormValue[] | { [key: string]: FormValue };
+type FormValue = string | FormValue[] | { [key: string]: FormValue };
 
 /** `server_error`: Stripe answers 500; `network`: the connection is dropped without an answer. */
-export type FailureMode = 'server_error' | 'network';
+type FailureMode = 'server_error' | 'network';
 
 export interface FakeStripe {
   /** Scheme, host and port, without /v1 (what STRIPE_API_BASE takes). */
@@ -123,7 +123,7 @@ function asObject(value: FormValue): Record<string, FormValue> {
  * Stripe's form encoding (`line_items[0][price_data][currency]=usd`) as nested objects; keys that are all
  * indexes become arrays.
  */
-export function parseForm(text: string): FormValue {
+function parseForm(text: string): FormValue {
   const root: Record<string, FormValue> = {};
   for (const [key, value] of new URLSearchParams(text)) {
     const [head = '', ...rest] = key.split('[');

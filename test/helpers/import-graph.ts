@@ -8,7 +8,7 @@ import ts from 'typescript';
  * `scanSource` is pure: the test feeds it in-memory sources to prove each rule fires.
  */
 
-export type ImportKind = 'import' | 'import type' | 're-export' | 'dynamic import';
+type ImportKind = 'import' | 'import type' | 're-export' | 'dynamic import';
 
 /** One import of one file; `to` is repository-relative (`src/…/x.ts`) when relative, else the bare specifier. */
 export interface ImportEdge {
@@ -20,14 +20,14 @@ export interface ImportEdge {
 }
 
 /** A place in a file worth reporting: a dialect check or a SQL-issuing call. */
-export interface Finding {
+interface Finding {
   line: number;
   column: number;
   what: string;
 }
 
 /** A statement that changes rows: `table` is undefined when the code names it with an expression, not a literal. */
-export interface TableWrite extends Finding {
+interface TableWrite extends Finding {
   table: string | undefined;
 }
 
@@ -78,7 +78,7 @@ function templateText(template: ts.TemplateLiteral): string {
 }
 
 /** `../<name>.js` seen from `src/<dir>/<file>.ts` → `src/<dir>/<name>.ts`; bare specifiers (packages, node:) stay as they are. */
-export function resolveSpecifier(from: string, specifier: string): string {
+function resolveSpecifier(from: string, specifier: string): string {
   if (!specifier.startsWith('.')) return specifier;
   const joined = path.posix.normalize(path.posix.join(path.posix.dirname(from), specifier));
   return joined.replace(/\.(m|c)?js$/, (_, m: string | undefined) => `.${m ?? ''}ts`);

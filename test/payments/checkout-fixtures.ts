@@ -7,7 +7,7 @@ import type { TestApp } from '../helpers/app.js';
 import { FAKE_WEBHOOK_SECRET, signWebhook, type StripeEventPayload } from '../helpers/fake-stripe.js';
 import { newSignedInUser, unique } from '../helpers/factories.js';
 
-export const API = '/realty-api/v1';
+const API = '/realty-api/v1';
 export type Auth = Record<string, string>;
 
 /** A signed-in user of the given role. */

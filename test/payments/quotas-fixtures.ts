@@ -18,7 +18,7 @@ export function signedIn(t: TestApp, role: Role): Promise<{ user: UserRow; auth:
   return newSignedInUser(t, { role });
 }
 
-export async function newPackage(db: Kysely<DB>, overrides: Partial<Insertable<PackagesTable>> = {}): Promise<number> {
+async function newPackage(db: Kysely<DB>, overrides: Partial<Insertable<PackagesTable>> = {}): Promise<number> {
   const now = new Date().toISOString();
   const row = await db
     .insertInto('packages')

@@ -5,7 +5,7 @@ import { DEFAULT_PASSWORD } from '../helpers/factories.js';
 import { parsePage } from '../helpers/html.js';
 
 export const PUBLIC_URL = 'https://realty.example';
-export const SAME_ORIGIN = { origin: PUBLIC_URL };
+const SAME_ORIGIN = { origin: PUBLIC_URL };
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
 /** A form post as a browser sends it from a page of the site (with the session cookie, when given). */

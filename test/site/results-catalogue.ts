@@ -16,7 +16,7 @@ export interface Catalogue {
   ids: Record<string, number>;
 }
 
-export const FILLERS = 22;
+const FILLERS = 22;
 
 export async function makeCatalogue(t: TestApp): Promise<Catalogue> {
   const db = t.database.db;

@@ -6,7 +6,7 @@ export type BillingPeriod = (typeof BILLING_PERIODS)[number];
 export const INVOICE_STATUSES = ['pending', 'paid', 'cancelled', 'refunded'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 
-export type PaymentMethod = 'stripe' | 'bank_transfer' | 'free';
+type PaymentMethod = 'stripe' | 'bank_transfer' | 'free';
 
 /** A membership package. */
 export interface PackageRecord {

@@ -66,12 +66,8 @@ export function configureClient(next: Partial<Settings>): void {
   Object.assign(settings, next);
 }
 
-export function apiBase(): string {
-  return settings.apiBase;
-}
-
 /** `?a=1&b=x,y` of `query`'s set values (arrays as comma-separated lists, the contract's form), or ''. */
-export function queryString(query: Record<string, QueryValue>): string {
+function queryString(query: Record<string, QueryValue>): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
     if (value === undefined || value === null || value === '') continue;

@@ -158,7 +158,7 @@ export function QueryStatus({
 }
 
 /** The header row of a `table.data`: one column header cell per label. */
-export function TableHead({ columns }: { columns: readonly ReactNode[] }) {
+function TableHead({ columns }: { columns: readonly ReactNode[] }) {
   return (
     <thead>
       <tr>

@@ -3,7 +3,7 @@ import type { Role } from '../api/session';
 import type { Messages } from '../i18n/languages';
 
 /** A page of the console at `path` (relative to /console), for the roles listed (every signed-in user when absent). */
-export interface ConsoleRoute {
+interface ConsoleRoute {
   path: string;
   element: ReactNode;
   roles?: readonly Role[];

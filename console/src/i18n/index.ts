@@ -7,7 +7,7 @@ import { directionOf, isLanguage, type Language, LANGUAGES } from './languages';
 const STORAGE_KEY = 'realty-console-language';
 
 /** The language chosen before (kept in this browser), else the browser's own when the console speaks it, else English. */
-export function initialLanguage(): Language {
+function initialLanguage(): Language {
   const stored = localStorage.getItem(STORAGE_KEY);
   if (isLanguage(stored)) return stored;
   const preferred = navigator.language.slice(0, 2);

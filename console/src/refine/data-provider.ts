@@ -102,7 +102,7 @@ function signalOf(meta: MetaQuery | undefined): AbortSignal | undefined {
 }
 
 /** How a route spells its sort: `(field, order) → sortby value`, e.g. price ascending → `a_price`. */
-export type SortMapping = (field: string, order: 'asc' | 'desc') => string;
+type SortMapping = (field: string, order: 'asc' | 'desc') => string;
 
 function filterQuery(filters: CrudFilter[] | undefined): Record<string, string> {
   const query: Record<string, string> = {};

@@ -262,7 +262,7 @@ function unquoteText(cell: string): string {
 }
 
 /** The header, then one row per listing; only the columns named (default: all). */
-export function csvWriter(columns: readonly Column[] = WRITTEN_COLUMNS): FeedWriter {
+function csvWriter(columns: readonly Column[] = WRITTEN_COLUMNS): FeedWriter {
   return async function* ({ listings }) {
     yield stringify([columns]);
     // Rows go out a hundred at a time: each call of the stringifier sets itself up anew.

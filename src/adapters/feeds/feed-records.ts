@@ -158,7 +158,7 @@ export class FeedSyntaxError extends Error {
 }
 
 /** The longest piece of a feed's own text (a name, a value) that a message quotes. */
-export const QUOTED_MAX = 100;
+const QUOTED_MAX = 100;
 /** The longest message of a parser (csv-parse, saxes, stream-json) passed on: some quote the file's text. */
 export const PARSER_MESSAGE_MAX = 300;
 

@@ -51,7 +51,7 @@ export interface GuardedResponse {
   finalUrl: string;
 }
 
-export const DEFAULT_MAX_REDIRECTS = 3;
+const DEFAULT_MAX_REDIRECTS = 3;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const REQUEST_HEADERS = { 'user-agent': 'realty-api (+feed import)', 'accept-encoding': 'identity', accept: '*/*' };
 

@@ -17,7 +17,7 @@ export interface PushClient {
 }
 
 /** The OAuth scope of the FCM HTTP v1 API. */
-export const FCM_SCOPE = 'https://www.googleapis.com/auth/firebase.messaging';
+const FCM_SCOPE = 'https://www.googleapis.com/auth/firebase.messaging';
 
 /** How long one call to Google (token or send) may take, body included. */
 const FCM_TIMEOUT_MS = 10_000;

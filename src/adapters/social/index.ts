@@ -4,7 +4,7 @@ import { FacebookTokenVerifier } from './facebook.js';
 import { GoogleIdTokenVerifier } from './google.js';
 import type { IdentityVerifier } from './identity.js';
 
-export type { IdentityVerifier, SocialIdentity } from './identity.js';
+export type { SocialIdentity } from './identity.js';
 export { PROVIDER_NAMES } from './identity.js';
 
 /** The verifier of each provider the configuration enables; undefined for a provider that is off. */

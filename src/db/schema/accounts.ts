@@ -44,7 +44,7 @@ export interface UsersTable {
   updated_at: string;
 }
 
-export interface SessionsTable {
+interface SessionsTable {
   /** Random, unguessable: it is the `sid` claim of every access token of the session. */
   id: string;
   user_id: number;
@@ -55,14 +55,14 @@ export interface SessionsTable {
   revoked_at: string | null;
 }
 
-export interface RetiredRefreshTokensTable {
+interface RetiredRefreshTokensTable {
   /** SHA-256 of a refresh token the session has rotated away. */
   token_hash: string;
   session_id: string;
   retired_at: string;
 }
 
-export interface PasswordResetsTable {
+interface PasswordResetsTable {
   /** SHA-256 of the token mailed to the user. */
   token_hash: string;
   user_id: number;
@@ -72,7 +72,7 @@ export interface PasswordResetsTable {
 }
 
 /** The first run's one-time link (modules/auth/first-run.service.ts): at most one row, while no administrator exists. */
-export interface SetupTokensTable {
+interface SetupTokensTable {
   /** SHA-256 of the token printed by `serve`. */
   token_hash: string;
   created_at: string;
@@ -86,7 +86,7 @@ export interface LoginLocksTable {
   locked_until: string | null;
 }
 
-export interface SocialAccountsTable {
+interface SocialAccountsTable {
   provider: SocialProvider;
   /** The provider's stable user id (`sub` for Google, the user id for Facebook). */
   subject: string;

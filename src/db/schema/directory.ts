@@ -69,7 +69,7 @@ export interface AgentsTable {
   updated_at: string;
 }
 
-export interface AgentTermsTable {
+interface AgentTermsTable {
   agent_id: number;
   term_id: number;
   /** `agent_category` or `agent_city`. */

@@ -13,7 +13,7 @@ export interface ExchangeTables {
   redirects: RedirectsTable;
 }
 
-export interface ListingSourcesTable {
+interface ListingSourcesTable {
   listing_id: number;
   /** The source's name (`--source`, default the file's name without its extension). */
   source: string;
@@ -24,10 +24,10 @@ export interface ListingSourcesTable {
   imported_at: string;
 }
 
-export type FeedPictureState = 'pending' | 'stored' | 'failed';
+type FeedPictureState = 'pending' | 'stored' | 'failed';
 
 /** A picture a feed names, fetched into its listing's gallery by a background job. */
-export interface FeedPicturesTable {
+interface FeedPicturesTable {
   id: Generated<number>;
   listing_id: number;
   /** Its place in the gallery the feed gives. */
@@ -76,7 +76,7 @@ export interface FeedSourcesTable {
   updated_at: string;
 }
 
-export type ImportRunState = 'queued' | 'running' | 'done' | 'failed';
+type ImportRunState = 'queued' | 'running' | 'done' | 'failed';
 
 /** One import over HTTP: queued by POST /imports or a due feed source, run by the `feed-imports` job. */
 export interface ImportRunsTable {
@@ -140,14 +140,14 @@ export interface ImportRejectionsTable {
 }
 
 /** This site's random name (one row, made by its migration): exports name listings made here with it. */
-export interface SiteIdentityTable {
+interface SiteIdentityTable {
   id: number;
   /** 16 hex digits. */
   site_key: string;
 }
 
 /** An imported record's old address (a WordPress permalink's path): answered 301 to the record's current `url`. */
-export interface RedirectsTable {
+interface RedirectsTable {
   id: Generated<number>;
   /** Normalized (redirect-paths.ts): no scheme or host, percent-decoded, no trailing slash; unique. */
   path: string;

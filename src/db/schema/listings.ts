@@ -92,14 +92,14 @@ export const AGENT_DISPLAYS = ['agent_info', 'agency_info', 'author_info', 'none
 export type AgentDisplay = (typeof AGENT_DISPLAYS)[number];
 
 /** The agents a listing names (`agent_ids`), in the author's order. */
-export interface ListingAgentsTable {
+interface ListingAgentsTable {
   listing_id: number;
   agent_id: number;
   position: Generated<number>;
 }
 
 /** Every move of a listing between states (docs/api.md 3.3); `from_state` is null for the creation. */
-export interface ListingTransitionsTable {
+interface ListingTransitionsTable {
   id: Generated<number>;
   listing_id: number;
   from_state: ListingState | null;
@@ -110,13 +110,13 @@ export interface ListingTransitionsTable {
 }
 
 /** A slug a listing had before it was changed (0025): its old path answers 301 to the current one. */
-export interface ListingSlugHistoryTable {
+interface ListingSlugHistoryTable {
   slug: string;
   listing_id: number;
   retired_at: string;
 }
 
-export interface ListingTermsTable {
+interface ListingTermsTable {
   listing_id: number;
   term_id: number;
   taxonomy: Taxonomy;
@@ -133,7 +133,7 @@ export interface ListingTermsTable {
   city_id: Generated<number | null>;
 }
 
-export interface FavoritesTable {
+interface FavoritesTable {
   user_id: number;
   listing_id: number;
   created_at: string;

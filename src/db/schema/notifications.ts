@@ -44,7 +44,7 @@ export interface NotificationsTable {
 }
 
 /** A row only where the user changed a default (notification-preferences.ts has the defaults). */
-export interface NotificationPreferencesTable {
+interface NotificationPreferencesTable {
   user_id: number;
   type: NotificationType;
   in_app: number;
@@ -52,7 +52,7 @@ export interface NotificationPreferencesTable {
   push: number;
 }
 
-export interface DevicesTable {
+interface DevicesTable {
   id: Generated<number>;
   user_id: number;
   platform: DevicePlatform;
@@ -62,7 +62,7 @@ export interface DevicesTable {
   updated_at: string;
 }
 
-export type BroadcastStatus = 'queued' | 'done';
+type BroadcastStatus = 'queued' | 'done';
 
 /** An administrator's notification to a role or to everyone, fanned out in batches by a background job. */
 export interface BroadcastsTable {
@@ -84,7 +84,5 @@ export interface BroadcastsTable {
 }
 
 export type NotificationRow = Selectable<NotificationsTable>;
-
-export type DeviceRow = Selectable<DevicesTable>;
 
 export type BroadcastRow = Selectable<BroadcastsTable>;

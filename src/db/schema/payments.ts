@@ -51,7 +51,7 @@ export interface MembershipsTable {
   updated_at: string;
 }
 
-export interface InvoiceCountersTable {
+interface InvoiceCountersTable {
   year: number;
   last_number: number;
 }
@@ -88,7 +88,7 @@ export interface InvoicesTable {
   paid_at: Generated<string | null>;
 }
 
-export interface StripeEventsTable {
+interface StripeEventsTable {
   id: string;
   type: string;
   received_at: string;

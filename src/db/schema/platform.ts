@@ -10,21 +10,19 @@ export interface PlatformTables {
 }
 
 /** Stamps that change whenever a cached answer's data changes (e.g. `terms`), set by triggers. */
-export interface CacheVersionsTable {
+interface CacheVersionsTable {
   name: string;
   version: string;
 }
 
-export const CHANGE_ENTITIES = ['listing', 'term', 'agent', 'agency'] as const;
-
-export type ChangeEntity = (typeof CHANGE_ENTITIES)[number];
+export type ChangeEntity = 'listing' | 'term' | 'agent' | 'agency';
 
 /**
  * One change to what a search reads, written by triggers (db/dialect/ddl/change-log.ts) and numbered in
  * commit order. Read it through db/change-log.ts: on PostgreSQL a row is unnumbered (`seq` null) until its
  * transaction commits, and the table has bookkeeping columns of its own there.
  */
-export interface ChangeLogTable {
+interface ChangeLogTable {
   /** A bigint: PostgreSQL returns it as a string, so readers convert it with Number(). */
   seq: ColumnType<number | string | null, never, never>;
   entity: ChangeEntity;
@@ -36,7 +34,7 @@ export const OUTBOX_STATES = ['pending', 'sent', 'dead'] as const;
 
 export type OutboxState = (typeof OUTBOX_STATES)[number];
 
-export interface OutboxTable {
+interface OutboxTable {
   id: Generated<number>;
   /** `email`, `stripe_subscription`, and the notifications' `notification_email` and `notification_push`. */
   channel: string;
@@ -53,7 +51,7 @@ export interface OutboxTable {
   sent_at: string | null;
 }
 
-export interface DomainEventsTable {
+interface DomainEventsTable {
   id: Generated<number>;
   /** e.g. `new_lead`, `new_review`. */
   type: string;
@@ -65,7 +63,7 @@ export interface DomainEventsTable {
 }
 
 /** One row per background job: its next run and the lease of the process running it. */
-export interface ScheduledJobsTable {
+interface ScheduledJobsTable {
   name: string;
   next_run_at: string;
   locked_until: Generated<string | null>;

@@ -12,7 +12,7 @@ export type ReviewTarget = 'property' | 'agent' | 'agency';
 
 export type Reaction = 'like' | 'dislike';
 
-export interface ReviewsTable {
+interface ReviewsTable {
   id: Generated<number>;
   target_type: ReviewTarget;
   target_id: number;
@@ -25,7 +25,7 @@ export interface ReviewsTable {
   updated_at: string;
 }
 
-export interface ReviewReactionsTable {
+interface ReviewReactionsTable {
   review_id: number;
   user_id: number;
   reaction: Reaction;
@@ -34,7 +34,7 @@ export interface ReviewReactionsTable {
 
 export type LeadTarget = 'property' | 'agent' | 'agency';
 
-export interface LeadsTable {
+interface LeadsTable {
   id: Generated<number>;
   target_type: LeadTarget;
   property_id: number | null;
@@ -49,7 +49,7 @@ export interface LeadsTable {
   created_at: string;
 }
 
-export interface LeadRecipientsTable {
+interface LeadRecipientsTable {
   lead_id: number;
   user_id: number;
 }

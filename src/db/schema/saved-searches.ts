@@ -22,7 +22,7 @@ export interface SavedSearchesTable {
 }
 
 /** A listing that matched a saved search, announced once (filled by the alerts job of the notifications issue). */
-export interface SavedSearchMatchesTable {
+interface SavedSearchMatchesTable {
   saved_search_id: number;
   listing_id: number;
   matched_at: string;

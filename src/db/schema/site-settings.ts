@@ -5,7 +5,7 @@ export interface SiteSettingsTables {
   site_settings: SiteSettingsTable;
 }
 
-export interface SiteSettingsTable {
+interface SiteSettingsTable {
   id: number;
   site_name: string;
   tagline: string;

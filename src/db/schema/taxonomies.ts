@@ -20,7 +20,7 @@ export const TAXONOMIES = [
 
 export type Taxonomy = (typeof TAXONOMIES)[number];
 
-export interface TermsTable {
+interface TermsTable {
   id: Generated<number>;
   taxonomy: Taxonomy;
   name: string;

@@ -59,7 +59,7 @@ export const LoginResult = Type.Object(
 export type LoginResultRecord = Static<typeof LoginResult>;
 
 /** Roles a person may choose at registration; administrator and manager are never among them (docs/api.md 0.3). */
-export const REGISTRATION_ROLES = ['buyer', 'seller', 'owner', 'agent', 'agency'] as const;
+const REGISTRATION_ROLES = ['buyer', 'seller', 'owner', 'agent', 'agency'] as const;
 
 const Password = Type.String({ minLength: 8, maxLength: 128 });
 const Email = Type.String({ format: 'email', maxLength: 254 });

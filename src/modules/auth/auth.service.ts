@@ -30,7 +30,7 @@ export interface AuthOptions {
 }
 
 /** Why a refresh token was refused: `reused` is a copied token (its session is revoked with it). */
-export type RefusedRenewal = 'unknown' | 'reused' | 'revoked' | 'expired' | 'no_account';
+type RefusedRenewal = 'unknown' | 'reused' | 'revoked' | 'expired' | 'no_account';
 
 /** How renewals are metered (auth.routes.ts): each session's on its own budget, refusals on the address's. */
 export interface RenewalMeter {

@@ -60,7 +60,6 @@ export const Agent = Type.Object(
 );
 export type AgentRecord = Static<typeof Agent>;
 export type SocialRecord = AgentRecord['social'];
-export type DirectoryTermRecord = AgentRecord['categories'][number];
 
 export const Agency = Type.Object(
   {
@@ -102,7 +101,7 @@ export interface AgencyListRecord {
 // Queries
 
 /** Orders of agent and agency lists (docs/api.md 5.2); ties by id, descending. */
-export const DIRECTORY_SORTS = ['a_name', 'd_name', 'd_rating', 'd_properties'] as const;
+const DIRECTORY_SORTS = ['a_name', 'd_name', 'd_rating', 'd_properties'] as const;
 export type DirectorySort = (typeof DIRECTORY_SORTS)[number];
 
 const SortBy = Type.Optional(
@@ -229,4 +228,3 @@ export const UpdateAgencyBody = Type.Object(
 export type UpdateAgencyInput = Static<typeof UpdateAgencyBody>;
 
 export const AttachAgentBody = Type.Object({ agent_id: Id }, { additionalProperties: false, title: 'AttachAgent' });
-export type AttachAgentInput = Static<typeof AttachAgentBody>;

@@ -60,22 +60,16 @@ export function createDirectoryModule(
 export { canSeeAgent, isAdministrator, managesAgency, managesAgent } from './directory-access.js';
 export type { AgencyAccess, AgentAccess, ManagedRecords } from './directory-access.js';
 export type { DirectoryRatings } from './directory-ratings.service.js';
-export type { DirectorySitemap, DirectorySitemapBlock, DirectorySitemapEntry } from './directory-sitemap.service.js';
 export { findAgencyAccess, findAgentAccess } from './directory.repository.js';
 export { agencyUrl, agentUrl } from './directory.mapper.js';
-export type { AgencyProfile } from './agencies.service.js';
-export type { AgentProfile } from './agents.service.js';
 export {
   AgencyListQuery,
   AgentSearchQuery,
-  DIRECTORY_SORTS,
-  type AgencyListInput,
   type AgencyListRecord,
   type AgencyRecord,
   type AgentListRecord,
   type AgentRecord,
-  type AgentSearchInput,
   type DirectorySort,
   type SocialRecord,
 } from './directory.schemas.js';
-export { UpdateAgencyBody, UpdateAgentBody, type UpdateAgencyInput, type UpdateAgentInput } from './directory.schemas.js';
+export { UpdateAgencyBody, UpdateAgentBody } from './directory.schemas.js';

@@ -160,11 +160,6 @@ export function createExchangeModule(
   };
 }
 
-export { FEED_FORMATS, FEED_FORMAT_NAMES, type FeedFormat, isFeedFormat } from './feed-formats.js';
-export type { ExportScope } from './export/feed-export.service.js';
-export type { ImportCounts, ImportOptions, ImportSummary, Rejection, Warning } from './import/feed-import.service.js';
-export type { MigrationReport, SiteImportSummary } from './import/wordpress-site.service.js';
-export type { FeedSourceRecord } from './import-runs/feed-sources.schemas.js';
-export type { ImportRunDetailRecord, ImportRunRecord } from './import-runs/import-runs.schemas.js';
-export type { Redirects } from './redirects/redirects.service.js';
-export type { RedirectRecord } from './redirects/redirects.schemas.js';
+export { FEED_FORMATS, type FeedFormat } from './feed-formats.js';
+export type { ImportOptions, ImportSummary, Rejection, Warning } from './import/feed-import.service.js';
+export type { MigrationReport } from './import/wordpress-site.service.js';

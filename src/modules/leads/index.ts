@@ -25,5 +25,4 @@ export function createLeadsModule(
   };
 }
 
-export { ContactBody, LEAD_USER_TYPES, type ContactInput, type LeadUserType } from './leads.schemas.js';
-export type { ContactTarget } from './leads.service.js';
+export { ContactBody, LEAD_USER_TYPES } from './leads.schemas.js';

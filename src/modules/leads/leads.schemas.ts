@@ -9,10 +9,10 @@ const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null
 export const LEAD_USER_TYPES = ['buyer', 'tenant', 'agent', 'other'] as const;
 export type LeadUserType = (typeof LEAD_USER_TYPES)[number];
 
-export const LEAD_TARGETS = ['property', 'agent', 'agency'] as const satisfies readonly LeadTarget[];
+const LEAD_TARGETS = ['property', 'agent', 'agency'] as const satisfies readonly LeadTarget[];
 
 /** The most characters a lead's message may have (docs/api.md 6.3). */
-export const MAX_MESSAGE_LENGTH = 5000;
+const MAX_MESSAGE_LENGTH = 5000;
 
 export const ContactParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: INT4_MAX }) }, { additionalProperties: false });
 

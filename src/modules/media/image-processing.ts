@@ -5,7 +5,7 @@ import type { ImageSize } from './media-urls.js';
 
 export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
 export const MEDIA_TYPES = [...IMAGE_TYPES, 'application/pdf'] as const;
-export type ImageType = (typeof IMAGE_TYPES)[number];
+type ImageType = (typeof IMAGE_TYPES)[number];
 export type MediaType = (typeof MEDIA_TYPES)[number];
 
 const EXTENSION: Record<MediaType, string> = {
@@ -34,7 +34,7 @@ const SIZE_SPECS: readonly SizeSpec[] = [
   { name: 'large', width: 1200, height: 1200, fit: 'inside' },
 ];
 
-export interface EncodedImage {
+interface EncodedImage {
   body: Buffer;
   width: number;
   height: number;

@@ -3,7 +3,7 @@ import type { FileStorage } from '../../adapters/storage/storage.js';
 export const IMAGE_SIZES = ['thumbnail', 'medium', 'large'] as const;
 export type ImageSize = (typeof IMAGE_SIZES)[number];
 
-export interface StoredSize {
+interface StoredSize {
   key: string;
   width: number;
   height: number;

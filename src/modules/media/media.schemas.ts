@@ -8,7 +8,7 @@ export const MEDIA_MODERATORS = ['administrator', 'manager'] as const;
 
 /** The descriptive text of a media item and each field's length limit in characters (docs/api.md 0.6). */
 export const MEDIA_TEXT_LIMITS = { title: 200, caption: 200, alt: 200, description: 20_000 } as const;
-export type MediaTextField = keyof typeof MEDIA_TEXT_LIMITS;
+type MediaTextField = keyof typeof MEDIA_TEXT_LIMITS;
 export type MediaTextInput = Partial<Record<MediaTextField, string>>;
 
 const SizeRecord = Type.Object({

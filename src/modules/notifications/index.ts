@@ -93,5 +93,4 @@ export function createNotificationsModule({
 }
 
 export type { Announcement, Notifier } from './delivery/notifier.service.js';
-export type { PublishedListingAlerts } from './events/event-announcements.js';
 export { findEmailOptOuts } from './notifications.repository.js';

@@ -10,7 +10,7 @@ import { basisPointsToPercent, fromMinor } from '../../lib/money.js';
 const BUYER_METHODS = ['bank_transfer', 'stripe'] as const satisfies readonly PaymentMethod[];
 type BuyerMethod = (typeof BUYER_METHODS)[number];
 
-export const PaymentSettings = Type.Object({
+const PaymentSettings = Type.Object({
   mode: Type.Enum(['free', 'per_listing', 'membership'], { description: 'PAYMENT_MODE' }),
   currency: Type.String({ description: 'DEFAULT_CURRENCY: the currency of the listing and featured fees' }),
   methods: Type.Array(Type.Enum([...BUYER_METHODS]), {
@@ -25,7 +25,7 @@ export const PaymentSettings = Type.Object({
 export type PaymentSettingsRecord = Static<typeof PaymentSettings>;
 
 /** What clients need to offer payments (docs/api.md 10, 12): read from the configuration, nothing stored. */
-export function paymentSettingsOf(payments: PaymentsConfig): PaymentSettingsRecord {
+function paymentSettingsOf(payments: PaymentsConfig): PaymentSettingsRecord {
   const methods: BuyerMethod[] = payments.stripe ? ['bank_transfer', 'stripe'] : ['bank_transfer'];
   return {
     mode: payments.mode,

@@ -100,22 +100,12 @@ export { inListOrder } from './lists/published-pages.repository.js';
 export type { ListingMoves } from './moderation/listing-moves.service.js';
 export type { ListingRatings } from './ratings/listing-ratings.service.js';
 export { FEATURE_SETTERS } from './moderation/moderation.schemas.js';
-export type { ExpiringState } from './moderation/moderation.repository.js';
 export type { TermLink } from './properties.repository.js';
 export { formatPrice } from './price-format.js';
 export { listingUrl } from './properties.mapper.js';
 export type { ListSort, PropertyListRecord, PropertyRecord, PropertySummaryRecord } from './properties.schemas.js';
 export type { PropertiesService } from './properties.service.js';
-export type { ListingSitemap, SitemapBlock, SitemapEntry } from './sitemap/listing-sitemap.service.js';
 export { ListingBulkWriter } from './bulk/listing-bulk-writer.service.js';
-export { type DraftRules, type ListingInputDraft, draftOfInput } from './bulk/input-drafts.js';
+export { type DraftRules, draftOfInput } from './bulk/input-drafts.js';
 export { UpdatePropertyBody, type UpdatePropertyInput } from './properties.schemas.js';
-export {
-  BulkDraftError,
-  type BulkWriteMode,
-  type BulkWriteOptions,
-  type BulkWriteSummary,
-  type ListingDraft,
-  type MediaDraft,
-  type ReviewDraft,
-} from './bulk/listing-drafts.js';
+export { BulkDraftError, type BulkWriteMode, type ListingDraft } from './bulk/listing-drafts.js';

@@ -296,7 +296,7 @@ export const PropertyDeleted = Type.Object({ id: Type.Integer(), deleted: Type.L
 // Lists
 
 /** `d_date`/`a_date` sort by `published_at` (docs/api.md 12); ties by id, descending. */
-export const LIST_SORTS = ['d_date', 'a_date', 'a_price', 'd_price', 'a_title', 'd_title', 'a_size', 'd_size', 'featured_first'] as const;
+const LIST_SORTS = ['d_date', 'a_date', 'a_price', 'd_price', 'a_title', 'd_title', 'a_size', 'd_size', 'featured_first'] as const;
 export type ListSort = (typeof LIST_SORTS)[number];
 
 /** A listing state, or `all`: the `status` filter of the lists that hold every state. */
@@ -353,7 +353,6 @@ export const FavoriteBody = Type.Union([
   ),
   Type.Null(),
 ]);
-export type FavoriteInput = Static<typeof FavoriteBody>;
 
 export const FavoriteResult = Type.Object({
   added: Type.Boolean({ description: 'Whether the listing is now a favorite of the caller' }),

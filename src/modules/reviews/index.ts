@@ -34,12 +34,4 @@ export function createReviewsModule(
   };
 }
 
-export {
-  CreateReviewBody,
-  REVIEW_SORTS,
-  type CreateReviewInput,
-  type ReviewListRecord,
-  type ReviewRecord,
-  type ReviewSort,
-} from './reviews.schemas.js';
-export type { TargetRef } from './reviews.repository.js';
+export { CreateReviewBody, type CreateReviewInput, type ReviewListRecord, type ReviewRecord } from './reviews.schemas.js';

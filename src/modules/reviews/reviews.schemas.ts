@@ -2,10 +2,10 @@ import { type Static, type TSchema, Type } from 'typebox';
 import type { ReviewTarget } from '../../db/schema/index.js';
 import { PageQueryFields, Pagination, type PaginationRecord } from '../../lib/paging.js';
 
-export const REVIEW_TARGETS = ['property', 'agent', 'agency'] as const satisfies readonly ReviewTarget[];
-export const REVIEW_SORTS = ['d_date', 'a_date', 'd_rating', 'a_rating'] as const;
+const REVIEW_TARGETS = ['property', 'agent', 'agency'] as const satisfies readonly ReviewTarget[];
+const REVIEW_SORTS = ['d_date', 'a_date', 'd_rating', 'a_rating'] as const;
 export type ReviewSort = (typeof REVIEW_SORTS)[number];
-export const REVIEW_ACTIONS = ['likes', 'dislikes'] as const;
+const REVIEW_ACTIONS = ['likes', 'dislikes'] as const;
 export type ReviewAction = (typeof REVIEW_ACTIONS)[number];
 
 const INT4_MAX = 2_147_483_647;
@@ -69,7 +69,7 @@ export const UserReview = Type.Object(
   },
   { $id: 'UserReview', title: 'UserReview' },
 );
-export type UserReviewRecord = ReviewRecord & { target_title: string | null };
+type UserReviewRecord = ReviewRecord & { target_title: string | null };
 
 export const UserReviewList = Type.Object({ reviews: Type.Array(Type.Ref('UserReview')), pagination: Pagination });
 export interface UserReviewListRecord {
@@ -119,7 +119,6 @@ export const ReviewActionBody = Type.Object(
   { action: Type.Enum([...REVIEW_ACTIONS], { description: 'The same action again removes it; the other one switches to it' }) },
   { additionalProperties: false },
 );
-export type ReviewActionInput = Static<typeof ReviewActionBody>;
 
 export const ReactionResult = Type.Object({
   likes: Type.Integer(),

@@ -25,7 +25,7 @@ export function toSavedSearch(row: SavedSearchRow, query: SearchQuery, displayTe
 }
 
 /** The canonical parameters of a search (search-query.ts) with typed values: the record's `query`. */
-export function queryRecordOf(query: SearchQuery): SavedSearchQueryRecordValue {
+function queryRecordOf(query: SearchQuery): SavedSearchQueryRecordValue {
   const record: SavedSearchQueryRecordValue = {};
   for (const [name, text] of Object.entries(searchQueryParams(query))) {
     const kind = PARAM_KINDS[name as CanonicalParam];

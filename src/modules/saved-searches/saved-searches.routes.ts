@@ -27,8 +27,8 @@ export interface SavedSearchRouteOptions {
  * The /users/saved-searches aliases (docs/api.md 3.2) were deprecated on this day, and may be removed from this one
  * on: a year's notice. Sent as RFC 9745 `Deprecation: @<unix seconds>` and RFC 8594 `Sunset: <HTTP date>`.
  */
-export const ALIASES_DEPRECATED_AT = new Date('2026-11-21T00:00:00Z');
-export const ALIASES_SUNSET_AT = new Date('2027-11-21T00:00:00Z');
+const ALIASES_DEPRECATED_AT = new Date('2026-11-21T00:00:00Z');
+const ALIASES_SUNSET_AT = new Date('2027-11-21T00:00:00Z');
 
 const security = [{ bearer: [] }];
 const signedIn = { auth: 'user' } as const;

@@ -7,7 +7,7 @@ const INT4_MAX = 2_147_483_647;
 /** docs/api.md 0.6: names are at most 200 characters. */
 export const MAX_NAME_LENGTH = 200;
 
-export const SAVED_SEARCH_FREQUENCIES = ['instant', 'daily', 'weekly'] as const satisfies readonly SavedSearchFrequency[];
+const SAVED_SEARCH_FREQUENCIES = ['instant', 'daily', 'weekly'] as const satisfies readonly SavedSearchFrequency[];
 
 /** The canonical search parameters a saved search stores (aliases are converted to these). */
 export type CanonicalParam = Exclude<keyof typeof SavedSearchFields, keyof typeof SEARCH_ALIASES>;
@@ -70,7 +70,7 @@ const KIND_SCHEMAS: Record<ParamKind, () => TSchema> = {
 };
 
 /** A saved search's `query`: canonical names only, typed values, defaults left out. */
-export const SavedSearchQueryRecord = Type.Object(
+const SavedSearchQueryRecord = Type.Object(
   Object.fromEntries(Object.entries(PARAM_KINDS).map(([name, kind]) => [name, Type.Optional(KIND_SCHEMAS[kind]())])),
   {
     description:

@@ -1,7 +1,7 @@
-import { type Static, Type } from 'typebox';
+import { Type } from 'typebox';
 import { Pagination } from '../../lib/paging.js';
 
-export const PriceRangeValue = Type.Object(
+const PriceRangeValue = Type.Object(
   {
     min: Type.Number({ description: 'Inclusive' }),
     max: Type.Number({ description: 'Exclusive, except in the highest range, which holds its own `max` too' }),
@@ -9,7 +9,7 @@ export const PriceRangeValue = Type.Object(
   { additionalProperties: false },
 );
 
-export const FacetCount = Type.Object({
+const FacetCount = Type.Object({
   value: Type.Union([Type.String(), Type.Number(), PriceRangeValue], {
     description: 'The term’s slug; the number of bedrooms or bathrooms; a price range',
   }),
@@ -29,7 +29,6 @@ export const SearchAnswer = Type.Object({
     }),
   ),
 });
-export type SearchAnswerRecord = Static<typeof SearchAnswer>;
 
 export const MapAnswer = Type.Object({
   clusters: Type.Array(

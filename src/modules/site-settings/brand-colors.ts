@@ -6,14 +6,14 @@
  */
 
 /** The text drawn on the accent colour (the site's `--ink`). */
-export const DARK_TEXT = '#1b1f24';
-export const WHITE = '#ffffff';
+const DARK_TEXT = '#1b1f24';
+const WHITE = '#ffffff';
 /** AA for normal text (1.4.3), and for a focus ring or other user-interface part (1.4.11). */
-export const TEXT_CONTRAST = 4.5;
-export const NON_TEXT_CONTRAST = 3;
+const TEXT_CONTRAST = 4.5;
+const NON_TEXT_CONTRAST = 3;
 
 /** Relative luminance of a `#rrggbb` colour. */
-export function luminance(hex: string): number {
+function luminance(hex: string): number {
   const channels = [1, 3, 5].map((start) => parseInt(hex.slice(start, start + 2), 16) / 255);
   const [r, g, b] = channels.map((c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4)) as [number, number, number];
   return 0.2126 * r + 0.7152 * g + 0.0722 * b;

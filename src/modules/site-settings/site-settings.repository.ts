@@ -3,7 +3,7 @@ import type { Executor } from '../../db/executor.js';
 import type { NewSiteSettings, SiteSettingsRow } from '../../db/schema/index.js';
 
 /** The one row of the brand's settings (id 1). */
-export const SETTINGS_ID = 1;
+const SETTINGS_ID = 1;
 
 /** The settings row with the stored sizes of its pictures, or undefined while the defaults apply. */
 export interface StoredSettings extends SiteSettingsRow {

@@ -12,7 +12,7 @@ import * as repository from './site-settings.repository.js';
 import type { SiteSettingsRecord, UpdateSiteSettingsInput } from './site-settings.schemas.js';
 
 /** The cache stamp of the settings row (migration 0026), renewed by triggers in every transaction that changes it. */
-export const SITE_SETTINGS_STAMP = 'site_settings';
+const SITE_SETTINGS_STAMP = 'site_settings';
 
 interface Loaded {
   stamp: string;

@@ -17,5 +17,3 @@ export function createStatsModule({ database }: Platform): AppModule<StatsServic
     },
   };
 }
-
-export type { StatsService } from './stats.service.js';

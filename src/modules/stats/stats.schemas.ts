@@ -5,9 +5,9 @@ import { LISTING_STATES } from '../../db/schema/index.js';
 export const STATS_READERS = ['administrator', 'manager'] as const;
 
 export const DEFAULT_DAYS = 30;
-export const MAX_DAYS = 366;
+const MAX_DAYS = 366;
 export const DEFAULT_MONTHS = 12;
-export const MAX_MONTHS = 120;
+const MAX_MONTHS = 120;
 
 const Count = Type.Integer({ minimum: 0 });
 const DAY = { pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' };

@@ -19,5 +19,5 @@ export function createTaxonomiesModule({ database, stamps }: Platform): AppModul
   };
 }
 
-export type { CreateTermInput, TermQueryInput, TermRecord } from './taxonomies.schemas.js';
+export type { TermRecord } from './taxonomies.schemas.js';
 export type { TaxonomiesService } from './taxonomies.service.js';

@@ -39,5 +39,4 @@ export function createUsersModule(
 }
 
 export type { ProfilesService } from './profiles.service.js';
-export type { UserAdministration } from './user-administration.service.js';
 export type { UserProfileRecord } from './users.schemas.js';

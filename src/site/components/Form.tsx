@@ -1,7 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { HONEYPOT_FIELD, type FieldMessages } from '../forms.js';
 import type { PageContext } from '../page.js';
-import { componentsText } from './components.text.js';
 
 /** What a form was posted with, to fill it again, and the messages of its fields after a failed post. */
 export interface FormState {
@@ -127,9 +126,4 @@ export function FormNotice({ kind = 'success', children }: { kind?: 'success' | 
       {children}
     </p>
   );
-}
-
-/** "(required)" after a label, for screen readers and eyes alike. */
-export function RequiredMark({ ctx }: { ctx: PageContext }) {
-  return <span class="muted"> ({componentsText[ctx.lang].required})</span>;
 }

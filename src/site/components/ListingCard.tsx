@@ -15,7 +15,7 @@ export function placeOf(listing: Pick<PropertySummaryRecord, 'address'>): string
 }
 
 /** The facts line of a card: bedrooms (or studio), bathrooms, size. */
-export function ListingFacts({ ctx, listing }: { ctx: PageContext; listing: PropertySummaryRecord }) {
+function ListingFacts({ ctx, listing }: { ctx: PageContext; listing: PropertySummaryRecord }) {
   const t = componentsText[ctx.lang];
   const facts: string[] = [];
   if (listing.bedrooms !== null)

@@ -3,7 +3,7 @@ import { fill } from '../texts.js';
 import { componentsText } from './components.text.js';
 
 /** The pages shown around the current one: the first, the last, and two on each side. */
-export function pageNumbers(current: number, total: number): (number | null)[] {
+function pageNumbers(current: number, total: number): (number | null)[] {
   const shown = new Set([1, total, current - 2, current - 1, current, current + 1, current + 2].filter((n) => n >= 1 && n <= total));
   const sorted = [...shown].sort((a, b) => a - b);
   const withGaps: (number | null)[] = [];

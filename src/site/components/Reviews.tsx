@@ -50,13 +50,13 @@ export interface ReviewFormState extends FormState {
 }
 
 /** "N reviews" in the page's language. */
-export function reviewsCount(ctx: PageContext, count: number): string {
+function reviewsCount(ctx: PageContext, count: number): string {
   const t = reviewsText[ctx.lang];
   return fill(count === 1 ? t.reviews_one : t.reviews_other, { count: ctx.format.number(count) });
 }
 
 /** Five stars, as many filled as the rating (rounded), read out as "4.5 out of 5". */
-export function Stars({ ctx, rating }: { ctx: PageContext; rating: number }) {
+function Stars({ ctx, rating }: { ctx: PageContext; rating: number }) {
   const filled = Math.max(0, Math.min(5, Math.round(rating)));
   return (
     <span class="stars" role="img" aria-label={fill(reviewsText[ctx.lang].stars, { rating: ctx.format.number(rating) })}>
@@ -145,7 +145,7 @@ export function ReviewsSection({
 }
 
 /** The add-review form, or the sign-in link for a visitor who is not signed in. */
-export function ReviewForm({
+function ReviewForm({
   ctx,
   subjectName,
   action,

@@ -16,7 +16,6 @@ export const componentsText = defineTexts(
     next: 'Next',
     page: 'Page {page}',
     pages: 'Pages',
-    required: 'required',
   },
   {
     ar: {
@@ -33,7 +32,6 @@ export const componentsText = defineTexts(
       next: 'التالي',
       page: 'الصفحة {page}',
       pages: 'الصفحات',
-      required: 'مطلوب',
     },
     es: {
       bedrooms: '{count} hab.',
@@ -49,7 +47,6 @@ export const componentsText = defineTexts(
       next: 'Siguiente',
       page: 'Página {page}',
       pages: 'Páginas',
-      required: 'obligatorio',
     },
     fr: {
       bedrooms: '{count} ch.',
@@ -65,7 +62,6 @@ export const componentsText = defineTexts(
       next: 'Suivant',
       page: 'Page {page}',
       pages: 'Pages',
-      required: 'obligatoire',
     },
   },
 );

@@ -77,7 +77,7 @@ export function Document({ ctx, meta, children }: { ctx: PageContext; meta: Page
 }
 
 /** JSON inside a script element: `<` escaped, so that no text in the data can close the element or open a comment. */
-export function jsonForScript(data: unknown): string {
+function jsonForScript(data: unknown): string {
   return JSON.stringify(data)
     .replace(/</g, '\\u003c')
     .replace(/\u2028/g, '\\u2028')

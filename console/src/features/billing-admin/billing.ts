@@ -2,14 +2,7 @@ import type { CrudFilter } from '@refinedev/core';
 
 import { type BillingPeriod, INVOICE_STATUSES, type InvoiceRecord, type InvoiceStatus, type PackageRecord } from '../../api/billing';
 
-export {
-  BILLING_PERIODS,
-  type BillingPeriod,
-  INVOICE_STATUSES,
-  type InvoiceRecord,
-  type InvoiceStatus,
-  type PackageRecord,
-} from '../../api/billing';
+export { BILLING_PERIODS, INVOICE_STATUSES, type InvoiceRecord, type PackageRecord } from '../../api/billing';
 
 /** The package editor's values: numbers are kept as the text typed. */
 export interface PackageFormValues {
@@ -67,7 +60,7 @@ export function packageToForm(record: PackageRecord): PackageFormValues {
 }
 
 /** A typed number, or undefined when the text is empty or not a number (the field is then left out). */
-export function numberOf(text: string): number | undefined {
+function numberOf(text: string): number | undefined {
   const trimmed = text.trim().replace(',', '.');
   if (trimmed === '') return undefined;
   const value = Number(trimmed);

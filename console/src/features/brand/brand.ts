@@ -4,7 +4,7 @@
  * colours (WCAG 2 relative luminance), so that the live preview warns before the API refuses.
  */
 
-export const HOME_SECTIONS = ['search', 'featured', 'newest', 'cities'] as const;
+const HOME_SECTIONS = ['search', 'featured', 'newest', 'cities'] as const;
 export type HomeSection = (typeof HOME_SECTIONS)[number];
 
 export interface SiteSettingsRecord {
@@ -39,15 +39,7 @@ export interface BrandFormValues {
   contact_address: string;
 }
 
-export const TEXT_FIELDS = [
-  'site_name',
-  'tagline',
-  'primary_color',
-  'accent_color',
-  'contact_email',
-  'contact_phone',
-  'contact_address',
-] as const;
+const TEXT_FIELDS = ['site_name', 'tagline', 'primary_color', 'accent_color', 'contact_email', 'contact_phone', 'contact_address'] as const;
 
 export function brandToForm(record: Partial<SiteSettingsRecord> | undefined): BrandFormValues {
   const values = {} as BrandFormValues;

@@ -15,7 +15,7 @@ export const NOTIFICATION_TYPES = [
 
 export const ROLES = ['administrator', 'manager', 'agency', 'agent', 'owner', 'seller', 'buyer'] as const;
 
-export type Target = 'user' | 'role' | 'all';
+type Target = 'user' | 'role' | 'all';
 
 export interface BroadcastFormValues {
   title: string;

@@ -20,8 +20,8 @@ import { formatMoney } from '../../format';
 
 const Chart = lazy(() => import('./Chart'));
 
-export const ACTIVITY_DAYS = 30;
-export const REVENUE_MONTHS = 12;
+const ACTIVITY_DAYS = 30;
+const REVENUE_MONTHS = 12;
 
 /** Figures for administrators and managers (docs/api.md 13): listings per state, daily activity, revenue. */
 export default function DashboardPage() {

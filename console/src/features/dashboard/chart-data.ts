@@ -5,7 +5,7 @@
  */
 
 export const LISTING_STATES = ['draft', 'pending', 'publish', 'on_hold', 'disapproved', 'expired', 'sold'] as const;
-export type ListingState = (typeof LISTING_STATES)[number];
+type ListingState = (typeof LISTING_STATES)[number];
 
 /** GET /stats/listings */
 export interface ListingStatesAnswer {
@@ -36,7 +36,7 @@ export interface RevenueAnswer {
 }
 
 /** One named set of values, aligned with the chart's labels. `key` is stable (a state, a measure, a currency). */
-export interface Series {
+interface Series {
   key: string;
   label: string;
   values: number[];

@@ -213,7 +213,7 @@ export function clusterQuery(state: ExploreState, box: BoundingBox, zoom: number
 }
 
 /** The API's zoom parameter: a whole number 0–22. */
-export function apiZoom(zoom: number): number {
+function apiZoom(zoom: number): number {
   return Number.isFinite(zoom) ? Math.min(22, Math.max(0, Math.round(zoom))) : 0;
 }
 

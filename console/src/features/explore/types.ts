@@ -2,14 +2,14 @@ import type { Pagination } from '../../api/client';
 import type { Facets } from './explore-state';
 
 /** A term as a listing carries it (docs/api.md 4.1); status and label terms also have a colour. */
-export interface Term {
+interface Term {
   id: number;
   name: string;
   slug: string;
   color?: string;
 }
 
-export interface ImageSize {
+interface ImageSize {
   url: string;
   width: number;
   height: number;
@@ -26,14 +26,14 @@ export interface Media {
   sizes: Partial<Record<'thumbnail' | 'medium' | 'large', ImageSize>>;
 }
 
-export interface AgentSummary {
+interface AgentSummary {
   id: number;
   name: string;
   email?: string;
   phone?: string;
 }
 
-export interface AgencySummary {
+interface AgencySummary {
   id: number;
   name: string;
   email?: string;

@@ -5,7 +5,7 @@ export interface TermRef {
   slug: string;
 }
 
-export interface MediaSize {
+interface MediaSize {
   url: string;
   width: number;
   height: number;

@@ -4,7 +4,7 @@
  */
 export const IMPORTS_RESOURCE = 'import-runs';
 
-export interface ImportCounts {
+interface ImportCounts {
   read: number;
   created: number;
   updated: number;
@@ -37,7 +37,7 @@ export interface RejectionRecord {
   errors: { field: string; reason: string }[];
 }
 
-export interface WarningRecord {
+interface WarningRecord {
   at: string;
   key?: string;
   field: string;

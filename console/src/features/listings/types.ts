@@ -16,7 +16,7 @@ export interface TermRef {
   color?: string;
 }
 
-export interface MediaSize {
+interface MediaSize {
   url: string;
   width: number;
   height: number;
@@ -33,7 +33,7 @@ export interface MediaRecord {
   sizes?: { thumbnail?: MediaSize; medium?: MediaSize; large?: MediaSize };
 }
 
-export interface FloorPlanRecord {
+interface FloorPlanRecord {
   title: string;
   rooms: number | null;
   bathrooms: number | null;

@@ -2,14 +2,7 @@
 
 import { type BillingPeriod, INVOICE_STATUSES, type InvoiceRecord, type InvoiceStatus, type PackageRecord } from '../../api/billing';
 
-export {
-  type BillingPeriod,
-  INVOICE_STATUSES,
-  type InvoiceRecord,
-  type InvoiceStatus,
-  type PackageRecord,
-  type PaymentMethod,
-} from '../../api/billing';
+export { type BillingPeriod, INVOICE_STATUSES, type InvoiceRecord, type InvoiceStatus, type PackageRecord } from '../../api/billing';
 
 /** GET /users/package: flat, Houzez-style; -1 is unlimited, nulls when there is no package. */
 export interface FlatPackage {

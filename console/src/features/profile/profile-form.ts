@@ -19,7 +19,7 @@ export interface ProfileRecord {
 }
 
 /** The fields of the profile form, all text; `current_password` is asked only when the e-mail changes. */
-export const PROFILE_FIELDS = [
+const PROFILE_FIELDS = [
   'first_name',
   'last_name',
   'display_name',
@@ -31,7 +31,7 @@ export const PROFILE_FIELDS = [
   'website',
   'language',
 ] as const;
-export type ProfileField = (typeof PROFILE_FIELDS)[number];
+type ProfileField = (typeof PROFILE_FIELDS)[number];
 export type ProfileFormValues = Record<ProfileField, string> & { current_password: string };
 
 export const PROFILE_LANGUAGES = ['', 'en', 'ar', 'es', 'fr'] as const;

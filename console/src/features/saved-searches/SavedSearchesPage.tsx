@@ -244,6 +244,6 @@ function SavedSearchRow({
   );
 }
 
-export function frequencyLabel(t: (key: string) => string, frequency: Frequency): string {
+function frequencyLabel(t: (key: string) => string, frequency: Frequency): string {
   return t(`saved-searches.frequency_${frequency}`);
 }

@@ -14,7 +14,7 @@ export type TaxonomyName =
   | 'agent_category'
   | 'agent_city';
 
-export interface TermRef {
+interface TermRef {
   id: number;
   name: string;
   slug: string;
@@ -39,7 +39,7 @@ export interface TermRecord {
 }
 
 /** The location parent a state, city or area takes: its body field and the record's field. */
-export interface LocationParent {
+interface LocationParent {
   field: 'country_id' | 'state_id' | 'city_id';
   recordField: 'parent_country' | 'parent_state' | 'parent_city';
   taxonomy: TaxonomyName;
@@ -70,7 +70,7 @@ const plain = (name: TaxonomyName, list: string, itemsKey: string, label: string
   images: name === 'property_type',
 });
 
-export const TAXONOMIES: readonly TaxonomyDefinition[] = [
+const TAXONOMIES: readonly TaxonomyDefinition[] = [
   plain('property_type', '/property-types', 'property_types', 'tab_types', 'one_type'),
   plain('property_status', '/property-status', 'property_status', 'tab_statuses', 'one_status'),
   plain('property_feature', '/property-features', 'features', 'tab_features', 'one_feature'),

@@ -1,7 +1,6 @@
 import type { TaxonomyDefinition, TermRecord } from './taxonomies';
 
 export const IMAGE_FIELDS = ['image_url', 'marker_icon_url', 'marker_retina_icon_url', 'custom_link'] as const;
-export type ImageField = (typeof IMAGE_FIELDS)[number];
 
 /** The term editor's values: every control holds a string or a switch. */
 export interface TermFormValues {
@@ -24,7 +23,7 @@ export interface TermFormValues {
 /** The body of POST / PUT /terms/{taxonomy}[/{id}] (docs/api.md 1.3). */
 export type TermBody = Record<string, string | number | null>;
 
-export const DEFAULT_COLOUR = '#607d8b';
+const DEFAULT_COLOUR = '#607d8b';
 
 export function emptyTermForm(parent = 0, locationParent?: number): TermFormValues {
   return {

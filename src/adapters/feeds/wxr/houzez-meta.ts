@@ -21,7 +21,7 @@ export class FieldError extends Error {
 /** Where a problem with an optional value goes: a warning (the value is left out), or `refuse`, which throws it. */
 export type Warn = (problem: FieldError) => void;
 
-export const refuse: Warn = (problem) => {
+const refuse: Warn = (problem) => {
   throw problem;
 };
 
@@ -62,7 +62,7 @@ export class PostMeta {
 const COORDINATE = /^-?(?:\d+(?:\.\d*)?|\.\d+)$/;
 
 /** A coordinate ("36.5101"): a plain decimal, never grouped, since "36.510" is not 36510; null for empty text. */
-export function coordinateOf(text: string, field: string): number | null {
+function coordinateOf(text: string, field: string): number | null {
   const compact = text.trim();
   if (compact === '') return null;
   // Number() alone would take "0x1A", "1e3" and "Infinity".
@@ -210,7 +210,7 @@ export function additionalFeaturesOf(text: string): { title: string; value: stri
  * The energy fields of Houzez's "Energy Class" box, as additional features titled as the box shows them; the API
  * has no energy fields of its own. Empty ones are left out.
  */
-export const ENERGY_FIELDS: readonly (readonly [key: string, title: string])[] = [
+const ENERGY_FIELDS: readonly (readonly [key: string, title: string])[] = [
   ['fave_energy_class', 'Energy class'],
   ['fave_energy_global_index', 'Global energy performance index'],
   ['fave_renewable_energy_global_index', 'Renewable energy performance index'],

@@ -42,7 +42,7 @@ import { type WxrEntry, readWxrEntries } from './wxr-xml.js';
  * `wp:tag` and other taxonomies are ignored, as are items of other post types (posts, pages, menus).
  */
 
-export type WxrTaxonomy =
+type WxrTaxonomy =
   | 'property_type'
   | 'property_status'
   | 'property_feature'

@@ -13,7 +13,7 @@ import { FeedXmlDocument } from '../xml-parser.js';
  * skipped. The reader refuses any DOCTYPE: WordPress writes none, and refusing it rules out entity tricks.
  */
 
-export interface WxrCategory {
+interface WxrCategory {
   /** The taxonomy (`property_type`, `category`, …). */
   domain: string;
   /** The term's slug. */
@@ -61,7 +61,7 @@ function nameOf(tag: SaxesTagNS): string | undefined {
  * The longest piece of a WordPress export's text, in characters (FeedXmlSettings.maxPiece): larger than a feed's,
  * because an export carries every post of the site, and a page builder keeps a whole page in one post meta value.
  */
-export const WXR_MAX_PIECE = 16 * 1024 * 1024;
+const WXR_MAX_PIECE = 16 * 1024 * 1024;
 
 /** The entries of one WXR document, in document order; throws `FeedSyntaxError` where the document breaks. */
 export async function* readWxrEntries(input: NodeJS.ReadableStream): AsyncIterable<WxrEntry> {

@@ -2,7 +2,7 @@ import { type Static, Type } from 'typebox';
 import { FEED_FORMAT_NAMES } from '../feed-formats.js';
 
 const INT4_MAX = 2_147_483_647;
-export const MAX_FEED_TOKEN_NAME = 100;
+const MAX_FEED_TOKEN_NAME = 100;
 
 const FormatField = Type.Enum(FEED_FORMAT_NAMES, { description: 'The feed format the URL serves: `csv`, `reso` or `kyero`' });
 

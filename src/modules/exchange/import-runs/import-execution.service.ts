@@ -31,7 +31,7 @@ export interface ExecutionDeps {
 }
 
 /** Progress (counts, the report so far, the heartbeat) is written this often while a run runs. */
-export const PROGRESS_INTERVAL_MS = 1000;
+const PROGRESS_INTERVAL_MS = 1000;
 
 /** Why a run stops early: the process shuts down (the run waits in the queue again), or another took it over. */
 export type StopReason = 'shutdown' | 'lost';

@@ -6,7 +6,7 @@ import { type ExecutionDeps, ImportExecution } from './import-execution.service.
 import * as repository from './import-runs.repository.js';
 
 /** A run whose heartbeat (written every second) is older than this lost its process: it is queued again. */
-export const STALE_AFTER_MS = 2 * 60_000;
+const STALE_AFTER_MS = 2 * 60_000;
 /** Starts of one run before a stale one fails instead of being queued again: a feed that kills its process must not loop. */
 export const MAX_ATTEMPTS = 3;
 /**
@@ -15,7 +15,7 @@ export const MAX_ATTEMPTS = 3;
  * job never holds its lease (SHORT_LEASE_MS) past its limit, and a shutdown (which waits for the job's run, then
  * stops the import) stays well inside SHUTDOWN_TIMEOUT_MS.
  */
-export const TICK_WAIT_MS = 2_000;
+const TICK_WAIT_MS = 2_000;
 /** Queued runs read per query while looking for one this process can run. */
 const CANDIDATES = 50;
 

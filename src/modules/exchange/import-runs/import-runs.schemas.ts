@@ -14,7 +14,7 @@ export const REPORTED_WARNINGS = 1000;
 /** What an import reads: a feed format, or `wxr` (a WordPress/Houzez site's export). */
 export const IMPORT_FORMATS = [...FEED_FORMAT_NAMES, 'wxr' as const];
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
-export const IMPORT_RUN_STATES = ['queued', 'running', 'done', 'failed'] as const;
+const IMPORT_RUN_STATES = ['queued', 'running', 'done', 'failed'] as const;
 
 export const ImportFormatField = Type.Enum(IMPORT_FORMATS, {
   description: '`csv`, `reso` (RESO Data Dictionary JSON), `kyero` (Kyero v3 XML) or `wxr` (a WordPress/Houzez export)',
@@ -35,7 +35,7 @@ const Timestamp = Type.String({ format: 'date-time' });
 const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
 const NullableId = Type.Union([Type.Integer(), Type.Null()]);
 
-export const ImportCountsRecord = Type.Object(
+const ImportCountsRecord = Type.Object(
   {
     read: Type.Integer({ description: 'Records read, of every kind' }),
     created: Type.Integer(),
@@ -85,7 +85,7 @@ const importRunProperties = {
 export const ImportRun = Type.Object(importRunProperties, { $id: 'ImportRun', title: 'ImportRun', additionalProperties: false });
 export type ImportRunRecord = Static<typeof ImportRun>;
 
-export const RejectionRecord = Type.Object(
+const RejectionRecord = Type.Object(
   {
     at: Type.String({
       description: `Where the record is in the file: \`line 12\`, \`Property[3]\`. This and every text of a rejection: at most ${MAX_REJECTION_TEXT} characters`,
@@ -95,9 +95,8 @@ export const RejectionRecord = Type.Object(
   },
   { additionalProperties: false },
 );
-export type RejectionRecordType = Static<typeof RejectionRecord>;
 
-export const WarningRecord = Type.Object(
+const WarningRecord = Type.Object(
   {
     at: Type.String({
       description: `Where the record is in the file. This and every text of a warning: at most ${MAX_REJECTION_TEXT} characters`,

@@ -118,7 +118,7 @@ export interface ImportSummary extends ImportCounts {
 /** Records checked and looked up together: one transaction of new listings at most, one query per lookup. */
 const BATCH = 500;
 /** Rejections kept in the summary; the `onRejected` callback sees every one. */
-export const MAX_REPORTED = 1000;
+const MAX_REPORTED = 1000;
 /** States a withdrawal leaves alone: the listing is off the market already, and `sold` says why. */
 const OFF_MARKET: readonly ListingState[] = ['expired', 'sold'];
 const WITHDRAWABLE = (['draft', 'pending', 'publish', 'on_hold', 'disapproved'] as const).filter((state) => !OFF_MARKET.includes(state));

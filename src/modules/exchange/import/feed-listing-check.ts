@@ -1,4 +1,4 @@
-import { type Static, type TSchema, Type } from 'typebox';
+import { type TSchema, Type } from 'typebox';
 import type { FeedListing } from '../../../adapters/feeds/feed-records.js';
 import { LISTING_STATES } from '../../../db/schema/index.js';
 import { fieldErrors } from '../../../http/error-handler.js';
@@ -17,7 +17,7 @@ const NullableName = Type.Union([Name, Type.Null()]);
  * A feed's listing as the import accepts it: the API's fields and limits, terms and places by name, agents and
  * the agency by feed key or e-mail, pictures by URL. `created_at`/`updated_at` are read and not imported.
  */
-export const FeedListingInput = Type.Object(
+const FeedListingInput = Type.Object(
   {
     key: Type.String({ minLength: 1, maxLength: 200 }),
     status: Type.Optional(Type.Enum([...LISTING_STATES])),
@@ -40,7 +40,6 @@ export const FeedListingInput = Type.Object(
   },
   { additionalProperties: false },
 );
-export type FeedListingFields = Static<typeof FeedListingInput>;
 
 const check = bodyChecker(FeedListingInput);
 
@@ -48,7 +47,7 @@ const check = bodyChecker(FeedListingInput);
  * The problems of a feed's listing, named by field as the API names a request's (`title`: "must be at least 3
  * characters long"). A new listing needs a title; an update may leave it out.
  */
-export function feedListingErrors(listing: FeedListing, isNew: boolean): FieldError[] {
+function feedListingErrors(listing: FeedListing, isNew: boolean): FieldError[] {
   const errors = fieldErrors(check(withoutUndefined(listing)));
   if (isNew && listing.title === undefined && !errors.some((error) => error.field === 'title')) {
     errors.push({ field: 'title', key: 'rule_required' });

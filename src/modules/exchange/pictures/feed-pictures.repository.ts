@@ -1,8 +1,4 @@
-import type { Selectable } from 'kysely';
 import type { Executor } from '../../../db/executor.js';
-import type { FeedPicturesTable } from '../../../db/schema/index.js';
-
-export type FeedPictureRow = Selectable<FeedPicturesTable>;
 
 /** The URLs a feed gave each listing, in gallery order. */
 export async function urlsByListing(db: Executor, listingIds: readonly number[]): Promise<Map<number, string[]>> {

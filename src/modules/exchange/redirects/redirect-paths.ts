@@ -11,7 +11,7 @@
  */
 
 /** The longest path kept; a longer one is not kept (permalinks are far shorter). */
-export const MAX_PATH_LENGTH = 500;
+const MAX_PATH_LENGTH = 500;
 
 const SCHEME_AND_HOST = /^(?:[a-z][a-z0-9+.-]*:)?\/\/[^/?#]*/i;
 // eslint-disable-next-line no-control-regex -- control characters are what this pattern is for: no path holds one

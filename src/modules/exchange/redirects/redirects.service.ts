@@ -9,8 +9,6 @@ import { isReservedPath, redirectPathOf, reservedPaths } from './redirect-paths.
 import * as repository from './redirects.repository.js';
 import type { ListRedirectsInput, RedirectListRecord, RedirectRecord } from './redirects.schemas.js';
 
-export type { RedirectRecordRef } from './redirects.repository.js';
-
 export interface RedirectUrls {
   /** PUBLIC_URL: agents' and agencies' pages. */
   publicUrl: string;

@@ -27,7 +27,7 @@ export interface NotificationEmailOptions {
 }
 
 /** What the outbox row keeps once the message is done: who and what kind, never the text or the links. */
-export type NotificationEmailReceipt = { to: string; subject: string; type: string } | { skipped: 'recipient deleted' | 'unsubscribed' };
+type NotificationEmailReceipt = { to: string; subject: string; type: string } | { skipped: 'recipient deleted' | 'unsubscribed' };
 
 /** A digest names its first listings; ids past this many are counted, not looked up. */
 const MAX_LOOKUP = 500;

@@ -6,7 +6,7 @@ import type { NotificationRecord } from '../notifications.schemas.js';
 import type { NotificationPublisher } from './notifier.service.js';
 
 /** The Redis channel every process publishes new notifications on and subscribes to. */
-export const NOTIFICATION_CHANNEL = 'realty-api:notifications';
+const NOTIFICATION_CHANNEL = 'realty-api:notifications';
 
 /** Receives each new notification of one user, as its API record. */
 export type NotificationListener = (notification: NotificationRecord) => void;

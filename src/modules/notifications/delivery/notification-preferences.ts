@@ -9,7 +9,7 @@ export type ChannelSwitches = Record<Channel, boolean>;
  * about their own listings, leads, reviews, searches and money. The administrator's `system` messages are
  * not e-mailed unless asked for: a broadcast to every user should not become a mass mailing by default.
  */
-export function defaultSwitches(type: NotificationType): ChannelSwitches {
+function defaultSwitches(type: NotificationType): ChannelSwitches {
   return { in_app: true, email: type !== 'system', push: true };
 }
 

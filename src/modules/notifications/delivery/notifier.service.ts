@@ -13,7 +13,7 @@ export const EMAIL_CHANNEL = 'notification_email';
 export const PUSH_CHANNEL = 'notification_push';
 
 /** Text written by the service, in each recipient's language; or text as the administrator wrote it. */
-export type AnnouncementText =
+type AnnouncementText =
   { title: NotificationTextKey; message: NotificationTextKey; params: TextParams } | { title: string; message: string; params?: undefined };
 
 /** One notification for one user. */

@@ -5,7 +5,7 @@ import { PageQueryFields, Pagination, type PaginationRecord } from '../../../lib
 const INT4_MAX = 2_147_483_647;
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
-export const INVOICE_STATUSES = ['pending', 'paid', 'cancelled', 'refunded'] as const satisfies readonly InvoiceStatus[];
+const INVOICE_STATUSES = ['pending', 'paid', 'cancelled', 'refunded'] as const satisfies readonly InvoiceStatus[];
 export const INVOICE_ITEM_TYPES = ['package', 'listing', 'featured'] as const satisfies readonly InvoiceItemType[];
 export const PAYMENT_METHODS = ['stripe', 'bank_transfer', 'free'] as const satisfies readonly PaymentMethod[];
 

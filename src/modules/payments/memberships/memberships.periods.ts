@@ -64,6 +64,6 @@ export function lapsesAt(term: MembershipTerm): string | null {
 }
 
 /** A Stripe subscription will renew the membership at the end of its period. */
-export function renewsBySubscription(term: Pick<MembershipTerm, 'auto_renew' | 'stripe_subscription_id'>): boolean {
+function renewsBySubscription(term: Pick<MembershipTerm, 'auto_renew' | 'stripe_subscription_id'>): boolean {
   return term.auto_renew === 1 && term.stripe_subscription_id !== null;
 }

@@ -4,8 +4,7 @@ import { BILLING_PERIODS, type PackageRecord } from '../packages/packages.schema
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** What GET /membership/package reports; `none` when the caller never had a membership. */
-export const MEMBERSHIP_STATUSES = ['active', 'expired', 'cancelled', 'none'] as const;
-export type MembershipStatusValue = (typeof MEMBERSHIP_STATUSES)[number];
+const MEMBERSHIP_STATUSES = ['active', 'expired', 'cancelled', 'none'] as const;
 
 /** The caller's membership (docs/api.md 10): `package` is the package bought, null with status `none`. */
 export const Membership = Type.Object(

@@ -36,7 +36,7 @@ const formatters = new Map<string, Intl.NumberFormat>();
  * "$119.88 / year", "$30 / 3 months", and the bare amount for a one-time package. Decided on the minor units,
  * so a fraction shows with all of the currency's decimals (KWD 1.250, not 1.25).
  */
-export function formatPackagePrice(totalMinor: number, currency: string, period: BillingPeriod, frequency: number): string {
+function formatPackagePrice(totalMinor: number, currency: string, period: BillingPeriod, frequency: number): string {
   const digits = minorDigits(currency);
   const fraction = totalMinor % 10 ** digits !== 0 ? digits : 0;
   const key = `${currency}:${fraction}`;

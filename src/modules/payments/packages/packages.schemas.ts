@@ -7,8 +7,8 @@ const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null
 export const BILLING_PERIODS = ['day', 'week', 'month', 'year', 'one_time'] as const satisfies readonly BillingPeriod[];
 
 /** The most characters of a package's title and description. */
-export const MAX_TITLE_LENGTH = 200;
-export const MAX_DESCRIPTION_LENGTH = 5_000;
+const MAX_TITLE_LENGTH = 200;
+const MAX_DESCRIPTION_LENGTH = 5_000;
 
 /** A membership package (docs/api.md 10). Money in major units of `currency` (19.99), `tax_rate` a percentage (20). */
 export const Package = Type.Object(

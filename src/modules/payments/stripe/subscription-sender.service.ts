@@ -2,7 +2,7 @@ import type { PaymentGateway } from '../../../adapters/payments/payment-gateway.
 import type { ChannelSender } from '../../../db/outbox.js';
 
 /** The outbox payload of the `stripe_subscription` channel: a subscription to end now. */
-export interface SubscriptionCancellation {
+interface SubscriptionCancellation {
   subscription_id: string;
 }
 

@@ -20,7 +20,7 @@ import { isSlugTaken } from '../properties.repository.js';
 /** The SQL of the bulk write path (listing-bulk-writer.service.ts). */
 
 /** Every table a bulk write fills: what fresh mode sets aside. */
-export const LOADED_TABLES = ['listings', 'listing_terms', 'listing_agents', 'media', 'reviews', 'listing_transitions'] as const;
+const LOADED_TABLES = ['listings', 'listing_terms', 'listing_agents', 'media', 'reviews', 'listing_transitions'] as const;
 export type LoadedTable = (typeof LOADED_TABLES)[number];
 
 export async function hasListings(db: Executor): Promise<boolean> {

@@ -25,7 +25,7 @@ export interface ListingDraft {
 }
 
 /** A stored picture (its files exist already: adapters/storage) as a `media` row of the listing's gallery. */
-export interface MediaDraft {
+interface MediaDraft {
   storageKey: string;
   mimeType: string;
   width: number | null;
@@ -39,7 +39,7 @@ export interface MediaDraft {
   sizes: string;
 }
 
-export interface ReviewDraft {
+interface ReviewDraft {
   authorId: number;
   rating: number;
   title: string;

@@ -168,7 +168,7 @@ export interface SimilarCriteria {
 }
 
 /** How far from the listing's price a similar listing's may be, as a fraction of it (docs/api.md 4.2). */
-export const SIMILAR_PRICE_BAND = 0.25;
+const SIMILAR_PRICE_BAND = 0.25;
 
 /**
  * Published listings similar to one (docs/api.md 4.2, 12), nearest in price first, ties by id descending. Both

@@ -25,7 +25,6 @@ const Reason = Type.String({
 });
 
 export const ReasonBody = Type.Object({ reason: Type.Optional(Reason) }, { additionalProperties: false });
-export type ReasonInput = Static<typeof ReasonBody>;
 
 export const PropertyActionBody = Type.Object(
   {
@@ -35,7 +34,6 @@ export const PropertyActionBody = Type.Object(
   },
   { additionalProperties: false },
 );
-export type PropertyActionInput = Static<typeof PropertyActionBody>;
 
 export const ListingStateResult = Type.Object({
   property_id: Type.Integer(),
@@ -46,7 +44,7 @@ export type ListingStateRecord = Static<typeof ListingStateResult>;
 
 const Actor = Type.Object({ id: Type.Integer(), display_name: Type.String() });
 
-export const HistoryEntry = Type.Object({
+const HistoryEntry = Type.Object({
   from: Nullable(Type.Enum([...LISTING_STATES], { description: 'Null for the creation of the listing' })),
   to: Type.Enum([...LISTING_STATES]),
   actor: Nullable(Actor),

@@ -7,7 +7,7 @@ import type { Executor } from '../../../db/executor.js';
 /** Ids per `IN (…)` list and rows per multi-row insert: well inside both drivers' parameter limits. */
 const IDS_PER_STATEMENT = 1000;
 
-export function chunksOf<T>(items: readonly T[], size: number): T[][] {
+function chunksOf<T>(items: readonly T[], size: number): T[][] {
   const chunks: T[][] = [];
   for (let start = 0; start < items.length; start += size) chunks.push(items.slice(start, start + size));
   return chunks;

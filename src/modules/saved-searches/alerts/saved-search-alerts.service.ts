@@ -16,7 +16,7 @@ export interface SavedSearchAlertsOptions {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** A daily digest at most once a day, a weekly one once every seven days. */
-export const DIGEST_PERIOD_MS = { daily: DAY_MS, weekly: 7 * DAY_MS } as const;
+const DIGEST_PERIOD_MS = { daily: DAY_MS, weekly: 7 * DAY_MS } as const;
 
 /**
  * Saved-search alerts (docs/api.md 7, 12). When a listing enters `publish`, every saved search it matches is noted

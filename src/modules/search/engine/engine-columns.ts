@@ -16,7 +16,7 @@
 export type NumberColumn = Int16Array | Int32Array | Float64Array;
 
 /** `null` in 32-bit integer columns. */
-export const NULL_INT = -2147483648;
+const NULL_INT = -2147483648;
 const NULL_INT16 = -32768;
 
 /** The least value of a column that is not a null: a null fails `value >= leastOf(column)`, NaN included. */

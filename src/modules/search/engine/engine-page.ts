@@ -74,7 +74,7 @@ function walkOrder(index: ListingIndex, order: Int32Array, matches: Int32Array, 
 }
 
 /** The `count` first of `slots` by `compare`, in order: a max-heap of the best so far. */
-export function smallest(slots: Int32Array, count: number, compare: SlotComparator): Int32Array {
+function smallest(slots: Int32Array, count: number, compare: SlotComparator): Int32Array {
   if (slots.length <= count * 2) return Int32Array.from(slots).sort(compare).subarray(0, Math.min(count, slots.length));
   const heap = new Int32Array(count);
   let size = 0;

@@ -65,7 +65,7 @@ export interface CellTotals {
   idSum: number;
 }
 
-export interface MapCluster {
+interface MapCluster {
   latitude: number;
   longitude: number;
   count: number;
@@ -150,7 +150,7 @@ function cellOfListingSql(level: number): RawBuilder<number> {
  * Per cell of `level` among `cells` (keys), what it holds in the given states: `geo_cells` plus the
  * uncompacted `geo_cell_changes`, in one statement per 2,000 key ranges. Cells holding nothing are left out.
  */
-export async function cellTotals(
+async function cellTotals(
   db: Kysely<DB>,
   level: number,
   states: readonly ListingState[],

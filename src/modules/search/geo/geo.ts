@@ -33,7 +33,7 @@ const CIRCLE_BOX_MARGIN_RADIANS = 1e-7;
 const EDGE_MARGIN_DEGREES = 1e-9;
 
 /** The dot product in the order SQL evaluates `geo_x * x + geo_y * y + geo_z * z`, so both round alike. */
-export function dot(a: UnitVector, b: UnitVector): number {
+function dot(a: UnitVector, b: UnitVector): number {
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 

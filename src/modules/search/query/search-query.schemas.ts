@@ -12,7 +12,7 @@ export const MAX_IDS = 100;
 export const MIN_POLYGON_VERTICES = 3;
 export const MAX_POLYGON_VERTICES = 100;
 /** Just under half the Earth's circumference (about 20,015 km), the farthest two places can be apart. */
-export const MAX_RADIUS_KM = 20_000;
+const MAX_RADIUS_KM = 20_000;
 /** MAX_RADIUS_KM in miles (1 mi = 1.609344 km), rounded down to two decimals. */
 export const MAX_RADIUS_MI = Math.floor((MAX_RADIUS_KM / 1.609344) * 100) / 100;
 /** Ids are 32-bit on PostgreSQL; a larger number is a client error, not a driver error. */
@@ -58,7 +58,7 @@ const TermList = (what: string) =>
 const alias = (of: string) => `Alias of \`${of}\``;
 
 /** Every filter of docs/api.md 4.4 and its alias (not sorting, facets or paging): spread into a querystring schema. */
-export const SearchFilterFields = {
+const SearchFilterFields = {
   keyword: Type.Optional(
     Type.String({
       maxLength: 200,
@@ -151,7 +151,7 @@ export const SearchFilterFields = {
 };
 
 /** Every parameter of docs/api.md 4.4 but paging: spread into a querystring schema. */
-export const SearchQueryFields = {
+const SearchQueryFields = {
   ...SearchFilterFields,
   sortby: Type.Optional(
     Type.Enum([...SEARCH_SORTS], {

@@ -6,8 +6,8 @@
 
 export const TERM_FILTERS = ['type', 'status', 'label', 'feature'] as const;
 export const LOCATION_FILTERS = ['country', 'state', 'city', 'area'] as const;
-export type TermFilter = (typeof TERM_FILTERS)[number];
-export type LocationFilter = (typeof LOCATION_FILTERS)[number];
+type TermFilter = (typeof TERM_FILTERS)[number];
+type LocationFilter = (typeof LOCATION_FILTERS)[number];
 /** Every parameter naming terms, by slug or id. */
 export type TaxonomyFilter = TermFilter | LocationFilter;
 export const TAXONOMY_FILTERS: readonly TaxonomyFilter[] = [...TERM_FILTERS, ...LOCATION_FILTERS];

@@ -98,10 +98,10 @@ export function FavoritesPage({ ctx, list, notice }: { ctx: PageContext; list: L
 }
 
 /** The alerts choices of a saved search: off, or on at one of the frequencies. */
-export const ALERT_CHOICES = ['off', 'instant', 'daily', 'weekly'] as const;
+const ALERT_CHOICES = ['off', 'instant', 'daily', 'weekly'] as const;
 export type AlertChoice = (typeof ALERT_CHOICES)[number];
 
-export function alertChoiceOf(search: Pick<SavedSearch, 'email_alerts' | 'frequency'>): AlertChoice {
+function alertChoiceOf(search: Pick<SavedSearch, 'email_alerts' | 'frequency'>): AlertChoice {
   return search.email_alerts ? search.frequency : 'off';
 }
 

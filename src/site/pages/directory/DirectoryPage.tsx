@@ -39,7 +39,7 @@ const SORT_KEYS: Readonly<Record<DirectorySort, DirectoryTextKey>> = {
 };
 
 /** Whether the search narrows or reorders the plain list: such pages are not indexed (docs/site.md). */
-export function isFiltered(search: DirectorySearch): boolean {
+function isFiltered(search: DirectorySearch): boolean {
   return [search.keyword, search.city, search.category, search.language, search.sortby].some((value) => value !== undefined);
 }
 

@@ -5,7 +5,7 @@ import { PAGE_ROUTE, type SiteRoutes } from '../../site-routes.js';
 import { directoryPage, type DirectorySearch } from './DirectoryPage.js';
 
 /** Cards a directory page shows at once (docs/site.md). */
-export const DIRECTORY_PER_PAGE = 24;
+const DIRECTORY_PER_PAGE = 24;
 /** The agent cities and categories offered in the search form, the busiest first. */
 const TERMS_OFFERED = 200;
 

@@ -49,7 +49,7 @@ export function socialImageOf(media: MediaRecord | null, alt: string): SocialIma
 }
 
 /** The first phone a profile has, as the page shows it first. */
-export function mainPhoneOf(record: { phone: string; mobile: string }): string {
+function mainPhoneOf(record: { phone: string; mobile: string }): string {
   return record.phone || record.mobile;
 }
 

@@ -131,7 +131,7 @@ export function socialLinksOf(social: SocialRecord): { network: keyof SocialReco
 }
 
 /** A phone number as a link's text: its spaces and hyphens do not break (the number stays on one line). */
-export function phoneText(value: string): string {
+function phoneText(value: string): string {
   return unbrokenPhone(value).replace(/-/g, '\u2011');
 }
 

@@ -17,9 +17,9 @@ import { directoryText } from './directory.text.js';
 import type { ProfileQuery } from './listings-section.js';
 
 /** Listings a profile page shows at once (docs/site.md), as GET /agents/{id}/properties?per_page=20 pages them. */
-export const PROFILE_LISTINGS_PER_PAGE = 20;
-export const PROFILE_REVIEWS_PER_PAGE = 10;
-export const AGENCY_AGENTS_PER_PAGE = 12;
+const PROFILE_LISTINGS_PER_PAGE = 20;
+const PROFILE_REVIEWS_PER_PAGE = 10;
+const AGENCY_AGENTS_PER_PAGE = 12;
 
 const SlugParams = Type.Object({ slug: Type.String({ minLength: 1 }) });
 const PageNumber = Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 }));

@@ -7,8 +7,8 @@ import { httpUrl } from './embeds.js';
 import { dialable, unbrokenPhone } from '../../components/phone.js';
 import { listingText } from './listing.text.js';
 
-export type AgentRecord = Awaited<ReturnType<SiteServices['agents']['get']>>;
-export type AgencyRecord = Awaited<ReturnType<SiteServices['agencies']['get']>>;
+type AgentRecord = Awaited<ReturnType<SiteServices['agents']['get']>>;
+type AgencyRecord = Awaited<ReturnType<SiteServices['agencies']['get']>>;
 
 /** An agent the listing names: its record when the visitor may see its page (a hidden agent has none). */
 export interface ListedAgent {

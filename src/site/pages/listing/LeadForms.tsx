@@ -10,7 +10,7 @@ export interface FormOutcome {
   readonly error?: string;
 }
 
-export const USER_TYPES = ['buyer', 'tenant', 'agent', 'other'] as const;
+const USER_TYPES = ['buyer', 'tenant', 'agent', 'other'] as const;
 
 /** A labelled select with its error beside it, keeping what was chosen. */
 export function SelectField({

@@ -50,7 +50,7 @@ function Pairs({ pairs, className = 'pairs' }: { pairs: readonly Pair[]; classNa
 const names = (terms: readonly { name: string }[]) => terms.map((term) => term.name).join(', ');
 
 /** The overview's pairs, in the order the brief of a listing reads: what it is, then its rooms, then its sizes. */
-export function overviewPairs(ctx: PageContext, listing: PropertyRecord): Pair[] {
+function overviewPairs(ctx: PageContext, listing: PropertyRecord): Pair[] {
   const t = listingText[ctx.lang];
   const n = (value: number) => ctx.format.number(value);
   const pairs: (Pair | null)[] = [

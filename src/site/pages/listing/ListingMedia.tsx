@@ -53,7 +53,7 @@ export function Tour({ ctx, listing }: { ctx: PageContext; listing: PropertyReco
 }
 
 /** OpenStreetMap's page of a point, the map of a visitor without JavaScript. */
-export function openStreetMapUrl(latitude: number, longitude: number): string {
+function openStreetMapUrl(latitude: number, longitude: number): string {
   const lat = latitude.toFixed(5);
   const lng = longitude.toFixed(5);
   return `https://www.openstreetmap.org/?mlat=${lat}&mlon=${lng}#map=16/${lat}/${lng}`;

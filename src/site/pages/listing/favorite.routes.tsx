@@ -16,7 +16,7 @@ const FavoriteFormBody = Type.Object(
 const DEFAULT_BACK = '/account/favorites';
 
 /** A plain path of this site (`/property/x`, `/account/favorites?page=2`): never another origin, nor `//host`. */
-export function safeBackPath(next: unknown): string {
+function safeBackPath(next: unknown): string {
   if (typeof next !== 'string' || !next.startsWith('/') || next.startsWith('//') || /[\\\s]/.test(next)) return DEFAULT_BACK;
   return next;
 }

@@ -9,7 +9,7 @@ import type { ReviewAccess } from './ListingReviews.js';
 import type { CalculatorState } from './MortgageCalculator.js';
 
 /** Reviews shown per page of the listing's reviews. */
-export const REVIEWS_PER_PAGE = 5;
+const REVIEWS_PER_PAGE = 5;
 const SIMILAR_SHOWN = 4;
 
 /** A record the visitor may not see answers 404; the block that would show it is then left out. */

@@ -91,7 +91,7 @@ export const ListingQuery = Type.Object(
 );
 export type ListingQueryInput = Static<typeof ListingQuery>;
 
-export const SENT_FORMS = ['contact', 'viewing', 'review'] as const;
+const SENT_FORMS = ['contact', 'viewing', 'review'] as const;
 export type SentForm = (typeof SENT_FORMS)[number];
 
 /** The page of reviews asked for; anything but a page number is the first. */

@@ -56,7 +56,7 @@ export function isForLease(listing: Pick<Listing, 'property_status' | 'price_pos
 const APARTMENT = new Set(['apartment', 'apartments', 'flat', 'flats', 'condo', 'condominium', 'studio', 'penthouse', 'loft', 'duplex']);
 const HOUSE = new Set(['house', 'houses', 'villa', 'villas', 'bungalow', 'cottage', 'townhouse', 'chalet', 'detached', 'single']);
 
-export function accommodationType(listing: Pick<Listing, 'property_type'>): 'Apartment' | 'SingleFamilyResidence' | 'Accommodation' {
+function accommodationType(listing: Pick<Listing, 'property_type'>): 'Apartment' | 'SingleFamilyResidence' | 'Accommodation' {
   const words = listing.property_type.flatMap((type) => type.slug.split('-'));
   if (words.some((word) => APARTMENT.has(word))) return 'Apartment';
   if (words.some((word) => HOUSE.has(word))) return 'SingleFamilyResidence';
@@ -140,7 +140,7 @@ export function listingMeta(ctx: PageContext, listing: Listing, isPublic: boolea
 const GOOD_RELATIONS = 'http://purl.org/goodrelations/v1#';
 
 /** RealEstateListing with its Offer and the home itself, from the same fields the page prints. */
-export function listingJsonLd(ctx: PageContext, listing: Listing, description: string): object {
+function listingJsonLd(ctx: PageContext, listing: Listing, description: string): object {
   const url = `${ctx.publicUrl}${ctx.path(listingPath(listing.slug))}`;
   const parts = addressParts(listing);
   const { latitude, longitude } = listing.address;

@@ -50,7 +50,7 @@ function scriptsOf(ctx: PageContext, listing: PropertyRecord): AssetName[] {
 }
 
 /** The listing page as rendered: its head (SEO, islands, the first picture preloaded) and its body. */
-export function listingRendered(ctx: PageContext, data: ListingPageData, forms: ListingForms, status?: number): RenderedPage {
+function listingRendered(ctx: PageContext, data: ListingPageData, forms: ListingForms, status?: number): RenderedPage {
   const first = galleryImages(data.listing.gallery)[0];
   const source = first && pictureSource(first);
   return {

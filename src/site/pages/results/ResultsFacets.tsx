@@ -32,7 +32,7 @@ function linkTo(ctx: PageContext, book: TermBook, query: SearchQuery, label: str
 }
 
 /** `2–3`, `from 2`, `up to 3`, `2`. */
-export function rangeText(ctx: PageContext, range: NumberRange, format: (value: number) => string = ctx.format.number): string {
+function rangeText(ctx: PageContext, range: NumberRange, format: (value: number) => string = ctx.format.number): string {
   const t = resultsText[ctx.lang];
   const { min, max } = range;
   if (min !== undefined && max !== undefined) return min === max ? format(min) : `${format(min)}–${format(max)}`;
@@ -48,7 +48,7 @@ function roomsLabel(ctx: PageContext, count: number): string {
 }
 
 /** Every active filter of the search, each with the link that removes it. */
-export function chipsOf(ctx: PageContext, query: SearchQuery, book: TermBook): FilterLink[] {
+function chipsOf(ctx: PageContext, query: SearchQuery, book: TermBook): FilterLink[] {
   const t = resultsText[ctx.lang];
   const chips: FilterLink[] = [];
   const chip = (label: string, next: SearchQuery) => chips.push(linkTo(ctx, book, next, label));
@@ -127,7 +127,7 @@ interface FacetValue extends FilterLink {
 }
 
 /** The currency the price ranges are in: the search's, else the only one among the results (never a mix). */
-export function priceCurrencyOf(query: SearchQuery, facets: Facets): string | undefined {
+function priceCurrencyOf(query: SearchQuery, facets: Facets): string | undefined {
   if (query.currency) return query.currency;
   const currencies = facets.currency ?? [];
   // Without a price filter, the currency facet and the price facet count the same listings.

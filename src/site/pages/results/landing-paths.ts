@@ -42,9 +42,3 @@ export function parseLandingPath(rest: string): PathFacet[] | null {
   }
   return facets;
 }
-
-/** The path of a landing page: its facets in the canonical order. */
-export function landingPath(facets: readonly PathFacet[]): string {
-  const ordered = LANDING_FACETS.flatMap((facet) => facets.filter((given) => given.facet === facet));
-  return RESULTS_PATH + ordered.map(({ facet, slug }) => `/${facet}/${encodeURIComponent(slug)}`).join('');
-}

@@ -17,7 +17,7 @@ const SPECIAL = /[&<>"']/;
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 
 /** Text for an XML element: the five characters the protocol requires as entities. */
-export function escapeXml(text: string): string {
+function escapeXml(text: string): string {
   return SPECIAL.test(text) ? text.replace(/[&<>"']/g, (char) => ENTITIES[char]!) : text;
 }
 

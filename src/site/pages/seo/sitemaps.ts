@@ -38,7 +38,7 @@ const STAMP_OF: Record<ShardKind, string> = { listings: 'listings', agents: 'dir
  * The landing pages of the results (`/properties/<facet>/<slug>`), one per term with published listings.
  * NOTE: the facet names are the results pages' routes (pages/results); a facet added there is added here.
  */
-export const LANDING_FACETS: readonly { readonly taxonomy: Taxonomy; readonly facet: string }[] = [
+const LANDING_FACETS: readonly { readonly taxonomy: Taxonomy; readonly facet: string }[] = [
   { taxonomy: 'property_city', facet: 'city' },
   { taxonomy: 'property_area', facet: 'area' },
   { taxonomy: 'property_type', facet: 'type' },

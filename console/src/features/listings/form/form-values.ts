@@ -109,7 +109,7 @@ export interface ListingRequestBody {
   agent_ids?: number[];
 }
 
-export interface FloorPlanBody {
+interface FloorPlanBody {
   title: string;
   rooms: number | null;
   bathrooms: number | null;
