@@ -16,7 +16,7 @@ export type ListAnswer =
   | { visibility: 'spliced'; list: SplicedList; rest: object };
 
 /** The items of a spliced list answer, and the field and schema they are serialized under. */
-export interface SplicedList {
+interface SplicedList {
   /** The answer's first field, which holds the items. */
   field: string;
   /** The `$id` of the items' shared schema. */
@@ -76,7 +76,7 @@ const ENTRY_END = Buffer.from(';');
  * The fingerprint (the answer's ETag) is hashed from the items' own digests, kept with their bytes, and the rest
  * of the answer: hashing a whole page of 45 kB took 21 µs, a tenth of a search's time at 100,000 listings.
  */
-export function splicedListJson(reply: FastifyReply, list: SplicedList, rest: object): ListJson {
+function splicedListJson(reply: FastifyReply, list: SplicedList, rest: object): ListJson {
   const start = `{"success":true,"data":{${JSON.stringify(list.field)}:[`;
   const skeleton = String(reply.serialize({ success: true, data: { [list.field]: [], ...rest } }));
   if (!skeleton.startsWith(`${start}]`)) throw new Error(`a list answer that does not start with its items: ${skeleton.slice(0, 60)}`);
