@@ -180,7 +180,7 @@ export async function buildApp(deps: AppDependencies, services: Services = creat
   // Responses only: clients send small JSON bodies, and a decompression hook would run on every request.
   await app.register(compress, { threshold: 1024, globalDecompression: false });
   await registerRateLimit(app, config, deps.redis);
-  await registerOpenApi(app, config.apiPrefix);
+  await registerOpenApi(app, config);
 
   acceptLangQuery(app);
 

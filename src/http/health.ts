@@ -11,11 +11,24 @@ const Status = Envelope(Type.Object({ status: Type.String() }));
  */
 export function registerHealthRoutes(app: FastifyInstance, isReady: () => Promise<boolean>): void {
   const config = { rateLimit: false } as const;
-  app.get('/health', { config, schema: { tags: ['health'], response: { 200: Status } } }, async () => ({
+  const health = {
+    tags: ['health'],
+    summary: 'Liveness: the process answers',
+    description: 'For a liveness probe: not rate limited, outside API_PREFIX.',
+    response: { 200: Status },
+  };
+  const ready = {
+    tags: ['health'],
+    summary: 'Readiness: this process can serve every route',
+    description:
+      'For a load balancer: 503 while the database is unreachable, a migration is not applied (or the database has one this build does not know), the search index is not built yet, or the process is shutting down.',
+    response: { 200: Status, ...errorResponses(503) },
+  };
+  app.get('/health', { config, schema: health }, async () => ({
     success: true,
     data: { status: 'ok' },
   }));
-  app.get('/ready', { config, schema: { tags: ['health'], response: { 200: Status, ...errorResponses(503) } } }, async () => {
+  app.get('/ready', { config, schema: ready }, async () => {
     if (!(await isReady())) throw new AppError('service_unavailable');
     return { success: true, data: { status: 'ready' } };
   });

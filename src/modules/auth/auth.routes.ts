@@ -173,6 +173,8 @@ export async function authRoutes(app: FastifyInstance, { auth, passwordReset, fi
       schema: {
         tags: ['auth'],
         summary: 'Check the bearer token',
+        description:
+          'Answers who the bearer token belongs to and when it expires (`{user_id, role, token_expires_at}`); without a usable token → 401.',
         response: { 200: Envelope(TokenValidity), ...errorResponses(401, 403) },
       },
     },
@@ -233,6 +235,8 @@ export async function authRoutes(app: FastifyInstance, { auth, passwordReset, fi
       schema: {
         tags: ['auth'],
         summary: 'Set a new password with a reset token; ends every session of the account',
+        description:
+          'Takes the token of the reset e-mail and a new password. The token works once and only until it expires; the account’s other reset tokens expire and every session of the account is revoked. An unknown, used or expired token → 400 naming `token`.',
         body: ResetConfirmBody,
         response: { 200: MessageOnly, ...errorResponses(400, 413, 415, 429) },
       },

@@ -87,6 +87,7 @@ export async function notificationRoutes(app: FastifyInstance, { notifications }
       schema: {
         tags,
         summary: 'How many of the caller’s notifications are unread',
+        description: '`{unread_count}`: the caller’s notifications not yet marked read, for a badge.',
         security,
         querystring: NoQuery,
         response: { 200: Envelope(UnreadCount), ...errorResponses(400, 401, 429) },
@@ -102,6 +103,7 @@ export async function notificationRoutes(app: FastifyInstance, { notifications }
       schema: {
         tags,
         summary: 'Mark all the caller’s notifications read',
+        description: 'Marks every unread notification of the caller read; answers how many were (`marked`) and the unread count after.',
         security,
         querystring: NoQuery,
         response: { 200: Envelope(AllMarkedRead), ...errorResponses(400, 401, 429) },

@@ -36,6 +36,8 @@ export async function socialRoutes(app: FastifyInstance, { social, refreshCookie
       schema: {
         tags: ['social'],
         summary: 'Which social sign-in providers are enabled, with their public identifiers',
+        description:
+          'Public: which providers the site has turned on and the client identifiers a sign-in button needs (`google.client_id`, `facebook.app_id`); secrets are never sent.',
         response: { 200: Envelope(SocialConfig), ...errorResponses(400, 401, 429) },
       },
     },

@@ -51,6 +51,8 @@ export async function taxonomyRoutes(app: FastifyInstance, { taxonomies }: { tax
       schema: {
         tags: ['taxonomies'],
         summary: 'Create a term (administrator)',
+        description:
+          'A new term of the taxonomy: `name` required, the slug made from it unless given, `parent` and the place links (`country_id`, `state_id`, `city_id`) optional. An unknown taxonomy or an invalid `color` (not `#rrggbb`) → 400; a slug taken in the taxonomy → 409.',
         security,
         params: TaxonomyParam,
         body: CreateTermBody,
@@ -70,6 +72,7 @@ export async function taxonomyRoutes(app: FastifyInstance, { taxonomies }: { tax
       schema: {
         tags: ['taxonomies'],
         summary: 'Update a term (administrator); omitted fields stay, null clears an optional one',
+        description: 'Changes the given fields of the term. A slug taken in the taxonomy → 409; an unknown term → 404.',
         security,
         params: TermIdParams,
         body: UpdateTermBody,
@@ -89,6 +92,7 @@ export async function taxonomyRoutes(app: FastifyInstance, { taxonomies }: { tax
       schema: {
         tags: ['taxonomies'],
         summary: 'Delete a term (administrator): removed from listings; its children become top-level',
+        description: 'The term is removed from every listing that had it, and its child terms lose their parent. An unknown term → 404.',
         security,
         params: TermIdParams,
         response: {

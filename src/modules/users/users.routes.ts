@@ -40,6 +40,7 @@ export async function userRoutes(
       schema: {
         tags: ['users'],
         summary: 'The caller’s own profile',
+        description: 'The full profile of the signed-in user, as GET /users/{id} gives it to the user themself.',
         security,
         response: { 200: Envelope(ProfileRef), ...errorResponses(400, 401, 403, 404, 429) },
       },
@@ -119,6 +120,8 @@ export async function userRoutes(
       schema: {
         tags: ['users'],
         summary: 'One user: the full profile for the user themself, administrators and managers; else the public one',
+        description:
+          'The user themself, administrators and managers get the full profile; anyone else signed in gets the public one, without e-mail address or phone numbers (`PublicUserProfile`). An unknown id → 404.',
         security,
         params: UserIdParams,
         response: {
