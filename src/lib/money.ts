@@ -16,6 +16,29 @@ export function minorDigits(currency: string): number {
   return digits;
 }
 
+/** One formatter per currency and precision: building an Intl.NumberFormat costs far more than using one. */
+const displayFormatters = new Map<string, Intl.NumberFormat>();
+
+/**
+ * A decimal amount as display text, the way prices show everywhere in the API: English, the currency's narrow
+ * symbol, exactly `fractionDigits` decimals ("$1,500", "$119.88", "KWD 1.250").
+ */
+export function formatAmount(amount: number, currency: string, fractionDigits: number): string {
+  const key = `${currency}:${fractionDigits}`;
+  let formatter = displayFormatters.get(key);
+  if (!formatter) {
+    formatter = new Intl.NumberFormat('en-US', {
+      style: 'currency',
+      currency,
+      currencyDisplay: 'narrowSymbol',
+      minimumFractionDigits: fractionDigits,
+      maximumFractionDigits: fractionDigits,
+    });
+    displayFormatters.set(key, formatter);
+  }
+  return formatter.format(amount);
+}
+
 /**
  * A decimal amount (as the API receives it) in minor units. Refuses amounts with more decimals than the
  * currency has, rather than rounding money silently: returns undefined for those and for negative or

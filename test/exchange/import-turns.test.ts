@@ -105,7 +105,7 @@ describeEachDialect('an import of updates beside requests (%s)', (dialect) => {
   it('checks a batch’s records between turns too, when nothing is written', async () => {
     const text = feed(' (checked)');
     expect(await importFeed(text)).toMatchObject({ state: 'done', counts: { rejected: 0 } });
-    // The batch's check loop asks its EventLoopTurns once per record (feed-import.service.ts); nothing else does
+    // The batch's check loop asks its EventLoopTurns once per record (import-run.ts); nothing else does
     // when nothing is written. A spy on the class, not a module mock: test files share loaded modules (isolate:
     // false), so a module mocked here may already be loaded unmocked by another file.
     const checks = vi.spyOn(EventLoopTurns.prototype, 'next');

@@ -1,6 +1,6 @@
 import type { Messages } from './languages';
 
-/** Words every screen shares: the shell, paging, actions, states of a request. */
+/** Words every screen shares: the shell, paging, actions, states of a request, the states of a listing. */
 export const common: Messages = {
   en: {
     app_name: 'realty-api console',
@@ -40,6 +40,13 @@ export const common: Messages = {
     go_home: 'Go to the home page',
     saved: 'Saved.',
     home: 'Home',
+    listing_state_draft: 'Draft',
+    listing_state_pending: 'Pending approval',
+    listing_state_publish: 'Published',
+    listing_state_on_hold: 'On hold',
+    listing_state_disapproved: 'Disapproved',
+    listing_state_expired: 'Expired',
+    listing_state_sold: 'Sold',
   },
   ar: {
     app_name: 'لوحة تحكم realty-api',
@@ -79,6 +86,13 @@ export const common: Messages = {
     go_home: 'الذهاب إلى الصفحة الرئيسية',
     saved: 'تم الحفظ.',
     home: 'الرئيسية',
+    listing_state_draft: 'مسودة',
+    listing_state_pending: 'بانتظار الموافقة',
+    listing_state_publish: 'منشور',
+    listing_state_on_hold: 'معلّق',
+    listing_state_disapproved: 'مرفوض',
+    listing_state_expired: 'منتهي الصلاحية',
+    listing_state_sold: 'مُباع',
   },
   es: {
     app_name: 'Consola de realty-api',
@@ -118,6 +132,13 @@ export const common: Messages = {
     go_home: 'Ir a la página de inicio',
     saved: 'Guardado.',
     home: 'Inicio',
+    listing_state_draft: 'Borrador',
+    listing_state_pending: 'Pendiente de aprobación',
+    listing_state_publish: 'Publicado',
+    listing_state_on_hold: 'En pausa',
+    listing_state_disapproved: 'Rechazado',
+    listing_state_expired: 'Caducado',
+    listing_state_sold: 'Vendido',
   },
   fr: {
     app_name: 'Console realty-api',
@@ -157,5 +178,12 @@ export const common: Messages = {
     go_home: 'Aller à l’accueil',
     saved: 'Enregistré.',
     home: 'Accueil',
+    listing_state_draft: 'Brouillon',
+    listing_state_pending: 'En attente d’approbation',
+    listing_state_publish: 'Publiée',
+    listing_state_on_hold: 'Suspendue',
+    listing_state_disapproved: 'Refusée',
+    listing_state_expired: 'Expirée',
+    listing_state_sold: 'Vendue',
   },
 };

@@ -13,7 +13,7 @@ import { PortalFeeds } from './export/portal-feeds.service.js';
 import { feedTokenRoutes } from './feed-tokens/feed-tokens.routes.js';
 import { FeedToken } from './feed-tokens/feed-tokens.schemas.js';
 import { FeedTokens } from './feed-tokens/feed-tokens.service.js';
-import { FeedImporter } from './import/feed-import.service.js';
+import { FeedImporter } from './import/feed-importer.service.js';
 import { feedSourceRoutes } from './import-runs/feed-sources.routes.js';
 import { FeedSource } from './import-runs/feed-sources.schemas.js';
 import { FeedSources } from './import-runs/feed-sources.service.js';
@@ -161,5 +161,5 @@ export function createExchangeModule(
 }
 
 export { FEED_FORMATS, type FeedFormat } from './feed-formats.js';
-export type { ImportOptions, ImportSummary, Rejection, Warning } from './import/feed-import.service.js';
+export type { ImportOptions, ImportSummary, Rejection, Warning } from './import/import-summary.js';
 export type { MigrationReport } from './import/wordpress-site.service.js';

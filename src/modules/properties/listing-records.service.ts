@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { CacheStamps } from '../../db/cache-versions.js';
 import type { DB, ListingState } from '../../db/schema/index.js';
 import { groupBy } from '../../lib/group-by.js';
+import { type RecordKind, StampedRecords } from '../../lib/stamped-records.js';
 import { type ListingParts, type RecordUrls, toProperty, toPropertySummary } from './properties.mapper.js';
 import * as repository from './properties.repository.js';
 import type { ListingCoreRow } from './properties.repository.js';
@@ -21,81 +22,49 @@ export interface Loaded<T> {
   access: ListingAccess;
 }
 
-/** Distinct listings kept per kind; past this the cache starts over. */
-const MAX_CACHED = 20_000;
-
 /**
  * Builds listing records and summaries in a fixed number of queries whatever the number of listings (the
- * listing rows, their terms, agents, agencies and galleries), and keeps them while the `listings` and
- * `terms` stamps are unchanged (renewed by triggers on every change that shows in a record). The same frozen
- * object is returned while valid, so an unchanged answer is not serialized again (http/cache.ts).
+ * listing rows, their terms, agents, agencies and galleries), and keeps them while the `listings`,
+ * `listing_views` and `terms` stamps are unchanged (lib/stamped-records.ts).
  */
 export class ListingRecords {
-  private readonly full = new Map<number, Loaded<PropertyRecord>>();
-  private readonly summaries = new Map<number, Loaded<PropertySummaryRecord>>();
-  private stamp = '';
+  private readonly kept: StampedRecords;
+  private readonly full: RecordKind<Loaded<PropertyRecord>>;
+  private readonly summaries: RecordKind<Loaded<PropertySummaryRecord>>;
 
   constructor(
     private readonly db: Kysely<DB>,
-    private readonly stamps: CacheStamps,
+    stamps: CacheStamps,
     private readonly urls: RecordUrls,
-  ) {}
+  ) {
+    // Records show `views`, which have their own stamp (migration 0028: the view counter's flushes leave `listings` alone).
+    this.kept = new StampedRecords(async () =>
+      (await Promise.all(['listings', 'listing_views', 'terms'].map((name) => stamps.current(name)))).join('/'),
+    );
+    this.full = this.kept.kind();
+    this.summaries = this.kept.kind();
+  }
 
-  /**
-   * The current data version; every cached answer built from listing records is valid only under it. Records
-   * show `views`, which have their own stamp (migration 0028: the view counter's flushes leave `listings` alone).
-   */
-  async version(): Promise<string> {
-    const [listings, views, terms] = await Promise.all(['listings', 'listing_views', 'terms'].map((name) => this.stamps.current(name)));
-    const stamp = `${listings}/${views}/${terms}`;
-    if (stamp !== this.stamp) {
-      this.full.clear();
-      this.summaries.clear();
-      this.stamp = stamp;
-    }
-    return stamp;
+  /** The current data version; every cached answer built from listing records is valid only under it. */
+  version(): Promise<string> {
+    return this.kept.version();
   }
 
   async record(id: number): Promise<Loaded<PropertyRecord> | undefined> {
-    const version = await this.version();
-    const cached = this.full.get(id);
-    if (cached) return cached;
-    const [parts] = await this.loadParts([id], undefined);
-    if (!parts) return undefined;
-    const loaded = freezeLoaded({ record: toProperty(parts, this.urls), access: accessOf(parts.core) });
-    this.remember(this.full, version, id, loaded);
+    const [loaded] = await this.kept.recordsOf(this.full, [id], async (missing) =>
+      (await this.loadParts(missing, undefined)).map((parts) => ({ record: toProperty(parts, this.urls), access: accessOf(parts.core) })),
+    );
     return loaded;
   }
 
   /** Summaries of the listings that exist, in the order of `ids`. */
-  async summariesOf(ids: readonly number[]): Promise<Loaded<PropertySummaryRecord>[]> {
-    const version = await this.version();
-    // Collected here, not re-read from the cache: a change seen by a concurrent call while loading clears
-    // the cache (and `remember` then keeps nothing), which must not drop listings from this answer.
-    const found = new Map<number, Loaded<PropertySummaryRecord>>();
-    for (const id of ids) {
-      const cached = this.summaries.get(id);
-      if (cached) found.set(id, cached);
-    }
-    const missing = ids.filter((id) => !found.has(id));
-    if (missing.length > 0) {
-      for (const parts of await this.loadParts(missing, SUMMARY_GALLERY)) {
-        const loaded = freezeLoaded({ record: toPropertySummary(parts, this.urls, SUMMARY_GALLERY), access: accessOf(parts.core) });
-        found.set(parts.core.id, loaded);
-        this.remember(this.summaries, version, parts.core.id, loaded);
-      }
-    }
-    return ids.flatMap((id) => {
-      const loaded = found.get(id);
-      return loaded ? [loaded] : [];
-    });
-  }
-
-  private remember<T>(cache: Map<number, T>, version: string, id: number, value: T): void {
-    // A change committed while loading renewed the stamp: the next read reloads, so keep nothing stale.
-    if (version !== this.stamp) return;
-    if (cache.size >= MAX_CACHED) cache.clear();
-    cache.set(id, value);
+  summariesOf(ids: readonly number[]): Promise<Loaded<PropertySummaryRecord>[]> {
+    return this.kept.recordsOf(this.summaries, ids, async (missing) =>
+      (await this.loadParts(missing, SUMMARY_GALLERY)).map((parts) => ({
+        record: toPropertySummary(parts, this.urls, SUMMARY_GALLERY),
+        access: accessOf(parts.core),
+      })),
+    );
   }
 
   /** Five queries for any number of listings (four when none has an agency). */
@@ -124,9 +93,4 @@ export class ListingRecords {
 /** The permission facts of a listing row. */
 export function accessOf(core: ListingCoreRow): ListingAccess {
   return { id: core.id, status: core.status, authorId: core.author_id, authorAgencyUserId: core.author_agency_user_id };
-}
-
-function freezeLoaded<T extends object>(loaded: Loaded<T>): Loaded<T> {
-  Object.freeze(loaded.record);
-  return Object.freeze(loaded);
 }

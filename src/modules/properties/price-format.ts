@@ -1,5 +1,4 @@
-/** One formatter per currency: building an Intl.NumberFormat costs far more than using one. */
-const formatters = new Map<string, Intl.NumberFormat>();
+import { formatAmount } from '../../lib/money.js';
 
 /**
  * Display text of a price (docs/api.md 4.1 `formatted_price`): the amount in its currency, whole units unless
@@ -9,18 +8,6 @@ export function formatPrice(price: number | null, currency: string, prefix: stri
   if (price === null) return '';
   // Decided on the amount as shown: 999.999 is "$1,000", not "$1,000.00".
   const cents = Math.round(price * 100) % 100 !== 0;
-  const key = `${currency}:${cents}`;
-  let formatter = formatters.get(key);
-  if (!formatter) {
-    formatter = new Intl.NumberFormat('en-US', {
-      style: 'currency',
-      currency,
-      currencyDisplay: 'narrowSymbol',
-      minimumFractionDigits: cents ? 2 : 0,
-      maximumFractionDigits: cents ? 2 : 0,
-    });
-    formatters.set(key, formatter);
-  }
-  const amount = formatter.format(price);
+  const amount = formatAmount(price, currency, cents ? 2 : 0);
   return `${prefix ? `${prefix} ` : ''}${amount}${postfix}`;
 }

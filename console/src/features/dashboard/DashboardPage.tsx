@@ -48,7 +48,7 @@ export default function DashboardPage() {
       states.query.data?.data
         ? listingStatesData(
             states.query.data.data,
-            (state) => t(`dashboard.state_${state}`, { defaultValue: state }),
+            (state) => t(`common.listing_state_${state}`, { defaultValue: state }),
             t('dashboard.listings'),
           )
         : null,

@@ -4,15 +4,11 @@
  */
 export const IMPORTS_RESOURCE = 'import-runs';
 
-interface ImportCounts {
-  read: number;
-  created: number;
-  updated: number;
-  unchanged: number;
-  withdrawn: number;
-  rejected: number;
-  warnings: number;
-}
+/** The counts a run's line shows, in order; warnings and rejections only when there are some. */
+export const COUNT_NAMES = ['read', 'created', 'updated', 'unchanged', 'withdrawn', 'rejected', 'warnings'] as const;
+
+/** A run's `counts` (docs/data-exchange.md, "Imports over HTTP"): one number for each of COUNT_NAMES. */
+type ImportCounts = Record<(typeof COUNT_NAMES)[number], number>;
 
 export interface ImportRunRecord {
   id: number;
@@ -50,9 +46,6 @@ export interface ImportRunDetailRecord extends ImportRunRecord {
   warnings: WarningRecord[];
   warnings_truncated: boolean;
 }
-
-/** The counts a run's line shows, in order; warnings and rejections only when there are some. */
-export const COUNT_NAMES = ['read', 'created', 'updated', 'unchanged', 'withdrawn', 'rejected', 'warnings'] as const;
 
 /** Whether the page should read the run again soon: it is still waiting or running. */
 export function isUnderWay(run: Pick<ImportRunRecord, 'state'>): boolean {

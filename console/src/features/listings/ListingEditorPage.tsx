@@ -50,7 +50,7 @@ function EditListing({ id }: { id: string }) {
       </PageHeader>
       {created ? (
         <p className="notice notice-ok" role="status">
-          {t('listings.created_in_state', { state: t(`listings.state_${created}`) })}
+          {t('listings.created_in_state', { state: t(`common.listing_state_${created}`) })}
         </p>
       ) : null}
       <MovesPanel

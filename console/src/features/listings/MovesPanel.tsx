@@ -65,7 +65,9 @@ export function MovesPanel({ record, onMoved }: { record: ListingRecord; onMoved
       </div>
       {moves.length === 0 ? <p className="muted">{t(`listings.no_moves_${record.status === 'pending' ? 'pending' : 'other'}`)}</p> : null}
       <div role="status">
-        {outcome?.ok ? <p className="notice notice-ok">{t('listings.moved_to', { state: t(`listings.state_${outcome.state}`) })}</p> : null}
+        {outcome?.ok ? (
+          <p className="notice notice-ok">{t('listings.moved_to', { state: t(`common.listing_state_${outcome.state}`) })}</p>
+        ) : null}
       </div>
       <div role="alert">
         {outcome && !outcome.ok ? (

@@ -63,7 +63,7 @@ export default function MyListingsPage() {
             <option value="all">{t('common.all')}</option>
             {LISTING_STATES.map((state) => (
               <option key={state} value={state}>
-                {t(`listings.state_${state}`)}
+                {t(`common.listing_state_${state}`)}
               </option>
             ))}
           </select>

@@ -64,7 +64,7 @@ export default function ListingReview() {
   const canDisapprove = listing.status === 'pending' || listing.status === 'publish';
   const date = (value: string) => new Date(value).toLocaleString(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
   const stateName = (state: string | null) =>
-    state === null ? t('moderation.created') : t(`moderation.state_${state}`, { defaultValue: state });
+    state === null ? t('moderation.created') : t(`common.listing_state_${state}`, { defaultValue: state });
 
   return (
     <article className="moderation-review">

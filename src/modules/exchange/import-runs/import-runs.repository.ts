@@ -1,7 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Executor } from '../../../db/executor.js';
 import type { ImportRejectionsTable, ImportRunsTable, ImportWarningsTable } from '../../../db/schema/index.js';
-import type { ImportCounts, Rejection, Warning } from '../import/feed-import.service.js';
+import type { ImportCounts, Rejection, Warning } from '../import/import-summary.js';
 
 export type ImportRunRow = Selectable<ImportRunsTable>;
 export type RejectionRow = Selectable<ImportRejectionsTable>;

@@ -1,5 +1,5 @@
 import { shortened } from '../../../adapters/feeds/feed-records.js';
-import type { Rejection, Warning } from '../import/feed-import.service.js';
+import type { Rejection, Warning } from '../import/import-summary.js';
 
 /**
  * What a run's record keeps of the words it is given, cut to a size: the readers quote a file's text briefly

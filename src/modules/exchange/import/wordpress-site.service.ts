@@ -10,7 +10,8 @@ import type { DirectoryServices } from '../../directory/index.js';
 import type { TaxonomiesService } from '../../taxonomies/index.js';
 import { FeedDirectory } from './feed-directory.service.js';
 import * as repository from './feed-import.repository.js';
-import type { FeedImporter, ImportOptions, ImportSummary, ListingRecord } from './feed-import.service.js';
+import type { FeedImporter } from './feed-importer.service.js';
+import type { ImportOptions, ImportSummary, ListingRecord } from './import-summary.js';
 
 /** Location terms come from the listings' own chains (country › state › city › area), which WXR does not keep. */
 const LOCATIONS = new Set(['property_country', 'property_state', 'property_city', 'property_area']);

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { BillingPeriod, PackagesTable } from '../../../db/schema/index.js';
-import { basisPointsToPercent, fromMinor, minorDigits, taxOf } from '../../../lib/money.js';
+import { basisPointsToPercent, formatAmount, fromMinor, minorDigits, taxOf } from '../../../lib/money.js';
 import type { PackageRecord } from './packages.schemas.js';
 
 export type PackageRow = Selectable<PackagesTable>;
@@ -27,31 +27,16 @@ export function toPackage(row: PackageRow): PackageRecord {
   };
 }
 
-/** One formatter per currency and precision: building an Intl.NumberFormat costs far more than using one. */
-const formatters = new Map<string, Intl.NumberFormat>();
-
 /**
- * Display text of a package's price, as listings show theirs (properties/price-format.ts: English, the
- * currency's narrow symbol, whole units unless there is a fraction) followed by the billing rhythm:
+ * Display text of a package's price, as listings show theirs (lib/money.ts formatAmount: English, the
+ * currency's narrow symbol; whole units unless there is a fraction) followed by the billing rhythm:
  * "$119.88 / year", "$30 / 3 months", and the bare amount for a one-time package. Decided on the minor units,
  * so a fraction shows with all of the currency's decimals (KWD 1.250, not 1.25).
  */
 function formatPackagePrice(totalMinor: number, currency: string, period: BillingPeriod, frequency: number): string {
   const digits = minorDigits(currency);
   const fraction = totalMinor % 10 ** digits !== 0 ? digits : 0;
-  const key = `${currency}:${fraction}`;
-  let formatter = formatters.get(key);
-  if (!formatter) {
-    formatter = new Intl.NumberFormat('en-US', {
-      style: 'currency',
-      currency,
-      currencyDisplay: 'narrowSymbol',
-      minimumFractionDigits: fraction,
-      maximumFractionDigits: fraction,
-    });
-    formatters.set(key, formatter);
-  }
-  const amount = formatter.format(fromMinor(totalMinor, currency));
+  const amount = formatAmount(fromMinor(totalMinor, currency), currency, fraction);
   if (period === 'one_time') return amount;
   return frequency === 1 ? `${amount} / ${period}` : `${amount} / ${frequency} ${period}s`;
 }

@@ -2,6 +2,7 @@ import type { Executor } from '../../../db/executor.js';
 import { commaSeparatedIds, parseCommaSeparatedIds } from '../../../db/dialect/id-lists.js';
 import { unindexedColumn } from '../../../db/dialect/index.js';
 import { jsonArrayOf } from '../../../db/dialect/json-rows.js';
+import { FILTERED_COLUMNS } from '../matcher/search-matcher.js';
 import type { IndexedAgent, IndexedListing, IndexedTerm } from './indexed-listing.js';
 
 /**
@@ -22,21 +23,7 @@ const IDS_PER_STATEMENT = 5_000;
  * takes them apart; `published_at` comes last (see `searchableListings`).
  */
 const LISTING_COLUMNS = [
-  'id',
-  'status',
-  'price',
-  'currency',
-  'size',
-  'land_size',
-  'bedrooms',
-  'bathrooms',
-  'garage',
-  'year_built',
-  'featured',
-  'author_id',
-  'agency_id',
-  'reference',
-  'search_text',
+  ...FILTERED_COLUMNS,
   'title_tokens',
   'sort_title',
   'latitude',

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/schema/index.js';
 import { groupBy } from '../../../lib/group-by.js';
-import type { MatchableListing } from './search-matcher.js';
+import { FILTERED_COLUMNS, type MatchableListing } from './search-matcher.js';
 
 /**
  * What search-matcher.ts needs of the given listings, in three queries whatever their number: the rows, their
@@ -12,28 +12,7 @@ export async function loadMatchableListings(db: Kysely<DB>, ids: readonly number
   const [rows, terms, agents] = await Promise.all([
     db
       .selectFrom('listings')
-      .select([
-        'id',
-        'status',
-        'price',
-        'currency',
-        'size',
-        'land_size',
-        'bedrooms',
-        'bathrooms',
-        'garage',
-        'year_built',
-        'featured',
-        'author_id',
-        'agency_id',
-        'reference',
-        'search_text',
-        'latitude',
-        'longitude',
-        'geo_x',
-        'geo_y',
-        'geo_z',
-      ])
+      .select([...FILTERED_COLUMNS, 'latitude', 'longitude', 'geo_x', 'geo_y', 'geo_z'])
       .where('id', 'in', ids)
       .orderBy('id')
       .execute(),

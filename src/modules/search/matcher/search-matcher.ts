@@ -25,6 +25,29 @@ export interface FilteredListingFields {
   longitude: number | null;
 }
 
+/**
+ * The columns of `listings` that the matcher and the engine's index both read first, in this order (the index
+ * reads its rows as arrays by position: engine/index-rows.repository.ts): `status` and the filtered fields up to
+ * `search_text`; each adds its coordinate columns after.
+ */
+export const FILTERED_COLUMNS = [
+  'id',
+  'status',
+  'price',
+  'currency',
+  'size',
+  'land_size',
+  'bedrooms',
+  'bathrooms',
+  'garage',
+  'year_built',
+  'featured',
+  'author_id',
+  'agency_id',
+  'reference',
+  'search_text',
+] as const;
+
 /** What the matcher needs to know of a listing (search-matcher.repository.ts loads it). */
 export interface MatchableListing extends FilteredListingFields {
   status: ListingState;

@@ -11,109 +11,24 @@ import type { AuthUser } from '../../../lib/signed-in-user.js';
 import { slugify } from '../../../lib/slug.js';
 import {
   type DraftRules,
-  ListingBulkWriter,
   type ListingDraft,
   type PropertiesService,
   type UpdatePropertyInput,
   draftOfInput,
 } from '../../properties/index.js';
-import type { TaxonomiesService } from '../../taxonomies/index.js';
-import type { FeedExporter } from '../export/feed-export.service.js';
-import type { FeedFormat } from '../feed-formats.js';
 import type { FeedPictures } from '../pictures/feed-pictures.service.js';
 import type { Redirects } from '../redirects/redirects.service.js';
-import { type DirectoryOutcome, FeedDirectory, type FeedDirectoryDeps, importActor } from './feed-directory.service.js';
+import { type DirectoryOutcome, type FeedDirectory, importActor } from './feed-directory.service.js';
 import * as repository from './feed-import.repository.js';
 import { checkedListing, scalarInput } from './feed-listing-check.js';
-import { FeedReferences, LOCATION_FIELDS, type ResolvedLinks, TERM_FIELDS } from './feed-references.service.js';
-import { changedFields, OwnListings } from './own-listings.service.js';
+import { type FeedReferences, LOCATION_FIELDS, type ResolvedLinks, TERM_FIELDS } from './feed-references.service.js';
+import type { ImportCounts, ImportOptions, ListingRecord, Rejection, Warning } from './import-summary.js';
+import { changedFields, type OwnListings } from './own-listings.service.js';
 
-export interface ImportOptions {
-  /** The source's name: its keys are unique within it, and withdrawal looks only at its listings. */
-  source: string;
-  /** The administrator the import acts as: listings' history records the changes as theirs. */
-  actorId: number;
-  /** The author of the listings the import creates (default: the actor). */
-  ownerId?: number;
-  /** The account of a record's `owner` (a WordPress author's e-mail), when the source names one. */
-  ownerOf?: (owner: string) => number | undefined;
-  /**
-   * Whether a reference of digits may name an agent or agency by its id here (FEED_FORMATS `directoryIds`: CSV).
-   * Otherwise only the feed's own Members and Offices and e-mails name them.
-   */
-  directoryIds?: boolean;
-  /**
-   * The feed's format, when it is one this site also writes: a listing made here that the feed names by the key an
-   * export of this site gave it (`realty:<site key>:<id>`) is then found and updated in place (own-listings.service.ts).
-   */
-  format?: FeedFormat;
-  dryRun?: boolean;
-  /**
-   * A record with a warning is rejected instead (its warnings are its errors), and the import stops at the first
-   * rejected record (what was written before it stays).
-   */
-  strict?: boolean;
-  /** Move the source's listings that the feed no longer lists to `expired`. */
-  withdrawMissing?: boolean;
-  onProgress?: (progress: ImportCounts) => void;
-  /** Each rejection as it is found. */
-  onRejected?: (rejection: Rejection) => void;
-  /** Each warning of an imported record, in file order within a batch. */
-  onWarning?: (warning: Warning) => void;
-  /**
-   * Each listing record that was created, updated or found unchanged (in a dry run: would be), with the listing as
-   * imported (without the values its warnings left out), once its batch is done: what a migration report counts.
-   */
-  onImported?: (record: ListingRecord, listing: FeedListing) => void;
-}
-
-export type ListingRecord = Extract<FeedRecord, { kind: 'listing' }>;
-
-export interface ImportCounts {
-  /** Records read, of every kind. */
-  read: number;
-  created: number;
-  updated: number;
-  unchanged: number;
-  withdrawn: number;
-  rejected: number;
-  /** Optional values left out of the records imported (each a warning). */
-  warnings: number;
-}
-
-export interface Rejection {
-  /** Where the record is in the file: `line 12`, `Property[3]`. */
-  at: string;
-  /** The record's key, when it has one. */
-  key?: string;
-  errors: { field: string; reason: string }[];
-}
-
-/**
- * An optional value that could not be read or was not valid, left out of a record that was imported without it:
- * where the record is, its key, the field (a path such as `floor_plans.2.size`) and why.
+/*
+ * One feed import's pass over the records (feed-importer.service.ts runs it): batches checked, looked up and
+ * rejected, updated or skipped; new listings handed on as drafts; withdrawals; what it counted and reported.
  */
-export interface Warning {
-  at: string;
-  key?: string;
-  field: string;
-  reason: string;
-}
-
-export interface ImportSummary extends ImportCounts {
-  dryRun: boolean;
-  /** Agents and agencies made from the feed's Member and Office records (in a dry run: that would be made). */
-  agentsCreated: number;
-  agenciesCreated: number;
-  /** Whether `--strict` stopped the import at a rejection. */
-  stopped: boolean;
-  /** The first rejections (at most `MAX_REPORTED`); `rejected` counts them all. */
-  rejections: Rejection[];
-  /** The first warnings (at most `MAX_REPORTED`); `warnings` counts them all. */
-  reportedWarnings: Warning[];
-  /** Old addresses of the records written that were kept as redirects (in a dry run: would be). */
-  redirectsKept: number;
-}
 
 /** Records checked and looked up together: one transaction of new listings at most, one query per lookup. */
 const BATCH = 500;
@@ -122,60 +37,6 @@ const MAX_REPORTED = 1000;
 /** States a withdrawal leaves alone: the listing is off the market already, and `sold` says why. */
 const OFF_MARKET: readonly ListingState[] = ['expired', 'sold'];
 const WITHDRAWABLE = (['draft', 'pending', 'publish', 'on_hold', 'disapproved'] as const).filter((state) => !OFF_MARKET.includes(state));
-
-/**
- * Imports a feed's records (docs/data-exchange.md): new listings through the bulk write path in transactions
- * with their source rows, changed ones through the API's own update, unchanged ones not at all.
- */
-export class FeedImporter {
-  constructor(
-    private readonly db: Kysely<DB>,
-    private readonly properties: PropertiesService,
-    private readonly taxonomies: TaxonomiesService,
-    private readonly pictures: FeedPictures,
-    private readonly rules: DraftRules,
-    private readonly people: FeedDirectoryDeps,
-    private readonly exporter: FeedExporter,
-    private readonly redirects: Redirects,
-  ) {}
-
-  /**
-   * `directory`: the agents, agencies and accounts of an import that makes accounts of its own too (a WordPress
-   * site's authors), so that both see the same ones.
-   */
-  async run(
-    records: AsyncIterable<FeedRecord>,
-    options: ImportOptions,
-    directory = new FeedDirectory(this.people, options),
-  ): Promise<ImportSummary> {
-    const references = new FeedReferences(this.db, this.taxonomies, options.directoryIds ?? false);
-    const own = new OwnListings(this.exporter, this.properties, this.people.users, options);
-    const run = new ImportRun(this.db, this.properties, this.pictures, references, directory, own, this.redirects, this.rules, options);
-    const writer = new ListingBulkWriter(this.db);
-    const drafts = run.newListingDrafts(records);
-    if (options.dryRun) {
-      // Nothing to write: reading the drafts runs the checks and counts.
-      for await (const _ of drafts);
-    } else {
-      await writer.write(drafts, {
-        mode: 'live',
-        onWritten: (trx, ids, written) => run.recordSources(trx, ids, written),
-      });
-    }
-    if (options.withdrawMissing && !run.stopped) await run.withdrawMissing();
-    options.onProgress?.({ ...run.counts });
-    return {
-      ...run.counts,
-      dryRun: options.dryRun ?? false,
-      agentsCreated: directory.created.agent,
-      agenciesCreated: directory.created.agency,
-      stopped: run.stopped,
-      rejections: run.rejections,
-      reportedWarnings: run.warnings,
-      redirectsKept: run.redirectsKept,
-    };
-  }
-}
 
 interface Checked {
   /** The record's position in its batch: rejections are reported in file order. */
@@ -205,7 +66,7 @@ type DirectoryRecord = Extract<FeedRecord, { kind: 'agent' | 'agency' }>;
 type Found = { at: string; key: unknown; errors: readonly (FieldError | Rejection['errors'][number])[] };
 
 /** One import's state: what it counted, the keys it saw, the slugs it gave. */
-class ImportRun {
+export class ImportRun {
   readonly counts: ImportCounts = { read: 0, created: 0, updated: 0, unchanged: 0, withdrawn: 0, rejected: 0, warnings: 0 };
   readonly rejections: Rejection[] = [];
   readonly warnings: Warning[] = [];
