@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import type { Services } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
@@ -24,6 +25,7 @@ Commands:
                                 --strict: a record with a warning (an optional value that cannot be read) is rejected, and the import stops at the first rejection
   export --format F [--output FILE]
                                 write every listing as a feed (F: csv, reso, kyero) to FILE or standard output
+  openapi                       print the OpenAPI document of this build and configuration (what clients are generated from)
 
 Every setting is an environment variable (see docs/configuration.md); a .env file is read when present.`;
 
@@ -62,6 +64,7 @@ async function main(argv: string[]): Promise<void> {
 
   const config = loadConfig();
   if (command === 'serve') return (await import('./server.js')).serve(config);
+  if (command === 'openapi') return printOpenApiDocument(config);
 
   const [{ createServices }, { createDatabase, migrateToLatest }, { resolveJwtSecret }, { seedDemoTerms }] = await Promise.all([
     import('./app.js'),
@@ -108,7 +111,33 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
-const COMMANDS = ['serve', 'migrate', 'seed', 'create-admin', 'import', 'export'];
+/**
+ * The OpenAPI document as this configuration serves it, from an app built on an empty database in memory: the
+ * document depends on the routes, never on the data, and the configured database is left alone.
+ */
+async function printOpenApiDocument(config: Config): Promise<void> {
+  const [{ buildApp, createServices }, { createDatabase, migrateToLatest }] = await Promise.all([
+    import('./app.js'),
+    import('./db/database.js'),
+  ]);
+  const inMemory = { ...config, database: { kind: 'sqlite', path: ':memory:' } as const };
+  const database = createDatabase(inMemory.database);
+  await migrateToLatest(database.db);
+  // No token is ever issued by this app: a throwaway secret, so that no secret file is made for it.
+  const deps = { config: inMemory, database, jwtSecret: randomBytes(32).toString('hex') };
+  const services = createServices(deps);
+  const app = await buildApp(deps, services);
+  try {
+    await app.ready();
+    process.stdout.write(`${JSON.stringify(app.swagger(), null, 2)}\n`);
+  } finally {
+    await app.close();
+    await services.shutdown();
+    await database.destroy();
+  }
+}
+
+const COMMANDS = ['serve', 'migrate', 'seed', 'create-admin', 'import', 'export', 'openapi'];
 const FEED_OPTIONS = {
   import: ['format', 'source', 'owner', 'dry-run', 'strict', 'withdraw-missing'],
   export: ['format', 'output'],

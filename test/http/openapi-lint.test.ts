@@ -1,8 +1,12 @@
 import { Document, type RulesetDefinition, Spectral } from '@stoplight/spectral-core';
 import { Json } from '@stoplight/spectral-parsers';
 import { oas } from '@stoplight/spectral-rulesets';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { startProgram } from '../helpers/programs.js';
 
 /**
  * The OpenAPI document is what client generators read (docs/api.md): Spectral's `spectral:oas` rules must find
@@ -51,4 +55,25 @@ describe('the OpenAPI document', () => {
     expect(undescribed).toEqual([]);
     expect(paths['/realty-api/v1/properties/{id}']?.get?.responses['404']?.description).toMatch(/`not_found`/);
   });
+
+  it('is printed by `realty-api openapi` without a server, and without touching the configured database', async () => {
+    const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'realty-openapi-cli-'));
+    try {
+      const child = startProgram('main.mjs', ['openapi'], {
+        cwd,
+        env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', DATABASE_URL: 'sqlite:./site.db', DATA_DIR: cwd },
+      });
+      let stdout = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      expect(code).toBe(0);
+      const printed = JSON.parse(stdout) as { paths: unknown; components: unknown };
+      const served = JSON.parse(document) as { paths: unknown; components: unknown };
+      expect(printed.paths).toEqual(served.paths);
+      expect(printed.components).toEqual(served.components);
+      expect(fs.readdirSync(cwd)).toEqual([]);
+    } finally {
+      fs.rmSync(cwd, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

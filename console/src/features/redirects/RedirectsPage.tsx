@@ -1,19 +1,12 @@
 import { type HttpError, useDelete, useTable } from '@refinedev/core';
+import type { Schemas } from '@realty-api/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { DataTable, ErrorNotice, Forbidden, isForbidden, PageHeader, Pager, QueryStatus } from '../../components/ui';
 
 /** A redirect as GET /redirects gives it. */
-export interface RedirectRecord {
-  id: number;
-  path: string;
-  type: 'listing' | 'agent' | 'agency';
-  record_id: number;
-  url: string;
-  public: boolean;
-  created_at: string;
-}
+export type RedirectRecord = Schemas['Redirect'];
 
 /**
  * The old addresses imports kept (GET /redirects, newest first): each path, the record it names and where it

@@ -1,17 +1,7 @@
-import type { Frequency } from './query';
+import type { Schemas } from '@realty-api/client';
 
 /** A saved search as the API answers it (docs/api.md 7). */
-export interface SavedSearch {
-  id: number;
-  name: string;
-  query: Record<string, unknown>;
-  query_string: string;
-  display_text: string;
-  email_alerts: boolean;
-  frequency: Frequency;
-  last_notified_at: string | null;
-  created_at: string;
-}
+export type SavedSearch = Schemas['SavedSearch'];
 
 /** A term of the listing endpoints (docs/api.md 1.1), as the pickers need it. */
 export interface Term {
