@@ -543,8 +543,10 @@ class ImportRun {
   }
 }
 
-/** The record's content, independent of key order; the times a feed stamps are not imported and not counted. */
-/** The record's content as a hash: its fields and, when it gives them, its documents. */
+/**
+ * The record's content as a hash, independent of key order: its fields and, when it gives them, its documents; the
+ * times a feed stamps are not imported and not counted.
+ */
 function fingerprintOf(listing: FeedListing, documents?: readonly string[]): string {
   const { created_at: _created, updated_at: _updated, ...fields } = listing;
   // Records without documents hash as they always did, so that their next import finds them unchanged.
