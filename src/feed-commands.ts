@@ -169,7 +169,8 @@ function reportLines(report: MigrationReport, dryRun: boolean): string[] {
     `  terms: ${report.terms.read} in the export, ${report.terms.created} ${would}created`,
     `  pictures: ${report.pictures.fetched} ${dryRun ? 'would be fetched' : 'to fetch'}, ${report.pictures.skipped} on other hosts skipped`,
     `  floor plans: ${report.plans} (multi-units included)`,
-    `  attachments: ${report.attachments.notCarried} not carried (listings here have no documents)`,
+    `  attachments: ${report.attachments.carried} ${dryRun ? 'would be fetched' : 'to fetch'} as documents, ` +
+      `${report.attachments.notCarried} not carried (not PDF, or on other hosts)`,
     `  old addresses: ${report.redirects} ${would}kept as redirects`,
     `  warnings: ${report.warnings} (values left out)`,
   ];

@@ -116,6 +116,7 @@ export const ar: Catalogue = {
   export_no_agent_record: 'لا يملك حسابك سجل وكيل، لذا لا يذكرك أي إعلان ولا يوجد ما يُصدَّر.',
   listing_rule_media_not_yours: 'يجب أن يكون من ملفاتك المرفوعة وغير مستخدم في إعلان آخر',
   listing_rule_media_not_image: 'يجب أن يكون صورة',
+  listing_rule_media_not_document: 'يجب أن يكون مستند PDF',
   listing_rule_featured_not_in_gallery: 'يجب أن تكون إحدى صور المعرض',
   listing_rule_agent_not_allowed: 'يجب أن يكون سجل الوكيل الخاص بك أو وكيلًا في وكالتك',
   listing_rule_agency_not_allowed: 'يجب أن تكون وكالتك',

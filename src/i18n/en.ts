@@ -120,6 +120,7 @@ export const en = {
   export_no_agent_record: 'Your account has no agent record, so no listing names you and there is nothing to export.',
   listing_rule_media_not_yours: 'must be one of your uploads that is not in another listing',
   listing_rule_media_not_image: 'must be an image',
+  listing_rule_media_not_document: 'must be a PDF document',
   listing_rule_featured_not_in_gallery: 'must be one of the gallery’s images',
   listing_rule_agent_not_allowed: 'must be your own agent record or an agent of your agency',
   listing_rule_agency_not_allowed: 'must be your own agency',

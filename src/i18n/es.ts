@@ -118,6 +118,7 @@ export const es: Catalogue = {
   export_no_agent_record: 'Tu cuenta no tiene ficha de agente, así que ningún anuncio te nombra y no hay nada que exportar.',
   listing_rule_media_not_yours: 'debe ser uno de tus archivos subidos que no esté en otro anuncio',
   listing_rule_media_not_image: 'debe ser una imagen',
+  listing_rule_media_not_document: 'debe ser un documento PDF',
   listing_rule_featured_not_in_gallery: 'debe ser una de las imágenes de la galería',
   listing_rule_agent_not_allowed: 'debe ser tu propio registro de agente o un agente de tu agencia',
   listing_rule_agency_not_allowed: 'debe ser tu propia agencia',

@@ -118,6 +118,7 @@ export const fr: Catalogue = {
   export_no_agent_record: 'Votre compte n’a pas de fiche d’agent : aucune annonce ne vous nomme, il n’y a donc rien à exporter.',
   listing_rule_media_not_yours: 'doit être l’un de vos fichiers téléversés qui n’est pas dans une autre annonce',
   listing_rule_media_not_image: 'doit être une image',
+  listing_rule_media_not_document: 'doit être un document PDF',
   listing_rule_featured_not_in_gallery: 'doit être une des images de la galerie',
   listing_rule_agent_not_allowed: 'doit être votre propre fiche agent ou un agent de votre agence',
   listing_rule_agency_not_allowed: 'doit être votre propre agence',

@@ -280,7 +280,7 @@ describeEachDialect('a Houzez site whose floor plans have text sizes (%s)', (dia
       terms: { read: 2, created: 2 },
       pictures: { fetched: 2, skipped: 2 },
       plans: 2,
-      attachments: { notCarried: 1 },
+      attachments: { carried: 1, notCarried: 0 },
       redirects: 2,
       warnings: 1,
       rejected: 2,

@@ -436,7 +436,7 @@ describeEachDialect('GET /properties (%s)', (dialect) => {
     expect(summary.featured_image.id).toBe(images[6]!.id);
     const full = await t.app.inject({ method: 'GET', url: `${API}/properties/${id}` });
     expect(ids(full.json().data.gallery)).toEqual(images.map((m) => m.id));
-    const { description: _d, floor_plans: _f, additional_features: _a, gallery: _g, ...shared } = full.json().data;
+    const { description: _d, floor_plans: _f, additional_features: _a, gallery: _g, attachments: _t, ...shared } = full.json().data;
     const { gallery: _sg, ...summaryShared } = summary;
     expect(summaryShared).toEqual(shared);
   });

@@ -124,8 +124,10 @@ export type FeedRecord =
   /**
    * `owner`: the e-mail of the account the listing is to belong to, when the source says (a WordPress author).
    * `warnings`: optional values the reader could not read and left out (a `strict` import rejects the record).
+   * `documents`: the URLs of the listing's PDF documents (a WordPress site's brochures), fetched into its
+   * attachments like its pictures; undefined for a format that carries none (the listing keeps what it has).
    */
-  | { kind: 'listing'; at: string; listing: FeedListing; owner?: string; warnings?: FieldWarning[] }
+  | { kind: 'listing'; at: string; listing: FeedListing; owner?: string; warnings?: FieldWarning[]; documents?: string[] }
   | { kind: 'agent'; at: string; agent: FeedAgent }
   | { kind: 'agency'; at: string; agency: FeedAgency }
   /**

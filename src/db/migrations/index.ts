@@ -31,6 +31,7 @@ import * as m0029 from './0029_setup_tokens.js';
 import * as m0030 from './0030_site_identity.js';
 import * as m0031 from './0031_redirects.js';
 import * as m0032 from './0032_import_warnings.js';
+import * as m0033 from './0033_feed_documents.js';
 
 /** Migrations in order. Static imports keep them inside the compiled bundle (no directory scanning). */
 const MIGRATIONS: Record<string, Migration> = {
@@ -66,6 +67,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0030_site_identity': m0030,
   '0031_redirects': m0031,
   '0032_import_warnings': m0032,
+  '0033_feed_documents': m0033,
 };
 
 export const migrationProvider: MigrationProvider = {

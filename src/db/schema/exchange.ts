@@ -25,12 +25,16 @@ interface ListingSourcesTable {
 }
 
 type FeedPictureState = 'pending' | 'stored' | 'failed';
+/** A listing's picture (its gallery) or document (its attachments: a Houzez brochure). */
+export type FeedFileKind = 'picture' | 'document';
 
-/** A picture a feed names, fetched into its listing's gallery by a background job. */
+/** A picture or document a feed names, fetched into its listing's gallery or attachments by a background job. */
 interface FeedPicturesTable {
   id: Generated<number>;
   listing_id: number;
-  /** Its place in the gallery the feed gives. */
+  /** Migration 0033; each kind has its own positions. */
+  kind: Generated<FeedFileKind>;
+  /** Its place in the gallery (or the attachments) the feed gives. */
   position: number;
   url: string;
   state: Generated<FeedPictureState>;

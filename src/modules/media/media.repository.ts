@@ -79,9 +79,24 @@ export async function deleteMediaByIds(db: Executor, ids: readonly number[]): Pr
 
 // A listing's gallery: the properties module asks for these through MediaService, in its own transactions.
 
-/** Makes `mediaIds` the listing's gallery in that order; media no longer in it are detached (kept as uploads). */
+/**
+ * A listing holds two kinds of media, told apart by type: its gallery (images) and its attachments (documents,
+ * docs/api.md 4.1). Each list has its own positions; replacing one leaves the other alone.
+ */
+export type ListingMediaKind = 'gallery' | 'attachments';
+
+/** Makes `mediaIds` the listing's gallery in that order; images no longer in it are detached (kept as uploads). */
 export async function replaceGallery(db: Executor, listingId: number, mediaIds: number[]): Promise<void> {
-  let detach = db.updateTable('media').set({ listing_id: null, position: 0 }).where('listing_id', '=', listingId);
+  await replaceListingMedia(db, listingId, 'gallery', mediaIds);
+}
+
+/** Makes `mediaIds` the listing's list of `kind` in that order; media of that kind no longer in it are detached. */
+export async function replaceListingMedia(db: Executor, listingId: number, kind: ListingMediaKind, mediaIds: number[]): Promise<void> {
+  let detach = db
+    .updateTable('media')
+    .set({ listing_id: null, position: 0 })
+    .where('listing_id', '=', listingId)
+    .where('mime_type', kind === 'gallery' ? 'like' : 'not like', 'image/%');
   if (mediaIds.length > 0) detach = detach.where('id', 'not in', mediaIds);
   await detach.execute();
   for (const [position, id] of mediaIds.entries()) {
@@ -89,7 +104,7 @@ export async function replaceGallery(db: Executor, listingId: number, mediaIds: 
   }
 }
 
-/** Deletes the listing's gallery rows and returns where their files are stored. */
+/** Deletes the listing's gallery and attachment rows and returns where their files are stored. */
 export async function deleteGallery(db: Executor, listingId: number): Promise<Pick<MediaRow, 'storage_key' | 'sizes'>[]> {
   return db.deleteFrom('media').where('listing_id', '=', listingId).returning(['storage_key', 'sizes']).execute();
 }

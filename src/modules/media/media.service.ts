@@ -95,6 +95,16 @@ export class MediaService {
     return row.id;
   }
 
+  /**
+   * A document fetched for a user (a WordPress site's brochure): checked by its bytes as an uploaded PDF is,
+   * stored, owned by `ownerId`, with `title`. Returns the new media id.
+   */
+  async storeDocumentFor(ownerId: number, bytes: Buffer, title: string): Promise<number> {
+    const processed = await processUpload(bytes, { accept: ['application/pdf'], maxPixels: this.limits.maxImagePixels });
+    const row = await this.storeAndInsert(processed, (media) => repository.insertMedia(this.db, { ...media, title, owner_id: ownerId }));
+    return row.id;
+  }
+
   /** Deletes media rows and their files without permission checks: undoing uploads of a failed request. */
   async discard(ids: readonly number[]): Promise<void> {
     if (ids.length === 0) return;
@@ -216,6 +226,11 @@ export class MediaService {
    */
   replaceListingGallery(db: Executor, listingId: number, mediaIds: number[]): Promise<void> {
     return repository.replaceGallery(db, listingId, mediaIds);
+  }
+
+  /** Makes `mediaIds` (documents the caller checked) the listing's attachments in order, in the caller's transaction. */
+  replaceListingAttachments(db: Executor, listingId: number, mediaIds: number[]): Promise<void> {
+    return repository.replaceListingMedia(db, listingId, 'attachments', mediaIds);
   }
 
   /**

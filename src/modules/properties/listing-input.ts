@@ -43,6 +43,8 @@ export interface ListingChanges {
   terms: repository.TermLink[];
   agentIds: number[] | undefined;
   galleryIds: number[] | undefined;
+  /** The new attachments (documents), in order; undefined when the body names none. */
+  attachmentIds: number[] | undefined;
 }
 
 /** The caller's directory records: which agents and agency they may name on a listing. */
@@ -56,7 +58,8 @@ export interface CallerDirectory {
  * Turns a create/update body into column values and links, checking everything against the database in
  * the writing transaction: fields only moderators may set (anyone else → 400, no mass assignment), term ids
  * of the right taxonomy, location names (created under their parent when unknown), gallery media (the
- * caller's own images, or ones already in this listing's gallery), agents and agency the caller may name.
+ * caller's own images, or ones already in this listing's gallery), attachments (the caller's own PDFs, or ones
+ * this listing has already), agents and agency the caller may name.
  * All problems of one request are reported together.
  */
 export async function checkListingInput(
@@ -76,6 +79,7 @@ export async function checkListingInput(
   const { termTaxonomies, terms } = await checkTerms(trx, input, errors);
   await resolveLocations(trx, input, existing, termTaxonomies, terms, errors, taxonomies);
   const galleryIds = await checkGallery(trx, caller, input, existing, moderator, errors);
+  const attachmentIds = await checkAttachments(trx, caller, input, existing, moderator, errors);
   const agentIds = await checkAgents(trx, input, moderator, directory, errors);
   await checkAgency(trx, input, moderator, directory, errors);
   if (moderator && input.author_id !== undefined && !(await repository.userExists(trx, input.author_id))) {
@@ -93,7 +97,7 @@ export async function checkListingInput(
     if (input.views !== undefined) columns.views = input.views;
     if (input.expires_at !== undefined) columns.expires_at = input.expires_at === null ? null : new Date(input.expires_at).toISOString();
   }
-  return { columns, termTaxonomies, terms, agentIds, galleryIds };
+  return { columns, termTaxonomies, terms, agentIds, galleryIds, attachmentIds };
 }
 
 /**
@@ -250,6 +254,44 @@ async function resolveLocations(
   }
 }
 
+/**
+ * Whether the caller may put this media into the listing: it is in this listing already, or it is in none and
+ * is the caller's upload (a moderator's: the listing author's). Someone else's, a deleted or a missing media all
+ * read the same, so that ids of others' uploads are not confirmed.
+ */
+function mayAttach(
+  media: { owner_id: number; listing_id: number | null } | undefined,
+  caller: AuthUser,
+  existing: ExistingListing | null,
+  moderator: boolean,
+): media is { owner_id: number; listing_id: number | null } {
+  if (media === undefined) return false;
+  if (existing !== null && media.listing_id === existing.id) return true;
+  return media.listing_id === null && (media.owner_id === caller.id || (moderator && media.owner_id === existing?.authorId));
+}
+
+/** The attachments' media: PDF documents the caller uploaded, or that are this listing's already. */
+async function checkAttachments(
+  trx: Transaction<DB>,
+  caller: AuthUser,
+  input: UpdatePropertyInput,
+  existing: ExistingListing | null,
+  moderator: boolean,
+  errors: FieldError[],
+): Promise<number[] | undefined> {
+  const ids = input.attachment_ids;
+  if (ids === undefined) return undefined;
+  const found = new Map((await repository.findMediaByIds(trx, ids)).map((media) => [media.id, media]));
+  for (const [index, id] of ids.entries()) {
+    const media = found.get(id);
+    if (!mayAttach(media, caller, existing, moderator))
+      errors.push({ field: `attachment_ids.${index}`, key: 'listing_rule_media_not_yours' });
+    else if (media.mime_type !== 'application/pdf')
+      errors.push({ field: `attachment_ids.${index}`, key: 'listing_rule_media_not_document' });
+  }
+  return ids;
+}
+
 /** The gallery's media: images the caller uploaded, or that are in this listing's gallery already. */
 async function checkGallery(
   trx: Transaction<DB>,
@@ -264,13 +306,8 @@ async function checkGallery(
     const found = new Map((await repository.findMediaByIds(trx, ids)).map((media) => [media.id, media]));
     for (const [index, id] of ids.entries()) {
       const media = found.get(id);
-      const inThisListing = existing !== null && media?.listing_id === existing.id;
-      const mayUse =
-        media !== undefined &&
-        (inThisListing ||
-          (media.listing_id === null && (media.owner_id === caller.id || (moderator && media.owner_id === existing?.authorId))));
       // Someone else's upload reads the same as a missing one: ids of others' media are not confirmed.
-      if (!mayUse) errors.push({ field: `media_ids.${index}`, key: 'listing_rule_media_not_yours' });
+      if (!mayAttach(media, caller, existing, moderator)) errors.push({ field: `media_ids.${index}`, key: 'listing_rule_media_not_yours' });
       else if (!media.mime_type.startsWith('image/')) errors.push({ field: `media_ids.${index}`, key: 'listing_rule_media_not_image' });
     }
   }

@@ -79,13 +79,22 @@ export class ListingRecords {
     const agencies = new Map((await repository.findAgencies(this.db, agencyIds)).map((agency) => [agency.id, agency]));
     const termsOf = groupBy(terms, (row) => row.listing_id);
     const agentsOf = groupBy(agents, (row) => row.listing_id);
-    const galleryOf = groupBy(gallery, (row) => row.listing_id as number);
+    // Without a limit the loader also gives the attachments (documents): images are the gallery, the rest attachments.
+    const galleryOf = groupBy(
+      gallery.filter((row) => row.mime_type.startsWith('image/')),
+      (row) => row.listing_id as number,
+    );
+    const attachmentsOf = groupBy(
+      gallery.filter((row) => !row.mime_type.startsWith('image/')),
+      (row) => row.listing_id as number,
+    );
     return cores.map((core) => ({
       core,
       terms: termsOf.get(core.id) ?? [],
       agents: agentsOf.get(core.id) ?? [],
       agency: core.agency_id === null ? undefined : agencies.get(core.agency_id),
       gallery: galleryOf.get(core.id) ?? [],
+      attachments: attachmentsOf.get(core.id) ?? [],
     }));
   }
 }

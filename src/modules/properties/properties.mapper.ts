@@ -26,6 +26,8 @@ export interface ListingParts {
   agents: ListingAgentRow[];
   agency: AgencyRow | undefined;
   gallery: MediaRow[];
+  /** The listing's documents, in order (loaded for full records only). */
+  attachments: MediaRow[];
 }
 
 type TermRef = { id: number; name: string; slug: string };
@@ -38,6 +40,12 @@ export function toProperty(parts: ListingParts, urls: RecordUrls): PropertyRecor
     ...commonFields(parts, parts.gallery, urls),
     description: core.description,
     gallery: parts.gallery.map((media) => toMedia(media, urls.storage)),
+    attachments: parts.attachments.map((media) => ({
+      id: media.id,
+      url: urls.storage.url(media.storage_key),
+      title: media.title,
+      mime_type: 'application/pdf' as const,
+    })),
     floor_plans: JSON.parse(core.floor_plans) as PropertyRecord['floor_plans'],
     additional_features: JSON.parse(core.additional_features) as PropertyRecord['additional_features'],
   };

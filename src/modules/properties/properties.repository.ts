@@ -96,6 +96,11 @@ export async function fitFeaturedImageToGallery(db: Executor, listingId: number,
     .execute();
 }
 
+/** After new attachments (the media module's rows): the listing's time moved, so that its record is built anew. */
+export async function touchListing(db: Executor, listingId: number, at: string): Promise<void> {
+  await db.updateTable('listings').set({ updated_at: at }).where('id', '=', listingId).execute();
+}
+
 /** Columns that the search columns are computed from (lib/search-columns.ts). */
 const SEARCH_SOURCES = ['title', 'description', 'address', 'zipcode', 'reference', 'latitude', 'longitude'] as const;
 
@@ -245,7 +250,8 @@ export async function findAgencies(db: Executor, ids: readonly number[]): Promis
 
 /**
  * The galleries of the listings in order; with `perListing`, only the first that many images of each, plus
- * the featured image wherever it stands (one window query, whatever the number of listings).
+ * the featured image wherever it stands (one window query, whatever the number of listings). Without it, the
+ * listings' attachments (documents) come too, each list in its own order: the caller tells them apart by type.
  */
 export async function findGalleries(db: Executor, ids: readonly number[], perListing?: number): Promise<MediaRow[]> {
   if (ids.length === 0) return [];
@@ -265,6 +271,7 @@ export async function findGalleries(db: Executor, ids: readonly number[], perLis
     .selectAll('m')
     .select(['l.featured_image_id', sql<number>`row_number() over (partition by m.listing_id order by m.position, m.id)`.as('rank')])
     .where('m.listing_id', 'in', ids)
+    .where('m.mime_type', 'like', 'image/%')
     .as('ranked');
   const rows = await db
     .selectFrom(ranked)
@@ -322,7 +329,14 @@ export async function findDirectoryOf(
 }
 
 export async function findGalleryIds(db: Executor, listingId: number): Promise<number[]> {
-  const rows = await db.selectFrom('media').select('id').where('listing_id', '=', listingId).orderBy('position').orderBy('id').execute();
+  const rows = await db
+    .selectFrom('media')
+    .select('id')
+    .where('listing_id', '=', listingId)
+    .where('mime_type', 'like', 'image/%')
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
   return rows.map((row) => row.id);
 }
 

@@ -9,6 +9,8 @@ export const LISTING_CREATORS = ['administrator', 'manager', 'agency', 'agent', 
 export const LISTING_MODERATORS = ['administrator', 'manager'] as const;
 /** Gallery images a listing may hold (docs/api.md 0.6: array parameters hold at most 50 items). */
 export const MAX_GALLERY = 50;
+/** A listing's attachments (brochures, plans as PDF) at most. */
+const MAX_ATTACHMENTS = 20;
 /** Summaries carry at most this many gallery images (docs/api.md 4.1). */
 export const SUMMARY_GALLERY = 5;
 
@@ -68,6 +70,14 @@ const Address = Type.Object({
 
 const MediaRef = Type.Ref('Media');
 
+/** A document of a listing (docs/api.md 4.1): a PDF uploaded through POST /media/upload. */
+const Attachment = Type.Object({
+  id: Type.Integer({ description: 'The media id' }),
+  url: Type.String({ format: 'uri' }),
+  title: Type.String({ description: 'The media’s title (POST /media/upload `title`, or PATCH /media/{id})' }),
+  mime_type: Type.Literal('application/pdf'),
+});
+
 /** The fields a summary shares with the full record (docs/api.md 4.1). */
 const commonFields = {
   id: Type.Integer(),
@@ -123,6 +133,7 @@ export const Property = Type.Object(
     ...commonFields,
     description: Type.String({ description: 'Sanitized HTML (p, br, strong, em, ul, ol, li, a[href])' }),
     gallery: Type.Array(MediaRef, { description: 'The gallery, in order' }),
+    attachments: Type.Array(Attachment, { description: 'The listing’s documents (brochures), in order; not in summaries' }),
     floor_plans: Type.Array(FloorPlan),
     additional_features: Type.Array(AdditionalFeature),
   },
@@ -234,6 +245,13 @@ const editableFields = {
     description: 'The gallery, in order: images uploaded by the caller (or already in this listing’s gallery)',
   }),
   featured_image_id: Nullable({ ...Id, description: 'One of the gallery’s images; default: the first' }),
+  attachment_ids: Type.Array(Id, {
+    maxItems: MAX_ATTACHMENTS,
+    uniqueItems: true,
+    description:
+      'The documents (`attachments`), in order: PDFs uploaded by the caller (POST /media/upload) not in another listing, or already ' +
+      'attached to this one',
+  }),
   floor_plans: Type.Array(FloorPlanInput, { maxItems: 50 }),
   additional_features: Type.Array(Type.Object({ title: ShortText(), value: ShortText(500) }, { additionalProperties: false }), {
     maxItems: 50,

@@ -232,6 +232,14 @@ export class PropertiesService {
     });
   }
 
+  /** Sets a listing's attachments to `mediaIds` in order, without a caller: the documents a feed import fetched for it. */
+  async setImportedAttachments(listingId: number, mediaIds: number[]): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await this.media.replaceListingAttachments(trx, listingId, mediaIds);
+      await repository.touchListing(trx, listingId, new Date().toISOString());
+    });
+  }
+
   /** Deletes the listing with its gallery: rows in one transaction, then the files no other row uses. */
   async delete(caller: AuthUser, id: number): Promise<void> {
     const removed = await this.db.transaction().execute(async (trx) => {
@@ -297,6 +305,7 @@ export class PropertiesService {
     await repository.replaceTermLinks(trx, id, changes.termTaxonomies, changes.terms);
     if (changes.agentIds) await repository.replaceAgents(trx, id, changes.agentIds);
     if (changes.galleryIds) await this.media.replaceListingGallery(trx, id, changes.galleryIds);
+    if (changes.attachmentIds) await this.media.replaceListingAttachments(trx, id, changes.attachmentIds);
   }
 
   /**
@@ -378,6 +387,7 @@ function hasEdits(changes: ListingChanges): boolean {
     Object.keys(changes.columns).length > 0 ||
     changes.termTaxonomies.length > 0 ||
     changes.agentIds !== undefined ||
-    changes.galleryIds !== undefined
+    changes.galleryIds !== undefined ||
+    changes.attachmentIds !== undefined
   );
 }

@@ -58,17 +58,23 @@ export function isTrashed(entry: WxrEntry): boolean {
 }
 
 /**
- * A property as read: the listing, how many attachments it has (not carried: `attachmentCountOf`), and the
+ * A property as read: the listing, the URLs of its documents (`documentsOf`: its PDF attachments), and the
  * optional values left out of it because they could not be read.
  */
 export interface PropertyRead {
   listing: FeedListing;
-  attachments: number;
+  documents: string[];
   warnings: FieldWarning[];
 }
 
-/** A `property` post; undefined when it is in the trash. `attachments`: attachment post id → its file's URL. */
-export function listingOf(entry: WxrEntry, attachments: ReadonlyMap<string, string>): PropertyRead | undefined {
+/** The export's attachment posts: id → its file's URL, and the ids of those that are PDF documents. */
+export interface WxrAttachments {
+  urls: ReadonlyMap<string, string>;
+  pdfs: ReadonlySet<string>;
+}
+
+/** A `property` post; undefined when it is in the trash. */
+export function listingOf(entry: WxrEntry, attachments: WxrAttachments): PropertyRead | undefined {
   const field = (name: string) => entry.fields.get(name) ?? '';
   const postStatus = field('wp:status');
   if (!Object.hasOwn(LISTING_STATES, postStatus)) {
@@ -134,7 +140,7 @@ export function listingOf(entry: WxrEntry, attachments: ReadonlyMap<string, stri
     state: names('property_state')[0] ?? null,
     city: names('property_city')[0] ?? null,
     area: names('property_area')[0] ?? null,
-    images: imagesOf(meta, attachments),
+    images: imagesOf(meta, attachments.urls),
     agents: postIdsOf(meta.all('fave_agents')),
     agency: postIdsOf(meta.all('fave_property_agency'))[0] ?? null,
   };
@@ -146,7 +152,7 @@ export function listingOf(entry: WxrEntry, attachments: ReadonlyMap<string, stri
   if (created) listing.created_at = created;
   const updated = isoDateOf(field('wp:post_modified_gmt'));
   if (updated) listing.updated_at = updated;
-  return { listing, attachments: attachmentCountOf(meta, attachments), warnings };
+  return { listing, documents: documentsOf(meta, attachments, warnings), warnings };
 }
 
 /** The site's additional features, then its energy fields (a title the site has already is its own row). */
@@ -156,11 +162,19 @@ function withEnergy(features: { title: string; value: string }[], meta: PostMeta
 }
 
 /**
- * The listing's attachments (`fave_attachments`: brochures, floor plan PDFs) that are in the export. The API's
- * listing has no documents, so they are counted for the report and not carried (docs/data-exchange.md).
+ * The URLs of the listing's attachments (`fave_attachments`: brochures, floor plan PDFs) that are in the export,
+ * in order, to become its documents (docs/data-exchange.md). The API keeps PDF documents only: any other
+ * attachment (a Word file, a picture) is left out with a warning. Ids of no attachment in the export are skipped.
  */
-function attachmentCountOf(meta: PostMeta, attachments: ReadonlyMap<string, string>): number {
-  return postIdsOf(meta.all('fave_attachments')).filter((id) => attachments.has(id)).length;
+function documentsOf(meta: PostMeta, attachments: WxrAttachments, warnings: FieldWarning[]): string[] {
+  const documents: string[] = [];
+  for (const id of postIdsOf(meta.all('fave_attachments'))) {
+    const url = attachments.urls.get(id);
+    if (url === undefined) continue;
+    if (attachments.pdfs.has(id)) documents.push(url);
+    else warnings.push({ field: 'attachments', reason: `must be a PDF document (attachment ${id} is not one, left out)` });
+  }
+  return documents;
 }
 
 /** The gallery's URLs in order, the featured image (`_thumbnail_id`) first; ids of no known attachment are skipped. */

@@ -1,7 +1,7 @@
 import type { FeedAgency, FeedAgent, FeedListing, FieldWarning } from '../feed-records.js';
 import { EntrySpool } from './entry-spool.js';
 import { FieldError } from './houzez-meta.js';
-import { agencyOf, agentOf, isTrashed, listingOf } from './houzez-posts.js';
+import { agencyOf, agentOf, isTrashed, listingOf, type WxrAttachments } from './houzez-posts.js';
 import { type WxrEntry, readWxrEntries } from './wxr-xml.js';
 
 /**
@@ -12,7 +12,7 @@ import { type WxrEntry, readWxrEntries } from './wxr-xml.js';
  * it names. So the file is read once, streaming: the small things (terms, authors, agencies, agents, and
  * attachment id → URL) are kept, the properties set aside on disk (entry-spool.ts); once the file has been read
  * come the terms (a parent before its children), authors, agencies, agents, then the properties one by one with
- * their pictures resolved. Memory follows the number of attachments, terms, authors, agencies and agents, never
+ * their pictures and their PDF attachments (`fave_attachments`, the record's `documents`) resolved. Memory follows the number of attachments, terms, authors, agencies and agents, never
  * the number of properties.
  *
  * A `property` item becomes a FeedListing as docs/data-exchange.md ("WordPress sites running Houzez") tables it,
@@ -62,10 +62,10 @@ export type WxrRecord =
   /** `agent.key` is the agent's post id; `agent.agency` its agency's post id (fave_agent_agencies). */
   | { kind: 'agent'; at: string; agent: FeedAgent; authorLogin?: string }
   /**
-   * `listing.key` is the property's post id; `attachments` counts its attachments, which are not carried;
-   * `warnings` names the optional values left out because they could not be read.
+   * `listing.key` is the property's post id; `documents` are the URLs of its PDF attachments (its brochures), in
+   * order; `warnings` names the optional values left out because they could not be read.
    */
-  | { kind: 'listing'; at: string; listing: FeedListing; authorLogin: string; attachments: number; warnings: FieldWarning[] }
+  | { kind: 'listing'; at: string; listing: FeedListing; authorLogin: string; documents: string[]; warnings: FieldWarning[] }
   | { kind: 'unreadable'; at: string; field?: string; reason: string };
 
 type TermRecord = Extract<WxrRecord, { kind: 'term' }>;
@@ -116,12 +116,13 @@ export async function* readWxrSite(input: NodeJS.ReadableStream, spoolFile: stri
 async function readDirectory(
   input: NodeJS.ReadableStream,
   properties: EntrySpool,
-): Promise<{ records: WxrRecord[]; attachments: Map<string, string> }> {
+): Promise<{ records: WxrRecord[]; attachments: WxrAttachments }> {
   const terms: WxrRecord[] = [];
   const authors: WxrRecord[] = [];
   const agencies: WxrRecord[] = [];
   const agents: WxrRecord[] = [];
   const attachments = new Map<string, string>();
+  const pdfs = new Set<string>();
   let site: WxrRecord | undefined;
   for await (const entry of readWxrEntries(input)) {
     if (entry.kind === 'site') {
@@ -138,7 +139,10 @@ async function readDirectory(
       else if (type === 'attachment') {
         const id = entry.fields.get('wp:post_id') ?? '';
         const url = entry.fields.get('wp:attachment_url') ?? '';
-        if (id !== '' && url !== '') attachments.set(id, url);
+        if (id !== '' && url !== '') {
+          attachments.set(id, url);
+          if (isPdf(entry.fields.get('wp:post_mime_type') ?? '', url)) pdfs.add(id);
+        }
       } else if (type === 'houzez_agency' && !isTrashed(entry)) {
         agencies.push(
           recordOf(entry, () => ({ kind: 'agency', at: entry.at, agency: withLink(agencyOf(entry), entry), ...authorLoginOf(entry) })),
@@ -150,7 +154,23 @@ async function readDirectory(
       }
     }
   }
-  return { records: [...(site ? [site] : []), ...parentsFirst(terms), ...authors, ...agencies, ...agents], attachments };
+  return {
+    records: [...(site ? [site] : []), ...parentsFirst(terms), ...authors, ...agencies, ...agents],
+    attachments: { urls: attachments, pdfs },
+  };
+}
+
+/**
+ * Whether an attachment is a PDF document: by its `wp:post_mime_type`, else (an export without it) by its file's
+ * name. What the file holds is checked again when it is fetched, as an upload's is.
+ */
+function isPdf(mimeType: string, url: string): boolean {
+  if (mimeType !== '') return mimeType.toLowerCase() === 'application/pdf';
+  try {
+    return new URL(url).pathname.toLowerCase().endsWith('.pdf');
+  } catch {
+    return false;
+  }
 }
 
 /** The record `build` makes, or the field it could not read as an `unreadable` record. */

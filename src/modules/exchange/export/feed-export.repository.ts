@@ -95,13 +95,14 @@ export async function agencyEmails(db: Executor, ids: readonly number[]): Promis
   return db.selectFrom('agencies').select(['id', 'email']).where('id', 'in', ids).execute();
 }
 
-/** The gallery pictures' stored files, by listing, in order. */
+/** The gallery pictures' stored files, by listing, in order (not the attachments: feeds carry no documents). */
 export async function galleryKeys(db: Executor, ids: readonly number[]): Promise<{ listing_id: number | null; storage_key: string }[]> {
   if (ids.length === 0) return [];
   return db
     .selectFrom('media')
     .select(['listing_id', 'storage_key'])
     .where('listing_id', 'in', ids)
+    .where('mime_type', 'like', 'image/%')
     .orderBy('listing_id')
     .orderBy('position')
     .execute();

@@ -50,6 +50,8 @@ interface Checked {
   own?: boolean;
   /** The record's old address (`url`), kept as a redirect once the listing is written. */
   address?: string;
+  /** The URLs of the listing's documents, when the record gives them (a WordPress site's brochures). */
+  documents?: readonly string[];
 }
 
 /** A record's warnings, reported once the record is known to be imported. */
@@ -77,7 +79,14 @@ export class ImportRun {
   /** The source rows of the drafts handed to the writer, written in the transaction that writes the draft. */
   private readonly sourceOf = new WeakMap<
     ListingDraft,
-    { key: string; fingerprint: string; index: number; images: readonly string[]; address: string | undefined }
+    {
+      key: string;
+      fingerprint: string;
+      index: number;
+      images: readonly string[];
+      documents: readonly string[];
+      address: string | undefined;
+    }
   >();
   private readonly actor: AuthUser;
   /** Updates and withdrawals are a transaction each; on SQLite the serving thread gets a turn between them. */
@@ -216,9 +225,10 @@ export class ImportRun {
         else checked.push({ index, at, listing: changed, owner, fingerprint: '', existing, own: true, address: listing.url });
         continue;
       }
-      const fingerprint = fingerprintOf(listing);
+      const { documents } = record;
+      const fingerprint = fingerprintOf(listing, documents);
       if (existing?.fingerprint === fingerprint) this.counts.unchanged++;
-      else checked.push({ index, at, listing, owner, fingerprint, existing, address: listing.url });
+      else checked.push({ index, at, listing, owner, fingerprint, existing, address: listing.url, documents });
     }
     const drafts: ListingDraft[] = [];
     const updates: { record: Checked; links: ResolvedLinks }[] = [];
@@ -283,7 +293,15 @@ export class ImportRun {
     );
     if ('draft' in made) {
       const { key, images = [] } = record.listing;
-      this.sourceOf.set(made.draft, { key, fingerprint: record.fingerprint, index: record.index, images, address: record.address });
+      const documents = record.documents ?? [];
+      this.sourceOf.set(made.draft, {
+        key,
+        fingerprint: record.fingerprint,
+        index: record.index,
+        images,
+        documents,
+        address: record.address,
+      });
     }
     return made;
   }
@@ -306,6 +324,7 @@ export class ImportRun {
       return;
     }
     if (listing.images !== undefined) await this.pictures.replace(record.existing!.listingId, listing.images);
+    if (record.documents !== undefined) await this.pictures.replace(record.existing!.listingId, record.documents, 'document');
     if (record.address)
       this.redirectsKept += await this.redirects.keep(this.db, [
         { address: record.address, record: { listingId: record.existing!.listingId } },
@@ -331,6 +350,8 @@ export class ImportRun {
       trx,
       sources.flatMap(({ images }, n) => (images.length > 0 ? [{ listingId: ids[n]!, urls: images }] : [])),
     );
+    const documents = sources.flatMap(({ documents }, n) => (documents.length > 0 ? [{ listingId: ids[n]!, urls: documents }] : []));
+    if (documents.length > 0) await this.pictures.enqueue(trx, documents, 'document');
     this.counts.created += drafts.length;
   }
 
@@ -383,9 +404,14 @@ export class ImportRun {
   }
 }
 
-/** The record's content, independent of key order; the times a feed stamps are not imported and not counted. */
-function fingerprintOf(listing: FeedListing): string {
-  const { created_at: _created, updated_at: _updated, ...content } = listing;
+/**
+ * The record's content as a hash, independent of key order: its fields and, when it gives them, its documents; the
+ * times a feed stamps are not imported and not counted.
+ */
+function fingerprintOf(listing: FeedListing, documents?: readonly string[]): string {
+  const { created_at: _created, updated_at: _updated, ...fields } = listing;
+  // Records without documents hash as they always did, so that their next import finds them unchanged.
+  const content = documents === undefined || documents.length === 0 ? fields : { ...fields, '(documents)': documents };
   const sorted = Object.fromEntries(
     Object.entries(content)
       .filter(([, value]) => value !== undefined)

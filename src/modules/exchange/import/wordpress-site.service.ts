@@ -41,8 +41,11 @@ export interface MigrationReport {
   pictures: { fetched: number; skipped: number };
   /** Floor plans of the imported listings, multi-units included. */
   plans: number;
-  /** Attachments of the imported listings (brochures), which are not carried: the API's listing has no documents. */
-  attachments: { notCarried: number };
+  /**
+   * Attachments of the imported listings (brochures): PDFs on the site's host (or an allowed one) carried as the
+   * listings' documents, fetched like the pictures; the others (not PDF: each a warning; on another host) not.
+   */
+  attachments: { carried: number; notCarried: number };
   /** Old permalinks (`<link>`) of the listings, agents and agencies written, kept as redirects to their pages here. */
   redirects: number;
   warnings: number;
@@ -103,12 +106,12 @@ class SiteRun {
     accounts: { created: 0 },
     pictures: { fetched: 0, skipped: 0 },
     plans: 0,
-    attachments: { notCarried: 0 },
+    attachments: { carried: 0, notCarried: 0 },
     redirects: 0,
     warnings: 0,
     rejected: 0,
   };
-  /** A listing record's attachments and skipped pictures until the import says whether it was imported. */
+  /** A listing record's attachments not carried and skipped pictures until the import says whether it was imported. */
   private readonly pending = new WeakMap<ListingRecord, { attachments: number; skipped: number }>();
   private readonly authors = new Map<string, Extract<WxrRecord, { kind: 'author' }>>();
   private readonly agentEmails = new Set<string>();
@@ -144,15 +147,20 @@ class SiteRun {
         const images = record.listing.images?.filter((url) => this.pictureHosts.has(hostOf(url)));
         this.picturesSkipped += (record.listing.images?.length ?? 0) - (images?.length ?? 0);
         const listing = images === undefined ? record.listing : { ...record.listing, images };
+        // WXR carries the whole listing: no documents is an empty list (an update drops those it had).
+        const documents = record.documents.filter((url) => this.pictureHosts.has(hostOf(url)));
+        const notPdf = record.warnings.filter((warning) => warning.field === 'attachments').length;
         const feedRecord: ListingRecord = {
           kind: 'listing',
           at: record.at,
           listing,
+          documents,
           ...(author?.email ? { owner: author.email } : {}),
           ...(record.warnings.length > 0 ? { warnings: record.warnings } : {}),
         };
         const skipped = (record.listing.images?.length ?? 0) - (images?.length ?? 0);
-        if (record.attachments > 0 || skipped > 0) this.pending.set(feedRecord, { attachments: record.attachments, skipped });
+        const notCarried = notPdf + record.documents.length - documents.length;
+        if (notCarried > 0 || skipped > 0) this.pending.set(feedRecord, { attachments: notCarried, skipped });
         yield feedRecord;
       } else if (record.kind === 'unreadable') yield record;
     }
@@ -166,6 +174,7 @@ class SiteRun {
     report.listings[state] = (report.listings[state] ?? 0) + 1;
     report.pictures.fetched += listing.images?.length ?? 0;
     report.plans += listing.floor_plans?.length ?? 0;
+    report.attachments.carried += record.documents?.length ?? 0;
     const pending = this.pending.get(record);
     if (pending) {
       report.attachments.notCarried += pending.attachments;

@@ -1,13 +1,19 @@
 import type { Executor } from '../../../db/executor.js';
+import type { FeedFileKind } from '../../../db/schema/index.js';
 
-/** The URLs a feed gave each listing, in gallery order. */
-export async function urlsByListing(db: Executor, listingIds: readonly number[]): Promise<Map<number, string[]>> {
+/** The URLs of `kind` a feed gave each listing, in gallery (or attachments) order. */
+export async function urlsByListing(
+  db: Executor,
+  listingIds: readonly number[],
+  kind: FeedFileKind = 'picture',
+): Promise<Map<number, string[]>> {
   const urls = new Map<number, string[]>();
   if (listingIds.length === 0) return urls;
   const rows = await db
     .selectFrom('feed_pictures')
     .select(['listing_id', 'url'])
     .where('listing_id', 'in', listingIds)
+    .where('kind', '=', kind)
     .orderBy('listing_id')
     .orderBy('position')
     .execute();
@@ -15,9 +21,14 @@ export async function urlsByListing(db: Executor, listingIds: readonly number[])
   return urls;
 }
 
-export async function insertPictures(db: Executor, pictures: readonly { listingId: number; urls: readonly string[] }[], at: string) {
+export async function insertPictures(
+  db: Executor,
+  pictures: readonly { listingId: number; urls: readonly string[] }[],
+  at: string,
+  kind: FeedFileKind = 'picture',
+) {
   const rows = pictures.flatMap(({ listingId, urls }) =>
-    urls.map((url, position) => ({ listing_id: listingId, position, url, not_before: at })),
+    urls.map((url, position) => ({ listing_id: listingId, kind, position, url, not_before: at })),
   );
   // Several statements when a batch names many pictures: SQLite binds at most 32,766 values in one.
   for (let start = 0; start < rows.length; start += 5_000) {
@@ -28,9 +39,14 @@ export async function insertPictures(db: Executor, pictures: readonly { listingI
   }
 }
 
-/** Removes a listing's pictures; the media ids of those already stored, for the caller to discard. */
-export async function deletePicturesOf(db: Executor, listingId: number): Promise<number[]> {
-  const rows = await db.deleteFrom('feed_pictures').where('listing_id', '=', listingId).returning('media_id').execute();
+/** Removes a listing's pictures (or documents); the media ids of those already stored, for the caller to discard. */
+export async function deletePicturesOf(db: Executor, listingId: number, kind: FeedFileKind = 'picture'): Promise<number[]> {
+  const rows = await db
+    .deleteFrom('feed_pictures')
+    .where('listing_id', '=', listingId)
+    .where('kind', '=', kind)
+    .returning('media_id')
+    .execute();
   return rows.flatMap((row) => (row.media_id === null ? [] : [row.media_id]));
 }
 
@@ -82,12 +98,13 @@ export async function markFailedTry(db: Executor, id: number, attempts: number, 
     .execute();
 }
 
-/** The stored pictures of a listing's feed gallery, in order. */
-export async function storedGallery(db: Executor, listingId: number): Promise<number[]> {
+/** The stored pictures of a listing's feed gallery (or its documents), in order. */
+export async function storedGallery(db: Executor, listingId: number, kind: FeedFileKind = 'picture'): Promise<number[]> {
   const rows = await db
     .selectFrom('feed_pictures')
     .select('media_id')
     .where('listing_id', '=', listingId)
+    .where('kind', '=', kind)
     .where('state', '=', 'stored')
     .where('media_id', 'is not', null)
     .orderBy('position')

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { type OutboundPolicy, OutboundError, fetchGuardedBytes } from '../../../adapters/http/guarded-fetch.js';
 import type { Executor } from '../../../db/executor.js';
-import type { DB } from '../../../db/schema/index.js';
+import type { DB, FeedFileKind } from '../../../db/schema/index.js';
 import { translate } from '../../../i18n/index.js';
 import { AppError } from '../../../lib/errors.js';
 import type { MediaService } from '../../media/index.js';
@@ -29,7 +29,8 @@ const CLAIM_MS = 5 * 60_000;
  * background job, so an import never waits for the network. Each picture is downloaded through the outbound
  * guard (public addresses only, unless a host is allowed; the upload size limit), checked and re-encoded as an
  * upload is, stored, owned by the listing's author, and put in its place in the gallery. A failed download is
- * tried again later, three times in all.
+ * tried again later, three times in all. Documents (a WordPress site's brochures) go the same way into the
+ * listing's attachments, checked as an uploaded PDF is.
  */
 export class FeedPictures {
   constructor(
@@ -39,9 +40,13 @@ export class FeedPictures {
     private readonly policy: OutboundPolicy,
   ) {}
 
-  /** Records the pictures of new listings, in the transaction that writes them. */
-  async enqueue(trx: Executor, pictures: readonly { listingId: number; urls: readonly string[] }[]): Promise<void> {
-    await repository.insertPictures(trx, pictures, new Date().toISOString());
+  /** Records the pictures (or documents) of new listings, in the transaction that writes them. */
+  async enqueue(
+    trx: Executor,
+    pictures: readonly { listingId: number; urls: readonly string[] }[],
+    kind: FeedFileKind = 'picture',
+  ): Promise<void> {
+    await repository.insertPictures(trx, pictures, new Date().toISOString(), kind);
   }
 
   /**
@@ -49,12 +54,12 @@ export class FeedPictures {
    * pictures of the old list go at once (their media with them); the new ones follow as the job fetches them.
    * Says whether anything changed.
    */
-  async replace(listingId: number, urls: readonly string[]): Promise<boolean> {
-    const current = (await repository.urlsByListing(this.db, [listingId])).get(listingId) ?? [];
+  async replace(listingId: number, urls: readonly string[], kind: FeedFileKind = 'picture'): Promise<boolean> {
+    const current = (await repository.urlsByListing(this.db, [listingId], kind)).get(listingId) ?? [];
     if (current.length === urls.length && current.every((url, n) => url === urls[n])) return false;
     const dropped = await this.db.transaction().execute(async (trx) => {
-      const stored = await repository.deletePicturesOf(trx, listingId);
-      await repository.insertPictures(trx, [{ listingId, urls }], new Date().toISOString());
+      const stored = await repository.deletePicturesOf(trx, listingId, kind);
+      await repository.insertPictures(trx, [{ listingId, urls }], new Date().toISOString(), kind);
       return stored;
     });
     await this.media.discard(dropped);
@@ -103,7 +108,10 @@ export class FeedPictures {
       // A listing without an author cannot own pictures: the bulk writer refuses such galleries too.
       if (picture.author_id === null) throw new Error('the listing has no author to own its pictures');
       const { bytes } = await fetchGuardedBytes(picture.url, this.policy);
-      mediaId = await this.media.storeImageFor(picture.author_id, bytes);
+      mediaId =
+        picture.kind === 'document'
+          ? await this.media.storeDocumentFor(picture.author_id, bytes, documentTitleOf(picture.url))
+          : await this.media.storeImageFor(picture.author_id, bytes);
     } catch (error) {
       const tries = picture.attempts + 1;
       const retryAt = tries < MAX_TRIES ? new Date(now.getTime() + FIRST_RETRY_MS * 4 ** (tries - 1)).toISOString() : null;
@@ -115,8 +123,27 @@ export class FeedPictures {
       await this.media.discard([mediaId]);
       return;
     }
-    await this.properties.setImportedGallery(picture.listing_id, await repository.storedGallery(this.db, picture.listing_id));
+    if (picture.kind === 'document') {
+      await this.properties.setImportedAttachments(
+        picture.listing_id,
+        await repository.storedGallery(this.db, picture.listing_id, 'document'),
+      );
+    } else {
+      await this.properties.setImportedGallery(picture.listing_id, await repository.storedGallery(this.db, picture.listing_id));
+    }
   }
+}
+
+/** A fetched document's title: its file's name ("Brochure Villa.pdf"), as the site's visitors saw it linked. */
+function documentTitleOf(url: string): string {
+  let name = '';
+  try {
+    name = new URL(url).pathname.split('/').pop() ?? '';
+    name = decodeURIComponent(name);
+  } catch {
+    // A name that does not decode is shown as written.
+  }
+  return name.slice(0, 200);
 }
 
 type Claimed = Awaited<ReturnType<typeof repository.claimDue>>[number];

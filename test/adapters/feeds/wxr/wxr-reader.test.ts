@@ -207,7 +207,7 @@ describe('readWxrSite', () => {
         at: 'line 148',
         authorLogin: 'maria',
         listing: { ...VILLA, url: 'https://costa-homes.example/property/villa-nueva-andalucia/' },
-        attachments: 0,
+        documents: [],
         warnings: [],
       },
       {
@@ -215,7 +215,7 @@ describe('readWxrSite', () => {
         at: 'line 212',
         authorLogin: 'admin',
         listing: { ...APARTMENT, url: 'https://costa-homes.example/?post_type=property&p=102' },
-        attachments: 0,
+        documents: [],
         warnings: [],
       },
     ]);
@@ -321,7 +321,7 @@ describe('readWxrSite', () => {
     });
   });
 
-  it('carries energy fields as additional features, multi-units as plans, counts attachments', async () => {
+  it('carries energy fields as additional features, multi-units as plans, PDF attachments as documents', async () => {
     const unit = {
       fave_mu_title: 'Unit 2',
       fave_mu_beds: '2',
@@ -346,16 +346,24 @@ describe('readWxrSite', () => {
               fave_energy_global_index: '120 kWh/m²a',
               fave_epc_current_rating: '',
               fave_multi_units: units,
-              fave_attachments: ['50', '51', '99'],
+              fave_attachments: ['50', '51', '99', '52', '53'],
             },
           }),
           attachment('50', 'brochure.pdf'),
           attachment('51', 'plan.pdf'),
+          attachment('52', 'terms.docx'),
+          item('53', 'attachment', {
+            status: 'inherit',
+            extra:
+              '<wp:post_mime_type>application/pdf</wp:post_mime_type><wp:attachment_url>https://site.example/download?id=53</wp:attachment_url>',
+          }),
         ].join('\n'),
       ),
     );
     expect(only(records, 'listing')[0]).toMatchObject({
-      attachments: 2,
+      // In order; 99 is no attachment of the export; 52 is no PDF (a warning); 53 is one by its type.
+      documents: ['https://site.example/brochure.pdf', 'https://site.example/plan.pdf', 'https://site.example/download?id=53'],
+      warnings: [{ field: 'attachments', reason: 'must be a PDF document (attachment 52 is not one, left out)' }],
       listing: {
         // The site's own row of a title comes first and is kept; an empty energy field is left out.
         additional_features: [
