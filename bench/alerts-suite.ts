@@ -123,6 +123,8 @@ interface Settings {
 
 async function measureDataset(app: Compiled, config: DatabaseConfig, uploadDir: string, settings: Settings): Promise<AlertsDataset> {
   const { loadMatchableListings } = app.matcherRepository;
+  // What SearchService gives the alerts (matchableListings, resolveTermsIn), from the compiled repositories.
+  const searchReads = { matchableListings: loadMatchableListings, resolveTermsIn: resolveTerms };
   const label = `${config.kind}, ${settings.searches.toLocaleString('en-US')} saved searches`;
   progress(`${label}: seeding ${settings.listings.toLocaleString('en-US')} listings`);
   const seeding = await seedDataset(config, uploadDir, { count: settings.listings });
@@ -146,7 +148,7 @@ async function measureDataset(app: Compiled, config: DatabaseConfig, uploadDir: 
     await db.updateTable('listings').set({ status: 'pending' }).where('id', 'in', chosen).execute();
 
     const notifier = new app.notifier.Notifier({ push: false });
-    const alerts = new app.alerts.SavedSearchAlerts(db, notifier);
+    const alerts = new app.alerts.SavedSearchAlerts(db, notifier, searchReads);
     const heapBefore = process.memoryUsage().heapUsed;
     progress(`${label}: building the index`);
     const coldBuildMs = await timed(() => alerts.warm());
@@ -192,7 +194,7 @@ async function measureDataset(app: Compiled, config: DatabaseConfig, uploadDir: 
 
     progress(`${label}: in-memory lookups against matchesListing over every saved search`);
     const listings = await loadMatchableListings(db, [...alone, ...announced]);
-    const index = new app.index.SavedSearchIndex();
+    const index = new app.index.SavedSearchIndex(searchReads);
     const secondBuildMs = await timed(() => db.transaction().execute((trx) => index.refresh(trx)));
     const everySearch = await resolvedSearches(db);
     index.matching(listings[0]!); // the first call compiles the lookup: not what is measured

@@ -76,9 +76,9 @@ function createModules(platform: Platform) {
   const users = createUsersModule(platform, { ...accounts.services, ...auth.services, ...media.services, ...properties.services });
   const search = createSearchModule(platform, properties.services);
   const directory = createDirectoryModule(platform, { ...properties.services, ...search.services });
-  const leads = createLeadsModule(platform, properties.services);
-  const reviews = createReviewsModule(platform, { ...properties.services, ...directory.services });
   const notifications = createNotificationsModule(platform);
+  const leads = createLeadsModule(platform, { ...properties.services, ...directory.services, ...notifications.services });
+  const reviews = createReviewsModule(platform, { ...properties.services, ...directory.services });
   const savedSearches = createSavedSearchesModule(platform, { ...search.services, ...notifications.services });
   const payments = createPaymentsModule(platform, { ...accounts.services, ...users.services, ...properties.services });
   const stats = createStatsModule(platform);

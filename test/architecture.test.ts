@@ -96,6 +96,13 @@ export function checkArchitecture(files: SourceFacts[], dialectAllowed: Readonly
       report('9 console → server', edge.from, describeImport(edge));
   }
 
+  // Rule 12: a module's face exports services, types and route plugins, never a repository's function or query
+  // fragment: another module would run SQL it does not own, with an executor it chose.
+  for (const edge of files.flatMap((f) => f.imports)) {
+    if (/^src\/modules\/[^/]+\/index\.ts$/.test(edge.from) && edge.kind === 're-export' && edge.to.endsWith('.repository.ts'))
+      report('12 face exports a repository', edge.from, describeImport(edge));
+  }
+
   // Rule 8: a file under src/modules/ or src/jobs/ that issues SQL is a *.repository.ts; the website issues none.
   for (const { file, sqlCalls } of files) {
     if (file.startsWith('src/site/') && sqlCalls.length > 0) {
@@ -185,6 +192,7 @@ describe('the architecture checker', () => {
       'src/db/dialect/index.ts': `import { PostgresAdapter } from 'kysely';\nexport const dialectOf = (db) => (db instanceof PostgresAdapter ? 'postgres' : 'sqlite');`,
       'src/modules/search/geo.ts': `export const toCell = 1;`,
       'src/modules/a/index.ts': `export { A } from './a.service.js';`,
+      'src/modules/b/index.ts': `export { rows } from './b.repository.js';\nexport type { Row } from './b.repository.js';`,
       'src/modules/a/a.service.ts': [
         `import { type Row } from '../b/b.repository.js';`,
         `import { runOutbox } from '../../jobs/outbox.js';`,
@@ -228,6 +236,7 @@ describe('the architecture checker', () => {
         '8 SQL outside a repository | src/site/pages/home/home.routes.tsx',
         '10 site → db/jobs | src/site/pages/home/home.routes.tsx',
         '10 → site | src/http/console.ts',
+        '12 face exports a repository | src/modules/b/index.ts',
         '9 console → server | console/src/features/x/index.tsx',
       ].sort(),
     );
@@ -235,6 +244,9 @@ describe('the architecture checker', () => {
     expect(report).toContain(`src/db/migrations/0001_x.ts:1 import '../../modules/search/geo.js'`);
     expect(report).toContain(`src/modules/a/a.service.ts:1 import type '../b/b.repository.js'`);
     expect(report).toContain(`src/adapters/push/fcm.ts:1 dynamic import '../../modules/b/index.js'`);
+    // The face's type re-export (line 2) is allowed; its function re-export (line 1) is not.
+    expect(report).toContain(`src/modules/b/index.ts:1 re-export './b.repository.js'`);
+    expect(report).not.toContain(`src/modules/b/index.ts:2`);
     expect(report).toContain('a → b → a');
     expect(report).toContain(
       `src/modules/b/b.service.ts: :2 dialectOf(db) === 'sqlite', :2 dialectOf(), :3 switch (dialect), :3 case 'postgres'`,
@@ -248,7 +260,7 @@ describe('the architecture checker', () => {
       'src/db/database.ts': `export const open = (c) => (c.kind === 'sqlite' ? 1 : 2);`,
       'src/config.ts': `export const kind = (url: string) => (url.startsWith('sqlite:') ? 'sqlite' : 'postgres');`,
       'src/db/migrations/0001_x.ts': `import { identity } from '../dialect/columns.js';\nimport type { Kysely } from 'kysely';`,
-      'src/modules/a/index.ts': `export { A } from './a.service.js';\nexport type { ARow } from './a.mapper.js';`,
+      'src/modules/a/index.ts': `export { A } from './a.service.js';\nexport type { ARow } from './a.mapper.js';\nexport { type Row } from './a.repository.js';`,
       'src/modules/a/a.service.ts': [
         `import type { Kysely, Transaction, SelectQueryBuilder } from 'kysely';`,
         `import * as repository from './a.repository.js';`,

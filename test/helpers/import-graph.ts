@@ -8,7 +8,7 @@ import ts from 'typescript';
  * `scanSource` is pure: the test feeds it in-memory sources to prove each rule fires.
  */
 
-type ImportKind = 'import' | 'import type' | 're-export' | 'dynamic import';
+type ImportKind = 'import' | 'import type' | 're-export' | 're-export type' | 'dynamic import';
 
 /** One import of one file; `to` is repository-relative (`src/…/x.ts`) when relative, else the bare specifier. */
 export interface ImportEdge {
@@ -142,7 +142,10 @@ export function scanSource(file: string, text: string): SourceFacts {
       if (node.moduleSpecifier.text === 'kysely' && named && ts.isNamedImports(named))
         kyselySql ||= named.elements.some((e) => e.name.text === 'sql' && !e.isTypeOnly);
     } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
-      addImport(node, node.moduleSpecifier.text, 're-export');
+      const named = node.exportClause;
+      const typeOnly =
+        node.isTypeOnly || (!!named && ts.isNamedExports(named) && named.elements.length > 0 && named.elements.every((e) => e.isTypeOnly));
+      addImport(node, node.moduleSpecifier.text, typeOnly ? 're-export type' : 're-export');
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const specifier = node.arguments[0] && literalText(node.arguments[0]);
       if (specifier !== undefined) addImport(node, specifier, 'dynamic import'); // NOTE: computed specifiers are not followed

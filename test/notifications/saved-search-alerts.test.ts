@@ -33,7 +33,7 @@ describeEachDialect('saved-search alerts (%s)', (dialect) => {
     t = await buildTestApp(dialect);
     db = t.database.db;
     client = savedSearchClient(t.app);
-    alerts = new SavedSearchAlerts(db, t.services.notifier);
+    alerts = new SavedSearchAlerts(db, t.services.notifier, t.services.search);
     apartment = await newTerm(t.services.taxonomies, 'property_type', { name: unique('Apartment ') });
     villa = await newTerm(t.services.taxonomies, 'property_type', { name: unique('Villa ') });
   });
@@ -207,7 +207,7 @@ describeEachDialect('saved-search alerts (%s)', (dialect) => {
     const city = await newCity();
     const searches = await Promise.all([1, 2, 3].map(() => save(auth, `city=${city.slug}`, 'daily')));
     await published([await listingIn(city), await listingIn(city)], at(HOUR));
-    const peer = new SavedSearchAlerts(db, t.services.notifier, { digestBatchSize: 1 });
+    const peer = new SavedSearchAlerts(db, t.services.notifier, t.services.search, { digestBatchSize: 1 });
     await Promise.all([alerts.sendDigests(at(DAY + HOUR)), peer.sendDigests(at(DAY + HOUR)), peer.sendDigests(at(DAY + HOUR))]);
     const digests = await digestsOf(user.id);
     expect(digests.map((d) => d.data.saved_search_id).sort()).toEqual([...searches].sort());
@@ -259,7 +259,7 @@ describeEachDialect('saved-search alerts (%s)', (dialect) => {
     expect((await published([another], at(3 * HOUR))).map((a) => a.source)).toEqual([`match:${late}:${another}`]);
 
     // A second process (its own index) agrees.
-    const peer = new SavedSearchAlerts(db, t.services.notifier);
+    const peer = new SavedSearchAlerts(db, t.services.notifier, t.services.search);
     const third = await listingIn(created);
     expect(await db.transaction().execute((trx) => peer.matchPublished(trx, [third], at(4 * HOUR)))).toMatchObject([
       { source: `match:${late}:${third}` },

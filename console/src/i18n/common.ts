@@ -1,6 +1,6 @@
 import type { Messages } from './languages';
 
-/** Words every screen shares: the shell, paging, actions, states of a request, the states of a listing. */
+/** Words every screen shares: the shell, paging, actions, states of a request, the states of a listing, the columns and kinds of a list of reviews. */
 export const common: Messages = {
   en: {
     app_name: 'realty-api console',
@@ -47,6 +47,15 @@ export const common: Messages = {
     listing_state_disapproved: 'Disapproved',
     listing_state_expired: 'Expired',
     listing_state_sold: 'Sold',
+    review_col_rating: 'Rating',
+    review_col_review: 'Review',
+    review_col_date: 'Date',
+    review_no_title: 'No title',
+    review_kind_property: 'Listing',
+    review_kind_agent: 'Agent',
+    review_kind_agency: 'Agency',
+    review_unavailable: 'No longer available',
+    review_reactions: '{{likes}} found it helpful, {{dislikes}} did not',
   },
   ar: {
     app_name: 'لوحة تحكم realty-api',
@@ -93,6 +102,15 @@ export const common: Messages = {
     listing_state_disapproved: 'مرفوض',
     listing_state_expired: 'منتهي الصلاحية',
     listing_state_sold: 'مُباع',
+    review_col_rating: 'التقييم',
+    review_col_review: 'المراجعة',
+    review_col_date: 'التاريخ',
+    review_no_title: 'بلا عنوان',
+    review_kind_property: 'إعلان',
+    review_kind_agent: 'وكيل',
+    review_kind_agency: 'وكالة',
+    review_unavailable: 'لم يعد متاحًا',
+    review_reactions: 'وجده {{likes}} مفيدًا، و{{dislikes}} غير مفيد',
   },
   es: {
     app_name: 'Consola de realty-api',
@@ -139,6 +157,15 @@ export const common: Messages = {
     listing_state_disapproved: 'Rechazado',
     listing_state_expired: 'Caducado',
     listing_state_sold: 'Vendido',
+    review_col_rating: 'Valoración',
+    review_col_review: 'Reseña',
+    review_col_date: 'Fecha',
+    review_no_title: 'Sin título',
+    review_kind_property: 'Anuncio',
+    review_kind_agent: 'Agente',
+    review_kind_agency: 'Agencia',
+    review_unavailable: 'Ya no está disponible',
+    review_reactions: '{{likes}} la encontraron útil, {{dislikes}} no',
   },
   fr: {
     app_name: 'Console realty-api',
@@ -185,5 +212,14 @@ export const common: Messages = {
     listing_state_disapproved: 'Refusée',
     listing_state_expired: 'Expirée',
     listing_state_sold: 'Vendue',
+    review_col_rating: 'Note',
+    review_col_review: 'Avis',
+    review_col_date: 'Date',
+    review_no_title: 'Sans titre',
+    review_kind_property: 'Annonce',
+    review_kind_agent: 'Agent',
+    review_kind_agency: 'Agence',
+    review_unavailable: 'N’est plus disponible',
+    review_reactions: '{{likes}} l’ont trouvé utile, {{dislikes}} non',
   },
 };

@@ -10,7 +10,14 @@ import type { PropertyListRecord } from '../properties/index.js';
 import type { SearchQueryInput } from '../search/index.js';
 import type { AgentsService } from './agents.service.js';
 import { AnswerCache } from '../../lib/answer-cache.js';
-import { assertCanSeeAgent, assertMayEditAgency, canSeeAgent, mayDetachAgent, seesHiddenAgentsOf } from './directory-access.js';
+import {
+  type AgencyAccess,
+  assertCanSeeAgent,
+  assertMayEditAgency,
+  canSeeAgent,
+  mayDetachAgent,
+  seesHiddenAgentsOf,
+} from './directory-access.js';
 import { findAgencyAccess, findAgentAccess } from './directory.repository.js';
 import { changesAgency, checkAgencyInput } from './directory-input.js';
 import type { DirectoryListings } from './directory-listings.service.js';
@@ -56,6 +63,11 @@ export class AgenciesService {
     private readonly listings: DirectoryListings,
     private readonly agents: AgentsService,
   ) {}
+
+  /** Who stands behind an agency (its account): what other modules' permission rules read. */
+  findAccess(id: number): Promise<AgencyAccess | undefined> {
+    return findAgencyAccess(this.db, id);
+  }
 
   /** GET /agencies: one page, shared by every caller while the data version holds. */
   async list(query: AgencyListInput): Promise<AgencyListRecord> {

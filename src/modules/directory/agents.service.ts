@@ -10,7 +10,7 @@ import type { MediaRecord } from '../media/index.js';
 import type { PropertyListRecord } from '../properties/index.js';
 import type { SearchQueryInput } from '../search/index.js';
 import { AnswerCache } from '../../lib/answer-cache.js';
-import { assertCanSeeAgent, assertMayEditAgent, type ManagedRecords } from './directory-access.js';
+import { type AgentAccess, assertCanSeeAgent, assertMayEditAgent, type ManagedRecords } from './directory-access.js';
 import { findAgentAccess } from './directory.repository.js';
 import { changesAgent, checkAgentInput } from './directory-input.js';
 import type { DirectoryListings } from './directory-listings.service.js';
@@ -77,6 +77,11 @@ export class AgentsService {
   }
 
   /** The user's agency and the agent records they manage, whatever their visibility (docs/api.md 0.3, 5.2). */
+  /** Who stands behind an agent (account, agency, visibility): what other modules' permission rules read. */
+  findAccess(id: number): Promise<AgentAccess | undefined> {
+    return findAgentAccess(this.db, id);
+  }
+
   async managedBy(userId: number): Promise<ManagedRecords> {
     return repository.findManagedRecords(this.db, userId);
   }

@@ -1,22 +1,14 @@
-import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema/index.js';
-import { type PageWindow, pageWindow, paginationOf } from '../../lib/paging.js';
+import { pageWindow, paginationOf } from '../../lib/paging.js';
 import type { AuthUser } from '../../lib/signed-in-user.js';
 import type { ListSort, PropertyListRecord, PropertiesService } from '../properties/index.js';
 import { type SearchQueryInput, normalizeSearchQuery, isPlainListing, type SearchService } from '../search/index.js';
 import { AnswerCache } from '../../lib/answer-cache.js';
-import { findAgencyListingPage, findAgentListingPage, type IdPage } from './directory-pages.repository.js';
 
 /** Distinct listing pages kept; past this the cache starts over. */
 const MAX_CACHED_PAGES = 2000;
 
 /** Whose published listings a page shows (docs/api.md 12). */
 export type ListingOwner = { kind: 'agent'; id: number } | { kind: 'agency'; id: number };
-
-const FIND_PAGE: Record<ListingOwner['kind'], (db: Kysely<DB>, id: number, sort: ListSort, window: PageWindow) => Promise<IdPage>> = {
-  agent: findAgentListingPage,
-  agency: findAgencyListingPage,
-};
 
 /**
  * Pages of an agent's or an agency's published listings (GET /agents/{id}/properties, /agencies/{id}/properties).
@@ -28,7 +20,6 @@ export class DirectoryListings {
   private readonly pages = new AnswerCache<PropertyListRecord>(MAX_CACHED_PAGES);
 
   constructor(
-    private readonly db: Kysely<DB>,
     private readonly properties: PropertiesService,
     private readonly search: SearchService,
   ) {}
@@ -42,7 +33,7 @@ export class DirectoryListings {
     const key = `${owner.kind}:${owner.id}:${sort}:${window.page}:${window.perPage}`;
     let answer = this.pages.get(key, version);
     if (!answer) {
-      const page = await FIND_PAGE[owner.kind](this.db, owner.id, sort, window);
+      const page = await this.properties.publishedPageOf(owner, sort, window);
       answer = Object.freeze({ properties: await this.properties.summaries(null, page.ids), pagination: paginationOf(page.total, window) });
       this.pages.set(key, version, answer);
     }

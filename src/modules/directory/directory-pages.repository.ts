@@ -2,7 +2,6 @@ import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kyse
 import { asciiLower, asciiLowerCase, escapeLike } from '../../db/dialect/index.js';
 import type { DB } from '../../db/schema/index.js';
 import type { PageWindow } from '../../lib/paging.js';
-import { type ListSort, inListOrder } from '../properties/index.js';
 import type { DirectorySort } from './directory.schemas.js';
 
 /** The SQL that picks and counts the ids of a directory page; the records are built from the ids elsewhere. */
@@ -104,43 +103,4 @@ function inDirectoryOrder<TB extends 'agents' | 'agencies', O>(
       break;
   }
   return query.orderBy(sql`id`, 'desc');
-}
-
-/** One page of the published listings naming the agent (docs/api.md 12), in the order of `sortby`. */
-export async function findAgentListingPage(db: Kysely<DB>, agentId: number, sort: ListSort, window: PageWindow): Promise<IdPage> {
-  const query = db
-    .selectFrom('listings')
-    .where('status', '=', 'publish')
-    .where('id', 'in', db.selectFrom('listing_agents').select('listing_id').where('agent_id', '=', agentId));
-  return listingPage(query, sort, window);
-}
-
-/** One page of the agency's published listings: its own (`agency_id`) and those naming one of its agents. */
-export async function findAgencyListingPage(db: Kysely<DB>, agencyId: number, sort: ListSort, window: PageWindow): Promise<IdPage> {
-  const query = db
-    .selectFrom('listings')
-    .where('status', '=', 'publish')
-    .where((eb) =>
-      eb.or([
-        eb('agency_id', '=', agencyId),
-        eb(
-          'id',
-          'in',
-          eb
-            .selectFrom('listing_agents as la')
-            .innerJoin('agents as a', 'a.id', 'la.agent_id')
-            .select('la.listing_id')
-            .where('a.agency_id', '=', agencyId),
-        ),
-      ]),
-    );
-  return listingPage(query, sort, window);
-}
-
-async function listingPage(query: SelectQueryBuilder<DB, 'listings', object>, sort: ListSort, window: PageWindow): Promise<IdPage> {
-  const [page, count] = await Promise.all([
-    inListOrder(query.select('id'), sort, false).limit(window.perPage).offset(window.offset).execute(),
-    query.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { ids: page.map((row) => row.id), total: Number(count.n) };
 }

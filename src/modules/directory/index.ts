@@ -38,7 +38,7 @@ export function createDirectoryModule(
 ): AppModule<DirectoryServices> {
   const { db } = database;
   const records = new DirectoryRecords(db, stamps, { publicUrl: config.publicUrl, storage });
-  const listings = new DirectoryListings(db, properties, search);
+  const listings = new DirectoryListings(properties, search);
   const agents = new AgentsService(db, records, listings);
   const agencies = new AgenciesService(db, records, listings, agents);
   return {
@@ -60,7 +60,6 @@ export function createDirectoryModule(
 export { canSeeAgent, isAdministrator, managesAgency, managesAgent } from './directory-access.js';
 export type { AgencyAccess, AgentAccess, ManagedRecords } from './directory-access.js';
 export type { DirectoryRatings } from './directory-ratings.service.js';
-export { findAgencyAccess, findAgentAccess } from './directory.repository.js';
 export { agencyUrl, agentUrl } from './directory.mapper.js';
 export {
   AgencyListQuery,

@@ -1,5 +1,7 @@
 import { formsRateLimit } from '../../http/rate-limit.js';
 import type { AppModule, Platform } from '../module.js';
+import type { DirectoryServices } from '../directory/index.js';
+import type { NotificationsServices } from '../notifications/index.js';
 import type { PropertiesServices } from '../properties/index.js';
 import { leadRoutes } from './leads.routes.js';
 import { Lead } from './leads.schemas.js';
@@ -13,9 +15,13 @@ export interface LeadsServices {
 /** Leads (docs/api.md 6.3): contact forms about listings, agents and agencies, mailed through the outbox. */
 export function createLeadsModule(
   { config, database }: Platform,
-  { properties }: Pick<PropertiesServices, 'properties'>,
+  {
+    properties,
+    agents,
+    notifier,
+  }: Pick<PropertiesServices, 'properties'> & Pick<DirectoryServices, 'agents'> & Pick<NotificationsServices, 'notifier'>,
 ): AppModule<LeadsServices> {
-  const leads = new LeadsService(database.db, properties);
+  const leads = new LeadsService(database.db, properties, agents, notifier);
   return {
     services: { leads },
     schemas: [Lead],

@@ -8,9 +8,9 @@ import type { AuthUser } from '../../lib/signed-in-user.js';
 import { type Language, supportedLanguage } from '../../i18n/index.js';
 import { enqueue } from '../../db/outbox.js';
 import { nowIso } from '../../lib/time.js';
-import { canSeeAgent, findAgentAccess } from '../directory/index.js';
+import { canSeeAgent, type DirectoryServices } from '../directory/index.js';
 import { assertCanView, canView, type PropertiesService } from '../properties/index.js';
-import { findEmailOptOuts } from '../notifications/index.js';
+import type { Notifier } from '../notifications/index.js';
 import { cleanContact } from './lead-input.js';
 import { leadMail, type LeadSubject } from './lead-mail.js';
 import { type LeadProperty, toLead } from './leads.mapper.js';
@@ -39,6 +39,8 @@ export class LeadsService {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly properties: PropertiesService,
+    private readonly agents: Pick<DirectoryServices['agents'], 'findAccess'>,
+    private readonly notifier: Pick<Notifier, 'emailOptOuts'>,
   ) {}
 
   /**
@@ -66,7 +68,7 @@ export class LeadsService {
           recipients.map((recipient) => recipient.userId),
         );
         // A recipient who turned `new_lead` e-mails off (docs/api.md 8 preferences) reads the lead in the app only.
-        const optedOut = await findEmailOptOuts(
+        const optedOut = await this.notifier.emailOptOuts(
           trx,
           recipients.map((recipient) => recipient.userId),
           'new_lead',
@@ -128,7 +130,7 @@ export class LeadsService {
   }
 
   private async assertAgentVisible(caller: AuthUser | null, id: number): Promise<void> {
-    const agent = await findAgentAccess(this.db, id);
+    const agent = await this.agents.findAccess(id);
     if (!agent || !canSeeAgent(caller, agent)) throw AppError.notFound();
   }
 

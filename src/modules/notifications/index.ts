@@ -93,4 +93,3 @@ export function createNotificationsModule({
 }
 
 export type { Announcement, Notifier } from './delivery/notifier.service.js';
-export { findEmailOptOuts } from './notifications.repository.js';

@@ -96,7 +96,6 @@ export function createPropertiesModule(
 export type { FeaturingCost, ListingCharges } from './listing-charges.js';
 export type { ListingAccess } from './listing-records.service.js';
 export { PUBLIC_STATES, assertCanView, canView, isModerator, isOwner } from './listing-access.js';
-export { inListOrder } from './lists/published-pages.repository.js';
 export type { ListingMoves } from './moderation/listing-moves.service.js';
 export type { ListingRatings } from './ratings/listing-ratings.service.js';
 export { FEATURE_SETTERS } from './moderation/moderation.schemas.js';

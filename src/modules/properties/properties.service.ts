@@ -108,6 +108,20 @@ export class PropertiesService {
     return { ...answer, properties: await this.withFavorites(caller, answer.properties) };
   }
 
+  /**
+   * One page of the published listings of an agent (naming it) or of an agency (its own and those naming one of
+   * its agents), in the order of `sortby`: their ids and total (docs/api.md 12, the directory's listing pages).
+   */
+  publishedPageOf(
+    owner: { kind: 'agent' | 'agency'; id: number },
+    sort: ListSort,
+    window: PageWindow,
+  ): Promise<{ ids: number[]; total: number }> {
+    return owner.kind === 'agent'
+      ? pages.findAgentListingPage(this.db, owner.id, sort, window)
+      : pages.findAgencyListingPage(this.db, owner.id, sort, window);
+  }
+
   /** Summaries of the given listings in that order, `is_favorite` set for the caller (other modules' lists). */
   async summaries(caller: AuthUser | null, ids: readonly number[]): Promise<PropertySummaryRecord[]> {
     const records = (await this.records.summariesOf(ids)).map((loaded) => loaded.record);

@@ -18,13 +18,21 @@ export function createReviewsModule(
     properties,
     listingRatings,
     agents,
+    agencies,
     directoryRatings,
-  }: Pick<PropertiesServices, 'properties' | 'listingRatings'> & Pick<DirectoryServices, 'agents' | 'directoryRatings'>,
+  }: Pick<PropertiesServices, 'properties' | 'listingRatings'> & Pick<DirectoryServices, 'agents' | 'agencies' | 'directoryRatings'>,
 ): AppModule<ReviewsServices> {
-  const reviews = new ReviewsService(database.db, stamps, properties, storage, agents, {
-    listings: listingRatings,
-    directory: directoryRatings,
-  });
+  const reviews = new ReviewsService(
+    database.db,
+    stamps,
+    properties,
+    storage,
+    { agents, agencies },
+    {
+      listings: listingRatings,
+      directory: directoryRatings,
+    },
+  );
   return {
     services: { reviews },
     schemas: [Review, UserReview],

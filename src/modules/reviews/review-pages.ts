@@ -7,7 +7,7 @@ import { type PageWindow, pageWindow, paginationOf } from '../../lib/paging.js';
 import type { AuthUser } from '../../lib/signed-in-user.js';
 import { type Language, translate } from '../../i18n/index.js';
 import type { PropertiesService } from '../properties/index.js';
-import { canSeeTarget, findTargetAccess, type TargetAccess, targetStamp } from './review-targets.js';
+import { canSeeTarget, findTargetAccess, type TargetAccess, type TargetDirectory, targetStamp } from './review-targets.js';
 import { averageRating } from '../../lib/rating.js';
 import { toReview } from './reviews.mapper.js';
 import * as repository from './reviews.repository.js';
@@ -39,6 +39,7 @@ export class ReviewPages {
     private readonly db: Kysely<DB>,
     private readonly stamps: CacheStamps,
     private readonly properties: PropertiesService,
+    private readonly directory: TargetDirectory,
     private readonly storage: FileStorage,
   ) {}
 
@@ -77,7 +78,7 @@ export class ReviewPages {
     version: string,
   ): Promise<CachedPage | undefined> {
     const [access, totals, rows, total] = await Promise.all([
-      findTargetAccess(this.db, this.properties, target),
+      findTargetAccess(this.properties, this.directory, target),
       repository.findTotals(this.db, target),
       repository.findReviewPage(this.db, target, sort, window),
       repository.countReviewsOf(this.db, target),

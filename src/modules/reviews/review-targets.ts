@@ -7,8 +7,7 @@ import {
   canSeeAgent,
   managesAgency,
   managesAgent,
-  findAgencyAccess,
-  findAgentAccess,
+  type DirectoryServices,
   type ManagedRecords,
 } from '../directory/index.js';
 import { canView, isOwner, PUBLIC_STATES, type ListingAccess, type PropertiesService } from '../properties/index.js';
@@ -18,10 +17,16 @@ import { findAgencyNames, findAgentTargets, type OwnedTargets, type TargetRef } 
 export type TargetAccess =
   { type: 'property'; listing: ListingAccess } | { type: 'agent'; agent: AgentAccess } | { type: 'agency'; agency: AgencyAccess };
 
+/** What the review rules ask the directory: who stands behind an agent or an agency. */
+export interface TargetDirectory {
+  agents: Pick<DirectoryServices['agents'], 'findAccess'>;
+  agencies: Pick<DirectoryServices['agencies'], 'findAccess'>;
+}
+
 /** Loads the access facts of a review target (one query); undefined when it does not exist. */
 export async function findTargetAccess(
-  db: Kysely<DB>,
   properties: PropertiesService,
+  directory: TargetDirectory,
   target: TargetRef,
 ): Promise<TargetAccess | undefined> {
   switch (target.type) {
@@ -30,11 +35,11 @@ export async function findTargetAccess(
       return listing && { type: 'property', listing };
     }
     case 'agent': {
-      const agent = await findAgentAccess(db, target.id);
+      const agent = await directory.agents.findAccess(target.id);
       return agent && { type: 'agent', agent };
     }
     case 'agency': {
-      const agency = await findAgencyAccess(db, target.id);
+      const agency = await directory.agencies.findAccess(target.id);
       return agency && { type: 'agency', agency };
     }
   }

@@ -16,6 +16,7 @@ import { ReviewPages } from './review-pages.js';
 import {
   canSeeTarget,
   findTargetAccess,
+  type TargetDirectory,
   findTargetTitles,
   isReviewable,
   ownedTargets,
@@ -57,11 +58,11 @@ export class ReviewsService {
     stamps: CacheStamps,
     private readonly properties: PropertiesService,
     private readonly storage: FileStorage,
-    private readonly directory: Pick<DirectoryServices['agents'], 'managedBy'>,
+    private readonly directory: TargetDirectory & { agents: Pick<DirectoryServices['agents'], 'managedBy'> },
     /** The targets' owners keep their review totals: properties for listings, directory for agents and agencies. */
     private readonly ratings: { listings: Pick<ListingRatings, 'addReview'>; directory: Pick<DirectoryRatings, 'addReview'> },
   ) {
-    this.pages = new ReviewPages(db, stamps, properties, storage);
+    this.pages = new ReviewPages(db, stamps, properties, directory, storage);
   }
 
   /** One page of a target's reviews with its rating and count; 404 when the caller may not see the target. */
@@ -83,7 +84,7 @@ export class ReviewsService {
    * number of queries whatever the page size and the number of listings.
    */
   async receivedBy(caller: AuthUser, query: ReceivedReviewsInput, lang: Language): Promise<UserReviewListRecord> {
-    const owned = ownedTargets(caller, await this.directory.managedBy(caller.id));
+    const owned = ownedTargets(caller, await this.directory.agents.managedBy(caller.id));
     return this.userReviewPage(caller, { kind: 'received', owned, targetType: query.target_type }, query, lang);
   }
 
@@ -200,7 +201,7 @@ export class ReviewsService {
 
   /** The target's access facts if the caller may see it; 404 otherwise, and for unknown targets. */
   private async visibleTarget(caller: AuthUser, target: TargetRef): Promise<TargetAccess> {
-    const access = await findTargetAccess(this.db, this.properties, target);
+    const access = await findTargetAccess(this.properties, this.directory, target);
     if (!access || !canSeeTarget(caller, access)) throw AppError.notFound();
     return access;
   }

@@ -24,7 +24,7 @@ export function createSavedSearchesModule(
   { search, notifier, notificationEvents }: SearchServices & Pick<NotificationsServices, 'notifier' | 'notificationEvents'>,
 ): AppModule<SavedSearchesServices> {
   const savedSearches = new SavedSearchesService(database.db, search, { perUser: config.savedSearchesPerUser });
-  const savedSearchAlerts = new SavedSearchAlerts(database.db, notifier);
+  const savedSearchAlerts = new SavedSearchAlerts(database.db, notifier, search);
   notificationEvents.alertPublishedListingsWith(savedSearchAlerts);
   return {
     services: { savedSearches, savedSearchAlerts },

@@ -52,7 +52,6 @@ export { boxOfCircle, boxOfPolygon, inBox } from './geo/geo.js';
 export type { RadiusCircle } from './geo/geo.js';
 export { matchesListing } from './matcher/search-matcher.js';
 export type { MatchableListing } from './matcher/search-matcher.js';
-export { loadMatchableListings } from './matcher/search-matcher.repository.js';
 export { searchQueryParams, searchQueryString } from './query/search-canonical.js';
 export { isPlainListing } from './query/search-plain.js';
 export { normalizeSavedSearchQuery, normalizeSearchQuery } from './query/search-query.js';
@@ -60,7 +59,6 @@ export { SavedSearchQueryObject, SearchQuery as SearchQueryParams } from './quer
 export type { SEARCH_ALIASES, SavedSearchFields, SearchQueryInput } from './query/search-query.schemas.js';
 export { TAXONOMY_OF } from './query/search-terms.js';
 export type { ResolvedSearch } from './query/search-terms.js';
-export { resolveTerms } from './query/search-terms.repository.js';
 export { TAXONOMY_FILTERS } from './query/search-types.js';
 export type { GeoPoint, NumberRange, SearchBox, SearchQuery, TaxonomyFilter } from './query/search-types.js';
 export { SearchAnswer } from './search.schemas.js';

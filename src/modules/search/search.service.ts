@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { CacheStamps } from '../../db/cache-versions.js';
+import type { Executor } from '../../db/executor.js';
 import type { DB } from '../../db/schema/index.js';
 import { AnswerCache } from '../../lib/answer-cache.js';
 import type { ListAnswer, ListItem } from '../../http/list-answer.js';
@@ -17,6 +18,8 @@ import type { FacetCount } from './facets/facet-counts.js';
 import { countFacets } from './facets/search-facets.repository.js';
 import { type ListingScope, type ResolvedSearch } from './query/search-terms.js';
 import { resolveTerms } from './query/search-terms.repository.js';
+import type { MatchableListing } from './matcher/search-matcher.js';
+import { loadMatchableListings } from './matcher/search-matcher.repository.js';
 import type { SearchCircle, SearchQuery, SearchSort } from './query/search-types.js';
 import { findSearchPage } from './search.repository.js';
 
@@ -60,6 +63,16 @@ export class SearchService {
     /** Absent with SEARCH_ENGINE=sql. */
     private readonly engine?: SearchEngine,
   ) {}
+
+  /** What search-matcher.ts needs of these listings, read in the caller's transaction (saved-search alerts). */
+  matchableListings(db: Executor, ids: readonly number[]): Promise<MatchableListing[]> {
+    return loadMatchableListings(db, ids);
+  }
+
+  /** The term slugs of a search resolved in the caller's transaction, uncached (what `resolve` runs on a miss). */
+  resolveTermsIn(db: Executor, query: SearchQuery): Promise<ResolvedSearch> {
+    return resolveTerms(db, query);
+  }
 
   /** Resolves the term slugs of a normalized search (search-query.ts) once; `scope` limits it to one owner's listings. */
   async resolve(query: SearchQuery, scope?: ListingScope): Promise<ResolvedSearch> {

@@ -75,10 +75,10 @@ export default function UserReviewsPage() {
       {reviews.length > 0 ? (
         <DataTable
           columns={[
-            t('my-reviews.col_rating'),
-            t('my-reviews.col_review'),
+            t('common.review_col_rating'),
+            t('common.review_col_review'),
             t('my-reviews.col_target'),
-            t('my-reviews.col_date'),
+            t('common.review_col_date'),
             t('common.actions'),
           ]}
           className="my-reviews-table"
@@ -95,20 +95,20 @@ export default function UserReviewsPage() {
                   />
                 </td>
                 <td className="review-text">
-                  {review.title ? <strong dir="auto">{review.title}</strong> : <span className="muted">{t('my-reviews.no_title')}</span>}
+                  {review.title ? <strong dir="auto">{review.title}</strong> : <span className="muted">{t('common.review_no_title')}</span>}
                   <p className="review-content" dir="auto">
                     {review.content}
                   </p>
                   <p className="muted review-meta">
-                    {t('my-reviews.reactions', {
+                    {t('common.review_reactions', {
                       likes: review.likes.toLocaleString(i18n.language),
                       dislikes: review.dislikes.toLocaleString(i18n.language),
                     })}
                   </p>
                 </td>
                 <td>
-                  <span className="tag">{t(`my-reviews.kind_${review.target_type}`)}</span>{' '}
-                  <ReviewTarget title={review.target_title} path={targetPath(review)} unavailable={t('my-reviews.unavailable')} />
+                  <span className="tag">{t(`common.review_kind_${review.target_type}`)}</span>{' '}
+                  <ReviewTarget title={review.target_title} path={targetPath(review)} unavailable={t('common.review_unavailable')} />
                 </td>
                 <td>
                   <time dateTime={review.created_at}>{formatDate(review.created_at, i18n.language)}</time>

@@ -63,10 +63,10 @@ export default function ReviewsReceivedPage() {
       {reviews.length > 0 ? (
         <DataTable
           columns={[
-            t('reviews-received.col_rating'),
-            t('reviews-received.col_review'),
+            t('common.review_col_rating'),
+            t('common.review_col_review'),
             t('reviews-received.col_target'),
-            t('reviews-received.col_date'),
+            t('common.review_col_date'),
           ]}
           caption={t('reviews-received.title')}
           className="reviews-received-table"
@@ -78,23 +78,19 @@ export default function ReviewsReceivedPage() {
                 <ReviewRating rating={review.rating} label={t('reviews-received.rating', { rating: number(review.rating) })} />
               </td>
               <td className="review-text">
-                {review.title ? (
-                  <strong dir="auto">{review.title}</strong>
-                ) : (
-                  <span className="muted">{t('reviews-received.no_title')}</span>
-                )}
+                {review.title ? <strong dir="auto">{review.title}</strong> : <span className="muted">{t('common.review_no_title')}</span>}
                 <p className="review-content" dir="auto">
                   {review.content}
                 </p>
                 <p className="muted review-meta">
                   {t('reviews-received.by', { author: review.author.display_name })}
                   {' · '}
-                  {t('reviews-received.reactions', { likes: number(review.likes), dislikes: number(review.dislikes) })}
+                  {t('common.review_reactions', { likes: number(review.likes), dislikes: number(review.dislikes) })}
                 </p>
               </td>
               <td>
-                <span className="tag">{t(`reviews-received.kind_${review.target_type}`)}</span>{' '}
-                <ReviewTarget title={review.target_title} path={targetPath(review)} unavailable={t('reviews-received.unavailable')} />
+                <span className="tag">{t(`common.review_kind_${review.target_type}`)}</span>{' '}
+                <ReviewTarget title={review.target_title} path={targetPath(review)} unavailable={t('common.review_unavailable')} />
               </td>
               <td>
                 <time dateTime={review.created_at}>{formatDate(review.created_at, i18n.language)}</time>

@@ -5,7 +5,13 @@ import { enqueueMany, type OutboxMessage } from '../../../db/outbox.js';
 import { usersWithDevices } from './devices.repository.js';
 import { type Channel, preferencesOf } from './notification-preferences.js';
 import { type NotificationTextKey, notificationText, type TextParams } from './notification-texts.js';
-import { findPreferenceRows, findUserLanguages, insertNotifications, type PreferenceRow } from '../notifications.repository.js';
+import {
+  findEmailOptOuts,
+  findPreferenceRows,
+  findUserLanguages,
+  insertNotifications,
+  type PreferenceRow,
+} from '../notifications.repository.js';
 import type { Executor } from '../../../db/executor.js';
 
 /** The outbox channels of a notification's e-mail and push message. */
@@ -59,6 +65,11 @@ export class Notifier {
   /** Connects the live streams; until then, `publish` does nothing. */
   setPublisher(publisher: NotificationPublisher): void {
     this.publisher = publisher;
+  }
+
+  /** Which of these users turned e-mails of `type` off (docs/api.md 8 preferences), read in the caller's transaction. */
+  emailOptOuts(db: Executor, userIds: readonly number[], type: NotificationType): Promise<Set<number>> {
+    return findEmailOptOuts(db, userIds, type);
   }
 
   async announce(db: Executor, announcements: readonly Announcement[], now = new Date()): Promise<NotificationRow[]> {

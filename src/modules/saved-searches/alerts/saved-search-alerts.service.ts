@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../../db/schema/index.js';
 import { groupBy } from '../../../lib/group-by.js';
 import { nowIso } from '../../../lib/time.js';
-import { loadMatchableListings } from '../../search/index.js';
+import type { SearchService } from '../../search/index.js';
 import type { Announcement, Notifier } from '../../notifications/index.js';
 import * as repository from './saved-search-alerts.repository.js';
 import { SavedSearchIndex } from './saved-search-index.service.js';
@@ -33,15 +33,17 @@ const DIGEST_PERIOD_MS = { daily: DAY_MS, weekly: 7 * DAY_MS } as const;
  * resolved searches are kept in memory (saved-search-index.service.ts), checked against the database at every call.
  */
 export class SavedSearchAlerts {
-  private readonly index = new SavedSearchIndex();
+  private readonly index: SavedSearchIndex;
   private readonly digestBatchSize: number;
   private readonly digestListedIds: number;
 
   constructor(
     private readonly db: Kysely<DB>,
     private readonly notifier: Notifier,
+    private readonly search: Pick<SearchService, 'matchableListings' | 'resolveTermsIn'>,
     options: SavedSearchAlertsOptions = {},
   ) {
+    this.index = new SavedSearchIndex(search);
     this.digestBatchSize = options.digestBatchSize ?? 500;
     this.digestListedIds = options.digestListedIds ?? 20;
   }
@@ -65,7 +67,7 @@ export class SavedSearchAlerts {
   async matchPublished(trx: Transaction<DB>, listingIds: readonly number[], now: Date): Promise<Announcement[]> {
     if (listingIds.length === 0) return [];
     await this.index.refresh(trx);
-    const listings = await loadMatchableListings(trx, [...new Set(listingIds)]);
+    const listings = await this.search.matchableListings(trx, [...new Set(listingIds)]);
     const found = listings.map((listing) => ({ listingId: listing.id, searchIds: this.index.matching(listing) }));
     const at = nowIso(now);
     const instant: repository.MatchKey[] = [];

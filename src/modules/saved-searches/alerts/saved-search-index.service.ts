@@ -4,7 +4,7 @@ import {
   matchesListing,
   normalizeSavedSearchQuery,
   TAXONOMY_OF,
-  resolveTerms,
+  type SearchService,
   type SearchQuery,
   type TaxonomyFilter,
 } from '../../search/index.js';
@@ -86,6 +86,9 @@ export class SavedSearchIndex {
   private epoch = 0;
   private refreshing: Promise<void> = Promise.resolve();
 
+  /** `search` resolves term slugs in the caller's transaction (SearchService.resolveTermsIn). */
+  constructor(private readonly search: Pick<SearchService, 'resolveTermsIn'>) {}
+
   /** Saved searches known, their distinct query strings, term selections and value lists. */
   get size(): { searches: number; queries: number; selections: number; termLists: number } {
     return { searches: this.searches.size, queries: this.queries.size, selections: this.selections.size, termLists: this.lists.size };
@@ -127,6 +130,11 @@ export class SavedSearchIndex {
     return found;
   }
 
+  /** What resolveTermsIn makes of one parameter alone. */
+  private async resolveList(db: Executor, filter: TaxonomyFilter, values: readonly string[]): Promise<number[]> {
+    return (await this.search.resolveTermsIn(db, { terms: { [filter]: [...values] } })).termIds[filter] ?? [];
+  }
+
   private async refreshNow(db: Executor): Promise<void> {
     // The stamp before the terms it vouches for, so that a change made meanwhile shows at the next call.
     const stamp = await kyselyCacheVersionReader(db)('terms');
@@ -153,7 +161,7 @@ export class SavedSearchIndex {
     const stale = new Set<Selection>();
     for (const list of this.lists.values()) {
       if (!list.values.some((value) => changed.has(value))) continue;
-      list.ids = await resolveList(db, list.filter, list.values);
+      list.ids = await this.resolveList(db, list.filter, list.values);
       for (const selection of list.selections) stale.add(selection);
     }
     for (const selection of stale) {
@@ -247,7 +255,7 @@ export class SavedSearchIndex {
     const key = listKey(filter, values);
     const known = this.lists.get(key);
     if (known) return known;
-    const list: TermList = { filter, values, ids: await resolveList(db, filter, values), selections: new Set() };
+    const list: TermList = { filter, values, ids: await this.resolveList(db, filter, values), selections: new Set() };
     this.lists.set(key, list);
     return list;
   }
@@ -308,11 +316,6 @@ function pushTo(map: Map<number, CompiledQuery[]>, key: number, compiled: Compil
 const NONE: readonly CompiledQuery[] = [];
 
 const listKey = (filter: TaxonomyFilter, values: readonly string[]) => `${filter}=${values.join(',')}`;
-
-/** What resolveTerms makes of one parameter alone. */
-async function resolveList(db: Executor, filter: TaxonomyFilter, values: readonly string[]): Promise<number[]> {
-  return (await resolveTerms(db, { terms: { [filter]: [...values] } })).termIds[filter] ?? [];
-}
 
 /** A selection's term ids, parameter by parameter, in the order the query names them. */
 function termIdsOf(lists: readonly TermList[]): TermIds {
