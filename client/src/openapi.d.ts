@@ -2804,6 +2804,17 @@ export interface components {
             description: string;
             /** @description The gallery, in order */
             gallery: components["schemas"]["Media"][];
+            /** @description The listing’s documents (brochures), in order; not in summaries */
+            attachments: {
+                /** @description The media id */
+                id: number;
+                /** Format: uri */
+                url: string;
+                /** @description The media’s title (POST /media/upload `title`, or PATCH /media/{id}) */
+                title: string;
+                /** @enum {string} */
+                mime_type: "application/pdf";
+            }[];
             floor_plans: {
                 title: string;
                 rooms: number | null;
@@ -7095,6 +7106,8 @@ export interface operations {
                     /** @description The gallery, in order: images uploaded by the caller (or already in this listing’s gallery) */
                     media_ids?: number[];
                     featured_image_id?: number | null;
+                    /** @description The documents (`attachments`), in order: PDFs uploaded by the caller (POST /media/upload) not in another listing, or already attached to this one */
+                    attachment_ids?: number[];
                     floor_plans?: {
                         title: string;
                         rooms?: number | null;
@@ -7805,6 +7818,8 @@ export interface operations {
                     /** @description The gallery, in order: images uploaded by the caller (or already in this listing’s gallery) */
                     media_ids?: number[];
                     featured_image_id?: number | null;
+                    /** @description The documents (`attachments`), in order: PDFs uploaded by the caller (POST /media/upload) not in another listing, or already attached to this one */
+                    attachment_ids?: number[];
                     floor_plans?: {
                         title: string;
                         rooms?: number | null;
