@@ -12,9 +12,10 @@
  * BENCH_EXCHANGE_PICTURES, BENCH_EXCHANGE_ROUNDS, BENCH_EXCHANGE_JSON), and the website suite (site-suite.ts: the
  * home, listing and results pages and a sitemap shard on 100,000 listings, each rotating over 1,000 distinct
  * requests; BENCH_SITE_REQUESTS, BENCH_SITE_SCENARIOS, BENCH_SITE_JSON), and the portal suite (portal-suite.ts: a portal's repeated pull of a
- * 300-listing feed, and /health beside 60 pulls; BENCH_PORTAL_LISTINGS, BENCH_PORTAL_JSON). `BENCH_SUITE=api`,
- * `search`, `alerts`, `broadcast`, `bulk`, `exchange`, `site` or `portal` runs one of them; by default (`all`) all
- * eight run, in that order.
+ * 300-listing feed, and /health beside 60 pulls; BENCH_PORTAL_LISTINGS, BENCH_PORTAL_JSON), and the WordPress suite
+ * (wxr-suite.ts: `realty-api import --format wxr` of a Houzez export of 100,000 properties on SQLite;
+ * BENCH_WXR_LISTINGS, BENCH_WXR_ROUNDS, BENCH_WXR_JSON). `BENCH_SUITE=api`, `search`, `alerts`, `broadcast`, `bulk`,
+ * `exchange`, `site`, `portal` or `wxr` runs one of them; by default (`all`) all nine run, in that order.
  */
 import os from 'node:os';
 import { runAlertsSuite } from './alerts-suite.js';
@@ -26,6 +27,7 @@ import { Cleanups, progress } from './harness.js';
 import { runPortalSuite } from './portal-suite.js';
 import { runSearchSuite } from './search-suite.js';
 import { runSiteSuite } from './site-suite.js';
+import { runWxrSuite } from './wxr-suite.js';
 
 const SUITES = {
   api: runApiSuite,
@@ -36,6 +38,7 @@ const SUITES = {
   exchange: runExchangeSuite,
   site: runSiteSuite,
   portal: runPortalSuite,
+  wxr: runWxrSuite,
 } as const;
 type SuiteName = keyof typeof SUITES;
 
@@ -43,9 +46,9 @@ const cleanups = new Cleanups();
 
 function suitesToRun(): SuiteName[] {
   const raw = process.env.BENCH_SUITE || 'all';
-  if (raw === 'all') return ['api', 'search', 'alerts', 'broadcast', 'bulk', 'exchange', 'site', 'portal'];
+  if (raw === 'all') return ['api', 'search', 'alerts', 'broadcast', 'bulk', 'exchange', 'site', 'portal', 'wxr'];
   if (raw in SUITES) return [raw as SuiteName];
-  throw new Error(`BENCH_SUITE must be api, search, alerts, broadcast, bulk, exchange, site, portal or all (got "${raw}")`);
+  throw new Error(`BENCH_SUITE must be api, search, alerts, broadcast, bulk, exchange, site, portal, wxr or all (got "${raw}")`);
 }
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
