@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 
 /** The site the export is of: its pictures and brochures are on its own host. */
-export const WXR_SITE = 'https://bench-site.example';
+const WXR_SITE = 'https://bench-site.example';
 
 const AUTHORS = 10;
 const AGENCIES = 5;
