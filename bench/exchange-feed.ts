@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import { stringify } from 'csv-stringify/sync';
 
 const TYPES = ['Apartment', 'Villa', 'Townhouse', 'Studio', 'Penthouse', 'Duplex', 'Office', 'Land'];
-const FEATURES = ['Pool', 'Garden', 'Lift', 'Terrace', 'Garage', 'Air Conditioning', 'Sea View', 'Fireplace', 'Gym', 'Storage'];
-const PLACES = [
+/** The features and places the bench's feeds give their listings (the WordPress export's too: wxr-feed.ts). */
+export const FEATURES = ['Pool', 'Garden', 'Lift', 'Terrace', 'Garage', 'Air Conditioning', 'Sea View', 'Fireplace', 'Gym', 'Storage'];
+export const PLACES = [
   ['Spain', 'Andalusia', 'Málaga'],
   ['Spain', 'Catalonia', 'Barcelona'],
   ['Portugal', 'Lisbon', 'Lisbon'],

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { FEATURES, PLACES } from './exchange-feed.js';
 
 /** The site the export is of: its pictures and brochures are on its own host. */
 const WXR_SITE = 'https://bench-site.example';
@@ -8,15 +9,7 @@ const AGENCIES = 5;
 const AGENTS = 20;
 const TYPES = ['Apartment', 'Villa', 'Townhouse', 'Studio', 'Penthouse', 'Duplex', 'Office', 'Land'];
 const STATUSES = ['For Sale', 'For Rent'];
-const FEATURES = ['Pool', 'Garden', 'Lift', 'Terrace', 'Garage', 'Air Conditioning', 'Sea View', 'Fireplace', 'Gym', 'Storage'];
 const LABELS = ['Hot Offer', 'New'];
-const PLACES = [
-  ['Spain', 'Andalusia', 'Málaga'],
-  ['Spain', 'Catalonia', 'Barcelona'],
-  ['Portugal', 'Lisbon', 'Lisbon'],
-  ['France', 'Provence', 'Nice'],
-  ['United States', 'Florida', 'Miami'],
-] as const;
 
 /** Post ids: agencies, agents, then each property n at PROPERTY_BASE + 4n with its attachments right after it. */
 const AGENCY_BASE = 100;
