@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { renderToString } from 'preact-render-to-string';
-import { ifNoneMatch } from '../http/cache.js';
+import { ifNoneMatch, PRIVATE_REVALIDATE } from '../http/cache.js';
 import { sendMovedPermanently, toAppError } from '../http/error-handler.js';
 import { translate, type Language } from '../i18n/index.js';
 import { AppError } from '../lib/errors.js';
@@ -250,7 +250,7 @@ export class Site {
       'content-security-policy': this.settings.csp,
       'referrer-policy': 'strict-origin-when-cross-origin',
       'cache-control': personal
-        ? 'private, no-cache'
+        ? PRIVATE_REVALIDATE
         : `public, max-age=0, s-maxage=${sharedMaxAgeSeconds}, stale-while-revalidate=${staleWhileRevalidateSeconds}`,
       vary: 'Cookie',
     });

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Config } from '../../../config.js';
-import { ifNoneMatch } from '../../../http/cache.js';
+import { ifNoneMatch, PRIVATE_REVALIDATE } from '../../../http/cache.js';
 import { sendCompressed } from '../../../http/compressed-body.js';
 import { Envelope, errorResponses } from '../../../http/envelope.js';
 import { perKeyRateLimit } from '../../../http/rate-limit.js';
@@ -155,7 +155,7 @@ function tokenOf(request: FastifyRequest): string {
 function sendPortalFeed(request: FastifyRequest, reply: FastifyReply, answer: PortalFeedAnswer): FastifyReply {
   if ('streamed' in answer) return sendFeedFile(reply, answer.streamed);
   const { built } = answer;
-  reply.headers({ etag: built.etag, 'cache-control': 'private, no-cache' });
+  reply.headers({ etag: built.etag, 'cache-control': PRIVATE_REVALIDATE });
   if (ifNoneMatch(request.headers['if-none-match'], built.etag)) return reply.header('vary', 'Accept-Encoding').code(304).send();
   reply.headers({ 'content-type': built.mediaType, 'content-disposition': `attachment; filename="${built.filename}"` });
   return sendCompressed(request, reply, built.body);
