@@ -285,9 +285,11 @@ describeEachDialect('scheduler (%s)', (dialect) => {
     let finished = false;
     const s = scheduler(undefined, 5).every(name, MINUTE, async () => {
       runs++;
-      if (runs < 3) return 0; // more to do: due again at the next tick
-      await hold.wait;
-      finished = true;
+      if (runs === 3) {
+        await hold.wait;
+        finished = true;
+      }
+      return 0; // more to do: due again at the next tick, for as long as the timer ticks
     });
     s.start();
     await expect.poll(() => runs).toBe(3);
@@ -296,7 +298,17 @@ describeEachDialect('scheduler (%s)', (dialect) => {
     await stopping;
     expect(finished).toBe(true);
     expect(await rowOf(name)).toMatchObject({ locked_by: null, locked_until: null, last_error: null });
-    await new Promise((resolve) => setTimeout(resolve, 30));
+
+    // A witness on the same tick: by the time it has run five times, a timer left running would have run the job again.
+    const witnessName = unique('job-');
+    let witnessRuns = 0;
+    const witness = scheduler(undefined, 5).every(witnessName, MINUTE, async () => {
+      witnessRuns++;
+      return 0;
+    });
+    witness.start();
+    await expect.poll(() => witnessRuns).toBeGreaterThanOrEqual(5);
+    await witness.stop();
     expect(runs).toBe(3);
   });
 
