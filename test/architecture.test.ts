@@ -122,16 +122,7 @@ export function checkArchitecture(files: SourceFacts[], dialectAllowed: Readonly
  * Writes into another module's table that are allowed for now, `file → table` → why. Keep it empty: a write
  * into another module's table is a call to that module's service. An entry whose write is gone is reported.
  */
-export const TABLE_WRITES_ALLOWED: Readonly<Record<string, string>> = {
-  'src/modules/properties/bulk/listing-bulk.repository.ts → (expression)':
-    'TODO(issue 42): the bulk load (exchange imports, the demo seed) fills its LOADED_TABLES through db/dialect/bulk-load.ts ' +
-    'insertRows, media and reviews among them, with their triggers set aside: a fast path that writes the rows a ' +
-    'media or reviews service would, without asking them',
-  'src/modules/properties/bulk/listing-bulk.repository.ts → terms':
-    'TODO(issue 42): a bulk load redoes, set-wise, the term-count trigger it set aside (term-triggers.ts): the ' +
-    "database's own upkeep of terms.count rather than a taxonomies rule; ListingBulkWriter is built with the " +
-    'database alone (exchange, seed), so it has no taxonomies service to ask yet',
-};
+export const TABLE_WRITES_ALLOWED: Readonly<Record<string, string>> = {};
 
 /** Who a file writes as: its module under src/modules/, `platform` under src/jobs/; undefined for the rest. */
 const writerOf = (file: string) => moduleOf(file) ?? (file.startsWith('src/jobs/') ? 'platform' : undefined);

@@ -2,7 +2,9 @@ import type { Kysely } from 'kysely';
 import type { FileStorage } from '../adapters/storage/storage.js';
 import { type DB, TAXONOMIES, type Taxonomy } from '../db/schema/index.js';
 import type { AccountsService } from '../modules/accounts/index.js';
-import { type BulkWriteMode, ListingBulkWriter } from '../modules/properties/index.js';
+import { GalleryRows } from '../modules/media/index.js';
+import { type BulkCompanions, type BulkWriteMode, ListingBulkWriter } from '../modules/properties/index.js';
+import { ListingReviewRows } from '../modules/reviews/index.js';
 import { type DraftJob, draftBatches, draftBatchesOnWorker, startDraftingThread } from './demo-draft-batches.js';
 import { ensureDemoDirectory } from './demo-directory.js';
 import { createDemoImages } from './demo-images.js';
@@ -74,10 +76,13 @@ export async function seedDemoListings(
       count: options.count,
       batchSize: DRAFT_BATCH,
     };
-    const written = await new ListingBulkWriter(db).write(drafter ? draftBatchesOnWorker(drafter, job) : draftBatches(job), {
-      mode: options.mode ?? 'auto',
-      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-    });
+    const written = await new ListingBulkWriter(db, DEMO_COMPANIONS).write(
+      drafter ? draftBatchesOnWorker(drafter, job) : draftBatches(job),
+      {
+        mode: options.mode ?? 'auto',
+        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      },
+    );
     await writeDetails();
     return { listings: written.listings, published: written.published, images: images.length, mode: written.mode };
   } finally {
@@ -85,6 +90,9 @@ export async function seedDemoListings(
     await drafter?.terminate();
   }
 }
+
+/** The demo listings come with pictures and reviews, which the media and reviews modules write. */
+const DEMO_COMPANIONS: BulkCompanions = { gallery: new GalleryRows(), reviews: new ListingReviewRows() };
 
 async function highestListingId(db: Kysely<DB>): Promise<number> {
   const row = await db

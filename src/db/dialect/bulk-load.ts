@@ -253,6 +253,19 @@ export async function recordNewListings(trx: AnyDb): Promise<void> {
   }
 }
 
+/**
+ * Fresh load: what the link trigger of ddl/term-triggers.ts, set aside, does row by row, done set-wise: each
+ * term's count moves by one for each link of a published listing. Each link carries its listing's state (the
+ * search triggers' copy, written with the links), so the links are counted alone, without a join to their
+ * listings (100,000 listings on SQLite: 1.0 s with the join, 0.06 s without).
+ */
+export async function countTermsOfLoadedLinks(trx: AnyDb): Promise<void> {
+  await sql`
+    update terms set count = terms.count + added.n
+    from (select term_id, count(*) as n from listing_terms where status = 'publish' group by term_id) as added
+    where terms.id = added.term_id`.execute(trx);
+}
+
 /** Vacuums run at once after a load: one server process each, as many as a small machine has processors. */
 const SETTLING_VACUUMS = 2;
 

@@ -1,5 +1,6 @@
 import type { Updateable } from 'kysely';
 import type { ListingState, MediaRow, MediaTable, NewMedia } from '../../db/schema/index.js';
+import { insertRows } from '../../db/dialect/bulk-load.js';
 import type { Executor } from '../../db/executor.js';
 
 /** A media row with the state of the listing it is attached to (null when it is not attached). */
@@ -12,6 +13,29 @@ export interface OwnMediaFilter {
 
 export async function insertMedia(db: Executor, media: NewMedia): Promise<MediaRow> {
   return db.insertInto('media').values(media).returningAll().executeTakeFirstOrThrow();
+}
+
+/** The columns of a row given to insertGalleryRows, in order (gallery-rows.service.ts). */
+const GALLERY_COLUMNS = [
+  'owner_id',
+  'listing_id',
+  'position',
+  'storage_key',
+  'mime_type',
+  'width',
+  'height',
+  'size_bytes',
+  'title',
+  'caption',
+  'alt',
+  'description',
+  'sizes',
+  'created_at',
+];
+
+/** Many gallery rows with few multi-row statements (the bulk write path). */
+export function insertGalleryRows(trx: Executor, rows: readonly unknown[][]): Promise<void> {
+  return insertRows(trx, 'media', GALLERY_COLUMNS, rows);
 }
 
 export async function findMediaWithListing(db: Executor, id: number): Promise<MediaWithListing | undefined> {

@@ -107,4 +107,11 @@ export type { PropertiesService } from './properties.service.js';
 export { ListingBulkWriter } from './bulk/listing-bulk-writer.service.js';
 export { type DraftRules, draftOfInput } from './bulk/input-drafts.js';
 export { UpdatePropertyBody, type UpdatePropertyInput } from './properties.schemas.js';
-export { BulkDraftError, type BulkWriteMode, type ListingDraft } from './bulk/listing-drafts.js';
+export {
+  type BulkCompanions,
+  BulkDraftError,
+  type BulkWriteMode,
+  type ListingDraft,
+  type ListingReviewRow,
+  type ListingReviewRowsWriter,
+} from './bulk/listing-drafts.js';

@@ -43,3 +43,4 @@ export function createReviewsModule(
 }
 
 export { CreateReviewBody, type CreateReviewInput, type ReviewListRecord, type ReviewRecord } from './reviews.schemas.js';
+export { ListingReviewRows } from './listing-review-rows.service.js';

@@ -3,6 +3,7 @@ import type { DB, Reaction, ReviewTarget } from '../../db/schema/index.js';
 import type { PageWindow } from '../../lib/paging.js';
 import type { RatingTotals } from '../../lib/rating.js';
 import type { ReviewSort } from './reviews.schemas.js';
+import { insertRows } from '../../db/dialect/bulk-load.js';
 import type { Executor } from '../../db/executor.js';
 import type { AgentAccess } from '../directory/index.js';
 
@@ -220,6 +221,21 @@ export async function insertReview(trx: Transaction<DB>, review: NewReview): Pro
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
+}
+
+const LISTING_REVIEW_COLUMNS = ['target_type', 'target_id', 'author_id', 'rating', 'title', 'content', 'created_at', 'updated_at'];
+
+/** Many listings' reviews with few multi-row statements (the bulk write path): `[listing, author, rating, title, content, at]` each. */
+export function insertListingReviewRows(
+  trx: Executor,
+  rows: readonly (readonly [number, number, number, string, string, string])[],
+): Promise<void> {
+  return insertRows(
+    trx,
+    'reviews',
+    LISTING_REVIEW_COLUMNS,
+    rows.map(([listingId, authorId, rating, title, content, at]) => ['property', listingId, authorId, rating, title, content, at, at]),
+  );
 }
 
 /** Deletes the review (its reactions go with it) and returns what its target's totals lose; undefined if gone. */

@@ -4,7 +4,14 @@ import type { DB, Taxonomy } from '../../../db/schema/index.js';
 import { averageRating } from '../../../lib/rating.js';
 import { type SearchColumns, searchColumnsOf } from '../../../lib/search-columns.js';
 import { firstFreeSlug } from '../../../lib/slug.js';
-import { BulkDraftError, type BulkWriteMode, type BulkWriteOptions, type BulkWriteSummary, type ListingDraft } from './listing-drafts.js';
+import {
+  type BulkCompanions,
+  BulkDraftError,
+  type BulkWriteMode,
+  type BulkWriteOptions,
+  type BulkWriteSummary,
+  type ListingDraft,
+} from './listing-drafts.js';
 import * as repository from './listing-bulk.repository.js';
 
 /**
@@ -23,7 +30,10 @@ import * as repository from './listing-bulk.repository.js';
  *   transactions before it.
  */
 export class ListingBulkWriter {
-  constructor(private readonly db: Kysely<DB>) {}
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly companions: BulkCompanions = {},
+  ) {}
 
   async write(
     batches: Iterable<readonly ListingDraft[]> | AsyncIterable<readonly ListingDraft[]>,
@@ -31,7 +41,7 @@ export class ListingBulkWriter {
   ): Promise<BulkWriteSummary> {
     const requested = options.mode ?? 'auto';
     const mode: BulkWriteMode = requested === 'auto' ? ((await repository.hasListings(this.db)) ? 'live' : 'fresh') : requested;
-    const run = new WriteRun(mode, await repository.termTaxonomies(this.db), options);
+    const run = new WriteRun(mode, await repository.termTaxonomies(this.db), options, this.companions);
     await repository.withBulkConnection(this.db, mode, async () => {
       if (mode === 'fresh') {
         await this.db.transaction().execute(async (trx) => {
@@ -71,23 +81,6 @@ const TIDY_EVERY = 10;
 /** With the copies that listing_terms_search_insert (db/dialect/ddl/search-triggers.ts) puts on each link. */
 const TERM_COLUMNS = ['listing_id', 'term_id', 'taxonomy', 'position', 'status', 'price', 'city_id'];
 const AGENT_COLUMNS = ['listing_id', 'agent_id', 'position'];
-const MEDIA_COLUMNS = [
-  'owner_id',
-  'listing_id',
-  'position',
-  'storage_key',
-  'mime_type',
-  'width',
-  'height',
-  'size_bytes',
-  'title',
-  'caption',
-  'alt',
-  'description',
-  'sizes',
-  'created_at',
-];
-const REVIEW_COLUMNS = ['target_type', 'target_id', 'author_id', 'rating', 'title', 'content', 'created_at', 'updated_at'];
 const TRANSITION_COLUMNS = ['listing_id', 'from_state', 'to_state', 'actor_id', 'reason', 'at'];
 const SEARCH_COLUMNS = ['search_text', 'title_tokens', 'geo_key', 'geo_x', 'geo_y', 'geo_z'];
 const AGGREGATE_COLUMNS = ['rating_sum', 'reviews_count', 'rating'];
@@ -109,6 +102,7 @@ class WriteRun {
     private readonly mode: BulkWriteMode,
     private readonly taxonomies: Map<number, Taxonomy>,
     private readonly options: BulkWriteOptions,
+    private readonly companions: BulkCompanions,
   ) {}
 
   async writeBatch(trx: Executor, drafts: readonly ListingDraft[]): Promise<void> {
@@ -126,62 +120,31 @@ class WriteRun {
 
     const ids = await repository.reserveListingIds(trx, drafts.length);
     rows.forEach((row, n) => (row[0] = ids[n]));
-    await repository.insertLoadedRows(trx, 'listings', this.columns, rows);
-    await repository.insertLoadedRows(
+    await repository.insertListingRows(trx, this.columns, rows);
+    await repository.insertTermLinkRows(
       trx,
-      'listing_terms',
       TERM_COLUMNS,
       drafts.flatMap((draft, n) => termRows(draft, ids[n]!)),
     );
-    await repository.insertLoadedRows(
+    await repository.insertAgentLinkRows(
       trx,
-      'listing_agents',
       AGENT_COLUMNS,
       drafts.flatMap((draft, n) => draft.agentIds.map((agentId, position) => [ids[n], agentId, position])),
     );
-    await repository.insertLoadedRows(
-      trx,
-      'media',
-      MEDIA_COLUMNS,
-      drafts.flatMap((draft, n) =>
-        draft.gallery.map((image, position) => [
-          draft.row.author_id,
-          ids[n],
-          position,
-          image.storageKey,
-          image.mimeType,
-          image.width,
-          image.height,
-          image.sizeBytes,
-          image.title,
-          image.caption,
-          image.alt,
-          image.description,
-          image.sizes,
-          draft.row.created_at,
-        ]),
-      ),
+    const pictures = drafts.flatMap((draft, n) =>
+      draft.gallery.map((image, position) => ({
+        ...image,
+        ownerId: draft.row.author_id!,
+        listingId: ids[n]!,
+        position,
+        createdAt: draft.row.created_at!,
+      })),
     );
-    await repository.insertLoadedRows(
+    if (pictures.length > 0) await this.companions.gallery!.insert(trx, pictures);
+    const reviews = drafts.flatMap((draft, n) => draft.reviews.map((review) => ({ ...review, listingId: ids[n]! })));
+    if (reviews.length > 0) await this.companions.reviews!.insert(trx, reviews);
+    await repository.insertTransitionRows(
       trx,
-      'reviews',
-      REVIEW_COLUMNS,
-      drafts.flatMap((draft, n) =>
-        draft.reviews.map((review) => [
-          'property',
-          ids[n],
-          review.authorId,
-          review.rating,
-          review.title,
-          review.content,
-          review.createdAt,
-          review.createdAt,
-        ]),
-      ),
-    );
-    await repository.insertLoadedRows(
-      trx,
-      'listing_transitions',
       TRANSITION_COLUMNS,
       drafts.map((draft, n) => [ids[n], null, draft.row.status, draft.row.author_id ?? null, '', draft.row.created_at]),
     );
@@ -222,6 +185,11 @@ class WriteRun {
       if (draft.gallery.length > 0 && (draft.row.author_id ?? null) === null) {
         throw new BulkDraftError(offset + n, 'a gallery needs an author to own its pictures');
       }
+      // The writer's set-up, not the draft, is wrong here: a plain Error, not a refused draft.
+      if (draft.gallery.length > 0 && !this.companions.gallery)
+        throw new Error("drafts with a gallery need media's GalleryRows (BulkCompanions)");
+      if (draft.reviews.length > 0 && !this.companions.reviews)
+        throw new Error("drafts with reviews need reviews' ListingReviewRows (BulkCompanions)");
       for (const link of draft.terms) {
         const taxonomy = this.taxonomies.get(link.termId);
         if (taxonomy === undefined) throw new BulkDraftError(offset + n, `term ${link.termId} does not exist`);

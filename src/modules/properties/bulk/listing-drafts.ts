@@ -1,4 +1,5 @@
 import type { Executor } from '../../../db/executor.js';
+import type { GalleryRows } from '../../media/index.js';
 import type { NewListing } from '../../../db/schema/index.js';
 import type { TermLink } from '../properties.repository.js';
 
@@ -45,6 +46,27 @@ interface ReviewDraft {
   title: string;
   content: string;
   createdAt: string;
+}
+
+/** A listing's review as the bulk writer hands it to the reviews module. */
+export interface ListingReviewRow extends ReviewDraft {
+  listingId: number;
+}
+
+/** Writes a bulk write's reviews into reviews' table: the reviews module's ListingReviewRows (it depends on this module, so it is given). */
+export interface ListingReviewRowsWriter {
+  insert(trx: Executor, reviews: readonly ListingReviewRow[]): Promise<void>;
+}
+
+/**
+ * The other modules' writers of what a draft carries beside its listing: each table is written by the module
+ * that owns it. Needed only by writes whose drafts have pictures or reviews (the demo seed; imports have none).
+ */
+export interface BulkCompanions {
+  /** media's GalleryRows, for drafts with a gallery. */
+  gallery?: GalleryRows;
+  /** reviews' ListingReviewRows, for drafts with reviews. */
+  reviews?: ListingReviewRowsWriter;
 }
 
 /** `fresh`: the listing tables were empty, triggers set aside and their work done set-wise; `live`: triggers in force. */
