@@ -32,7 +32,7 @@ export default function InvoicePage() {
 
   return (
     <section>
-      <PageHeader title={invoice ? t('billing-admin.invoice_title', { number: invoice.number }) : t('billing-admin.invoice')}>
+      <PageHeader title={invoice ? t('common.invoice_title', { number: invoice.number }) : t('billing-admin.invoice')}>
         <Link to="/invoices">{t('billing-admin.back_to_invoices')}</Link>
       </PageHeader>
       <div role="status">
@@ -54,7 +54,7 @@ export default function InvoicePage() {
             </dd>
             <dt>{t('billing-admin.item')}</dt>
             <dd>
-              {invoice.item.title} ({t(`billing-admin.item_${invoice.item.type}`)} #{invoice.item.id})
+              {invoice.item.title} ({t(`common.invoice_item_${invoice.item.type}`)} #{invoice.item.id})
             </dd>
             <dt>{t('billing-admin.amount')}</dt>
             <dd>{money(invoice.amount)}</dd>
@@ -67,7 +67,7 @@ export default function InvoicePage() {
               <strong>{money(invoice.total)}</strong>
             </dd>
             <dt>{t('billing-admin.method')}</dt>
-            <dd>{t(`billing-admin.method_${invoice.payment_method}`)}</dd>
+            <dd>{t(`common.payment_method_${invoice.payment_method}`)}</dd>
             <dt>{t('billing-admin.recurring')}</dt>
             <dd>{invoice.recurring ? t('common.yes') : t('common.no')}</dd>
             <dt>{t('billing-admin.created_at')}</dt>

@@ -53,7 +53,7 @@ export function useInvoiceActions(onOutcome: (outcome: Outcome) => void) {
 
 export function StatusTag({ status }: { status: InvoiceRecord['status'] }) {
   const { t } = useTranslation();
-  return <span className={`tag billing-status billing-status-${status}`}>{t(`billing-admin.status_${status}`)}</span>;
+  return <span className={`tag billing-status billing-status-${status}`}>{t(`common.invoice_status_${status}`)}</span>;
 }
 
 /** Every user's invoices, for administrators and managers (docs/api.md 10): filters, paging, actions. */
@@ -105,7 +105,7 @@ export default function InvoicesPage() {
             <option value="">{t('common.all')}</option>
             {INVOICE_STATUSES.map((status) => (
               <option key={status} value={status}>
-                {t(`billing-admin.status_${status}`)}
+                {t(`common.invoice_status_${status}`)}
               </option>
             ))}
           </select>
@@ -189,13 +189,13 @@ export default function InvoicesPage() {
             </td>
             <td>
               {invoice.item.title}
-              <div className="muted">{t(`billing-admin.item_${invoice.item.type}`)}</div>
+              <div className="muted">{t(`common.invoice_item_${invoice.item.type}`)}</div>
             </td>
             <td>{formatMoney(invoice.total, invoice.currency, i18n.language)}</td>
             <td>
               <StatusTag status={invoice.status} />
             </td>
-            <td>{t(`billing-admin.method_${invoice.payment_method}`)}</td>
+            <td>{t(`common.payment_method_${invoice.payment_method}`)}</td>
             <td>{date(invoice.created_at)}</td>
             <td>{date(invoice.paid_at)}</td>
             <td>

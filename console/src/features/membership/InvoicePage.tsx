@@ -33,9 +33,9 @@ export default function InvoicePage() {
       <header className="membership-invoice-head">
         <div>
           <p className="muted">{t('common.app_name')}</p>
-          <h1>{t('membership.invoice_title', { number: invoice.number })}</h1>
+          <h1>{t('common.invoice_title', { number: invoice.number })}</h1>
         </div>
-        <span className={`tag membership-status-${invoice.status}`}>{t(`membership.status_${invoice.status}`)}</span>
+        <span className={`tag membership-status-${invoice.status}`}>{t(`common.invoice_status_${invoice.status}`)}</span>
       </header>
       <dl className="membership-facts">
         <div>
@@ -58,7 +58,7 @@ export default function InvoicePage() {
         </div>
         <div>
           <dt>{t('membership.method')}</dt>
-          <dd>{t(`membership.method_${invoice.payment_method}`)}</dd>
+          <dd>{t(`common.payment_method_${invoice.payment_method}`)}</dd>
         </div>
       </dl>
       <table className="data membership-lines">
@@ -76,7 +76,7 @@ export default function InvoicePage() {
             <td>
               {invoice.item.title}
               <div className="muted">
-                {t(`membership.item_${invoice.item.type}`)}
+                {t(`common.invoice_item_${invoice.item.type}`)}
                 {invoice.recurring ? ` · ${t('membership.recurring')}` : ''}
               </div>
             </td>

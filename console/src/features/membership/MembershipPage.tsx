@@ -244,7 +244,7 @@ function PackageCard({
             <select value={chosen} onChange={(event) => setMethod(event.target.value)}>
               {methods.map((value) => (
                 <option key={value} value={value}>
-                  {t(`membership.method_${value}`)}
+                  {t(`common.payment_method_${value}`)}
                 </option>
               ))}
             </select>
@@ -311,7 +311,7 @@ function Invoices() {
             <option value="">{t('common.all')}</option>
             {INVOICE_STATUSES.map((value) => (
               <option key={value} value={value}>
-                {t(`membership.status_${value}`)}
+                {t(`common.invoice_status_${value}`)}
               </option>
             ))}
           </select>
@@ -341,9 +341,9 @@ function Invoices() {
               <td>{invoice.item.title}</td>
               <td>{formatMoney(invoice.total, invoice.currency, i18n.language)}</td>
               <td>
-                <span className={`tag membership-status-${invoice.status}`}>{t(`membership.status_${invoice.status}`)}</span>
+                <span className={`tag membership-status-${invoice.status}`}>{t(`common.invoice_status_${invoice.status}`)}</span>
               </td>
-              <td>{t(`membership.method_${invoice.payment_method}`)}</td>
+              <td>{t(`common.payment_method_${invoice.payment_method}`)}</td>
             </tr>
           ))}
         </DataTable>
