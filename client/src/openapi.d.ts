@@ -7003,7 +7003,7 @@ export interface operations {
                                 has_next_page: boolean;
                                 has_previous_page: boolean;
                             };
-                            /** @description Only with `facets`: each requested name → its counts, by count descending (ties by value). Each facet’s counts apply every filter except its own; zero counts are left out. `price`: up to 10 ranges of one round width fitted to the prices of the matching listings. */
+                            /** @description Only with `facets`: each requested name → its counts, by count descending (ties by value). Each facet’s counts apply every filter except its own; zero counts are left out. `price`: up to 10 ranges of one round width fitted to the prices of the matching listings in one currency and of one status, never a mix (see `value`). */
                             facets?: {
                                 [key: string]: {
                                     /** @description The term’s slug; the number of bedrooms or bathrooms; a price range */
@@ -7012,6 +7012,10 @@ export interface operations {
                                         min: number;
                                         /** @description Exclusive, except in the highest range, which holds its own `max` too */
                                         max: number;
+                                        /** @description ISO 4217: every price counted is in it (the search’s `currency`, else DEFAULT_CURRENCY) */
+                                        currency: string;
+                                        /** @description The slug of the status term (for-sale, for-rent, …) every counted listing has: the search’s status if it names one, else the one most priced matches have (ties: the first slug); null when none has a status */
+                                        status: string | null;
                                     };
                                     name: string;
                                     count: number;
@@ -7375,7 +7379,7 @@ export interface operations {
                                 has_next_page: boolean;
                                 has_previous_page: boolean;
                             };
-                            /** @description Only with `facets`: each requested name → its counts, by count descending (ties by value). Each facet’s counts apply every filter except its own; zero counts are left out. `price`: up to 10 ranges of one round width fitted to the prices of the matching listings. */
+                            /** @description Only with `facets`: each requested name → its counts, by count descending (ties by value). Each facet’s counts apply every filter except its own; zero counts are left out. `price`: up to 10 ranges of one round width fitted to the prices of the matching listings in one currency and of one status, never a mix (see `value`). */
                             facets?: {
                                 [key: string]: {
                                     /** @description The term’s slug; the number of bedrooms or bathrooms; a price range */
@@ -7384,6 +7388,10 @@ export interface operations {
                                         min: number;
                                         /** @description Exclusive, except in the highest range, which holds its own `max` too */
                                         max: number;
+                                        /** @description ISO 4217: every price counted is in it (the search’s `currency`, else DEFAULT_CURRENCY) */
+                                        currency: string;
+                                        /** @description The slug of the status term (for-sale, for-rent, …) every counted listing has: the search’s status if it names one, else the one most priced matches have (ties: the first slug); null when none has a status */
+                                        status: string | null;
                                     };
                                     name: string;
                                     count: number;
@@ -10003,7 +10011,7 @@ export interface operations {
                                 has_next_page: boolean;
                                 has_previous_page: boolean;
                             };
-                            /** @description Only with `facets`: each requested name → its counts, by count descending (ties by value). Each facet’s counts apply every filter except its own; zero counts are left out. `price`: up to 10 ranges of one round width fitted to the prices of the matching listings. */
+                            /** @description Only with `facets`: each requested name → its counts, by count descending (ties by value). Each facet’s counts apply every filter except its own; zero counts are left out. `price`: up to 10 ranges of one round width fitted to the prices of the matching listings in one currency and of one status, never a mix (see `value`). */
                             facets?: {
                                 [key: string]: {
                                     /** @description The term’s slug; the number of bedrooms or bathrooms; a price range */
@@ -10012,6 +10020,10 @@ export interface operations {
                                         min: number;
                                         /** @description Exclusive, except in the highest range, which holds its own `max` too */
                                         max: number;
+                                        /** @description ISO 4217: every price counted is in it (the search’s `currency`, else DEFAULT_CURRENCY) */
+                                        currency: string;
+                                        /** @description The slug of the status term (for-sale, for-rent, …) every counted listing has: the search’s status if it names one, else the one most priced matches have (ties: the first slug); null when none has a status */
+                                        status: string | null;
                                     };
                                     name: string;
                                     count: number;
@@ -13349,7 +13361,7 @@ export interface operations {
                                 has_next_page: boolean;
                                 has_previous_page: boolean;
                             };
-                            /** @description Only with `facets`: each requested name → its counts, by count descending (ties by value). Each facet’s counts apply every filter except its own; zero counts are left out. `price`: up to 10 ranges of one round width fitted to the prices of the matching listings. */
+                            /** @description Only with `facets`: each requested name → its counts, by count descending (ties by value). Each facet’s counts apply every filter except its own; zero counts are left out. `price`: up to 10 ranges of one round width fitted to the prices of the matching listings in one currency and of one status, never a mix (see `value`). */
                             facets?: {
                                 [key: string]: {
                                     /** @description The term’s slug; the number of bedrooms or bathrooms; a price range */
@@ -13358,6 +13370,10 @@ export interface operations {
                                         min: number;
                                         /** @description Exclusive, except in the highest range, which holds its own `max` too */
                                         max: number;
+                                        /** @description ISO 4217: every price counted is in it (the search’s `currency`, else DEFAULT_CURRENCY) */
+                                        currency: string;
+                                        /** @description The slug of the status term (for-sale, for-rent, …) every counted listing has: the search’s status if it names one, else the one most priced matches have (ties: the first slug); null when none has a status */
+                                        status: string | null;
                                     };
                                     name: string;
                                     count: number;
@@ -14017,7 +14033,7 @@ export interface operations {
                                 has_next_page: boolean;
                                 has_previous_page: boolean;
                             };
-                            /** @description Only with `facets`: each requested name → its counts, by count descending (ties by value). Each facet’s counts apply every filter except its own; zero counts are left out. `price`: up to 10 ranges of one round width fitted to the prices of the matching listings. */
+                            /** @description Only with `facets`: each requested name → its counts, by count descending (ties by value). Each facet’s counts apply every filter except its own; zero counts are left out. `price`: up to 10 ranges of one round width fitted to the prices of the matching listings in one currency and of one status, never a mix (see `value`). */
                             facets?: {
                                 [key: string]: {
                                     /** @description The term’s slug; the number of bedrooms or bathrooms; a price range */
@@ -14026,6 +14042,10 @@ export interface operations {
                                         min: number;
                                         /** @description Exclusive, except in the highest range, which holds its own `max` too */
                                         max: number;
+                                        /** @description ISO 4217: every price counted is in it (the search’s `currency`, else DEFAULT_CURRENCY) */
+                                        currency: string;
+                                        /** @description The slug of the status term (for-sale, for-rent, …) every counted listing has: the search’s status if it names one, else the one most priced matches have (ties: the first slug); null when none has a status */
+                                        status: string | null;
                                     };
                                     name: string;
                                     count: number;

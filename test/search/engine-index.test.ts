@@ -214,7 +214,7 @@ function checkWorlds(worlds: readonly World[], q: SearchQuery, terms: ResolvedSe
       // Every match in order, then a window of them: the walk off the presorted order and the heap must agree.
       all: ids({ page: 1, perPage: 5_000 }),
       window: ids({ page, perPage: 20 }),
-      facets: facetCounts(index, { search }, search.query.facets!, matches),
+      facets: facetCounts(index, { search }, search.query.facets!, matches, 'USD'),
     };
   });
   expect(answers[0]!.ids).toEqual(expected.map((listing) => listing.id).sort((a, b) => a - b));

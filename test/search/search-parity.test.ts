@@ -361,9 +361,11 @@ async function run(world: World, ids: readonly number[], spec: SearchSpec): Prom
   const sort: SearchSort = search.query.sortby ?? (search.query.keyword !== undefined ? 'relevance' : 'd_date');
   const page = await findSearchPage(db, search, sort, { page: 1, perPage: 100, offset: 0 });
   const names = search.query.facets ?? [];
-  const facets = await countFacets(db, search, names);
+  // As SearchService chooses it, with USD as the site's default.
+  const priceCurrency = search.query.currency ?? 'USD';
+  const facets = await countFacets(db, search, names, priceCurrency);
   // The facets counted together (countSharedFacets) equal each facet counted alone.
-  const alone = await Promise.all(names.map((name) => countFacet(db, search, name)));
+  const alone = await Promise.all(names.map((name) => countFacet(db, search, name, priceCurrency)));
   expect(names.map((name) => facets[name])).toEqual(alone);
   const listings = await loadMatchableListings(db, ids);
   const indexOf = new Map(ids.map((id, index) => [id, index]));
@@ -371,10 +373,10 @@ async function run(world: World, ids: readonly number[], spec: SearchSpec): Prom
   const window = spec.window ? { ...spec.window, offset: (spec.window.page - 1) * spec.window.perPage } : everything;
   const sqlWindow = await findSearchPage(db, search, sort, window);
   // The engine: every match, a window of them, the facets and the clusters, as the SQL gives them.
-  const engineAll = await world.engine.search(search, sort, everything);
+  const engineAll = await world.engine.search(search, sort, everything, priceCurrency);
   expect({ ids: engineAll.ids, total: engineAll.total }).toEqual(page);
   expect(engineAll.facets ?? {}).toEqual(facets);
-  expect((await world.engine.search(search, sort, window)).ids).toEqual(sqlWindow.ids);
+  expect((await world.engine.search(search, sort, window, priceCurrency)).ids).toEqual(sqlWindow.ids);
   let clusters: unknown = null;
   if (search.query.box && spec.zoom !== undefined) {
     const { box: _box, include_sold: _sold, ...others } = search.query;

@@ -492,12 +492,10 @@ describeEachDialect('search routes (%s)', (dialect) => {
       return res.json().data.facets;
     };
     const facet = (value: unknown, name: string, count: number) => ({ value, name, count });
-    const ALL_PRICES = [
-      facet({ min: 100, max: 200 }, '100–200', 3),
-      facet({ min: 900, max: 1000 }, '900–1000', 2),
-      facet({ min: 200, max: 300 }, '200–300', 1),
-      facet({ min: 500, max: 600 }, '500–600', 1),
-    ];
+    /** A range of the price facet: its prices in one currency (USD, the default) and of one status (none here). */
+    const range = (min: number, max: number, count: number, currency = 'USD', status: string | null = null) =>
+      facet({ min, max, currency, status }, `${min}–${max} ${currency}`, count);
+    const ALL_PRICES = [range(100, 200, 3), range(900, 1000, 2), range(200, 300, 1), range(500, 600, 1)];
 
     it('count each facet without its own filter, every other filter applied, by count descending', async () => {
       const facets = await facetsOf(
@@ -509,7 +507,7 @@ describeEachDialect('search routes (%s)', (dialect) => {
         feature: [facet('pool', 'Pool', 1)],
         bedrooms: [facet(2, '2', 1)],
         bathrooms: [facet(1, '1', 1)],
-        price: [facet({ min: 100, max: 100 }, '100–100', 1)],
+        price: [range(100, 100, 1)],
         status: [],
         label: [],
         country: [],
@@ -546,11 +544,41 @@ describeEachDialect('search routes (%s)', (dialect) => {
       // The currency facet leaves out its own filter; the price facet applies it, so its ranges never mix currencies.
       expect(await facetsAbroad('currency=eur&bedrooms=2&facets=currency,price')).toEqual({
         currency: [facet('EUR', 'EUR', 1), facet('USD', 'USD', 1)],
-        price: [facet({ min: 300, max: 300 }, '300–300', 1)],
+        price: [range(300, 300, 1, 'EUR')],
       });
       expect(await facetsAbroad('currency=EUR&facets=price')).toEqual({
-        price: [facet({ min: 300, max: 310 }, '300–310', 1), facet({ min: 390, max: 400 }, '390–400', 1)],
+        price: [range(300, 310, 1, 'EUR'), range(390, 400, 1, 'EUR')],
       });
+      // A search naming no currency gets the site's default (USD): the euro prices are not added in.
+      expect(await facetsAbroad('facets=price')).toEqual({ price: [range(5000, 5000, 1)] });
+    });
+
+    it('range the prices of one status, never sale and rent prices together', async () => {
+      const landlord = await newUser(db, { role: 'seller' });
+      const [sale, rent] = [terms['for-sale']!, terms['for-rent']!];
+      for (const price of [200_000, 250_000, 400_000]) await listing(landlord, { price, terms: links('property_status', sale) });
+      for (const price of [1_500, 2_000]) await listing(landlord, { price, terms: links('property_status', rent) });
+      await listing(landlord, { price: 900, terms: [] }); // no status: in neither market's ranges
+      const facetsOf = async (query: string) => (await search(`user_id=${landlord.id}&${query}`)).json().data.facets;
+      // No status named: the one most priced listings have (for sale, 3 of 5).
+      expect(await facetsOf('facets=price')).toEqual({
+        price: [
+          range(200_000, 220_000, 1, 'USD', 'for-sale'),
+          range(240_000, 260_000, 1, 'USD', 'for-sale'),
+          range(380_000, 400_000, 1, 'USD', 'for-sale'),
+        ],
+      });
+      // A status named: its prices alone, whatever the other's share.
+      expect(await facetsOf('status=for-rent&facets=price')).toEqual({
+        price: [range(1_500, 1_550, 1, 'USD', 'for-rent'), range(1_950, 2_000, 1, 'USD', 'for-rent')],
+      });
+      // Two named: the commonest of them; on a tie, the first slug (for-rent before for-sale).
+      const statusesOf = async (query: string) => [
+        ...new Set((await facetsOf(query)).price.map((c: { value: { status: string } }) => c.value.status)),
+      ];
+      expect(await statusesOf('status=for-rent,for-sale&facets=price')).toEqual(['for-sale']);
+      await listing(landlord, { price: 2_500, terms: links('property_status', rent) });
+      expect(await statusesOf('status=for-rent,for-sale&facets=price')).toEqual(['for-rent']);
     });
 
     it('count statuses, labels, countries, states and areas by slug', async () => {

@@ -18,7 +18,13 @@ export interface SearchServices {
 export function createSearchModule(platform: Platform, { properties }: Pick<PropertiesServices, 'properties'>): AppModule<SearchServices> {
   const { config, database, stamps, log } = platform;
   const index = createSearchIndex(platform);
-  const search = new SearchService(database.db, stamps, properties, index ? new SearchEngine(database.db, index.feed) : undefined);
+  const search = new SearchService(
+    database.db,
+    stamps,
+    properties,
+    config.listings.defaultCurrency,
+    index ? new SearchEngine(database.db, index.feed) : undefined,
+  );
   return {
     services: { search, searchIndex: index?.feed },
     routes: async (api) => {

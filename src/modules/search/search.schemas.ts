@@ -5,6 +5,12 @@ const PriceRangeValue = Type.Object(
   {
     min: Type.Number({ description: 'Inclusive' }),
     max: Type.Number({ description: 'Exclusive, except in the highest range, which holds its own `max` too' }),
+    currency: Type.String({ description: 'ISO 4217: every price counted is in it (the search’s `currency`, else DEFAULT_CURRENCY)' }),
+    status: Type.Union([Type.String(), Type.Null()], {
+      description:
+        'The slug of the status term (for-sale, for-rent, …) every counted listing has: the search’s status if it names one, ' +
+        'else the one most priced matches have (ties: the first slug); null when none has a status',
+    }),
   },
   { additionalProperties: false },
 );
@@ -25,7 +31,7 @@ export const SearchAnswer = Type.Object({
       description:
         'Only with `facets`: each requested name → its counts, by count descending (ties by value). Each facet’s ' +
         'counts apply every filter except its own; zero counts are left out. `price`: up to 10 ranges of one round ' +
-        'width fitted to the prices of the matching listings.',
+        'width fitted to the prices of the matching listings in one currency and of one status, never a mix (see `value`).',
     }),
   ),
 });

@@ -60,6 +60,8 @@ export class SearchService {
     private readonly db: Kysely<DB>,
     private readonly stamps: CacheStamps,
     private readonly properties: PropertiesService,
+    /** The price facet’s currency when a search names none (DEFAULT_CURRENCY). */
+    private readonly defaultCurrency: string,
     /** Absent with SEARCH_ENGINE=sql. */
     private readonly engine?: SearchEngine,
   ) {}
@@ -120,7 +122,7 @@ export class SearchService {
     const { query } = search;
     const sort: SearchSort = query.sortby ?? (query.keyword !== undefined ? 'relevance' : 'd_date');
     const { ids, total, facets } = this.engine
-      ? await this.engine.search(search, sort, window)
+      ? await this.engine.search(search, sort, window, this.priceCurrencyOf(search))
       : await this.sqlSearch(search, sort, window);
     // A page past the last match (or of no match) needs no summaries, nor the stamps that vouch for them.
     const summaries = ids.length === 0 ? [] : await this.properties.summaries(caller, ids);
@@ -128,12 +130,17 @@ export class SearchService {
     return { entries, pagination: paginationOf(total, window), ...(facets ? { facets } : {}) };
   }
 
+  /** The currency the price facet counts in: the search's, else the site's default (docs/api.md 4.4). */
+  private priceCurrencyOf({ query }: ResolvedSearch): string {
+    return query.currency ?? this.defaultCurrency;
+  }
+
   /** The page, total and facets from SQL: the reference search. */
   private async sqlSearch(search: ResolvedSearch, sort: SearchSort, window: PageWindow) {
     const { query } = search;
     const [page, facets] = await Promise.all([
       findSearchPage(this.db, search, sort, window),
-      query.facets ? countFacets(this.db, search, query.facets) : undefined,
+      query.facets ? countFacets(this.db, search, query.facets, this.priceCurrencyOf(search)) : undefined,
     ]);
     return { ...page, ...(facets ? { facets } : {}) };
   }

@@ -1,5 +1,5 @@
-import { fittedPriceRanges, type PriceRange, rangeIndexOf } from '../../../lib/price-ranges.js';
-import { byCount, type FacetCount } from '../facets/facet-counts.js';
+import { fittedPriceRanges, rangeIndexOf } from '../../../lib/price-ranges.js';
+import { byCount, commonestStatus, type FacetCount, priceFacet } from '../facets/facet-counts.js';
 import { TAXONOMY_OF } from '../query/search-terms.js';
 import type { FacetName, TaxonomyFilter } from '../query/search-types.js';
 import { type EngineSearch, matchSlots } from './engine-match.js';
@@ -17,11 +17,12 @@ export function facetCounts(
   engineSearch: EngineSearch,
   names: readonly FacetName[],
   matches: Int32Array,
+  priceCurrency: string,
 ): Record<string, FacetCount[]> {
   const counts: Record<string, FacetCount[]> = {};
   for (const name of names) {
     const set = filtersBy(engineSearch, name) ? matchSlots(index, engineSearch, name) : matches;
-    counts[name] = countFacet(index, name, set);
+    counts[name] = name === 'price' ? priceCounts(index, set, priceCurrency) : countFacet(index, name, set);
   }
   return counts;
 }
@@ -35,8 +36,7 @@ function filtersBy({ search }: EngineSearch, facet: FacetName): boolean {
   return isTermFacet(facet) ? search.termIds[facet] !== undefined : search.query[facet] !== undefined;
 }
 
-function countFacet(index: ListingIndex, name: FacetName, slots: Int32Array): FacetCount[] {
-  if (name === 'price') return priceCounts(index.price, slots);
+function countFacet(index: ListingIndex, name: Exclude<FacetName, 'price'>, slots: Int32Array): FacetCount[] {
   if (name === 'currency') return currencyCounts(index, slots);
   if (name === 'bedrooms' || name === 'bathrooms') return roomCounts(index[name], slots);
   return termCounts(index, TAXONOMY_OF[name], slots);
@@ -89,30 +89,40 @@ function roomCounts(column: NumberColumn, slots: Int32Array): FacetCount[] {
   return byCount([...many].map(([value, count]) => ({ value, name: String(value), count })));
 }
 
-/** Counts per range of the 10 fitted to the prices of `slots`, lowest to highest (search-facets.repository.ts). */
-function priceCounts(price: NumberColumn, slots: Int32Array): FacetCount[] {
+/**
+ * The price facet (search-facets.repository.ts is the reference): the 10 ranges fitted to the prices in
+ * `currency` of the listings among `slots` that have the commonest status among them.
+ */
+function priceCounts(index: ListingIndex, slots: Int32Array, currency: string): FacetCount[] {
+  const code = index.currencyOf(currency);
+  if (code < 0) return [];
+  const { price } = index;
+  const least = leastOf(price);
+  const priced = slots.filter((slot) => index.currency[slot] === code && price[slot]! >= least);
+  if (priced.length === 0) return [];
+  const statuses = [...index.termsOf('property_status')].map((id) => {
+    const posting = index.termPostings.get(id);
+    let count = 0;
+    if (posting) for (let i = 0; i < priced.length; i++) if (posting.has(priced[i]!)) count++;
+    return { id, slug: index.terms.get(id)!.slug, count };
+  });
+  const status = commonestStatus(statuses);
+  const posting = status && index.termPostings.get(status.id)!;
+  const counted = posting ? priced.filter((slot) => posting.has(slot)) : priced;
   let lowest = Infinity;
   let highest = -Infinity;
-  const least = leastOf(price);
-  for (let i = 0; i < slots.length; i++) {
-    const value = price[slots[i]!]!;
-    if (value < least) continue;
+  for (let i = 0; i < counted.length; i++) {
+    const value = price[counted[i]!]!;
     if (value < lowest) lowest = value;
     if (value > highest) highest = value;
   }
-  if (lowest === Infinity) return [];
   const ranges = fittedPriceRanges(lowest, highest);
   const counts = new Array<number>(ranges.length).fill(0);
-  for (let i = 0; i < slots.length; i++) {
-    const value = price[slots[i]!]!;
-    if (!(value >= least)) continue;
-    const at = rangeIndexOf(ranges, value);
+  for (let i = 0; i < counted.length; i++) {
+    const at = rangeIndexOf(ranges, price[counted[i]!]!);
     if (at >= 0) counts[at]!++;
   }
-  return byCount(
-    ranges.flatMap((range, i) => (counts[i]! > 0 ? [{ value: range, name: `${range.min}–${range.max}`, count: counts[i]! }] : [])),
-    (a, b) => (a.value as PriceRange).min - (b.value as PriceRange).min,
-  );
+  return priceFacet(ranges, (i) => counts[i]!, { currency, status: status?.slug ?? null });
 }
 
 /** Listings per currency code among `slots` (the code is its own name). */

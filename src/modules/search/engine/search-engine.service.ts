@@ -33,12 +33,12 @@ export class SearchEngine {
     private readonly feed: IndexFeed,
   ) {}
 
-  async search(search: ResolvedSearch, sort: SearchSort, window: PageWindow): Promise<EnginePage> {
+  async search(search: ResolvedSearch, sort: SearchSort, window: PageWindow, priceCurrency: string): Promise<EnginePage> {
     const engineSearch = await this.prepare(search, sort);
     const index = this.feed.index;
     const matches = matchSlots(index, engineSearch);
     const ids = pageOfMatches(index, matches, engineSearch, sort, window);
-    const facets = search.query.facets ? facetCounts(index, engineSearch, search.query.facets, matches) : undefined;
+    const facets = search.query.facets ? facetCounts(index, engineSearch, search.query.facets, matches, priceCurrency) : undefined;
     return { ids, total: matches.length, ...(facets ? { facets } : {}) };
   }
 

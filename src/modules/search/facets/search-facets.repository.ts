@@ -1,7 +1,7 @@
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
-import type { DB } from '../../../db/schema/index.js';
-import { fittedPriceRanges, type PriceRange } from '../../../lib/price-ranges.js';
-import { byCount, type FacetCount } from './facet-counts.js';
+import type { DB, ListingState } from '../../../db/schema/index.js';
+import { fittedPriceRanges } from '../../../lib/price-ranges.js';
+import { byCount, commonestStatus, type FacetCount, priceFacet } from './facet-counts.js';
 import { type SearchDB, searchConditions, searchedStates } from '../query/search-filters.repository.js';
 import { TAXONOMY_OF, type ResolvedSearch } from '../query/search-terms.js';
 import type { FacetName, TaxonomyFilter } from '../query/search-types.js';
@@ -9,18 +9,20 @@ import type { FacetName, TaxonomyFilter } from '../query/search-types.js';
 /**
  * The counts of the facets of a search (docs/api.md 4.4), each as countFacet gives it. The facets whose own filter
  * the search does not use all count the same listings, so they are counted together (countSharedFacets);
- * each of the others leaves out its own filter, and is counted alone.
+ * each of the others leaves out its own filter, and is counted alone, as the price facet always is (its ranges
+ * are fitted to a status chosen among the matches). `priceCurrency` is the currency the price facet counts in.
  */
 export async function countFacets(
   db: Kysely<DB>,
   search: ResolvedSearch,
   names: readonly FacetName[],
+  priceCurrency: string,
 ): Promise<Record<string, FacetCount[]>> {
-  const shared = names.filter((name) => !filtersBy(search, name));
-  const own = names.filter((name) => filtersBy(search, name));
+  const shared = names.filter((name) => name !== 'price' && !filtersBy(search, name));
+  const own = names.filter((name) => name === 'price' || filtersBy(search, name));
   const [together, ...alone] = await Promise.all([
     countSharedFacets(db, search, shared),
-    ...own.map((name) => countFacet(db, search, name)),
+    ...own.map((name) => countFacet(db, search, name, priceCurrency)),
   ]);
   const counts = new Map<FacetName, FacetCount[]>([...together, ...own.map((name, i) => [name, alone[i]!] as const)]);
   return Object.fromEntries(names.map((name) => [name, counts.get(name)!]));
@@ -38,10 +40,8 @@ const NUMERIC_FACETS = ['bedrooms', 'bathrooms'] as const;
  * Facets over the listings the whole search matches, in one statement: the matching listings are found once
  * (a materialized common table expression, `m`) and every facet groups them, the term facets through
  * listing_terms_facet_idx (listing_id, taxonomy, status, term_id), read by each listing's id without visiting
- * the link rows. For the price facet it returns the lowest and highest price, and the ranges fitted to them
- * are counted by a second statement. A search over a large area this way finds its listings twice instead of
- * once per facet and twice more for the price (measured with four facets over a box of 100,000 listings on
- * SQLite: 1.1 s, against 5.2 s).
+ * the link rows. A search over a large area this way finds its listings once instead of once per facet
+ * (measured with four facets over a box of 100,000 listings on SQLite: 1.1 s, against 5.2 s).
  */
 async function countSharedFacets(
   db: Kysely<DB>,
@@ -56,15 +56,6 @@ async function countSharedFacets(
   const noText = sql<string | null>`cast(null as text)`;
   const noNumber = sql<number | null>`cast(null as double precision)`;
   const branches = [];
-  if (names.includes('price')) {
-    branches.push(
-      facetDb
-        .selectFrom('m')
-        .select([sql.lit('price').as('facet'), (eb) => eb.fn.min('m.price').as('value'), (eb) => eb.fn.max('m.price').as('upto')])
-        .select([noText.as('slug'), noText.as('name'), (eb) => eb.fn.countAll().as('n')])
-        .where('m.price', 'is not', null),
-    );
-  }
   if (names.includes('currency')) {
     // The code travels in `slug`: the union's `value` is numeric in the other branches.
     branches.push(
@@ -121,11 +112,6 @@ async function countSharedFacets(
     names.map(async (name): Promise<[FacetName, FacetCount[]]> => {
       // Term facets' rows are named by their taxonomy.
       const mine = rows.filter((row) => row.facet === (isTermFacet(name) ? TAXONOMY_OF[name] : name));
-      if (name === 'price') {
-        const bounds = mine[0];
-        const priced = bounds && bounds.value !== null && Number(bounds.n) > 0;
-        return [name, priced ? await countPriceRanges(matching, Number(bounds.value), Number(bounds.upto)) : []];
-      }
       if (isTermFacet(name)) return [name, byCount(mine.map((row) => termCount({ slug: row.slug!, name: row.name!, n: row.n })))];
       if (name === 'currency') return [name, byCount(mine.map((row) => ({ value: row.slug!, name: row.slug!, count: Number(row.n) })))];
       return [name, byCount(mine.map(roomCount))];
@@ -159,7 +145,7 @@ interface SharedFacetRow {
  * client can show what widening its selection gives. Zero counts are left out; the order is by count
  * descending, then by value, compared in JavaScript so that both databases give the same order.
  */
-export async function countFacet(db: Kysely<DB>, search: ResolvedSearch, facet: FacetName): Promise<FacetCount[]> {
+export async function countFacet(db: Kysely<DB>, search: ResolvedSearch, facet: FacetName, priceCurrency: string): Promise<FacetCount[]> {
   const matching = () => db.selectFrom('listings as l').where((eb) => eb.and(searchConditions(db, search, facet)(eb)));
   if (facet === 'bedrooms' || facet === 'bathrooms') {
     const rows = await matching()
@@ -176,14 +162,7 @@ export async function countFacet(db: Kysely<DB>, search: ResolvedSearch, facet: 
       .execute();
     return byCount(rows.map((row) => ({ value: row.currency, name: row.currency, count: Number(row.n) })));
   }
-  if (facet === 'price') {
-    const bounds = await matching()
-      .select((eb) => [eb.fn.min('l.price').as('lowest'), eb.fn.max('l.price').as('highest')])
-      .where('l.price', 'is not', null)
-      .executeTakeFirst();
-    if (bounds?.lowest == null || bounds.highest == null) return [];
-    return countPriceRanges(matching, Number(bounds.lowest), Number(bounds.highest));
-  }
+  if (facet === 'price') return countPriceFacet(db, matching, searchedStates(search.query), priceCurrency);
   const taxonomy = TAXONOMY_OF[facet as TaxonomyFilter];
   const rows = await db
     .selectFrom('listing_terms as lt')
@@ -201,26 +180,52 @@ export async function countFacet(db: Kysely<DB>, search: ResolvedSearch, facet: 
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 type MatchingListings = () => SelectQueryBuilder<SearchDB, 'l', {}>;
 
-/** Counts per range of the 10 fitted to the prices of the matching listings (price filter left out), lowest to highest. */
-async function countPriceRanges(matching: MatchingListings, lowest: number, highest: number): Promise<FacetCount[]> {
-  const ranges = fittedPriceRanges(lowest, highest);
+/**
+ * The price facet (docs/api.md 4.4): the 10 ranges fitted to the prices in `currency` of the matching listings
+ * (price filter left out) that have the commonest status among them (facet-counts.ts `commonestStatus`).
+ */
+async function countPriceFacet(
+  db: Kysely<DB>,
+  matching: MatchingListings,
+  states: readonly ListingState[],
+  currency: string,
+): Promise<FacetCount[]> {
+  const priced = () => matching().where('l.price', 'is not', null).where('l.currency', '=', currency);
+  const statuses = await db
+    .selectFrom('listing_terms as lt')
+    .innerJoin('terms as t', 't.id', 'lt.term_id')
+    .select(['t.id', 't.slug', (eb) => eb.fn.countAll().as('n')])
+    .where('lt.taxonomy', '=', 'property_status')
+    .where('lt.status', 'in', states)
+    .where('lt.listing_id', 'in', priced().select('l.id'))
+    .groupBy(['t.id', 't.slug'])
+    .execute();
+  const status = commonestStatus(statuses.map((row) => ({ id: row.id, slug: row.slug, count: Number(row.n) })));
+  const counted: MatchingListings = status
+    ? () =>
+        priced().where('l.id', 'in', (eb) =>
+          eb
+            .selectFrom('listing_terms as s')
+            .select('s.listing_id')
+            .where('s.term_id', '=', status.id)
+            .where('s.taxonomy', '=', 'property_status'),
+        )
+    : priced;
+  const bounds = await counted()
+    .select((eb) => [eb.fn.min('l.price').as('lowest'), eb.fn.max('l.price').as('highest')])
+    .executeTakeFirst();
+  if (bounds?.lowest == null || bounds.highest == null) return [];
+  const ranges = fittedPriceRanges(Number(bounds.lowest), Number(bounds.highest));
   // Highest range first, so that the CASE picks the range a price is at or above the start of.
   const rangeOf = sql.join(ranges.map((range, index) => sql`when l.price >= ${range.min} then ${index}`).reverse(), sql` `);
   const bucket = sql<number>`case ${rangeOf} end`;
-  const rows = await matching()
+  const rows = await counted()
     .select([bucket.as('bucket'), (eb) => eb.fn.countAll().as('n')])
-    .where('l.price', 'is not', null)
     // NOTE: by the alias: the CASE written again binds new placeholders, which PostgreSQL takes for another expression.
     .groupBy('bucket')
     .execute();
   const counts = new Map(rows.map((row) => [Number(row.bucket), Number(row.n)]));
-  return byCount(
-    ranges.flatMap((range, index) => {
-      const count = counts.get(index) ?? 0;
-      return count > 0 ? [{ value: range, name: `${range.min}–${range.max}`, count }] : [];
-    }),
-    (a, b) => (a.value as PriceRange).min - (b.value as PriceRange).min,
-  );
+  return priceFacet(ranges, (i) => counts.get(i) ?? 0, { currency, status: status?.slug ?? null });
 }
 
 /** A facet count of a number of rooms. */

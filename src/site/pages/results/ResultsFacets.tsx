@@ -126,12 +126,12 @@ interface FacetValue extends FilterLink {
   readonly active: boolean;
 }
 
-/** The currency the price ranges are in: the search's, else the only one among the results (never a mix). */
-function priceCurrencyOf(query: SearchQuery, facets: Facets): string | undefined {
-  if (query.currency) return query.currency;
-  const currencies = facets.currency ?? [];
-  // Without a price filter, the currency facet and the price facet count the same listings.
-  return currencies.length === 1 && !query.price ? String(currencies[0]!.value) : undefined;
+/** A range of the price facet: prices of one currency and of one status (the API never mixes them). */
+interface PriceBucket {
+  readonly min: number;
+  readonly max: number;
+  readonly currency: string;
+  readonly status: string | null;
 }
 
 function facetValues(
@@ -162,16 +162,16 @@ function facetValues(
         return value(count, code, active, active ? without(query, 'currency', 'price') : { ...without(query, 'price'), currency: code });
       });
     case 'price': {
-      const currency = priceCurrencyOf(query, facets);
-      if (!currency) return [];
-      const ordered = [...counts].sort((a, b) => (a.value as NumberRange).min! - (b.value as NumberRange).min!);
+      const ordered = [...counts].sort((a, b) => (a.value as PriceBucket).min - (b.value as PriceBucket).min);
       return ordered.map((count) => {
-        const range = count.value as { min: number; max: number };
-        const active = query.price?.min === range.min && query.price.max === range.max;
-        const next = active ? without(query, 'price') : { ...query, price: { min: range.min, max: range.max }, currency };
+        const { min, max, currency, status } = count.value as PriceBucket;
+        const active = query.price?.min === min && query.price.max === max && query.currency === currency;
+        let next: SearchQuery = active ? without(query, 'price') : { ...query, price: { min, max }, currency };
+        // The range counts one market's listings (for sale, for rent): choosing it chooses that market too.
+        if (!active && status && !query.terms?.status?.length) next = withTerms(next, 'status', [status]);
         return value(
           count,
-          rangeText(ctx, range, (amount) => ctx.format.money(amount, currency)),
+          rangeText(ctx, { min, max }, (amount) => ctx.format.money(amount, currency)),
           active,
           next,
         );
@@ -187,9 +187,13 @@ function facetValues(
   }
 }
 
-function facetTitle(ctx: PageContext, name: (typeof PAGE_FACETS)[number], query: SearchQuery, facets: Facets): string {
+function facetTitle(ctx: PageContext, name: (typeof PAGE_FACETS)[number], book: TermBook, facets: Facets): string {
   const t = resultsText[ctx.lang];
-  if (name === 'price') return fill(t.facet_price, { currency: priceCurrencyOf(query, facets) ?? '' });
+  if (name === 'price') {
+    const bucket = facets.price?.[0]?.value as PriceBucket | undefined;
+    const title = fill(t.facet_price, { currency: bucket?.currency ?? '' });
+    return bucket?.status ? `${title} · ${book.name('status', bucket.status)}` : title;
+  }
   return t[`facet_${name}`];
 }
 
@@ -210,7 +214,7 @@ export function FacetLists({ ctx, query, book, facets }: { ctx: PageContext; que
     );
     return (
       <section class="facet" key={name} aria-labelledby={`facet-${name}`}>
-        <h3 id={`facet-${name}`}>{facetTitle(ctx, name, query, facets)}</h3>
+        <h3 id={`facet-${name}`}>{facetTitle(ctx, name, book, facets)}</h3>
         <ul>{values.slice(0, SHOWN).map(item)}</ul>
         {values.length > SHOWN ? (
           <details class="facet__more">
