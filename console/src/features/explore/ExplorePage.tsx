@@ -16,6 +16,7 @@ import {
   filterQuery,
   listQuery,
   parseState,
+  filterPrice,
   selectFacet,
   stateSearch,
   type Sort,
@@ -146,6 +147,7 @@ export default function ExplorePage() {
           facets={answer?.facets}
           busy={results.query.isFetching}
           onSelect={(facet, value, on) => update((current) => selectFacet(current, facet, value, on))}
+          onPrice={(min, max, currency) => update((current) => filterPrice(current, min, max, currency))}
           onClear={() => update(clearFilters)}
         />
 
@@ -274,7 +276,11 @@ function ResultItem({
   const { t, i18n } = useTranslation();
   const image = listing.featured_image ?? listing.gallery[0] ?? null;
   const facts = [
-    listing.bedrooms !== null ? t('explore.beds', { value: formatNumber(listing.bedrooms, i18n.language) }) : null,
+    listing.bedrooms === null
+      ? null
+      : listing.bedrooms === 0
+        ? t('explore.studio')
+        : t('explore.beds', { value: formatNumber(listing.bedrooms, i18n.language) }),
     listing.bathrooms !== null ? t('explore.baths', { value: formatNumber(listing.bathrooms, i18n.language) }) : null,
     listing.size !== null
       ? t(listing.size_unit === 'm2' ? 'explore.size_m2' : 'explore.size_sqft', { value: formatNumber(listing.size, i18n.language) })

@@ -8,6 +8,7 @@ import {
   EMPTY_STATE,
   type ExploreState,
   facetOptions,
+  filterPrice,
   filterQuery,
   hasFilters,
   isSelected,
@@ -37,8 +38,13 @@ const state: fc.Arbitrary<ExploreState> = fc
     statuses: slugs,
     cities: slugs,
     bedrooms: fc.option(fc.integer({ min: 0, max: 99 }), { nil: null }),
+    currency: fc.constantFrom('', 'USD', 'EUR', 'AED'),
     price: fc.option(
-      fc.tuple(money, money).map(([a, b]) => ({ min: Math.min(a, b), max: Math.max(a, b) })),
+      fc.oneof(
+        fc.tuple(money, money).map(([a, b]) => ({ min: Math.min(a, b), max: Math.max(a, b) })),
+        money.map((min) => ({ min, max: null })),
+        money.map((max) => ({ min: null, max })),
+      ),
       { nil: null },
     ),
     sort: fc.constantFrom('' as const, ...SORTS),
@@ -105,7 +111,7 @@ describe('the URL state', () => {
 
   it('keeps a shared view', () => {
     const parsed = parseState(
-      new URLSearchParams('q=sea%20view&type=villa,condo&beds=3&price=0-2000000&sort=a_price&page=2&map=5/25.76/-80.19&in_view=1'),
+      new URLSearchParams('q=sea%20view&type=villa,condo&beds=3&cur=EUR&price=0-2000000&sort=a_price&page=2&map=5/25.76/-80.19&in_view=1'),
     );
     expect(parsed).toEqual({
       keyword: 'sea view',
@@ -113,6 +119,7 @@ describe('the URL state', () => {
       statuses: [],
       cities: [],
       bedrooms: 3,
+      currency: 'EUR',
       price: { min: 0, max: 2_000_000 },
       sort: 'a_price',
       page: 2,
@@ -171,7 +178,7 @@ describe('API queries', () => {
       page: 2,
       per_page: 20,
       sortby: 'd_price',
-      facets: 'type,status,city,bedrooms,price',
+      facets: 'type,status,city,bedrooms,currency,price',
     });
     expect(listQuery({ ...busy, inView: true }, 20, box)).toMatchObject(box);
     expect(listQuery({ ...EMPTY_STATE, sort: 'relevance' }, 20, null)).not.toHaveProperty('sortby');
@@ -203,15 +210,39 @@ describe('facets as filters', () => {
     expect(beds.bedrooms).toBe(0);
     expect(isSelected(beds, 'bedrooms', 0)).toBe(true);
     expect(selectFacet(beds, 'bedrooms', null, true).bedrooms).toBeNull();
-    const priced = selectFacet(EMPTY_STATE, 'price', { min: 0, max: 2_000_000 }, true);
+    const range = (min: number, max: number, currency = 'EUR', status: string | null = 'for-sale') => ({ min, max, currency, status });
+    const priced = selectFacet(EMPTY_STATE, 'price', range(0, 2_000_000), true);
     expect(priced.price).toEqual({ min: 0, max: 2_000_000 });
-    expect(isSelected(priced, 'price', { min: 0, max: 2_000_000 })).toBe(true);
-    expect(isSelected(priced, 'price', { min: 0, max: 4_000_000 })).toBe(false);
+    expect(isSelected(priced, 'price', range(0, 2_000_000))).toBe(true);
+    expect(isSelected(priced, 'price', range(0, 4_000_000))).toBe(false);
     expect(selectFacet(priced, 'price', null, true).price).toBeNull();
   });
 
+  it('takes a price range with its currency and market, and a typed budget in the ranges’ currency', () => {
+    const range = { min: 1_000, max: 2_000, currency: 'AED', status: 'for-rent' };
+    const rented = selectFacet(EMPTY_STATE, 'price', range, true);
+    expect(rented).toMatchObject({ price: { min: 1_000, max: 2_000 }, currency: 'AED', statuses: ['for-rent'] });
+    expect(filterQuery(rented)).toMatchObject({ currency: 'AED', min_price: 1_000, max_price: 2_000, status: 'for-rent' });
+    // A market already chosen stays as it is.
+    expect(selectFacet({ ...EMPTY_STATE, statuses: ['for-sale', 'for-rent'] }, 'price', range, true).statuses).toEqual([
+      'for-sale',
+      'for-rent',
+    ]);
+    // Another currency: the price filter, a number of the old one, goes.
+    expect(selectFacet(rented, 'currency', 'USD', true)).toMatchObject({ currency: 'USD', price: null });
+    expect(selectFacet(rented, 'currency', null, true)).toMatchObject({ currency: '', price: null });
+    // Typed: either end open, swapped when inverted, none when both are empty.
+    expect(filterPrice(EMPTY_STATE, 500, null, 'EUR')).toMatchObject({ price: { min: 500, max: null }, currency: 'EUR' });
+    expect(filterQuery(filterPrice(EMPTY_STATE, null, 900, 'EUR'))).toEqual({ currency: 'EUR', max_price: 900 });
+    expect(filterPrice(EMPTY_STATE, 900, 500, 'EUR').price).toEqual({ min: 500, max: 900 });
+    expect(filterPrice(rented, null, null, 'EUR')).toMatchObject({ price: null, currency: 'AED' });
+    expect(parseState(new URLSearchParams('price=500-&cur=eur'))).toMatchObject({ price: { min: 500, max: null }, currency: 'EUR' });
+    expect(parseState(new URLSearchParams('price=-&cur=euro')).price).toBeNull();
+    expect(parseState(new URLSearchParams('cur=euro')).currency).toBe('');
+  });
+
   it('keeps selected values the answer left out, so they can be unticked', () => {
-    const selected = { ...EMPTY_STATE, types: ['villa', 'castle'], bedrooms: 9, price: { min: 5, max: 10 } };
+    const selected = { ...EMPTY_STATE, types: ['villa', 'castle'], bedrooms: 9, currency: 'USD', price: { min: 5, max: 10 } };
     expect(facetOptions(selected, 'type', [{ value: 'villa', name: 'Villa', count: 3 }])).toEqual([
       { value: 'villa', name: 'Villa', count: 3 },
       { value: 'castle', name: 'castle', count: 0 },
@@ -222,10 +253,13 @@ describe('facets as filters', () => {
         { value: 1, name: '1', count: 9 },
       ]).map((o) => o.value),
     ).toEqual([1, 3, 9]);
-    expect(facetOptions(selected, 'price', [{ value: { min: 10, max: 20 }, name: '10–20', count: 1 }]).map((o) => o.value)).toEqual([
-      { min: 5, max: 10 },
-      { min: 10, max: 20 },
+    const bucket = { min: 10, max: 20, currency: 'USD', status: null };
+    expect(facetOptions(selected, 'price', [{ value: bucket, name: '10–20 USD', count: 1 }]).map((o) => o.value)).toEqual([
+      { min: 5, max: 10, currency: 'USD', status: null },
+      bucket,
     ]);
+    // A budget with an open end is no range: the inputs show it, not an option.
+    expect(facetOptions({ ...selected, price: { min: 5, max: null } }, 'price', []).map((o) => o.value)).toEqual([]);
     expect(facetOptions(EMPTY_STATE, 'city', undefined)).toEqual([]);
   });
 });

@@ -19,12 +19,24 @@ export const SORTS = [
 export type Sort = (typeof SORTS)[number];
 
 /** The facets Explore shows, in the order of its filter panel. */
-export const FACETS = ['type', 'status', 'city', 'bedrooms', 'price'] as const;
+export const FACETS = ['type', 'status', 'city', 'bedrooms', 'currency', 'price'] as const;
 export type FacetName = (typeof FACETS)[number];
 
-export interface PriceRange {
+/**
+ * A range of the price facet (docs/api.md 4.4): prices of one currency and of one status (for sale, for rent,
+ * …), never a mix.
+ */
+export interface PriceBucket {
   min: number;
   max: number;
+  currency: string;
+  status: string | null;
+}
+
+/** The price filter, from a facet range or typed: either end may be open. Its currency is the state's. */
+export interface PriceFilter {
+  min: number | null;
+  max: number | null;
 }
 
 export interface MapView {
@@ -39,7 +51,9 @@ export interface ExploreState {
   statuses: string[];
   cities: string[];
   bedrooms: number | null;
-  price: PriceRange | null;
+  /** Only listings priced in it ('' any); the price facet's ranges are in it (else the site's currency). */
+  currency: string;
+  price: PriceFilter | null;
   /** '' is the API's default order (relevance with a keyword, else newest). */
   sort: Sort | '';
   page: number;
@@ -55,6 +69,7 @@ export const EMPTY_STATE: ExploreState = {
   statuses: [],
   cities: [],
   bedrooms: null,
+  currency: '',
   price: null,
   sort: '',
   page: 1,
@@ -69,6 +84,7 @@ const KEYS = {
   statuses: 'status',
   cities: 'city',
   bedrooms: 'beds',
+  currency: 'cur',
   price: 'price',
   sort: 'sort',
   page: 'page',
@@ -78,7 +94,8 @@ const KEYS = {
 
 const SLUG = /^[\p{L}\p{N}_]+(?:-[\p{L}\p{N}_]+)*$/u;
 const NUMBER = '(\\d{1,15}(?:\\.\\d{1,6})?)';
-const PRICE = new RegExp(`^${NUMBER}-${NUMBER}$`);
+const PRICE = new RegExp(`^${NUMBER}?-${NUMBER}?$`);
+const CURRENCY = /^[A-Za-z]{3}$/;
 const VIEW = /^(\d{1,2})\/(-?\d{1,2}(?:\.\d{1,8})?)\/(-?\d{1,3}(?:\.\d{1,8})?)$/;
 const MAX_KEYWORD = 200;
 const MAX_VALUES = 50;
@@ -113,8 +130,8 @@ export function parseState(params: URLSearchParams): ExploreState {
   const keyword = (params.get(KEYS.keyword) ?? '').trim().slice(0, MAX_KEYWORD);
   const bedsText = params.get(KEYS.bedrooms) ?? '';
   const beds = /^\d{1,2}$/.test(bedsText) ? Number(bedsText) : null;
-  const priceMatch = PRICE.exec(params.get(KEYS.price) ?? '');
-  const price = priceMatch ? { min: Number(priceMatch[1]), max: Number(priceMatch[2]) } : null;
+  const price = priceFilterOf(params.get(KEYS.price) ?? '');
+  const currencyText = params.get(KEYS.currency) ?? '';
   const sortText = params.get(KEYS.sort) ?? '';
   const sort = (SORTS as readonly string[]).includes(sortText) ? (sortText as Sort) : '';
   const pageText = params.get(KEYS.page) ?? '';
@@ -127,12 +144,21 @@ export function parseState(params: URLSearchParams): ExploreState {
     statuses: slugList(params.get(KEYS.statuses)),
     cities: slugList(params.get(KEYS.cities)),
     bedrooms: beds,
-    price: price && price.min <= price.max ? price : null,
+    currency: CURRENCY.test(currencyText) ? currencyText.toUpperCase() : '',
+    price,
     sort: sort === 'relevance' && !keyword ? '' : sort,
     page,
     view,
     inView: params.get(KEYS.inView) === '1',
   };
+}
+
+/** `100-200`, `100-` or `-200`: the price filter of the URL; null when malformed, empty or inverted. */
+function priceFilterOf(text: string): PriceFilter | null {
+  const match = PRICE.exec(text);
+  if (!match || (match[1] === undefined && match[2] === undefined)) return null;
+  const [min, max] = [match[1] === undefined ? null : Number(match[1]), match[2] === undefined ? null : Number(match[2])];
+  return min !== null && max !== null && min > max ? null : { min, max };
 }
 
 /** The query string of a state: defaults are left out, so the plain page is plain `/explore`. */
@@ -143,7 +169,8 @@ export function serializeState(state: ExploreState): URLSearchParams {
   if (state.statuses.length) params.set(KEYS.statuses, state.statuses.join(','));
   if (state.cities.length) params.set(KEYS.cities, state.cities.join(','));
   if (state.bedrooms !== null) params.set(KEYS.bedrooms, String(state.bedrooms));
-  if (state.price) params.set(KEYS.price, `${state.price.min}-${state.price.max}`);
+  if (state.currency) params.set(KEYS.currency, state.currency);
+  if (state.price) params.set(KEYS.price, `${state.price.min ?? ''}-${state.price.max ?? ''}`);
   if (state.sort) params.set(KEYS.sort, state.sort);
   if (state.page > 1) params.set(KEYS.page, String(state.page));
   if (state.view) {
@@ -173,6 +200,7 @@ export function hasFilters(state: ExploreState): boolean {
     state.statuses.length > 0 ||
     state.cities.length > 0 ||
     state.bedrooms !== null ||
+    state.currency !== '' ||
     state.price !== null
   );
 }
@@ -192,10 +220,9 @@ export function filterQuery(state: ExploreState): Query {
   if (state.statuses.length) query.status = state.statuses.join(',');
   if (state.cities.length) query.city = state.cities.join(',');
   if (state.bedrooms !== null) query.bedrooms = state.bedrooms;
-  if (state.price) {
-    query.min_price = state.price.min;
-    query.max_price = state.price.max;
-  }
+  if (state.currency) query.currency = state.currency;
+  if (state.price?.min != null) query.min_price = state.price.min;
+  if (state.price?.max != null) query.max_price = state.price.max;
   return query;
 }
 
@@ -219,27 +246,25 @@ function apiZoom(zoom: number): number {
 
 // ----- facets -----
 
-/** One count of a facet as the search answers it; `value` is a slug, a number of rooms or a price range. */
+/** One count of a facet as the search answers it; `value` is a slug, a number of rooms, a currency code or a price range. */
 export interface FacetCount {
-  value: string | number | PriceRange;
+  value: string | number | PriceBucket;
   name: string;
   count: number;
 }
 
 export type Facets = Partial<Record<FacetName, FacetCount[]>>;
 
-function samePrice(a: PriceRange | null, b: unknown): boolean {
-  if (!a || typeof b !== 'object' || b === null) return false;
-  const range = b as PriceRange;
-  return range.min === a.min && range.max === a.max;
+function samePrice(filter: PriceFilter | null, value: unknown): boolean {
+  return !!filter && isPriceBucket(value) && value.min === filter.min && value.max === filter.max;
 }
 
-function isPriceRange(value: unknown): value is PriceRange {
+export function isPriceBucket(value: unknown): value is PriceBucket {
   return (
     typeof value === 'object' &&
     value !== null &&
-    typeof (value as PriceRange).min === 'number' &&
-    typeof (value as PriceRange).max === 'number'
+    typeof (value as PriceBucket).min === 'number' &&
+    typeof (value as PriceBucket).max === 'number'
   );
 }
 
@@ -254,6 +279,8 @@ export function isSelected(state: ExploreState, facet: FacetName, value: FacetCo
       return typeof value === 'string' && state[LISTS[facet]].includes(value);
     case 'bedrooms':
       return state.bedrooms !== null && value === state.bedrooms;
+    case 'currency':
+      return value === state.currency;
     case 'price':
       return samePrice(state.price, value);
   }
@@ -277,10 +304,25 @@ export function selectFacet(state: ExploreState, facet: FacetName, value: FacetC
     case 'bedrooms':
       next.bedrooms = on && typeof value === 'number' ? value : null;
       return next;
+    case 'currency':
+      // A price filter is a number of the currency it was set in: another currency's is meaningless.
+      next.currency = on && typeof value === 'string' ? value : '';
+      next.price = null;
+      return next;
     case 'price':
-      next.price = on && isPriceRange(value) ? { min: value.min, max: value.max } : null;
+      if (!on || !isPriceBucket(value)) return { ...next, price: null };
+      next.price = { min: value.min, max: value.max };
+      next.currency = value.currency;
+      // The range counts one market's listings (for sale, for rent): choosing it chooses that market too.
+      if (value.status && state.statuses.length === 0) next.statuses = [value.status];
       return next;
   }
+}
+
+/** The state with a typed price filter (either end open; both empty: none) in `currency`, back on the first page. */
+export function filterPrice(state: ExploreState, min: number | null, max: number | null, currency: string): ExploreState {
+  const price = min === null && max === null ? null : min !== null && max !== null && min > max ? { min: max, max: min } : { min, max };
+  return { ...state, page: 1, price, currency: price ? currency : state.currency };
 }
 
 /**
@@ -303,21 +345,30 @@ export function facetOptions(state: ExploreState, facet: FacetName, counts: read
         missing.push({ value: state.bedrooms, name: String(state.bedrooms), count: 0 });
       }
       break;
-    case 'price':
-      if (state.price && !options.some((option) => samePrice(state.price, option.value))) {
-        missing.push({ value: state.price, name: `${state.price.min}–${state.price.max}`, count: 0 });
+    case 'currency':
+      if (state.currency && !options.some((option) => option.value === state.currency)) {
+        missing.push({ value: state.currency, name: state.currency, count: 0 });
       }
       break;
+    case 'price': {
+      // A typed filter with an open end is no range of the facet: the min/max inputs show it instead.
+      const { price } = state;
+      if (price && price.min !== null && price.max !== null && !options.some((option) => samePrice(price, option.value))) {
+        const range = { min: price.min, max: price.max, currency: state.currency, status: null };
+        missing.push({ value: range, name: `${price.min}–${price.max}`, count: 0 });
+      }
+      break;
+    }
   }
   const all = [...options, ...missing];
   if (facet === 'bedrooms') all.sort((a, b) => Number(a.value) - Number(b.value));
-  if (facet === 'price') all.sort((a, b) => (a.value as PriceRange).min - (b.value as PriceRange).min);
+  if (facet === 'price') all.sort((a, b) => (a.value as PriceBucket).min - (b.value as PriceBucket).min);
   return all;
 }
 
 /** A stable key for a facet value (React keys, input values). */
 export function facetKey(value: FacetCount['value']): string {
-  return isPriceRange(value) ? `${value.min}-${value.max}` : String(value);
+  return isPriceBucket(value) ? `${value.min}-${value.max}` : String(value);
 }
 
 // ----- the map's box -----

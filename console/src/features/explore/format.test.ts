@@ -14,10 +14,11 @@ const media = (id: number, sizes: Media['sizes'] = {}): Media => ({
 });
 
 describe('formatting', () => {
-  it('writes price ranges short, in the reader’s language', () => {
-    expect(formatPriceRange({ min: 0, max: 2_000_000 }, 'en')).toBe('0 – 2M');
-    expect(formatPriceRange({ min: 250_000, max: 250_000 }, 'en')).toBe('250K');
-    expect(formatPriceRange({ min: 1_500, max: 2_000 }, 'fr')).toMatch(/^1,5\s?k – 2\s?k$/);
+  it('writes price ranges short, in their currency and the reader’s language', () => {
+    const range = (min: number, max: number, currency = 'USD') => ({ min, max, currency, status: null });
+    expect(formatPriceRange(range(0, 2_000_000), 'en')).toBe('$0 – $2M');
+    expect(formatPriceRange(range(250_000, 250_000, 'EUR'), 'en')).toBe('€250K');
+    expect(formatPriceRange(range(1_500, 2_000, 'EUR'), 'fr')).toMatch(/^1,5\s?k\s?€ – 2\s?k\s?€$/);
   });
 
   it('picks the nearest image size, else the original', () => {

@@ -1,9 +1,15 @@
-import type { PriceRange } from './explore-state';
+import type { PriceBucket } from './explore-state';
 import type { Media } from './types';
 
-/** A fitted price range of the facets, short: "0 – 2M", "€250K – 500K" without currency (ranges mix them). */
-export function formatPriceRange(range: PriceRange, language: string): string {
-  const format = new Intl.NumberFormat(language, { notation: 'compact', maximumFractionDigits: 1 });
+/** A range of the price facet, short and in its currency: "$0 – $2M", "250 k €". */
+export function formatPriceRange(range: PriceBucket, language: string): string {
+  const format = new Intl.NumberFormat(language, {
+    style: 'currency',
+    currency: range.currency,
+    notation: 'compact',
+    minimumFractionDigits: 0,
+    maximumFractionDigits: 1,
+  });
   return range.min === range.max ? format.format(range.min) : `${format.format(range.min)} – ${format.format(range.max)}`;
 }
 
