@@ -71,7 +71,8 @@ function createModules(platform: Platform) {
   const media = createMediaModule(platform, accounts.services);
   const social = createSocialModule(platform, { ...accounts.services, ...auth.services });
   const charges = createListingCharges(platform);
-  const properties = createPropertiesModule(platform, { ...taxonomies.services, ...media.services, charges });
+  const siteSettings = createSiteSettingsModule(platform);
+  const properties = createPropertiesModule(platform, { ...taxonomies.services, ...media.services, ...siteSettings.services, charges });
   // After properties: an account deletion asks its ListingMoves to take the author's listings off the site.
   const users = createUsersModule(platform, { ...accounts.services, ...auth.services, ...media.services, ...properties.services });
   const search = createSearchModule(platform, properties.services);
@@ -82,7 +83,6 @@ function createModules(platform: Platform) {
   const savedSearches = createSavedSearchesModule(platform, { ...search.services, ...notifications.services });
   const payments = createPaymentsModule(platform, { ...accounts.services, ...users.services, ...properties.services });
   const stats = createStatsModule(platform);
-  const siteSettings = createSiteSettingsModule(platform);
   const exchange = createExchangeModule(platform, {
     ...taxonomies.services,
     ...properties.services,

@@ -3455,6 +3455,8 @@ export interface components {
             hero_image_url: string | null;
             /** @description The home page’s blocks, in order; those left out are not shown */
             home_sections: ("search" | "featured" | "newest" | "cities")[];
+            /** @description The listing fields a submission needs beyond the contract’s (empty, the default: none): a submission by a non-moderator without one is a 400 naming each missing field */
+            submission_fields: ("description" | "price" | "type_ids" | "status_ids" | "city" | "address" | "latitude" | "media_ids" | "bedrooms" | "bathrooms" | "size")[];
             updated_at: string | null;
         };
     };
@@ -17104,6 +17106,8 @@ export interface operations {
                     hero_image_id?: number | null;
                     /** @description The home page’s blocks in the order shown; each at most once, those left out are hidden */
                     home_sections?: ("search" | "featured" | "newest" | "cities")[];
+                    /** @description The listing fields required before a listing is submitted; [] requires nothing more than the contract */
+                    submission_fields?: ("description" | "price" | "type_ids" | "status_ids" | "city" | "address" | "latitude" | "media_ids" | "bedrooms" | "bathrooms" | "size")[];
                 };
             };
         };

@@ -24,6 +24,7 @@ export const ar: Catalogue = {
   service_unavailable: 'الخدمة غير متاحة الآن. حاول مرة أخرى بعد قليل.',
   console_not_built: 'لم تُبنَ لوحة التحكم على هذا الخادم: شغّل `npm run build:console` ثم أعد التحميل.',
   rule_required: 'مطلوب',
+  listing_rule_required_for_submission: 'مطلوب قبل إرسال الإعلان (قاعدة الموقع)',
   rule_unknown_field: 'ليس حقلًا مقبولًا',
   rule_type: 'يجب أن يكون من النوع {type}',
   rule_enum: 'يجب أن يكون إحدى القيم: {values}',

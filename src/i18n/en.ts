@@ -26,6 +26,7 @@ export const en = {
 
   // Field rules (the `errors[].message` of a 400)
   rule_required: 'is required',
+  listing_rule_required_for_submission: 'is required before the listing is submitted (a rule of this site)',
   rule_unknown_field: 'is not an accepted field',
   rule_type: 'must be of type {type}',
   rule_enum: 'must be one of: {values}',

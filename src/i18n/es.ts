@@ -24,6 +24,7 @@ export const es: Catalogue = {
   service_unavailable: 'El servicio no está disponible ahora. Inténtalo de nuevo en breve.',
   console_not_built: 'La consola no está compilada en este servidor: ejecuta `npm run build:console` y recarga.',
   rule_required: 'es obligatorio',
+  listing_rule_required_for_submission: 'es obligatorio antes de enviar el anuncio (regla del sitio)',
   rule_unknown_field: 'no es un campo aceptado',
   rule_type: 'debe ser de tipo {type}',
   rule_enum: 'debe ser uno de: {values}',

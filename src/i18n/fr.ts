@@ -24,6 +24,7 @@ export const fr: Catalogue = {
   service_unavailable: 'Le service est momentanément indisponible. Réessayez bientôt.',
   console_not_built: 'La console n’est pas compilée sur ce serveur : lancez `npm run build:console`, puis rechargez.',
   rule_required: 'est obligatoire',
+  listing_rule_required_for_submission: 'est obligatoire avant de soumettre l’annonce (règle du site)',
   rule_unknown_field: 'n’est pas un champ accepté',
   rule_type: 'doit être de type {type}',
   rule_enum: 'doit être l’une des valeurs : {values}',

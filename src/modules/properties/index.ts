@@ -1,4 +1,5 @@
 import { registerMultipart } from '../../http/multipart.js';
+import type { SubmissionRules } from './submission-rule.js';
 import type { MediaService } from '../media/index.js';
 import type { AppModule, Platform } from '../module.js';
 import type { TaxonomiesService } from '../taxonomies/index.js';
@@ -42,13 +43,22 @@ const MINUTE_MS = 60_000;
 /** Listings (docs/api.md 4): records, create and update, states and moderation, favorites, views, expiry. */
 export function createPropertiesModule(
   { config, database, log, redis, stamps, storage }: Platform,
-  deps: { taxonomies: TaxonomiesService; media: MediaService; charges: ListingCharges },
+  deps: { taxonomies: TaxonomiesService; media: MediaService; charges: ListingCharges; siteSettings: SubmissionRules },
 ): AppModule<PropertiesServices> {
   const { db } = database;
   const views = new ViewCounter(db, log, config.listings.flushIntervalMs, redis && { client: redis, keyPrefix: config.redisKeyPrefix });
   const records = new ListingRecords(db, stamps, { publicUrl: config.publicUrl, listingUrlTemplate: config.listings.urlTemplate, storage });
-  const properties = new PropertiesService(db, records, deps.taxonomies, deps.media, views, config.listings, deps.charges);
-  const moderation = new ModerationService(db, config.listings, deps.charges);
+  const properties = new PropertiesService(
+    db,
+    records,
+    deps.taxonomies,
+    deps.media,
+    views,
+    config.listings,
+    deps.charges,
+    deps.siteSettings,
+  );
+  const moderation = new ModerationService(db, config.listings, deps.charges, deps.siteSettings);
   const favorites = new FavoritesService(db, properties);
   const propertyLists = new PropertyListsService(db, properties);
   const listingExpiry = new ListingExpiryJob(db);

@@ -146,6 +146,49 @@ export async function deleteListing(db: Executor, id: number): Promise<void> {
   await db.deleteFrom('listings').where('id', '=', id).execute();
 }
 
+/** What a submission rule checks of a listing (submission-rule.ts): its columns, and how many links and pictures it has. */
+export interface SubmissionFacts {
+  description: string;
+  price: number | null;
+  address: string;
+  latitude: number | null;
+  longitude: number | null;
+  bedrooms: number | null;
+  bathrooms: number | null;
+  size: number | null;
+  types: number | string | bigint;
+  statuses: number | string | bigint;
+  cities: number | string | bigint;
+  images: number | string | bigint;
+}
+
+export async function findSubmissionFacts(db: Executor, id: number): Promise<SubmissionFacts> {
+  return db
+    .selectFrom('listings as l')
+    .select(['l.description', 'l.price', 'l.address', 'l.latitude', 'l.longitude', 'l.bedrooms', 'l.bathrooms', 'l.size'])
+    .select((eb) => {
+      const links = (taxonomy: Taxonomy) =>
+        eb
+          .selectFrom('listing_terms as t')
+          .select((inner) => inner.fn.countAll().as('n'))
+          .whereRef('t.listing_id', '=', 'l.id')
+          .where('t.taxonomy', '=', taxonomy);
+      return [
+        links('property_type').as('types'),
+        links('property_status').as('statuses'),
+        links('property_city').as('cities'),
+        eb
+          .selectFrom('media as m')
+          .select((inner) => inner.fn.countAll().as('n'))
+          .whereRef('m.listing_id', '=', 'l.id')
+          .where('m.mime_type', 'like', 'image/%')
+          .as('images'),
+      ];
+    })
+    .where('l.id', '=', id)
+    .executeTakeFirstOrThrow() as Promise<SubmissionFacts>;
+}
+
 /** Whether a listing holds the slug now or held it before (a former slug keeps leading to its listing). */
 export async function isSlugTaken(db: Executor, slug: string): Promise<boolean> {
   return (await findSlugHolder(db, slug)) !== undefined;

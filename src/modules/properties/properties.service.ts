@@ -14,6 +14,8 @@ import type { ListingCharges } from './listing-charges.js';
 import { accessOf, type ListingAccess, type ListingRecords, type Loaded } from './listing-records.service.js';
 import { expiryOnPublish, initialState, stateAfterEdit, targetState } from './moderation/listing-states.js';
 import * as repository from './properties.repository.js';
+import { assertSubmittable, type SubmissionRules } from './submission-rule.js';
+import type { SubmissionField } from '../site-settings/index.js';
 import {
   type CreatePropertyInput,
   type ListSort,
@@ -61,6 +63,7 @@ export class PropertiesService {
     private readonly views: ViewCounter,
     private readonly rules: ListingRules,
     private readonly quotas: ListingCharges,
+    private readonly submission: SubmissionRules,
   ) {}
 
   /**
@@ -149,11 +152,13 @@ export class PropertiesService {
 
   async create(caller: AuthUser, input: CreatePropertyInput): Promise<PropertyRecord> {
     const directory = await repository.findDirectoryOf(this.db, caller.id);
+    // Read before the transaction: on SQLite its one connection is the transaction's until it ends.
+    const required = await this.submission.submissionFields();
     let id: number | undefined;
     for (let attempt = 1; id === undefined; attempt++) {
       try {
         const contended = attempt > 1;
-        id = await this.db.transaction().execute((trx) => this.insert(trx, caller, input, directory, contended));
+        id = await this.db.transaction().execute((trx) => this.insert(trx, caller, input, directory, contended, required));
       } catch (error) {
         if (!isUniqueViolation(error) || attempt >= CREATE_ATTEMPTS) throw error;
       }
@@ -180,8 +185,9 @@ export class PropertiesService {
 
   async update(caller: AuthUser, id: number, input: UpdatePropertyInput): Promise<PropertyRecord> {
     const directory = await repository.findDirectoryOf(this.db, caller.id);
+    const required = await this.submission.submissionFields();
     try {
-      await this.write(caller, id, input, directory);
+      await this.write(caller, id, input, directory, required);
     } catch (error) {
       // Two listings taking the same new slug at once: the unique index decides, the loser hears why.
       if (input.slug !== undefined && isUniqueViolation(error)) throw slugTaken();
@@ -190,7 +196,13 @@ export class PropertiesService {
     return this.freshRecord(caller, id);
   }
 
-  private async write(caller: AuthUser, id: number, input: UpdatePropertyInput, directory: CallerDirectory): Promise<void> {
+  private async write(
+    caller: AuthUser,
+    id: number,
+    input: UpdatePropertyInput,
+    directory: CallerDirectory,
+    required: readonly SubmissionField[],
+  ): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       const [core] = await repository.findListingCores(trx, [id]);
       const access = core && accessOf(core);
@@ -232,6 +244,7 @@ export class PropertiesService {
       }
       if (changes.columns.slug !== undefined) await repository.retireSlug(trx, id, core!.slug, changes.columns.slug, columns.updated_at!);
       await this.writeLinks(trx, id, changes);
+      if (core!.status === 'draft' && to !== 'draft' && !isModerator(caller)) await assertSubmittable(trx, id, required);
     });
   }
 
@@ -274,6 +287,7 @@ export class PropertiesService {
     input: CreatePropertyInput,
     directory: CallerDirectory,
     contended: boolean,
+    required: readonly SubmissionField[],
   ): Promise<number> {
     const changes = await checkListingInput(trx, caller, input, null, directory, this.taxonomies);
     // Spent before anything is written: a 402 leaves nothing behind, and a concurrent creation by the same
@@ -312,6 +326,7 @@ export class PropertiesService {
     });
     await repository.recordTransition(trx, { listingId: id, from: null, to: status, actorId: caller.id, at });
     await this.writeLinks(trx, id, changes);
+    if (status !== 'draft' && !moderator) await assertSubmittable(trx, id, required);
     return id;
   }
 

@@ -22,4 +22,5 @@ export function createSiteSettingsModule({ database, stamps, storage }: Platform
 
 export { accentContrastOf, contrastRatio, primaryContrastOf } from './brand-colors.js';
 export { type Brand, DEFAULT_SETTINGS } from './site-settings.mapper.js';
-export { HOME_SECTIONS } from './site-settings.schemas.js';
+export { HOME_SECTIONS, type SubmissionField } from './site-settings.schemas.js';
+export type { SiteSettingsService } from './site-settings.service.js';

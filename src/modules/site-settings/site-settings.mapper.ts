@@ -2,7 +2,13 @@ import type { FileStorage } from '../../adapters/storage/storage.js';
 import { toApiTimestamp } from '../../lib/time.js';
 import { sizeUrl } from '../media/index.js';
 import type { StoredSettings } from './site-settings.repository.js';
-import { HOME_SECTIONS, type HomeSection, type SiteSettingsRecord } from './site-settings.schemas.js';
+import {
+  HOME_SECTIONS,
+  type HomeSection,
+  type SiteSettingsRecord,
+  SUBMISSION_FIELDS,
+  type SubmissionField,
+} from './site-settings.schemas.js';
 
 /** The brand as the website reads it (src/site/brand.ts `SiteBrand`). */
 export interface Brand {
@@ -35,6 +41,7 @@ export const DEFAULT_SETTINGS: SiteSettingsRecord = Object.freeze({
   hero_image_id: null,
   hero_image_url: null,
   home_sections: [...HOME_SECTIONS],
+  submission_fields: [],
   updated_at: null,
 });
 
@@ -54,7 +61,8 @@ export function toSiteSettings(row: StoredSettings | undefined, storage: FileSto
     contact_address: row.contact_address,
     hero_image_id: row.hero_media_id,
     hero_image_url: url(row.hero_sizes, 'large'),
-    home_sections: storedSections(row.home_sections),
+    home_sections: storedNames(row.home_sections, HOME_SECTIONS),
+    submission_fields: storedNames(row.submission_fields, SUBMISSION_FIELDS),
     updated_at: toApiTimestamp(row.updated_at),
   };
 }
@@ -74,8 +82,8 @@ export function toBrand(record: SiteSettingsRecord): Brand {
   });
 }
 
-/** The stored JSON list, keeping only names this version knows (a section removed later is skipped, not an error). */
-function storedSections(json: string): HomeSection[] {
+/** A stored JSON list, keeping only names this version knows (a name removed later is skipped, not an error). */
+function storedNames<Name extends HomeSection | SubmissionField>(json: string, known: readonly Name[]): Name[] {
   const parsed: unknown = JSON.parse(json);
-  return Array.isArray(parsed) ? parsed.filter((name): name is HomeSection => (HOME_SECTIONS as readonly unknown[]).includes(name)) : [];
+  return Array.isArray(parsed) ? parsed.filter((name): name is Name => (known as readonly unknown[]).includes(name)) : [];
 }

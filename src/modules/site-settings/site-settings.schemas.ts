@@ -7,6 +7,27 @@ const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null
 export const HOME_SECTIONS = ['search', 'featured', 'newest', 'cities'] as const;
 export type HomeSection = (typeof HOME_SECTIONS)[number];
 
+/**
+ * The listing fields an administrator may require before a listing is submitted for approval or publication
+ * (docs/api.md 14), by the names of the listing's input (docs/api.md 4.1): `latitude` stands for the map
+ * position (latitude and longitude), `media_ids` for at least one photo, the term and place fields for at least
+ * one term. The contract's own rules (a title) always apply.
+ */
+export const SUBMISSION_FIELDS = [
+  'description',
+  'price',
+  'type_ids',
+  'status_ids',
+  'city',
+  'address',
+  'latitude',
+  'media_ids',
+  'bedrooms',
+  'bathrooms',
+  'size',
+] as const;
+export type SubmissionField = (typeof SUBMISSION_FIELDS)[number];
+
 const HEX_COLOUR = '^#[0-9a-fA-F]{6}$';
 
 /** The brand as GET and PUT /site-settings answer it (docs/api.md 14). */
@@ -25,6 +46,11 @@ export const SiteSettings = Type.Object(
     hero_image_url: Nullable(Type.String({ description: 'The hero picture’s large size (fits 1200×1200)' })),
     home_sections: Type.Array(Type.Enum([...HOME_SECTIONS]), {
       description: 'The home page’s blocks, in order; those left out are not shown',
+    }),
+    submission_fields: Type.Array(Type.Enum([...SUBMISSION_FIELDS]), {
+      description:
+        'The listing fields a submission needs beyond the contract’s (empty, the default: none): a submission by a non-moderator ' +
+        'without one is a 400 naming each missing field',
     }),
     updated_at: Nullable(Type.String({ description: 'ISO 8601 UTC of the last change; null while the defaults apply' })),
   },
@@ -65,6 +91,13 @@ export const UpdateSiteSettingsBody = Type.Object(
         maxItems: HOME_SECTIONS.length,
         uniqueItems: true,
         description: 'The home page’s blocks in the order shown; each at most once, those left out are hidden',
+      }),
+    ),
+    submission_fields: Type.Optional(
+      Type.Array(Type.Enum([...SUBMISSION_FIELDS]), {
+        maxItems: SUBMISSION_FIELDS.length,
+        uniqueItems: true,
+        description: 'The listing fields required before a listing is submitted; [] requires nothing more than the contract',
       }),
     ),
   },

@@ -9,7 +9,7 @@ import { nowIso } from '../../lib/time.js';
 import { accentContrastOf, primaryContrastOf, ratioText } from './brand-colors.js';
 import { type Brand, toBrand, toSiteSettings } from './site-settings.mapper.js';
 import * as repository from './site-settings.repository.js';
-import type { SiteSettingsRecord, UpdateSiteSettingsInput } from './site-settings.schemas.js';
+import type { SiteSettingsRecord, SubmissionField, UpdateSiteSettingsInput } from './site-settings.schemas.js';
 
 /** The cache stamp of the settings row (migration 0026), renewed by triggers in every transaction that changes it. */
 const SITE_SETTINGS_STAMP = 'site_settings';
@@ -38,6 +38,11 @@ export class SiteSettingsService {
   /** `GET /site-settings`: the same object while nothing changed (its serialization and ETag are kept with it). */
   async settings(): Promise<SiteSettingsRecord> {
     return (await this.load()).record;
+  }
+
+  /** The listing fields a submission needs (site settings `submission_fields`), as currently set. */
+  async submissionFields(): Promise<readonly SubmissionField[]> {
+    return (await this.load()).record.submission_fields;
   }
 
   /** The brand as the website renders it, and a version that changes whenever it does. */
@@ -82,6 +87,7 @@ export class SiteSettingsService {
         contact_address: changes.contact_address ?? before.contact_address,
         hero_media_id: input.hero_image_id !== undefined ? input.hero_image_id : before.hero_image_id,
         home_sections: JSON.stringify(input.home_sections ?? before.home_sections),
+        submission_fields: JSON.stringify(input.submission_fields ?? before.submission_fields),
       };
       if (stored && sameRow(stored, row)) return;
       await repository.saveSettings(trx, { ...row, updated_by: caller.id, updated_at: nowIso() });

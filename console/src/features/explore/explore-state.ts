@@ -34,7 +34,7 @@ export interface PriceBucket {
 }
 
 /** The price filter, from a facet range or typed: either end may be open. Its currency is the state's. */
-export interface PriceFilter {
+interface PriceFilter {
   min: number | null;
   max: number | null;
 }

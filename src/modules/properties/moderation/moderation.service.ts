@@ -9,6 +9,7 @@ import { assertCanManage, isModerator } from '../listing-access.js';
 import type { ListingCharges } from '../listing-charges.js';
 import { accessOf } from '../listing-records.service.js';
 import { expiryOnPublish, MODERATOR_ACTIONS, type StateAction, targetState } from './listing-states.js';
+import { assertSubmittable, type SubmissionRules } from '../submission-rule.js';
 import * as moderation from './moderation.repository.js';
 import {
   FEATURE_ACTIONS,
@@ -32,6 +33,7 @@ export class ModerationService {
     private readonly db: Kysely<DB>,
     private readonly settings: ModerationSettings,
     private readonly quotas: ListingCharges,
+    private readonly submission: SubmissionRules,
   ) {}
 
   /** One action of POST /users/property-actions or of the single-action routes. */
@@ -52,7 +54,14 @@ export class ModerationService {
    * Reads, checks and moves in one transaction. The move is conditional on the state that was read, so a
    * concurrent move that got there first makes this one a 409 rather than a second move.
    */
-  private transition(caller: AuthUser, listingId: number, action: StateAction, reason: string | undefined): Promise<ListingStateRecord> {
+  private async transition(
+    caller: AuthUser,
+    listingId: number,
+    action: StateAction,
+    reason: string | undefined,
+  ): Promise<ListingStateRecord> {
+    // Read before the transaction: on SQLite its one connection is the transaction's until it ends.
+    const required = action === 'submit_listing' && !isModerator(caller) ? await this.submission.submissionFields() : [];
     return this.db.transaction().execute(async (trx) => {
       const listing = await findListing(trx, listingId);
       assertCanManage(caller, accessOf(listing));
@@ -61,6 +70,8 @@ export class ModerationService {
       const from = listing.status;
       const to = targetState(action, from, { byModerator: isModerator(caller), requireApproval: this.settings.requireApproval });
       if (to === undefined) throw invalidTransition(from);
+      // Before the fee: a listing that cannot be submitted is not charged for.
+      await assertSubmittable(trx, listingId, required);
       // Paid before the move, as every flow that spends a credit locks the membership row before the listing
       // row; a move lost to a concurrent one below rolls the payment back with it.
       await this.quotas.chargeMove(trx, caller, listingId, from, to);
