@@ -1,6 +1,7 @@
 import { type HttpError, useCustomMutation, useInvalidate } from '@refinedev/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { SUBMISSION_FIELD_LABELS } from './form/submission';
 import { allowedMoves, type OwnerMove } from './moves';
 import { LISTINGS_RESOURCE } from './resources';
 import { StateTag } from './StateTag';
@@ -17,7 +18,7 @@ export function MovesPanel({ record, onMoved }: { record: ListingRecord; onMoved
   const invalidate = useInvalidate();
   // Kept as data, not text: a change of language translates what is shown.
   const [outcome, setOutcome] = useState<
-    { ok: true; state: ListingRecord['status'] } | { ok: false; conflict: boolean; message: string } | null
+    { ok: true; state: ListingRecord['status'] } | { ok: false; conflict: boolean; message: string; missing: string[] } | null
   >(null);
   const moves = allowedMoves(record.status);
 
@@ -39,7 +40,10 @@ export function MovesPanel({ record, onMoved }: { record: ListingRecord; onMoved
         },
         onError: (error: HttpError) => {
           const conflict = error.statusCode === 409;
-          setOutcome({ ok: false, conflict, message: error.message });
+          // A submission the site's rule refuses names its missing fields (docs/api.md 14).
+          const missing =
+            error.statusCode === 400 ? Object.keys(error.errors ?? {}).filter((field) => field in SUBMISSION_FIELD_LABELS) : [];
+          setOutcome({ ok: false, conflict, message: error.message, missing });
           if (conflict) onMoved();
         },
       },
@@ -71,7 +75,13 @@ export function MovesPanel({ record, onMoved }: { record: ListingRecord; onMoved
       </div>
       <div role="alert">
         {outcome && !outcome.ok ? (
-          <p className="notice notice-error">{outcome.conflict ? `${t('listings.move_refused')} ${outcome.message}` : outcome.message}</p>
+          <p className="notice notice-error">
+            {outcome.missing.length > 0
+              ? t('listings.missing_fields', { fields: outcome.missing.map((field) => t(SUBMISSION_FIELD_LABELS[field]!)).join(', ') })
+              : outcome.conflict
+                ? `${t('listings.move_refused')} ${outcome.message}`
+                : outcome.message}
+          </p>
         ) : null}
       </div>
     </section>

@@ -6,6 +6,7 @@ import { ErrorNotice, Forbidden, isForbidden, Loading, PageHeader, Pager } from 
 import { DisapproveDialog, ReportRegions, type Target, useModeration } from './actions';
 import { keepVisible, pageSelectionState, togglePage } from './bulk';
 import { QUEUE_PAGE_SIZE, QUEUE_QUERY, QUEUE_RESOURCE, type QueueListing, thumbnailOf } from './queue';
+import { SubmissionRule } from './SubmissionRule';
 import './moderation.css';
 
 /** Listings awaiting approval, newest first: approve or disapprove one, or several at once. */
@@ -58,6 +59,7 @@ export default function ModerationPage() {
     <section>
       <PageHeader title={t('moderation.title')} />
       <p className="muted">{t('moderation.intro')}</p>
+      <SubmissionRule />
       <ReportRegions report={report} />
       <ErrorNotice error={tableQuery.error} onRetry={() => void tableQuery.refetch()} />
 

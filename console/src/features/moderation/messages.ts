@@ -2,6 +2,10 @@ import type { Messages } from '../../i18n/languages';
 
 export const messages: Messages = {
   en: {
+    rule_title: 'Required before submission',
+    rule_intro:
+      'A listing sent for approval must have each field ticked here; the API refuses it otherwise, naming what is missing. Administrators and managers are not held to it, nor are drafts.',
+    rule_save: 'Save the rule',
     title: 'Moderation queue',
     intro:
       'Listings awaiting approval, newest first. Approve them, or reject them (the listing becomes disapproved) with a reason sent to the owner.',
@@ -53,6 +57,10 @@ export const messages: Messages = {
     created: 'Created',
   },
   ar: {
+    rule_title: 'مطلوب قبل الإرسال',
+    rule_intro:
+      'يجب أن يحتوي الإعلان المرسل للموافقة على كل حقل محدد هنا، وإلا يرفضه الـ API مع ذكر ما ينقصه. لا تنطبق القاعدة على المسؤولين والمديرين ولا على المسودات.',
+    rule_save: 'حفظ القاعدة',
     title: 'قائمة المراجعة',
     intro: 'الإعلانات التي تنتظر الموافقة، الأحدث أولًا. وافق عليها أو ارفضها مع ذكر سبب يُرسل إلى المالك.',
     table_caption: 'الإعلانات التي تنتظر الموافقة',
@@ -103,6 +111,10 @@ export const messages: Messages = {
     created: 'إنشاء',
   },
   es: {
+    rule_title: 'Obligatorio antes del envío',
+    rule_intro:
+      'Un anuncio enviado para aprobación debe tener cada campo marcado aquí; si no, la API lo rechaza indicando lo que falta. No se aplica a administradores, gestores ni borradores.',
+    rule_save: 'Guardar la regla',
     title: 'Cola de moderación',
     intro:
       'Anuncios pendientes de aprobación, los más recientes primero. Apruébalos o recházalos con un motivo que se envía al propietario.',
@@ -154,6 +166,10 @@ export const messages: Messages = {
     created: 'Creación',
   },
   fr: {
+    rule_title: 'Obligatoire avant la soumission',
+    rule_intro:
+      'Une annonce soumise pour approbation doit avoir chaque champ coché ici ; sinon l’API la refuse en nommant ce qui manque. Ni les administrateurs, ni les gestionnaires, ni les brouillons n’y sont tenus.',
+    rule_save: 'Enregistrer la règle',
     title: 'File de modération',
     intro:
       'Annonces en attente d’approbation, les plus récentes d’abord. Approuvez-les, ou refusez-les avec un motif envoyé au propriétaire.',

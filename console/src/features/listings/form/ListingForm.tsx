@@ -1,6 +1,6 @@
-import { type HttpError, useGetIdentity } from '@refinedev/core';
+import { type HttpError, useGetIdentity, useOne } from '@refinedev/core';
 import { useForm } from '@refinedev/react-hook-form';
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, useMemo, useRef, useState } from 'react';
 import { FormProvider, useFormContext } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { Identity } from '../../../api/session';
@@ -14,6 +14,7 @@ import { GalleryEditor } from './GalleryEditor';
 import { LocationMap } from './LocationMap';
 import { LocationPicker } from './LocationPicker';
 import { AdditionalFeatures, FloorPlans } from './RepeatableRows';
+import { missingForSubmission } from './submission';
 import { TermPicker } from './TermPickers';
 
 /**
@@ -27,6 +28,11 @@ export function ListingForm({ record, onSaved }: { record?: ListingRecord; onSav
   const creating = record === undefined;
   const [saveError, setSaveError] = useState<HttpError | null>(null);
   const [savedNote, setSavedNote] = useState('');
+  // "Price on request": a published listing without a price is one; a new one says so by this box.
+  const [priceOnRequest, setPriceOnRequest] = useState(record !== undefined && record.price === null && record.status !== 'draft');
+  // The fields the site's administrator requires before a submission (GET /site-settings, public).
+  const { result: siteSettings } = useOne<{ submission_fields?: string[] }>({ resource: 'site-settings', id: 'current' });
+  const siteFields = siteSettings?.submission_fields ?? [];
 
   const form = useForm<ListingRecord, HttpError, ListingFormValues>({
     defaultValues: record ? toFormValues(record) : emptyFormValues({ agentId: identity?.agent_id ?? null }),
@@ -70,6 +76,20 @@ export function ListingForm({ record, onSaved }: { record?: ListingRecord; onSav
     setWaitingForUploads(true);
     await uploads.current;
     setWaitingForUploads(false);
+    // A new listing submitted at once is checked before it is sent (a draft is submitted from the moves panel).
+    if (!draft && creating) {
+      const missing = missingForSubmission(form.getValues(), siteFields, priceOnRequest);
+      if (missing.length > 0) {
+        form.clearErrors();
+        // The gallery shows the API's `media_ids` errors: the same name here.
+        for (const field of missing)
+          form.setError((field === 'gallery' ? 'media_ids' : field) as never, { message: t('listings.required_to_submit') });
+        setSaveError(null);
+        setSavedNote(t('listings.fill_to_submit'));
+        form.setFocus(missing[0] === 'gallery' ? 'title' : missing[0]!);
+        return;
+      }
+    }
     await handleSubmit(async (values) => {
       setSavedNote('');
       setSaveError(null);
@@ -106,9 +126,20 @@ export function ListingForm({ record, onSaved }: { record?: ListingRecord; onSav
 
         <FormSection title={t('listings.section_price')}>
           <div className="listings-grid">
-            <TextInput name="price" label={t('listings.price')} type="number" />
+            <TextInput name="price" label={t('listings.price')} type="number" readOnly={priceOnRequest} />
+            <label className="listings-check">
+              <input
+                type="checkbox"
+                checked={priceOnRequest}
+                onChange={(event) => {
+                  setPriceOnRequest(event.target.checked);
+                  if (event.target.checked) form.setValue('price', '', { shouldDirty: true });
+                }}
+              />
+              <span>{t('listings.price_on_request')}</span>
+            </label>
             <TextInput name="second_price" label={t('listings.second_price')} type="number" />
-            <TextInput name="currency" label={t('listings.currency')} maxLength={3} hint={t('listings.currency_hint')} />
+            <CurrencySelect />
             <TextInput name="price_prefix" label={t('listings.price_prefix')} maxLength={50} />
             <TextInput name="price_postfix" label={t('listings.price_postfix')} maxLength={50} hint={t('listings.price_postfix_hint')} />
           </div>
@@ -225,4 +256,21 @@ function SaveError({ error }: { error: HttpError }) {
       ) : null}
     </div>
   );
+}
+
+/** ISO 4217 codes, as this browser knows them; the listing's own code stays offered even when it is not one of them. */
+function CurrencySelect() {
+  const { t, i18n } = useTranslation();
+  const { watch } = useFormContext<ListingFormValues>();
+  const current = watch('currency');
+  const options = useMemo(() => {
+    const names = new Intl.DisplayNames([i18n.language], { type: 'currency' });
+    const codes = new Set(Intl.supportedValuesOf('currency'));
+    if (current) codes.add(current.toUpperCase());
+    return [
+      { value: '', label: t('listings.currency_default') },
+      ...[...codes].sort().map((code) => ({ value: code, label: `${code} — ${names.of(code) ?? code}` })),
+    ];
+  }, [i18n.language, current, t]);
+  return <SelectInput name="currency" label={t('listings.currency')} options={options} />;
 }

@@ -25,11 +25,26 @@ interface InputProps {
   max?: number;
   step?: string;
   className?: string;
+  /** Shown but not editable (its value is still sent: react-hook-form drops a disabled field's). */
+  readOnly?: boolean;
   rules?: RegisterOptions<ListingFormValues>;
 }
 
 /** A labelled text or number input bound to the form; numbers stay text until toRequestBody reads them. */
-export function TextInput({ name, label, type = 'text', hint, required, maxLength, min, max, step, className, rules }: InputProps) {
+export function TextInput({
+  name,
+  label,
+  type = 'text',
+  hint,
+  required,
+  maxLength,
+  min,
+  max,
+  step,
+  className,
+  readOnly,
+  rules,
+}: InputProps) {
   const { register } = useFormContext<ListingFormValues>();
   const errorOf = useFieldError();
   const numeric = type === 'number' || type === 'integer';
@@ -46,6 +61,7 @@ export function TextInput({ name, label, type = 'text', hint, required, maxLengt
             max={max}
             maxLength={maxLength}
             required={required}
+            readOnly={readOnly}
             {...register(name, rules)}
           />
         )}
