@@ -241,6 +241,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/realty-api/v1/terms/{taxonomy}/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One term, with a place’s centre
+         * @description The term as the lists give it; a location term (country, state, city, area) has its `center`: the one an administrator set, else the mean position of its published listings (absent when none has a position). An unknown term, or one of another taxonomy → 404.
+         */
+        get: operations["getTermsByTaxonomyById"];
+        /**
+         * Update a term (administrator); omitted fields stay, null clears an optional one
+         * @description Changes the given fields of the term. A slug taken in the taxonomy → 409; an unknown term → 404.
+         */
+        put: operations["putTermsByTaxonomyById"];
+        post?: never;
+        /**
+         * Delete a term (administrator): removed from listings; its children become top-level
+         * @description The term is removed from every listing that had it, and its child terms lose their parent. An unknown term → 404.
+         */
+        delete: operations["deleteTermsByTaxonomyById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/realty-api/v1/terms/{taxonomy}": {
         parameters: {
             query?: never;
@@ -256,30 +284,6 @@ export interface paths {
          */
         post: operations["postTermsByTaxonomy"];
         delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/realty-api/v1/terms/{taxonomy}/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /**
-         * Update a term (administrator); omitted fields stay, null clears an optional one
-         * @description Changes the given fields of the term. A slug taken in the taxonomy → 409; an unknown term → 404.
-         */
-        put: operations["putTermsByTaxonomyById"];
-        post?: never;
-        /**
-         * Delete a term (administrator): removed from listings; its children become top-level
-         * @description The term is removed from every listing that had it, and its child terms lose their parent. An unknown term → 404.
-         */
-        delete: operations["deleteTermsByTaxonomyById"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2514,6 +2518,11 @@ export interface components {
                 name: string;
                 slug: string;
             };
+            /** @description Location terms: the place’s centre, as an administrator set it; GET /terms/{taxonomy}/{id} gives, for a place without one, the mean position of its published listings (absent when none has a position) */
+            center?: {
+                latitude: number;
+                longitude: number;
+            };
         };
         /** LoginResult */
         LoginResult: {
@@ -4301,7 +4310,7 @@ export interface operations {
             };
         };
     };
-    postTermsByTaxonomy: {
+    getTermsByTaxonomyById: {
         parameters: {
             query?: {
                 /** @description Message language (en, ar, es, fr) */
@@ -4310,40 +4319,14 @@ export interface operations {
             header?: never;
             path: {
                 taxonomy: "property_type" | "property_status" | "property_label" | "property_feature" | "property_country" | "property_state" | "property_city" | "property_area" | "agent_category" | "agent_city";
+                id: number;
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": {
-                    name: string;
-                    /** @description Derived from the name when absent */
-                    slug?: string;
-                    description?: string;
-                    /** @description Parent term of the same taxonomy; 0 = none */
-                    parent?: number;
-                    /** Format: uri */
-                    image_url?: string;
-                    /** Format: uri */
-                    marker_icon_url?: string;
-                    /** Format: uri */
-                    marker_retina_icon_url?: string;
-                    /** Format: uri */
-                    custom_link?: string;
-                    /** @description #rrggbb (status and label terms) */
-                    color?: string;
-                    /** @description States only: the country */
-                    country_id?: number;
-                    /** @description Cities only: the state */
-                    state_id?: number;
-                    /** @description Areas only: the city */
-                    city_id?: number;
-                };
-            };
-        };
+        requestBody?: never;
         responses: {
-            /** @description Created: create a term (administrator) */
-            201: {
+            /** @description OK: one term, with a place’s centre */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4364,44 +4347,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No valid access token: missing, expired, revoked or wrong (`unauthorized`, `invalid_token`, `token_expired`, `invalid_credentials`) */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in, but the role or the record’s owner does not allow it (`forbidden`, `account_suspended`) */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description In conflict with what is stored: a value taken, a review already written, a move the state does not allow (`conflict`, `email_taken`, `username_taken`, `already_reviewed`, `invalid_transition`) */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body or the file is larger than the limit (`payload_too_large`) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The content type, or the file’s type read from its bytes, is not accepted (`unsupported_media_type`) */
-            415: {
+            /** @description Not found, or not visible to the caller: a hidden record answers the same (`not_found`, `route_not_found`) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4450,6 +4397,8 @@ export interface operations {
                     country_id?: number | null;
                     state_id?: number | null;
                     city_id?: number | null;
+                    latitude?: number | null;
+                    longitude?: number | null;
                 };
             };
         };
@@ -4601,6 +4550,129 @@ export interface operations {
             };
             /** @description Not found, or not visible to the caller: a hidden record answers the same (`not_found`, `route_not_found`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postTermsByTaxonomy: {
+        parameters: {
+            query?: {
+                /** @description Message language (en, ar, es, fr) */
+                lang?: string;
+            };
+            header?: never;
+            path: {
+                taxonomy: "property_type" | "property_status" | "property_label" | "property_feature" | "property_country" | "property_state" | "property_city" | "property_area" | "agent_category" | "agent_city";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description Derived from the name when absent */
+                    slug?: string;
+                    description?: string;
+                    /** @description Parent term of the same taxonomy; 0 = none */
+                    parent?: number;
+                    /** Format: uri */
+                    image_url?: string;
+                    /** Format: uri */
+                    marker_icon_url?: string;
+                    /** Format: uri */
+                    marker_retina_icon_url?: string;
+                    /** Format: uri */
+                    custom_link?: string;
+                    /** @description #rrggbb (status and label terms) */
+                    color?: string;
+                    /** @description States only: the country */
+                    country_id?: number;
+                    /** @description Cities only: the state */
+                    state_id?: number;
+                    /** @description Areas only: the city */
+                    city_id?: number;
+                    /** @description Location terms only: the centre, with `longitude` */
+                    latitude?: number;
+                    /** @description Location terms only: the centre, with `latitude` */
+                    longitude?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Created: create a term (administrator) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        data: components["schemas"]["Term"];
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is invalid: `errors` names each field (`validation_failed`, `invalid_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid access token: missing, expired, revoked or wrong (`unauthorized`, `invalid_token`, `token_expired`, `invalid_credentials`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or the record’s owner does not allow it (`forbidden`, `account_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description In conflict with what is stored: a value taken, a review already written, a move the state does not allow (`conflict`, `email_taken`, `username_taken`, `already_reviewed`, `invalid_transition`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body or the file is larger than the limit (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The content type, or the file’s type read from its bytes, is not accepted (`unsupported_media_type`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

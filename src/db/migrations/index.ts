@@ -33,6 +33,7 @@ import * as m0031 from './0031_redirects.js';
 import * as m0032 from './0032_import_warnings.js';
 import * as m0033 from './0033_feed_documents.js';
 import * as m0037 from './0037_submission_fields.js';
+import * as m0038 from './0038_term_centres.js';
 
 /** Migrations in order. Static imports keep them inside the compiled bundle (no directory scanning). */
 const MIGRATIONS: Record<string, Migration> = {
@@ -70,6 +71,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0032_import_warnings': m0032,
   '0033_feed_documents': m0033,
   '0037_submission_fields': m0037,
+  '0038_term_centres': m0038,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -22,6 +22,7 @@ export function toTerm(row: TermWithLocationParent): TermRecord {
   if (row.marker_retina_icon_url) term.marker_retina_icon_url = row.marker_retina_icon_url;
   if (row.custom_link) term.custom_link = row.custom_link;
   if (row.color) term.color = row.color;
+  if (row.latitude !== null && row.longitude !== null) term.center = { latitude: row.latitude, longitude: row.longitude };
   const locationKey = LOCATION_PARENT_KEY[row.taxonomy as keyof typeof LOCATION_PARENT_KEY];
   if (locationKey && row.location_parent_id !== null && row.location_parent_name !== null) {
     term[locationKey] = {

@@ -73,6 +73,23 @@ export async function findTermById(db: Executor, taxonomy: Taxonomy, id: number)
     .executeTakeFirst();
 }
 
+/** The mean position of the term's published listings that have one; undefined when none has. */
+export async function findListingsCentre(db: Executor, termId: number): Promise<{ latitude: number; longitude: number } | undefined> {
+  const row = await db
+    .selectFrom('listing_terms as lt')
+    .innerJoin('listings as l', 'l.id', 'lt.listing_id')
+    .select((eb) => [eb.fn.avg<number>('l.latitude').as('latitude'), eb.fn.avg<number>('l.longitude').as('longitude')])
+    .where('lt.term_id', '=', termId)
+    .where('l.status', '=', 'publish')
+    .where('l.latitude', 'is not', null)
+    .where('l.longitude', 'is not', null)
+    .executeTakeFirst();
+  if (row?.latitude == null || row.longitude == null) return undefined;
+  // Six decimals (~0.1 m), as positions are given: the mean's binary tail is not a difference between databases.
+  const round = (value: number) => Math.round(Number(value) * 1e6) / 1e6;
+  return { latitude: round(row.latitude), longitude: round(row.longitude) };
+}
+
 /** Taxonomy of each given id that exists (for parent and location-parent checks). */
 export async function findTaxonomyOf(db: Executor, id: number): Promise<{ taxonomy: Taxonomy; parent_id: number | null } | undefined> {
   return db.selectFrom('terms').select(['taxonomy', 'parent_id']).where('id', '=', id).executeTakeFirst();

@@ -41,6 +41,26 @@ export async function taxonomyRoutes(app: FastifyInstance, { taxonomies }: { tax
     );
   }
 
+  api.get(
+    '/terms/:taxonomy/:id',
+    {
+      schema: {
+        tags: ['taxonomies'],
+        summary: 'One term, with a place’s centre',
+        description:
+          'The term as the lists give it; a location term (country, state, city, area) has its `center`: the one an ' +
+          'administrator set, else the mean position of its published listings (absent when none has a position). ' +
+          'An unknown term, or one of another taxonomy → 404.',
+        params: TermIdParams,
+        response: { 200: Envelope(TermRef), ...errorResponses(400, 404, 429) },
+      },
+    },
+    async (request, reply) => {
+      const term = await taxonomies.term(request.params.taxonomy, request.params.id);
+      return reply.header('cache-control', `public, max-age=${TERM_CACHE_SECONDS}`).send({ success: true, data: term });
+    },
+  );
+
   const manage = { auth: ['administrator'] } as const;
   const security = [{ bearer: [] }];
 

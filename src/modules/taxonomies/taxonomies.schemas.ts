@@ -107,6 +107,16 @@ export const Term = Type.Object(
     parent_country: Type.Optional(TermRef),
     parent_state: Type.Optional(TermRef),
     parent_city: Type.Optional(TermRef),
+    center: Type.Optional(
+      Type.Object(
+        { latitude: Type.Number(), longitude: Type.Number() },
+        {
+          description:
+            'Location terms: the place’s centre, as an administrator set it; GET /terms/{taxonomy}/{id} gives, for a place without ' +
+            'one, the mean position of its published listings (absent when none has a position)',
+        },
+      ),
+    ),
   },
   {
     $id: 'Term',
@@ -143,6 +153,8 @@ const termWriteProperties = {
   country_id: Type.Integer({ ...ID_RANGE, description: 'States only: the country' }),
   state_id: Type.Integer({ ...ID_RANGE, description: 'Cities only: the state' }),
   city_id: Type.Integer({ ...ID_RANGE, description: 'Areas only: the city' }),
+  latitude: Type.Number({ minimum: -90, maximum: 90, description: 'Location terms only: the centre, with `longitude`' }),
+  longitude: Type.Number({ minimum: -180, maximum: 180, description: 'Location terms only: the centre, with `latitude`' }),
 };
 
 export const CreateTermBody = Type.Object(
@@ -159,6 +171,8 @@ export const CreateTermBody = Type.Object(
     country_id: Type.Optional(termWriteProperties.country_id),
     state_id: Type.Optional(termWriteProperties.state_id),
     city_id: Type.Optional(termWriteProperties.city_id),
+    latitude: Type.Optional(termWriteProperties.latitude),
+    longitude: Type.Optional(termWriteProperties.longitude),
   },
   { additionalProperties: false },
 );
@@ -179,6 +193,8 @@ export const UpdateTermBody = Type.Object(
     country_id: Type.Optional(Nullable(termWriteProperties.country_id)),
     state_id: Type.Optional(Nullable(termWriteProperties.state_id)),
     city_id: Type.Optional(Nullable(termWriteProperties.city_id)),
+    latitude: Type.Optional(Nullable(termWriteProperties.latitude)),
+    longitude: Type.Optional(Nullable(termWriteProperties.longitude)),
   },
   { additionalProperties: false },
 );

@@ -62,6 +62,17 @@ export class TaxonomiesService {
     return this.listTerms(endpoint, query);
   }
 
+  /**
+   * GET /terms/{taxonomy}/{id}: one term; a place without a centre of its own gets its published listings' mean
+   * position (computed here rather than in the lists, whose every city would cost a pass over its listings).
+   */
+  async term(taxonomy: Taxonomy, id: number): Promise<TermRecord> {
+    const term = await this.termOrThrow(this.db, taxonomy, id);
+    if (term.center || !LOCATION_TAXONOMIES.includes(taxonomy)) return term;
+    const center = await repository.findListingsCentre(this.db, id);
+    return center ? { ...term, center } : term;
+  }
+
   async hasTerms(): Promise<boolean> {
     return repository.anyTermExists(this.db);
   }
@@ -74,6 +85,7 @@ export class TaxonomiesService {
       if (input.parent) await this.checkParent(trx, taxonomy, input.parent, undefined);
       const locationParentId = await this.checkLocationParent(trx, taxonomy, input);
       this.checkColour(taxonomy, input.color);
+      const center = checkCentre(taxonomy, input);
       const id = await this.withUniqueSlug(() =>
         repository.insertTerm(trx, {
           taxonomy,
@@ -88,6 +100,8 @@ export class TaxonomiesService {
           marker_retina_icon_url: input.marker_retina_icon_url ?? null,
           custom_link: input.custom_link ?? null,
           color: input.color?.toLowerCase() ?? null,
+          latitude: center?.latitude ?? null,
+          longitude: center?.longitude ?? null,
           created_at: now,
           updated_at: now,
         }),
@@ -157,6 +171,8 @@ export class TaxonomiesService {
       for (const field of ['image_url', 'marker_icon_url', 'marker_retina_icon_url', 'custom_link'] as const) {
         if (input[field] !== undefined) changes[field] = input[field];
       }
+      const center = checkCentre(taxonomy, input);
+      if (center !== undefined) Object.assign(changes, center ?? { latitude: null, longitude: null });
       await this.withUniqueSlug(() => repository.updateTerm(trx, id, changes));
       return this.termOrThrow(trx, taxonomy, id);
     });
@@ -239,4 +255,25 @@ function validSlug(source: string, field: string): string {
   const slug = slugify(source);
   if (slug === '') throw AppError.invalidField(field, 'rule_empty_slug');
   return slug;
+}
+
+const LOCATION_TAXONOMIES: readonly Taxonomy[] = ['property_country', 'property_state', 'property_city', 'property_area'];
+
+/**
+ * A body's centre (`latitude` with `longitude`), for location terms only: the position to store, null to clear
+ * it (both null), undefined when the body says nothing about it. One without the other is a 400 on the missing one.
+ */
+function checkCentre(
+  taxonomy: Taxonomy,
+  input: { latitude?: number | null; longitude?: number | null },
+): { latitude: number; longitude: number } | null | undefined {
+  const { latitude, longitude } = input;
+  if (latitude === undefined && longitude === undefined) return undefined;
+  if (!LOCATION_TAXONOMIES.includes(taxonomy)) {
+    throw AppError.invalidField(latitude !== undefined ? 'latitude' : 'longitude', 'rule_not_for_taxonomy', { taxonomy });
+  }
+  if (latitude === null && longitude === null) return null;
+  if (latitude === undefined || latitude === null) throw AppError.invalidField('latitude', 'rule_required');
+  if (longitude === undefined || longitude === null) throw AppError.invalidField('longitude', 'rule_required');
+  return { latitude, longitude };
 }
