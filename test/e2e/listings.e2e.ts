@@ -54,4 +54,42 @@ describe('an agent’s listing', () => {
     expect(listing.address.longitude).not.toBeNull();
     expect(problems()).toEqual([]);
   });
+
+  it('asks for what a submission needs before sending it, and its map goes to the place chosen', async () => {
+    const agent = await newAccount(suite.server, 'agent', 'agent');
+    const { page, problems } = await openPage(suite.browser);
+    await signIn(page, suite.server, agent.login, agent.password);
+    await page.goto(`${suite.server.url}/console/listings/new`);
+    await page.getByRole('heading', { level: 1, name: 'New listing' }).waitFor();
+
+    await page.getByLabel('Title').fill('Corner flat, price on request');
+    await page.getByRole('button', { name: 'Create listing' }).click();
+    // Price, type and city are marked, and nothing is sent.
+    await page.getByText('Fill in the fields marked above to submit the listing, or save it as a draft.').waitFor();
+    expect(await page.getByText('Needed before the listing is submitted.').count()).toBe(3);
+    expect(page.url()).toMatch(/\/listings\/new$/);
+    expect(await accessibilityViolations(page)).toEqual([]);
+
+    // Choosing a city fills its state and country and takes the map there (the demo's Miami listings' centre).
+    const map = page.getByTestId('listing-map');
+    await map.waitFor();
+    await page.getByLabel('City').selectOption({ label: 'Miami' });
+    await expect.poll(() => map.getAttribute('data-view')).toMatch(/^12\/25\.\d+\/-80\.\d+$/);
+    expect(await page.getByLabel('State or region').locator('option:checked').textContent()).toBe('Florida');
+    expect(await page.getByLabel('Country').locator('option:checked').textContent()).toBe('United States');
+    // A country alone narrows the cities to its own.
+    await page.getByLabel('Country').selectOption({ label: 'Spain' });
+    await expect.poll(() => page.getByLabel('City').locator('option').allTextContents()).not.toContain('Miami');
+    await page.getByLabel('City').selectOption({ label: 'Barcelona' });
+    await expect.poll(() => map.getAttribute('data-view')).toMatch(/^12\/41\.\d+\/2\.\d+$/);
+
+    await page.getByLabel('Price on request').check();
+    await page.getByRole('group', { name: 'Property type' }).getByLabel('Apartment').check();
+    await page.getByRole('button', { name: 'Create listing' }).click();
+    await page.waitForURL(/\/console\/listings\/\d+\/edit$/);
+    const id = Number(/listings\/(\d+)\/edit/.exec(page.url())![1]);
+    const listing = await suite.server.api<{ status: string; price: number | null }>('GET', `/properties/${id}`, undefined, agent.token);
+    expect(listing).toMatchObject({ status: 'pending', price: null });
+    expect(problems()).toEqual([]);
+  });
 });

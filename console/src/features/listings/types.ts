@@ -116,6 +116,8 @@ export interface TermRecord {
   parent_country?: TermRef;
   parent_state?: TermRef;
   parent_city?: TermRef;
+  /** A place's centre (docs/api.md 1.3): set by an administrator, or (GET /terms/{taxonomy}/{id}) its listings' mean. */
+  center?: { latitude: number; longitude: number };
 }
 
 /** One state move of a listing (GET /properties/{id}/history). */

@@ -1,9 +1,12 @@
+import { useCustom } from '@refinedev/core';
 import { lazy, Suspense } from 'react';
-import { useFormContext, useWatch } from 'react-hook-form';
+import { useFormContext, useFormState, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Loading } from '../../../components/ui';
 import { TextInput } from './fields';
 import type { ListingFormValues } from './form-values';
+import { deepestPlace, type Level } from './places';
+import type { TermRecord } from '../types';
 
 const PinMap = lazy(() => import('./PinMap'));
 
@@ -13,11 +16,40 @@ const asCoordinate = (text: string | undefined): number | null => {
   return Number.isFinite(value) ? value : null;
 };
 
+const TAXONOMY: Record<Level, string> = {
+  country: 'property_country',
+  state: 'property_state',
+  city: 'property_city',
+  area: 'property_area',
+};
+
+/**
+ * The centre of the deepest place chosen (GET /terms/{taxonomy}/{id}), where the map goes, with its zoom. Only
+ * once a place is changed: the place a listing opens with does not move the map off its pin.
+ */
+function usePlaceFocus(): { latitude: number; longitude: number; zoom: number; key: string } | null {
+  const { control } = useFormContext<ListingFormValues>();
+  const [country = '', state = '', city = '', area = ''] = useWatch({ control, name: ['country', 'state', 'city', 'area'] });
+  const { dirtyFields } = useFormState({ control, name: ['country', 'state', 'city', 'area'] });
+  const changed = Boolean(dirtyFields.country || dirtyFields.state || dirtyFields.city || dirtyFields.area);
+  const place = changed ? deepestPlace({ country, state, city, area }) : null;
+  const { result } = useCustom<TermRecord>({
+    url: place ? `/terms/${TAXONOMY[place.level]}/${place.id}` : '/terms/property_country/1',
+    method: 'get',
+    queryOptions: { enabled: place !== null, staleTime: 60_000 },
+    errorNotification: false,
+  });
+  const center = place ? result?.data?.center : undefined;
+  if (!place || !center || result?.data?.id !== place.id) return null;
+  return { ...center, zoom: place.zoom, key: `${place.level}:${place.id}` };
+}
+
 /** The pin of the listing: latitude and longitude inputs (the keyboard's way) and the map, kept in step. */
 export function LocationMap() {
   const { t } = useTranslation();
   const { control, setValue } = useFormContext<ListingFormValues>();
   const [latitude, longitude] = useWatch({ control, name: ['latitude', 'longitude'] });
+  const focus = usePlaceFocus();
   const pick = (lat: number, lng: number) => {
     setValue('latitude', String(lat), { shouldDirty: true, shouldValidate: true });
     setValue('longitude', String(lng), { shouldDirty: true, shouldValidate: true });
@@ -33,7 +65,13 @@ export function LocationMap() {
         {t('listings.map_help')}
       </p>
       <Suspense fallback={<Loading />}>
-        <PinMap latitude={asCoordinate(latitude)} longitude={asCoordinate(longitude)} onPick={pick} label={t('listings.map_label')} />
+        <PinMap
+          latitude={asCoordinate(latitude)}
+          longitude={asCoordinate(longitude)}
+          focus={focus}
+          onPick={pick}
+          label={t('listings.map_label')}
+        />
       </Suspense>
       <div className="listings-grid">
         <TextInput

@@ -1,88 +1,92 @@
 import { useTranslation } from 'react-i18next';
-import { Controller, type FieldPath, useFormContext, useWatch } from 'react-hook-form';
+import { type FieldPath, useFormContext, useWatch } from 'react-hook-form';
 import { Field } from '../../../components/ui';
 import { TERM_RESOURCES } from '../resources';
 import type { TermRecord } from '../types';
 import { useFieldError } from './fields';
 import type { ListingFormValues } from './form-values';
+import { type Chosen, choosePlace, type Level, LEVELS, type PlaceLists, placeOptions } from './places';
 import { useTerms } from './TermPickers';
 
-type Level = 'country' | 'state' | 'city' | 'area';
-
-/** Each level, the term listing of its options, and the filter naming its parent level (docs/api.md 1.2). */
-const LEVELS: { level: Level; resource: string; parentFilter?: string; parent?: Level }[] = [
-  { level: 'country', resource: TERM_RESOURCES.countries.name },
-  { level: 'state', resource: TERM_RESOURCES.states.name, parentFilter: 'country', parent: 'country' },
-  { level: 'city', resource: TERM_RESOURCES.cities.name, parentFilter: 'state', parent: 'state' },
-  { level: 'area', resource: TERM_RESOURCES.areas.name, parentFilter: 'city', parent: 'city' },
-];
+const RESOURCE: Record<Level, string> = {
+  country: TERM_RESOURCES.countries.name,
+  state: TERM_RESOURCES.states.name,
+  city: TERM_RESOURCES.cities.name,
+  area: TERM_RESOURCES.areas.name,
+};
 
 /**
- * Country, state, city and area as chained selects: each level lists the terms under the level above when
- * one is chosen (the term listings' `country`/`state`/`city` filters), every term otherwise; choosing a
- * place clears the levels below it.
+ * Country, state, city and area as selects chained both ways (places.ts): each lists the places under the
+ * nearest place chosen above it; choosing a place fills the levels above from its parents and clears those
+ * below. Countries and states are listed whole (few, and what a city's country is read from); cities and areas
+ * by the API's filter once their parent is chosen.
  */
 export function LocationPicker() {
-  const { control } = useFormContext<ListingFormValues>();
-  const values = useWatch({ control, name: ['country', 'state', 'city'] });
-  const chosen: Record<string, string> = { country: values[0], state: values[1], city: values[2] };
+  const { control, setValue } = useFormContext<ListingFormValues>();
+  const [country = '', state = '', city = '', area = ''] = useWatch({ control, name: ['country', 'state', 'city', 'area'] });
+  const chosen: Chosen = { country, state, city, area };
+  const loaded = {
+    country: useTerms(RESOURCE.country),
+    state: useTerms(RESOURCE.state),
+    city: useTerms(RESOURCE.city, state ? { state } : {}),
+    area: useTerms(RESOURCE.area, city ? { city } : {}),
+  };
+  const lists: PlaceLists = { country: loaded.country.terms, state: loaded.state.terms, city: loaded.city.terms, area: loaded.area.terms };
+  const options = placeOptions(lists, chosen);
+  const choose = (level: Level, value: string) => {
+    const next = choosePlace(lists, chosen, level, value);
+    for (const each of LEVELS) if (next[each] !== chosen[each]) setValue(each, next[each], { shouldDirty: true });
+  };
   return (
     <div className="listings-grid">
-      {LEVELS.map(({ level, resource, parentFilter, parent }) => (
+      {LEVELS.map((level) => (
         <PlaceSelect
           key={level}
           level={level}
-          resource={resource}
-          query={parentFilter && parent && chosen[parent] ? { [parentFilter]: chosen[parent] } : {}}
+          value={chosen[level]}
+          options={options[level]}
+          loading={loaded[level].loading}
+          onChoose={(value) => choose(level, value)}
         />
       ))}
     </div>
   );
 }
 
-const BELOW: Record<Level, Level[]> = { country: ['state', 'city', 'area'], state: ['city', 'area'], city: ['area'], area: [] };
-
-function PlaceSelect({ level, resource, query }: { level: Level; resource: string; query: Record<string, string> }) {
+function PlaceSelect({
+  level,
+  value,
+  options,
+  loading,
+  onChoose,
+}: {
+  level: Level;
+  value: string;
+  options: readonly TermRecord[];
+  loading: boolean;
+  onChoose: (value: string) => void;
+}) {
   const { t } = useTranslation();
-  const { control, setValue } = useFormContext<ListingFormValues>();
+  const { register } = useFormContext<ListingFormValues>();
   const errorOf = useFieldError();
-  const { terms, loading } = useTerms(resource, query);
+  // The chosen place stays an option while the list loads or when it lies outside the filter.
+  const shown: readonly TermRecord[] =
+    value !== '' && !options.some((term) => String(term.id) === value)
+      ? [{ id: Number(value), name: loading ? t('common.loading') : `#${value}`, slug: '', parent: 0 }, ...options]
+      : options;
+  const { ref, name, onBlur } = register(level as FieldPath<ListingFormValues>);
   return (
-    <Controller
-      control={control}
-      name={level as FieldPath<ListingFormValues>}
-      render={({ field }) => {
-        const value = String(field.value ?? '');
-        // The chosen place stays an option while the list loads or when it lies outside the filter.
-        const options: TermRecord[] =
-          value !== '' && !terms.some((term) => String(term.id) === value)
-            ? [{ id: Number(value), name: loading ? t('common.loading') : `#${value}`, slug: '', parent: 0 }, ...terms]
-            : terms;
-        return (
-          <Field label={t(`listings.place_${level}`)} error={errorOf(level)}>
-            {(props) => (
-              <select
-                {...props}
-                name={field.name}
-                ref={field.ref}
-                value={value}
-                onBlur={field.onBlur}
-                onChange={(event) => {
-                  field.onChange(event.target.value);
-                  for (const lower of BELOW[level]) setValue(lower, '', { shouldDirty: true });
-                }}
-              >
-                <option value="">{t('listings.no_place')}</option>
-                {options.map((term) => (
-                  <option key={term.id} value={String(term.id)}>
-                    {term.name}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-        );
-      }}
-    />
+    <Field label={t(`listings.place_${level}`)} error={errorOf(level)}>
+      {(props) => (
+        <select {...props} name={name} ref={ref} value={value} onBlur={onBlur} onChange={(event) => onChoose(event.target.value)}>
+          <option value="">{t('listings.no_place')}</option>
+          {shown.map((term) => (
+            <option key={term.id} value={String(term.id)}>
+              {term.name}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
   );
 }

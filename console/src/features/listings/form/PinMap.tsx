@@ -8,6 +8,8 @@ export interface PinMapProps {
   /** A click on the map or the end of a drag of the pin: the new position, rounded to 6 decimals (~0.1 m). */
   onPick: (latitude: number, longitude: number) => void;
   label: string;
+  /** The place chosen in the form (its centre, a zoom that shows it whole): the map goes there when it changes. */
+  focus: { latitude: number; longitude: number; zoom: number; key: string } | null;
 }
 
 const round = (value: number) => Math.round(value * 1e6) / 1e6;
@@ -16,13 +18,15 @@ const wrapLongitude = (value: number) => ((((value + 180) % 360) + 360) % 360) -
 
 const WORLD: { center: [number, number]; zoom: number } = { center: [20, 0], zoom: 2 };
 const PINNED_ZOOM = 14;
+/** A pin typed in while the map shows more than a region is brought into view at the pin's zoom. */
+const FAR_ZOOM = 10;
 
 /**
  * The map of the listing form (loaded lazily with Leaflet): a click places the pin, the pin can be dragged,
  * and the pin follows the latitude/longitude inputs. It works without tiles (the clicks are the map's own),
  * so a tile server that cannot be reached costs the picture, not the pin.
  */
-export default function PinMap({ latitude, longitude, onPick, label }: PinMapProps) {
+export default function PinMap({ latitude, longitude, onPick, label, focus }: PinMapProps) {
   const container = useRef<HTMLDivElement>(null);
   const map = useRef<L.Map | null>(null);
   const marker = useRef<L.Marker | null>(null);
@@ -33,6 +37,13 @@ export default function PinMap({ latitude, longitude, onPick, label }: PinMapPro
     if (!container.current) return;
     const hasPin = latitude !== null && longitude !== null;
     const instance = createBaseMap(container.current, hasPin ? { center: [latitude, longitude], zoom: PINNED_ZOOM } : WORLD);
+    // Where the map looks, on its element: what a browser test (or an assistive tool) can read without Leaflet.
+    const describe = () => {
+      const centre = instance.getCenter();
+      container.current?.setAttribute('data-view', `${instance.getZoom()}/${centre.lat.toFixed(4)}/${centre.lng.toFixed(4)}`);
+    };
+    instance.on('moveend', describe);
+    describe();
     instance.on('click', (event: L.LeafletMouseEvent) => {
       pick.current(round(event.latlng.lat), round(wrapLongitude(event.latlng.lng)));
     });
@@ -69,8 +80,15 @@ export default function PinMap({ latitude, longitude, onPick, label }: PinMapPro
     } else if (!marker.current.getLatLng().equals(position)) {
       marker.current.setLatLng(position);
     }
-    if (!instance.getBounds().contains(position)) instance.panTo(position);
+    if (instance.getZoom() < FAR_ZOOM) instance.setView(position, PINNED_ZOOM);
+    else if (!instance.getBounds().contains(position)) instance.panTo(position);
   }, [latitude, longitude]);
+
+  // A place chosen goes on screen (only a new place moves the map: the pin's moves are the effect above's).
+  const focusKey = focus?.key ?? null;
+  useEffect(() => {
+    if (map.current && focus) map.current.setView([focus.latitude, focus.longitude], focus.zoom);
+  }, [focusKey]);
 
   return <div ref={container} className="listings-map" role="application" aria-label={label} data-testid="listing-map" />;
 }
