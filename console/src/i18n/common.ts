@@ -4,6 +4,7 @@ import type { Messages } from './languages';
 export const common: Messages = {
   en: {
     app_name: 'realty-api console',
+    menu: 'Menu',
     skip_to_content: 'Skip to content',
     navigation: 'Main navigation',
     language: 'Language',
@@ -59,6 +60,7 @@ export const common: Messages = {
   },
   ar: {
     app_name: 'لوحة تحكم realty-api',
+    menu: 'القائمة',
     skip_to_content: 'انتقل إلى المحتوى',
     navigation: 'التنقل الرئيسي',
     language: 'اللغة',
@@ -114,6 +116,7 @@ export const common: Messages = {
   },
   es: {
     app_name: 'Consola de realty-api',
+    menu: 'Menú',
     skip_to_content: 'Saltar al contenido',
     navigation: 'Navegación principal',
     language: 'Idioma',
@@ -169,6 +172,7 @@ export const common: Messages = {
   },
   fr: {
     app_name: 'Console realty-api',
+    menu: 'Menu',
     skip_to_content: 'Aller au contenu',
     navigation: 'Navigation principale',
     language: 'Langue',

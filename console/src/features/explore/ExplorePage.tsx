@@ -57,6 +57,9 @@ export default function ExplorePage() {
   const state = useMemo(() => parseState(new URLSearchParams(search)), [search]);
   const [area, setArea] = useState<{ box: BoundingBox; zoom: number } | null>(null);
   const [highlighted, setHighlighted] = useState<number | null>(null);
+  // On a narrow screen the filters fold behind a button (explore.css), so that the map and the results come first.
+  const [filtersOpen, setFiltersOpen] = useState(false);
+  const filtersId = useId();
 
   // The browser's address moves as soon as a link is followed, while the router renders the next page in a
   // transition; a change reported meanwhile (the map settling after a move) must not take the user back here.
@@ -140,8 +143,19 @@ export default function ExplorePage() {
         <SaveSearchButton query={Object.fromEntries(Object.entries(filterQuery(state)).map(([key, value]) => [key, String(value)]))} />
       </PageHeader>
 
-      <div className="explore-layout">
+      <div className={filtersOpen ? 'explore-layout explore-filters-open' : 'explore-layout'}>
+        <button
+          type="button"
+          className="explore-filters-toggle"
+          aria-expanded={filtersOpen}
+          aria-controls={filtersId}
+          onClick={() => setFiltersOpen((open) => !open)}
+        >
+          {t('explore.filters')}
+          {activeFilters(state) > 0 ? ` (${count(activeFilters(state))})` : null}
+        </button>
         <FacetPanel
+          id={filtersId}
           state={state}
           facets={answer?.facets}
           busy={results.query.isFetching}
@@ -210,6 +224,13 @@ export default function ExplorePage() {
         </section>
       </div>
     </section>
+  );
+}
+
+/** How many filters are chosen (the filters button says so while the panel is folded). */
+function activeFilters(state: ExploreState): number {
+  return (
+    state.types.length + state.statuses.length + state.cities.length + (state.bedrooms === null ? 0 : 1) + (state.price === null ? 0 : 1)
   );
 }
 

@@ -10,12 +10,14 @@ const SHORT_FACET = 6;
 
 /** The facets as filters: ticking a value narrows the results, and every count says how many each choice gives. */
 export function FacetPanel({
+  id,
   state,
   facets,
   busy,
   onSelect,
   onClear,
 }: {
+  id: string;
   state: ExploreState;
   facets: Facets | undefined;
   busy: boolean;
@@ -37,7 +39,7 @@ export function FacetPanel({
         ? formatNumber(value as number, i18n.language)
         : name;
   return (
-    <aside className="explore-filters" aria-labelledby="explore-filters-heading" aria-busy={busy}>
+    <aside id={id} className="explore-filters" aria-labelledby="explore-filters-heading" aria-busy={busy}>
       <div className="explore-filters-head">
         <h2 id="explore-filters-heading">{t('explore.filters')}</h2>
         <button type="button" onClick={onClear} disabled={!hasFilters(state)}>

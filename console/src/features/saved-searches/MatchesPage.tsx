@@ -70,7 +70,7 @@ export default function MatchesPage() {
             t('saved-searches.col_price'),
             t('saved-searches.col_beds'),
           ]}
-          scroll
+          caption={title}
         >
           {properties.map((listing) => (
             <tr key={listing.id}>
