@@ -1,7 +1,7 @@
 import './explore.css';
 import { type HttpError, useCustom } from '@refinedev/core';
 import { keepPreviousData } from '@tanstack/react-query';
-import { type FormEvent, lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { type FormEvent, lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { SaveSearchButton } from '../saved-searches/SaveSearchButton';
@@ -28,6 +28,8 @@ import { formatCount, formatNumber } from '../../format';
 const ClusterMap = lazy(() => import('./ClusterMap'));
 
 const PER_PAGE = 12;
+/** Where the filters fold behind their button (explore.css has the same width). */
+const NARROW = '(max-width: 800px)';
 /** How long typing in the keyword box rests before it searches (Enter searches at once). */
 const TYPING_MS = 400;
 
@@ -60,6 +62,15 @@ export default function ExplorePage() {
   // On a narrow screen the filters fold behind a button (explore.css), so that the map and the results come first.
   const [filtersOpen, setFiltersOpen] = useState(false);
   const filtersId = useId();
+  // Folded filters are not drawn at all: a phone's first screen costs less work.
+  const narrow = useSyncExternalStore(
+    (listener) => {
+      const query = window.matchMedia(NARROW);
+      query.addEventListener('change', listener);
+      return () => query.removeEventListener('change', listener);
+    },
+    () => window.matchMedia(NARROW).matches,
+  );
 
   // The browser's address moves as soon as a link is followed, while the router renders the next page in a
   // transition; a change reported meanwhile (the map settling after a move) must not take the user back here.
@@ -154,14 +165,16 @@ export default function ExplorePage() {
           {t('explore.filters')}
           {activeFilters(state) > 0 ? ` (${count(activeFilters(state))})` : null}
         </button>
-        <FacetPanel
-          id={filtersId}
-          state={state}
-          facets={answer?.facets}
-          busy={results.query.isFetching}
-          onSelect={(facet, value, on) => update((current) => selectFacet(current, facet, value, on))}
-          onClear={() => update(clearFilters)}
-        />
+        {filtersOpen || !narrow ? (
+          <FacetPanel
+            id={filtersId}
+            state={state}
+            facets={answer?.facets}
+            busy={results.query.isFetching}
+            onSelect={(facet, value, on) => update((current) => selectFacet(current, facet, value, on))}
+            onClear={() => update(clearFilters)}
+          />
+        ) : null}
 
         <div className="explore-map-pane" aria-busy={clusters.query.isFetching}>
           <Suspense fallback={<p className="explore-map explore-map-loading muted">{t('explore.map_loading')}</p>}>
