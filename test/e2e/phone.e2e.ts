@@ -203,6 +203,9 @@ describe('the console on a phone and on a laptop', () => {
     await filters.click();
     await apartment.waitFor();
     expect(await filters.getAttribute('aria-expanded')).toBe('true');
+    // No bedrooms is a studio, not "0" (the demo data has some).
+    await page.getByRole('radio', { name: /^Studio \(\d+\)$/ }).waitFor();
+    expect(await page.getByRole('radio', { name: /^0 \(/ }).count()).toBe(0);
     expect(await sidewaysOverflow(page)).toEqual([]);
     expect(problems()).toEqual([]);
   });

@@ -308,7 +308,11 @@ function ResultItem({
   const { t, i18n } = useTranslation();
   const image = listing.featured_image ?? listing.gallery[0] ?? null;
   const facts = [
-    listing.bedrooms !== null ? t('explore.beds', { value: formatNumber(listing.bedrooms, i18n.language) }) : null,
+    listing.bedrooms === 0
+      ? t('common.studio')
+      : listing.bedrooms !== null
+        ? t('explore.beds', { value: formatNumber(listing.bedrooms, i18n.language) })
+        : null,
     listing.bathrooms !== null ? t('explore.baths', { value: formatNumber(listing.bathrooms, i18n.language) }) : null,
     listing.size !== null
       ? t(listing.size_unit === 'm2' ? 'explore.size_m2' : 'explore.size_sqft', { value: formatNumber(listing.size, i18n.language) })

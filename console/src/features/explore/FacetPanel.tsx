@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatCount, formatNumber } from '../../format';
+import { formatBedrooms, formatCount } from '../../format';
 import { type ExploreState, FACETS, type FacetName, facetKey, facetOptions, type Facets, hasFilters, isSelected } from './explore-state';
 import { formatPriceRange } from './format';
 
@@ -36,7 +36,7 @@ export function FacetPanel({
     facet === 'price'
       ? formatPriceRange(value as { min: number; max: number }, i18n.language)
       : facet === 'bedrooms'
-        ? formatNumber(value as number, i18n.language)
+        ? formatBedrooms(value as number, i18n.language, t)
         : name;
   return (
     <aside id={id} className="explore-filters" aria-labelledby="explore-filters-heading" aria-busy={busy}>
