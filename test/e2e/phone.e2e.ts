@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import {
   accessibilityViolations,
@@ -207,6 +208,33 @@ describe('the console on a phone and on a laptop', () => {
     await page.getByRole('radio', { name: /^Studio \(\d+\)$/ }).waitFor();
     expect(await page.getByRole('radio', { name: /^0 \(/ }).count()).toBe(0);
     expect(await sidewaysOverflow(page)).toEqual([]);
+    expect(problems()).toEqual([]);
+  });
+
+  it('fits the listing editor’s photo box to a phone, with photos in it', async () => {
+    const agent = await newAccount(suite.server, 'agent', 'agent');
+    const { page, problems } = await openPage(suite.browser);
+    await page.setViewportSize(PHONE);
+    await signIn(page, suite.server, agent.login, agent.password);
+    await page.goto(`${suite.server.url}/console/listings/new`);
+    await page.getByLabel('Title').fill('Loft with photos on a phone');
+    const photos = await Promise.all(
+      ['front.png', 'a-kitchen-photo-with-a-very-long-file-name-from-a-camera-roll.png'].map(async (name, index) => ({
+        name,
+        mimeType: 'image/png',
+        buffer: await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 80 * index, g: 120, b: 90 } } })
+          .png()
+          .toBuffer(),
+      })),
+    );
+    await page.getByLabel('Add photos').setInputFiles(photos);
+    await expect.poll(() => page.locator('.listings-gallery li').count(), { timeout: 20_000 }).toBe(2);
+    for (const box of ['.listings-dropzone', '.listings-gallery']) {
+      const { x, width } = (await page.locator(box).boundingBox())!;
+      expect(x + width, box).toBeLessThanOrEqual(PHONE.width);
+    }
+    expect(await sidewaysOverflow(page)).toEqual([]);
+    expect(await accessibilityViolations(page)).toEqual([]);
     expect(problems()).toEqual([]);
   });
 });
