@@ -54,9 +54,11 @@ export function App({ i18n }: { i18n: i18n }) {
               )}
               <Route path="*" element={<NotFound />} />
             </Route>
+            {/* The signed-out pages show at once, while the session check runs: someone signing in does not wait
+                for the renewal that tells them they are signed out; someone still signed in is taken home. */}
             <Route
               element={
-                <Authenticated key="signed-out" fallback={<Outlet />} loading={<Loading />}>
+                <Authenticated key="signed-out" fallback={<Outlet />} loading={<Outlet />}>
                   <Navigate to="/" replace />
                 </Authenticated>
               }

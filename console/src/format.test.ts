@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatCount, formatDate, formatDateTime, formatListingPrice, formatMoney, formatNumber } from './format';
+import { formatBedrooms, formatCount, formatDate, formatDateTime, formatListingPrice, formatMoney, formatNumber } from './format';
+import { common } from './i18n/common';
+import { LANGUAGES } from './i18n/languages';
 
 describe('formatMoney', () => {
   it('formats in the currency and the language', () => {
@@ -86,5 +88,14 @@ describe('numbers and dates', () => {
     expect(formatDate('2026-11-26T12:00:00Z', 'en')).toBe('Nov 26, 2026');
     expect(formatDate('2026-11-26T12:00:00Z', 'en', 'long')).toBe('November 26, 2026');
     expect(formatDateTime('2026-11-26T12:00:00Z', 'en')).toMatch(/^Nov 26, 2026, \d{1,2}:\d{2}\s?[AP]M$/u);
+  });
+});
+
+describe('formatBedrooms', () => {
+  it.each(LANGUAGES)('reads 0 bedrooms as a studio and any other number as the number (%s)', (language) => {
+    const t = (key: string) => String(common[language][key.replace(/^common\./, '')]);
+    expect(formatBedrooms(0, language, t)).toBe(common[language].studio);
+    expect(formatBedrooms(0, language, t)).not.toMatch(/\d|٠/);
+    expect(formatBedrooms(3, language, t)).toBe(formatNumber(3, language));
   });
 });

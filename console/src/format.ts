@@ -61,3 +61,8 @@ export function formatDate(value: string, language: string, style: 'medium' | 'l
 export function formatDateTime(value: string, language: string): string {
   return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(value));
 }
+
+/** A number of bedrooms as a reader says it: 0 is a studio ("Studio", in the page's language), else the number. */
+export function formatBedrooms(bedrooms: number, language: string, t: (key: string) => string): string {
+  return bedrooms === 0 ? t('common.studio') : formatNumber(bedrooms, language);
+}

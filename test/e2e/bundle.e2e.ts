@@ -4,13 +4,36 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 
 const DIST = fileURLToPath(new URL('../../console/dist/', import.meta.url));
-/** The issue's budget for the first load of /console: maps and charts come later, in chunks of their own. */
-const FIRST_LOAD_BUDGET_BYTES = 350 * 1024;
+/**
+ * The first load of /console (every page needs it; maps and charts come later, in chunks of their own): 223 KB
+ * measured on 2026-12-03, the issue's budget was 350 KB.
+ */
+const FIRST_LOAD_BUDGET_BYTES = 240 * 1024;
+/** Explore's own code on top of the first load, the map (Leaflet) included: 47 KB measured on 2026-12-03. */
+const EXPLORE_BUDGET_BYTES = 60 * 1024;
 
 /** Every JavaScript file a first visit fetches: the entry script, what it preloads, and what those import statically. */
 function firstLoadScripts(): string[] {
   const html = readFileSync(`${DIST}index.html`, 'utf8');
-  const queue = [...html.matchAll(/(?:src|href)="\/console\/(assets\/[^"]+\.js)"/g)].map((match) => match[1]!);
+  return withStaticImports([...html.matchAll(/(?:src|href)="\/console\/(assets\/[^"]+\.js)"/g)].map((match) => match[1]!));
+}
+
+/** The built chunk whose name starts with `name-` (a page's own chunk). */
+function chunkOf(name: string): string {
+  const found = readdirSync(`${DIST}assets`).filter((file) => file.startsWith(`${name}-`) && file.endsWith('.js'));
+  expect(found, name).toHaveLength(1);
+  return `assets/${found[0]}`;
+}
+
+function gzippedSize(files: Iterable<string>): number {
+  let sum = 0;
+  for (const file of files) sum += gzipSync(readFileSync(`${DIST}${file}`), { level: 9 }).length;
+  return sum;
+}
+
+/** The files given and every chunk they import statically, transitively. */
+function withStaticImports(files: string[]): string[] {
+  const queue = [...files];
   const seen = new Set<string>();
   while (queue.length > 0) {
     const file = queue.pop()!;
@@ -28,7 +51,7 @@ describe('the console bundle (built by global-setup.ts as npm start builds it)',
   it(`needs at most ${FIRST_LOAD_BUDGET_BYTES / 1024} KB of gzipped JavaScript for its first load, without Leaflet or Chart.js`, () => {
     const scripts = firstLoadScripts();
     expect(scripts.length).toBeGreaterThan(0);
-    const gzipped = scripts.reduce((sum, file) => sum + gzipSync(readFileSync(`${DIST}${file}`), { level: 9 }).length, 0);
+    const gzipped = gzippedSize(scripts);
     console.log(`first load: ${scripts.length} scripts, ${(gzipped / 1024).toFixed(1)} KB gzipped`);
     expect(gzipped).toBeLessThanOrEqual(FIRST_LOAD_BUDGET_BYTES);
     // Fingerprints of Leaflet's and Chart.js's code (the minifier drops their banners): each must be in the build,
@@ -42,5 +65,18 @@ describe('the console bundle (built by global-setup.ts as npm start builds it)',
         fingerprint,
       ).toEqual([]);
     }
+  });
+
+  it(`loads Explore with at most ${EXPLORE_BUDGET_BYTES / 1024} KB more: its page and its map, without Chart.js or the listing editor`, () => {
+    const first = new Set(firstLoadScripts());
+    const explore = withStaticImports([chunkOf('ExplorePage'), chunkOf('ClusterMap')]).filter((file) => !first.has(file));
+    const gzipped = gzippedSize(explore);
+    console.log(`Explore: ${explore.length} more scripts, ${(gzipped / 1024).toFixed(1)} KB gzipped`);
+    expect(gzipped).toBeLessThanOrEqual(EXPLORE_BUDGET_BYTES);
+    const code = explore.map((file) => readFileSync(`${DIST}${file}`, 'utf8')).join('\n');
+    // Leaflet is there (the map shows at once); Chart.js and the editor's code are not.
+    expect(code).toContain('_leaflet_id');
+    expect(code).not.toContain('Canvas is already in use');
+    expect(explore.some((file) => file.startsWith('assets/ListingEditorPage-'))).toBe(false);
   });
 });

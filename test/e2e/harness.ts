@@ -16,6 +16,33 @@ const CONSOLE_DIR = fileURLToPath(new URL('../../console/dist', import.meta.url)
 
 export const ADMIN = { email: 'admin@example.com', password: 'admin password 1' };
 
+/** The console's main pages and their English headings as the administrator sees them (the side navigation's entries). */
+export const MAIN_PAGES: [string, string][] = [
+  ['/', 'Welcome, admin'],
+  ['/explore', 'Explore'],
+  ['/dashboard', 'Dashboard'],
+  ['/moderation', 'Moderation queue'],
+  ['/users', 'Users'],
+  ['/listings', 'My listings'],
+  ['/listings/new', 'New listing'],
+  ['/notifications', 'Notifications'],
+  ['/saved-searches', 'Saved searches'],
+  ['/favorites', 'Favorites'],
+  ['/taxonomy', 'Taxonomies'],
+  ['/packages', 'Packages'],
+  ['/invoices', 'Invoices'],
+  ['/profile', 'My profile'],
+  ['/leads', 'Leads'],
+  ['/membership', 'Membership'],
+  ['/my-reviews', 'My reviews'],
+  ['/reviews-received', 'Reviews received'],
+  ['/broadcast', 'Broadcast notification'],
+  ['/deliveries', 'Failed deliveries'],
+  ['/redirects', 'Redirects'],
+  ['/imports', 'Imports'],
+  ['/brand', 'Website brand'],
+];
+
 export interface E2eServer {
   /** `http://127.0.0.1:<port>` */
   url: string;
@@ -209,4 +236,34 @@ export async function accessibilityViolations(page: Page): Promise<string[]> {
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.targets.join(', ')}`);
+}
+
+/**
+ * What makes the page wider than the window (a phone's sideways scrolling): none when the document is no wider than
+ * the viewport; else the document's width and the outermost elements that reach past the window's end edge.
+ */
+export async function sidewaysOverflow(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = window.innerWidth;
+    if (document.documentElement.scrollWidth <= width) return [];
+    const rtl = document.documentElement.dir === 'rtl';
+    const outside = (element: Element) => {
+      const box = element.getBoundingClientRect();
+      return box.width > 0 && (rtl ? box.left < -0.5 : box.right > width + 0.5);
+    };
+    const name = (element: Element) =>
+      `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}${[...element.classList].map((c) => `.${c}`).join('')}`;
+    // Inside a box that clips or scrolls and itself fits (a map's tiles, a scrolling table), an element scrolls nothing.
+    const contained = (element: Element) => {
+      for (let box = element.parentElement; box && box !== document.body; box = box.parentElement) {
+        if (getComputedStyle(box).overflowX !== 'visible' && !outside(box)) return true;
+      }
+      return false;
+    };
+    const culprits = [...document.body.querySelectorAll('*')]
+      .filter((element) => outside(element) && !(element.parentElement && outside(element.parentElement)) && !contained(element))
+      .slice(0, 5)
+      .map((element) => `${name(element)} (${Math.round(element.getBoundingClientRect().width)} px)`);
+    return [`document ${document.documentElement.scrollWidth} px wide in a ${width} px window`, ...culprits];
+  });
 }

@@ -1,31 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { accessibilityViolations, ADMIN, consoleSuite, newAccount, openPage, signIn } from './harness.js';
-
-/** The console's main pages and their English headings, which the accessibility check visits. */
-const MAIN_PAGES: [string, string][] = [
-  ['/', 'Welcome, admin'],
-  ['/explore', 'Explore'],
-  ['/dashboard', 'Dashboard'],
-  ['/moderation', 'Moderation queue'],
-  ['/users', 'Users'],
-  ['/listings', 'My listings'],
-  ['/listings/new', 'New listing'],
-  ['/notifications', 'Notifications'],
-  ['/saved-searches', 'Saved searches'],
-  ['/favorites', 'Favorites'],
-  ['/taxonomy', 'Taxonomies'],
-  ['/packages', 'Packages'],
-  ['/invoices', 'Invoices'],
-  ['/profile', 'My profile'],
-  ['/leads', 'Leads'],
-  ['/membership', 'Membership'],
-  ['/my-reviews', 'My reviews'],
-  ['/reviews-received', 'Reviews received'],
-  ['/broadcast', 'Broadcast notification'],
-  ['/deliveries', 'Failed deliveries'],
-  ['/redirects', 'Redirects'],
-  ['/imports', 'Imports'],
-];
+import { accessibilityViolations, ADMIN, consoleSuite, MAIN_PAGES, newAccount, openPage, signIn } from './harness.js';
 
 describe('moderation and the administrators’ pages', () => {
   const suite = consoleSuite({ demo: true });

@@ -173,28 +173,39 @@ function TableHead({ columns }: { columns: readonly ReactNode[] }) {
 }
 
 /**
- * A `table.data` with its column headers (and a caption for screen readers when given), its rows the children;
- * `scroll` lets a wide table scroll sideways inside the page.
+ * A box that scrolls sideways on its own when what it holds (a wide table) is wider than the screen, so that the page
+ * itself never does. It is a labelled region in the tab order, so that a keyboard can scroll it too.
+ */
+export function ScrollBox({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="table-scroll" role="region" aria-label={label} tabIndex={0}>
+      {children}
+    </div>
+  );
+}
+
+/**
+ * A `table.data` with its column headers and its caption (for screen readers), its rows the children, in a box of its
+ * own that scrolls sideways on a narrow screen.
  */
 export function DataTable({
   columns,
   caption,
   className,
-  scroll,
   children,
 }: {
   columns: readonly ReactNode[];
-  caption?: string;
+  caption: string;
   className?: string;
-  scroll?: boolean;
   children: ReactNode;
 }) {
-  const table = (
-    <table className={className ? `data ${className}` : 'data'}>
-      {caption ? <caption className="visually-hidden">{caption}</caption> : null}
-      <TableHead columns={columns} />
-      <tbody>{children}</tbody>
-    </table>
+  return (
+    <ScrollBox label={caption}>
+      <table className={className ? `data ${className}` : 'data'}>
+        <caption className="visually-hidden">{caption}</caption>
+        <TableHead columns={columns} />
+        <tbody>{children}</tbody>
+      </table>
+    </ScrollBox>
   );
-  return scroll ? <div className="table-scroll">{table}</div> : table;
 }

@@ -4,6 +4,8 @@ import type { Messages } from './languages';
 export const common: Messages = {
   en: {
     app_name: 'realty-api console',
+    menu: 'Menu',
+    studio: 'Studio',
     skip_to_content: 'Skip to content',
     navigation: 'Main navigation',
     language: 'Language',
@@ -70,6 +72,8 @@ export const common: Messages = {
   },
   ar: {
     app_name: 'لوحة تحكم realty-api',
+    menu: 'القائمة',
+    studio: 'استوديو',
     skip_to_content: 'انتقل إلى المحتوى',
     navigation: 'التنقل الرئيسي',
     language: 'اللغة',
@@ -136,6 +140,8 @@ export const common: Messages = {
   },
   es: {
     app_name: 'Consola de realty-api',
+    menu: 'Menú',
+    studio: 'Estudio',
     skip_to_content: 'Saltar al contenido',
     navigation: 'Navegación principal',
     language: 'Idioma',
@@ -202,6 +208,8 @@ export const common: Messages = {
   },
   fr: {
     app_name: 'Console realty-api',
+    menu: 'Menu',
+    studio: 'Studio',
     skip_to_content: 'Aller au contenu',
     navigation: 'Navigation principale',
     language: 'Langue',

@@ -173,7 +173,6 @@ export default function InvoicesPage() {
           t('common.actions'),
         ]}
         caption={t('billing-admin.invoices_title')}
-        scroll
       >
         {result.data.map((invoice) => (
           <tr key={invoice.id}>

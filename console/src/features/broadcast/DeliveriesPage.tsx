@@ -145,7 +145,6 @@ export default function DeliveriesPage() {
           t('common.actions'),
         ]}
         caption={t('broadcast.deliveries_title')}
-        scroll
       >
         {result.data.map((delivery) => (
           <tr key={delivery.id}>

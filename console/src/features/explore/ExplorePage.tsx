@@ -1,7 +1,7 @@
 import './explore.css';
 import { type HttpError, useCustom } from '@refinedev/core';
 import { keepPreviousData } from '@tanstack/react-query';
-import { type FormEvent, lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { type FormEvent, lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { SaveSearchButton } from '../saved-searches/SaveSearchButton';
@@ -29,6 +29,8 @@ import { formatCount, formatNumber } from '../../format';
 const ClusterMap = lazy(() => import('./ClusterMap'));
 
 const PER_PAGE = 12;
+/** Where the filters fold behind their button (explore.css has the same width). */
+const NARROW = '(max-width: 800px)';
 /** How long typing in the keyword box rests before it searches (Enter searches at once). */
 const TYPING_MS = 400;
 
@@ -58,6 +60,18 @@ export default function ExplorePage() {
   const state = useMemo(() => parseState(new URLSearchParams(search)), [search]);
   const [area, setArea] = useState<{ box: BoundingBox; zoom: number } | null>(null);
   const [highlighted, setHighlighted] = useState<number | null>(null);
+  // On a narrow screen the filters fold behind a button (explore.css), so that the map and the results come first.
+  const [filtersOpen, setFiltersOpen] = useState(false);
+  const filtersId = useId();
+  // Folded filters are not drawn at all: a phone's first screen costs less work.
+  const narrow = useSyncExternalStore(
+    (listener) => {
+      const query = window.matchMedia(NARROW);
+      query.addEventListener('change', listener);
+      return () => query.removeEventListener('change', listener);
+    },
+    () => window.matchMedia(NARROW).matches,
+  );
 
   // The browser's address moves as soon as a link is followed, while the router renders the next page in a
   // transition; a change reported meanwhile (the map settling after a move) must not take the user back here.
@@ -141,15 +155,28 @@ export default function ExplorePage() {
         <SaveSearchButton query={Object.fromEntries(Object.entries(filterQuery(state)).map(([key, value]) => [key, String(value)]))} />
       </PageHeader>
 
-      <div className="explore-layout">
-        <FacetPanel
-          state={state}
-          facets={answer?.facets}
-          busy={results.query.isFetching}
-          onSelect={(facet, value, on) => update((current) => selectFacet(current, facet, value, on))}
-          onPrice={(min, max, currency) => update((current) => filterPrice(current, min, max, currency))}
-          onClear={() => update(clearFilters)}
-        />
+      <div className={filtersOpen ? 'explore-layout explore-filters-open' : 'explore-layout'}>
+        <button
+          type="button"
+          className="explore-filters-toggle"
+          aria-expanded={filtersOpen}
+          aria-controls={filtersId}
+          onClick={() => setFiltersOpen((open) => !open)}
+        >
+          {t('explore.filters')}
+          {activeFilters(state) > 0 ? ` (${count(activeFilters(state))})` : null}
+        </button>
+        {filtersOpen || !narrow ? (
+          <FacetPanel
+            id={filtersId}
+            state={state}
+            facets={answer?.facets}
+            busy={results.query.isFetching}
+            onSelect={(facet, value, on) => update((current) => selectFacet(current, facet, value, on))}
+            onPrice={(min, max, currency) => update((current) => filterPrice(current, min, max, currency))}
+            onClear={() => update(clearFilters)}
+          />
+        ) : null}
 
         <div className="explore-map-pane" aria-busy={clusters.query.isFetching}>
           <Suspense fallback={<p className="explore-map explore-map-loading muted">{t('explore.map_loading')}</p>}>
@@ -215,6 +242,13 @@ export default function ExplorePage() {
   );
 }
 
+/** How many filters are chosen (the filters button says so while the panel is folded). */
+function activeFilters(state: ExploreState): number {
+  return (
+    state.types.length + state.statuses.length + state.cities.length + (state.bedrooms === null ? 0 : 1) + (state.price === null ? 0 : 1)
+  );
+}
+
 /** The keyword box: searches on Enter or the button, and by itself when typing pauses. */
 function KeywordSearch({ keyword, onSearch }: { keyword: string; onSearch: (keyword: string) => void }) {
   const { t } = useTranslation();
@@ -276,11 +310,11 @@ function ResultItem({
   const { t, i18n } = useTranslation();
   const image = listing.featured_image ?? listing.gallery[0] ?? null;
   const facts = [
-    listing.bedrooms === null
-      ? null
-      : listing.bedrooms === 0
-        ? t('explore.studio')
-        : t('explore.beds', { value: formatNumber(listing.bedrooms, i18n.language) }),
+    listing.bedrooms === 0
+      ? t('common.studio')
+      : listing.bedrooms !== null
+        ? t('explore.beds', { value: formatNumber(listing.bedrooms, i18n.language) })
+        : null,
     listing.bathrooms !== null ? t('explore.baths', { value: formatNumber(listing.bathrooms, i18n.language) }) : null,
     listing.size !== null
       ? t(listing.size_unit === 'm2' ? 'explore.size_m2' : 'explore.size_sqft', { value: formatNumber(listing.size, i18n.language) })

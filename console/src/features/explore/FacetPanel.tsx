@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatCount, formatNumber } from '../../format';
+import { formatBedrooms, formatCount } from '../../format';
 import {
   type ExploreState,
   FACETS,
@@ -21,6 +21,7 @@ const SHORT_FACET = 6;
 
 /** The facets as filters: ticking a value narrows the results, and every count says how many each choice gives. */
 export function FacetPanel({
+  id,
   state,
   facets,
   busy,
@@ -28,6 +29,7 @@ export function FacetPanel({
   onPrice,
   onClear,
 }: {
+  id: string;
   state: ExploreState;
   facets: Facets | undefined;
   busy: boolean;
@@ -48,9 +50,7 @@ export function FacetPanel({
     facet === 'price' && isPriceBucket(value)
       ? formatPriceRange(value, i18n.language)
       : facet === 'bedrooms'
-        ? value === 0
-          ? t('explore.studio')
-          : formatNumber(value as number, i18n.language)
+        ? formatBedrooms(value as number, i18n.language, t)
         : name;
   // The price ranges' currency and market, as the answer gives them (the API never mixes either).
   const bucket = facets?.price?.map((option) => option.value).find(isPriceBucket);
@@ -61,7 +61,7 @@ export function FacetPanel({
       ? t(`explore.facet_${facet}`)
       : [t('explore.facet_price'), priceCurrency, statusName].filter(Boolean).join(' · ');
   return (
-    <aside className="explore-filters" aria-labelledby="explore-filters-heading" aria-busy={busy}>
+    <aside id={id} className="explore-filters" aria-labelledby="explore-filters-heading" aria-busy={busy}>
       <div className="explore-filters-head">
         <h2 id="explore-filters-heading">{t('explore.filters')}</h2>
         <button type="button" onClick={onClear} disabled={!hasFilters(state)}>

@@ -6,7 +6,7 @@ import { Link, useLocation, useParams } from 'react-router';
 import { ErrorNotice, Forbidden, isForbidden, Loading, PageHeader } from '../../components/ui';
 import { descriptionParagraphs, galleryOf, imageUrl } from './format';
 import type { Listing, Media } from './types';
-import { formatNumber } from '../../format';
+import { formatBedrooms, formatNumber } from '../../format';
 
 const PinMap = lazy(() => import('./PinMap'));
 
@@ -50,7 +50,7 @@ export default function ListingPage() {
       ['type', names(listing.property_type)],
       ['status', names(listing.property_status)],
       ['label', names(listing.property_label)],
-      ['bedrooms', listing.bedrooms !== null ? number(listing.bedrooms) : null],
+      ['bedrooms', listing.bedrooms !== null ? formatBedrooms(listing.bedrooms, i18n.language, t) : null],
       ['bathrooms', listing.bathrooms !== null ? number(listing.bathrooms) : null],
       ['rooms', listing.rooms !== null ? number(listing.rooms) : null],
       ['garage', listing.garage !== null ? number(listing.garage) : null],

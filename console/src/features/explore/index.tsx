@@ -9,7 +9,8 @@ export const exploreFeature: ConsoleFeature = {
   routes: [
     {
       path: '/explore',
-      element: lazyPage(() => import('./ExplorePage')),
+      // The map's code (Leaflet) is asked for with the page's: the map is the largest thing on its first screen.
+      element: lazyPage(() => Promise.all([import('./ExplorePage'), import('./ClusterMap')]).then(([page]) => page)),
     },
     {
       path: '/explore/:id',

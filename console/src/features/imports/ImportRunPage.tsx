@@ -74,7 +74,7 @@ export default function ImportRunPage() {
           <h2>{t('imports.rejections_title')}</h2>
           {run.rejections.length === 0 ? <p className="muted">{t('imports.no_rejections')}</p> : null}
           {run.rejections.length > 0 ? (
-            <DataTable columns={[t('imports.at'), t('imports.key'), t('imports.errors')]} caption={t('imports.rejections_title')} scroll>
+            <DataTable columns={[t('imports.at'), t('imports.key'), t('imports.errors')]} caption={t('imports.rejections_title')}>
               {run.rejections.map((rejection, n) => (
                 <tr key={n}>
                   <th scope="row">{rejection.at}</th>
@@ -95,7 +95,6 @@ export default function ImportRunPage() {
             <DataTable
               columns={[t('imports.at'), t('imports.key'), t('imports.field'), t('imports.reason')]}
               caption={t('imports.warnings_title')}
-              scroll
             >
               {run.warnings.map((warning, n) => (
                 <tr key={n}>

@@ -39,7 +39,6 @@ export default function ImportsPage() {
             t('imports.queued_at'),
           ]}
           caption={t('imports.title')}
-          scroll
         >
           {result.data.map((run) => (
             <tr key={run.id}>

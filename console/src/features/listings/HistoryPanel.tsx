@@ -20,7 +20,10 @@ export function HistoryPanel({ id, version }: { id: number; version: string }) {
       <h2 id="listings-history-heading">{t('listings.history')}</h2>
       <QueryStatus query={query} />
       {history.length > 0 ? (
-        <DataTable columns={[t('listings.when'), t('listings.from_state'), t('listings.to_state'), t('listings.by'), t('listings.reason')]}>
+        <DataTable
+          columns={[t('listings.when'), t('listings.from_state'), t('listings.to_state'), t('listings.by'), t('listings.reason')]}
+          caption={t('listings.history')}
+        >
           {history.map((entry, index) => (
             <tr key={`${entry.at}-${index}`}>
               <td>

@@ -127,7 +127,10 @@ export default function ListingReview() {
         <h2>{t('moderation.history')}</h2>
         <ErrorNotice error={history.query.error} onRetry={() => void history.query.refetch()} />
         {history.query.data?.data.history.length ? (
-          <DataTable columns={[t('moderation.when'), t('moderation.move'), t('moderation.by'), t('moderation.reason_column')]}>
+          <DataTable
+            columns={[t('moderation.when'), t('moderation.move'), t('moderation.by'), t('moderation.reason_column')]}
+            caption={t('moderation.history')}
+          >
             {history.query.data.data.history.map((entry, index) => (
               <tr key={`${entry.at}-${index}`}>
                 <td>

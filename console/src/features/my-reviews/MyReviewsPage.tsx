@@ -81,8 +81,8 @@ export default function UserReviewsPage() {
             t('common.review_col_date'),
             t('common.actions'),
           ]}
+          caption={t('my-reviews.title')}
           className="my-reviews-table"
-          scroll
         >
           {reviews.map((review) => {
             const name = nameOf(review);

@@ -46,7 +46,6 @@ export default function RedirectsPage() {
       <DataTable
         columns={[t('redirects.path'), t('redirects.record'), t('redirects.target'), t('redirects.created_at'), t('common.actions')]}
         caption={t('redirects.title')}
-        scroll
       >
         {result.data.map((redirect) => (
           <tr key={redirect.id}>

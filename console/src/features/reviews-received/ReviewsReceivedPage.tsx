@@ -70,7 +70,6 @@ export default function ReviewsReceivedPage() {
           ]}
           caption={t('reviews-received.title')}
           className="reviews-received-table"
-          scroll
         >
           {reviews.map((review) => (
             <tr key={review.id}>

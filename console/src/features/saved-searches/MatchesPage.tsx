@@ -8,7 +8,7 @@ import { useLiveNotifications } from '../notifications/live';
 import { MatchAlert, matchOf } from './MatchAlert';
 import './saved-searches.css';
 import { MATCHES_RESOURCE, type SavedSearch } from './types';
-import { formatListingPrice } from '../../format';
+import { formatBedrooms, formatListingPrice } from '../../format';
 
 const PER_PAGE = 20;
 
@@ -70,7 +70,7 @@ export default function MatchesPage() {
             t('saved-searches.col_price'),
             t('saved-searches.col_beds'),
           ]}
-          scroll
+          caption={title}
         >
           {properties.map((listing) => (
             <tr key={listing.id}>
@@ -86,7 +86,7 @@ export default function MatchesPage() {
                   {formatListingPrice(listing, i18n.language, { maximumFractionDigits: 0 }) ?? t('saved-searches.price_on_request')}
                 </bdi>
               </td>
-              <td>{listing.bedrooms ?? ''}</td>
+              <td>{listing.bedrooms !== null ? formatBedrooms(listing.bedrooms, i18n.language, t) : ''}</td>
             </tr>
           ))}
         </DataTable>

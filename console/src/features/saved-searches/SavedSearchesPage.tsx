@@ -56,7 +56,7 @@ export default function SavedSearchesPage() {
             t('saved-searches.col_last'),
             t('common.actions'),
           ]}
-          scroll
+          caption={t('saved-searches.title')}
         >
           {result.data.map((search) => (
             <SavedSearchRow key={search.id} search={search} onDone={done} onError={failed} />

@@ -3,7 +3,7 @@ import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Identity, Role } from '../../api/session';
 import { ConfirmQuestion } from '../../components/ConfirmButton';
-import { Forbidden, isForbidden, PageHeader, Pager, QueryStatus } from '../../components/ui';
+import { Forbidden, isForbidden, PageHeader, Pager, QueryStatus, ScrollBox } from '../../components/ui';
 import {
   actionsFor,
   fromCrudFilters,
@@ -167,7 +167,7 @@ export default function UsersPage() {
       {!tableQuery.isLoading && !tableQuery.error && result.data.length === 0 ? <p>{t('users.none')}</p> : null}
 
       {result.data.length > 0 ? (
-        <div className="table-scroll">
+        <ScrollBox label={t('users.title')}>
           <table className="data users-table">
             <caption className="visually-hidden">{t('users.title')}</caption>
             <thead>
@@ -269,7 +269,7 @@ export default function UsersPage() {
               })}
             </tbody>
           </table>
-        </div>
+        </ScrollBox>
       ) : null}
       <Pager currentPage={currentPage} pageCount={pageCount} total={result.total} onPage={setCurrentPage} />
     </section>
