@@ -119,6 +119,20 @@ export function TermEditor({
           </Field>
         </fieldset>
       ) : null}
+      {definition.place ? (
+        <fieldset className="boxed-fieldset">
+          <legend>{t('taxonomy.centre')}</legend>
+          <p className="muted">{t('taxonomy.centre_hint')}</p>
+          <div className="row">
+            <Field label={t('taxonomy.latitude')} error={errorOf('latitude')}>
+              {(props) => <input {...props} type="number" inputMode="decimal" step="any" min={-90} max={90} {...register('latitude')} />}
+            </Field>
+            <Field label={t('taxonomy.longitude')} error={errorOf('longitude')}>
+              {(props) => <input {...props} type="number" inputMode="decimal" step="any" min={-180} max={180} {...register('longitude')} />}
+            </Field>
+          </div>
+        </fieldset>
+      ) : null}
       {definition.images
         ? IMAGE_FIELDS.map((field) => (
             <Field key={field} label={t(`taxonomy.${field}`)} error={errorOf(field)}>

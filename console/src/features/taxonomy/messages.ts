@@ -2,6 +2,10 @@ import type { Messages } from '../../i18n/languages';
 
 export const messages: Messages = {
   en: {
+    centre: 'Centre on the map',
+    centre_hint: 'Where the listing editor’s map goes when this place is chosen. Left empty, the centre of its listings is used.',
+    latitude: 'Latitude',
+    longitude: 'Longitude',
     title: 'Taxonomies',
     tabs: 'Taxonomies',
     tab_types: 'Property types',
@@ -61,6 +65,10 @@ export const messages: Messages = {
     custom_link: 'Custom link',
   },
   ar: {
+    centre: 'المركز على الخريطة',
+    centre_hint: 'حيث تنتقل خريطة محرر الإعلانات عند اختيار هذا المكان. إن تُرك فارغًا، يُستخدم مركز إعلاناته.',
+    latitude: 'خط العرض',
+    longitude: 'خط الطول',
     title: 'التصنيفات',
     tabs: 'التصنيفات',
     tab_types: 'أنواع العقارات',
@@ -120,6 +128,10 @@ export const messages: Messages = {
     custom_link: 'رابط مخصص',
   },
   es: {
+    centre: 'Centro en el mapa',
+    centre_hint: 'Adonde va el mapa del editor de anuncios cuando se elige este lugar. Vacío, se usa el centro de sus anuncios.',
+    latitude: 'Latitud',
+    longitude: 'Longitud',
     title: 'Taxonomías',
     tabs: 'Taxonomías',
     tab_types: 'Tipos de inmueble',
@@ -179,6 +191,10 @@ export const messages: Messages = {
     custom_link: 'Enlace personalizado',
   },
   fr: {
+    centre: 'Centre sur la carte',
+    centre_hint: 'Là où va la carte de l’éditeur d’annonces quand ce lieu est choisi. Vide, le centre de ses annonces est utilisé.',
+    latitude: 'Latitude',
+    longitude: 'Longitude',
     title: 'Taxonomies',
     tabs: 'Taxonomies',
     tab_types: 'Types de bien',

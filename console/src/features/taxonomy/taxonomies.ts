@@ -36,6 +36,8 @@ export interface TermRecord {
   parent_country?: TermRef;
   parent_state?: TermRef;
   parent_city?: TermRef;
+  /** A place's centre, when an administrator set one (docs/api.md 1.3). */
+  center?: { latitude: number; longitude: number };
 }
 
 /** The location parent a state, city or area takes: its body field and the record's field. */
@@ -57,8 +59,13 @@ export interface TaxonomyDefinition {
   coloured: boolean;
   /** Image, marker icons and custom link: property types only (docs/api.md 1.1). */
   images: boolean;
+  /** Countries, states, cities and areas: a centre of their own (latitude and longitude). */
+  place: boolean;
   location?: LocationParent;
 }
+
+/** Country → state → city → area, the levels of the location tab. */
+export const LOCATION_LEVELS: readonly TaxonomyName[] = ['property_country', 'property_state', 'property_city', 'property_area'];
 
 const plain = (name: TaxonomyName, list: string, itemsKey: string, label: string, singular: string): TaxonomyDefinition => ({
   name,
@@ -68,6 +75,7 @@ const plain = (name: TaxonomyName, list: string, itemsKey: string, label: string
   singular,
   coloured: name === 'property_status' || name === 'property_label',
   images: name === 'property_type',
+  place: (LOCATION_LEVELS as readonly string[]).includes(name),
 });
 
 const TAXONOMIES: readonly TaxonomyDefinition[] = [
@@ -91,9 +99,6 @@ const TAXONOMIES: readonly TaxonomyDefinition[] = [
   plain('agent_category', '/agents/agent-categories', 'agent_categories', 'tab_agent_categories', 'one_agent_category'),
   plain('agent_city', '/agents/agent-cities', 'agent_cities', 'tab_agent_cities', 'one_agent_city'),
 ];
-
-/** Country → state → city → area, the levels of the location tab. */
-export const LOCATION_LEVELS: readonly TaxonomyName[] = ['property_country', 'property_state', 'property_city', 'property_area'];
 
 export function taxonomy(name: TaxonomyName): TaxonomyDefinition {
   const found = TAXONOMIES.find((definition) => definition.name === name);

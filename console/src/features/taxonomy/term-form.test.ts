@@ -41,4 +41,34 @@ describe('term form', () => {
     expect(formToTermBody({ ...values, location_parent: '' }, taxonomy('property_city'), 'edit').state_id).toBeNull();
     expect(formToTermBody({ ...emptyTermForm(0, 3), name: 'A' }, taxonomy('property_area'), 'create')).toEqual({ name: 'A', city_id: 3 });
   });
+
+  it('sends a place’s centre as numbers, both or neither, and nothing of it for other taxonomies', () => {
+    const country: TermRecord = {
+      id: 3,
+      name: 'Spain',
+      slug: 'spain',
+      description: '',
+      count: 0,
+      parent: 0,
+      center: { latitude: 40.4, longitude: -3.7 },
+    };
+    const values = termToForm(country, taxonomy('property_country'));
+    expect([values.latitude, values.longitude]).toEqual(['40.4', '-3.7']);
+    expect(formToTermBody(values, taxonomy('property_country'), 'edit')).toMatchObject({ latitude: 40.4, longitude: -3.7 });
+    expect(formToTermBody({ ...values, latitude: '', longitude: '' }, taxonomy('property_country'), 'edit')).toMatchObject({
+      latitude: null,
+      longitude: null,
+    });
+    // One alone goes as it is: the API names the missing one beside its field.
+    expect(formToTermBody({ ...values, longitude: '' }, taxonomy('property_country'), 'edit')).toMatchObject({
+      latitude: 40.4,
+      longitude: null,
+    });
+    expect(formToTermBody({ ...emptyTermForm(), name: 'Nerja' }, taxonomy('property_city'), 'create')).toEqual({ name: 'Nerja' });
+    expect(
+      formToTermBody({ ...emptyTermForm(), name: 'Pool', latitude: '1', longitude: '2' }, taxonomy('property_feature'), 'create'),
+    ).toEqual({
+      name: 'Pool',
+    });
+  });
 });

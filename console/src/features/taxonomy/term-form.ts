@@ -18,6 +18,9 @@ export interface TermFormValues {
   custom_link: string;
   /** The place of the level above (states: a country, …), '' for none. */
   location_parent: string;
+  /** A place's centre, '' for none (then the listings' mean is used). */
+  latitude: string;
+  longitude: string;
 }
 
 /** The body of POST / PUT /terms/{taxonomy}[/{id}] (docs/api.md 1.3). */
@@ -38,6 +41,8 @@ export function emptyTermForm(parent = 0, locationParent?: number): TermFormValu
     marker_retina_icon_url: '',
     custom_link: '',
     location_parent: locationParent === undefined ? '' : String(locationParent),
+    latitude: '',
+    longitude: '',
   };
 }
 
@@ -55,6 +60,8 @@ export function termToForm(term: TermRecord, definition: TaxonomyDefinition): Te
     marker_retina_icon_url: term.marker_retina_icon_url ?? '',
     custom_link: term.custom_link ?? '',
     location_parent: above ? String(above.id) : '',
+    latitude: term.center ? String(term.center.latitude) : '',
+    longitude: term.center ? String(term.center.longitude) : '',
   };
 }
 
@@ -81,6 +88,17 @@ export function formToTermBody(values: TermFormValues, definition: TaxonomyDefin
       const value = values[field].trim();
       if (value !== '') body[field] = value;
       else if (mode === 'edit') body[field] = null;
+    }
+  }
+  if (definition.place) {
+    // Both or neither: one alone is sent as it is, for the API to name the missing one.
+    const [latitude, longitude] = [values.latitude.trim(), values.longitude.trim()];
+    if (latitude !== '' || longitude !== '') {
+      body.latitude = latitude === '' ? null : Number(latitude);
+      body.longitude = longitude === '' ? null : Number(longitude);
+    } else if (mode === 'edit') {
+      body.latitude = null;
+      body.longitude = null;
     }
   }
   if (definition.location) {
