@@ -22,6 +22,15 @@ describe('moderation and the administrators’ pages', () => {
     await nav.getByRole('link', { name: 'Moderation queue' }).click();
     await page.getByRole('heading', { level: 1, name: 'Moderation queue' }).waitFor();
     const row = page.getByRole('row', { name: new RegExp(title) });
+    // The review shows every field (the empty ones as such) and the map with the pin, before the decision.
+    await row.getByRole('link', { name: 'View', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: title }).waitFor();
+    await page.getByRole('heading', { level: 2, name: 'Details' }).waitFor();
+    expect(await page.getByText('Not given').count()).toBeGreaterThan(5);
+    await page.getByRole('region', { name: 'On the map' }).locator('.listing-pin').waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await page.getByRole('link', { name: 'Back to the moderation queue' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Moderation queue' }).waitFor();
     await row.getByRole('button', { name: 'Approve', exact: true }).click();
     await page
       .getByRole('status')

@@ -8,7 +8,7 @@ import { descriptionParagraphs, galleryOf, imageUrl } from './format';
 import type { Listing, Media } from './types';
 import { formatBedrooms, formatNumber } from '../../format';
 
-const PinMap = lazy(() => import('./PinMap'));
+const ListingPinMap = lazy(() => import('../../map/ListingPinMap'));
 
 /** One listing as the public sees it (GET /properties/{id}): photos, key facts, place, features, contacts, text. */
 export default function ListingPage() {
@@ -121,7 +121,7 @@ export default function ListingPage() {
         </p>
         {hasPin ? (
           <Suspense fallback={<p className="muted">{t('explore.map_loading')}</p>}>
-            <PinMap latitude={address.latitude!} longitude={address.longitude!} label={t('explore.location_map')} />
+            <ListingPinMap latitude={address.latitude!} longitude={address.longitude!} label={t('explore.location_map')} />
           </Suspense>
         ) : (
           <p className="muted">{t('explore.no_location')}</p>

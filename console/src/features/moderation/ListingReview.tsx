@@ -1,11 +1,43 @@
 import { useCustom, useOne } from '@refinedev/core';
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { DataTable, ErrorNotice, Forbidden, isForbidden, Loading, NotFound, PageHeader } from '../../components/ui';
+import { formatBedrooms, formatNumber } from '../../format';
+import type { ListingRecord } from '../listings/types';
 import { DisapproveDialog, ReportRegions, type Target, useModeration } from './actions';
 import { placeOf, QUEUE_RESOURCE, type QueueListing } from './queue';
 import './moderation.css';
+
+const ListingPinMap = lazy(() => import('../../map/ListingPinMap'));
+
+/** The full record (GET /properties/{id}) beside what the queue shows: everything a moderator checks. */
+type ReviewedListing = QueueListing &
+  Partial<
+    Pick<
+      ListingRecord,
+      | 'property_type'
+      | 'property_status'
+      | 'property_label'
+      | 'features'
+      | 'bedrooms'
+      | 'bathrooms'
+      | 'rooms'
+      | 'garage'
+      | 'garage_size'
+      | 'size'
+      | 'size_unit'
+      | 'land_size'
+      | 'land_size_unit'
+      | 'year_built'
+      | 'floor_plans'
+      | 'additional_features'
+      | 'video_url'
+      | 'virtual_tour'
+      | 'agents'
+      | 'agency'
+    >
+  > & { address?: QueueListing['address'] & { area?: { name: string } | null; latitude?: number | null; longitude?: number | null } };
 
 interface HistoryEntry {
   from: string | null;
@@ -30,7 +62,7 @@ function plainText(html: string | undefined): string {
 export default function ListingReview() {
   const { t, i18n } = useTranslation();
   const id = Number(useParams().id);
-  const { query, result: listing } = useOne<QueueListing>({
+  const { query, result: listing } = useOne<ReviewedListing>({
     resource: QUEUE_RESOURCE,
     id,
     queryOptions: { enabled: Number.isInteger(id) && id > 0, retry: false },
@@ -65,6 +97,42 @@ export default function ListingReview() {
   const date = (value: string) => new Date(value).toLocaleString(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
   const stateName = (state: string | null) =>
     state === null ? t('moderation.created') : t(`common.listing_state_${state}`, { defaultValue: state });
+  const number = (value: number | null | undefined) => (value === null || value === undefined ? null : formatNumber(value, i18n.language));
+  const area = (value: number | null | undefined, unit: string | undefined) =>
+    value === null || value === undefined ? null : `${formatNumber(value, i18n.language)} ${t(`listings.unit_${unit ?? 'sqft'}`)}`;
+  const names = (terms: readonly { name: string }[] | undefined) => (terms?.length ? terms.map((term) => term.name).join(', ') : null);
+  // Every field of the listing a moderator judges, the empty ones said to be empty: what is missing matters too.
+  const details: [label: string, value: string | null][] = [
+    [t('listings.terms_types'), names(listing.property_type)],
+    [t('listings.terms_statuses'), names(listing.property_status)],
+    [t('listings.terms_labels'), names(listing.property_label)],
+    [
+      t('listings.bedrooms'),
+      listing.bedrooms === null || listing.bedrooms === undefined ? null : formatBedrooms(listing.bedrooms, i18n.language, t),
+    ],
+    [t('listings.bathrooms'), number(listing.bathrooms)],
+    [t('listings.rooms'), number(listing.rooms)],
+    [t('listings.garage'), number(listing.garage)],
+    [t('listings.garage_size'), listing.garage_size || null],
+    [t('listings.size'), area(listing.size, listing.size_unit)],
+    [t('listings.land_size'), area(listing.land_size, listing.land_size_unit)],
+    [t('listings.year_built'), listing.year_built === null || listing.year_built === undefined ? null : String(listing.year_built)],
+    [t('listings.terms_features'), names(listing.features)],
+    [
+      t('listings.address'),
+      [listing.address?.address, listing.address?.area?.name, listing.address?.zipcode].filter(Boolean).join(', ') || null,
+    ],
+    [t('listings.agents'), names(listing.agents?.map((agent) => ({ name: agent.name })))],
+    [t('listings.video_url'), listing.video_url || null],
+    [t('listings.virtual_tour'), listing.virtual_tour || null],
+  ];
+  const position =
+    listing.address?.latitude !== null &&
+    listing.address?.latitude !== undefined &&
+    listing.address.longitude !== null &&
+    listing.address.longitude !== undefined
+      ? { latitude: listing.address.latitude, longitude: listing.address.longitude }
+      : null;
 
   return (
     <article className="moderation-review">
@@ -119,6 +187,43 @@ export default function ListingReview() {
       ) : (
         <p className="muted">{t('moderation.no_photo')}</p>
       )}
+      <section>
+        <h2>{t('moderation.details')}</h2>
+        <dl className="moderation-facts moderation-details">
+          {details.map(([label, value]) => (
+            <div key={label}>
+              <dt>{label}</dt>
+              <dd className={value === null ? 'muted' : undefined}>{value ?? t('moderation.not_given')}</dd>
+            </div>
+          ))}
+        </dl>
+        {listing.additional_features?.length ? (
+          <>
+            <h3>{t('listings.section_additional_features')}</h3>
+            <dl className="moderation-facts">
+              {listing.additional_features.map((feature, index) => (
+                <div key={`${feature.title}-${index}`}>
+                  <dt>{feature.title}</dt>
+                  <dd>{feature.value}</dd>
+                </div>
+              ))}
+            </dl>
+          </>
+        ) : null}
+        {listing.floor_plans?.length ? (
+          <p>{t('moderation.floor_plans', { n: formatNumber(listing.floor_plans.length, i18n.language) })}</p>
+        ) : null}
+      </section>
+      <section>
+        <h2>{t('moderation.map')}</h2>
+        {position ? (
+          <Suspense fallback={<Loading />}>
+            <ListingPinMap latitude={position.latitude} longitude={position.longitude} label={t('moderation.map')} />
+          </Suspense>
+        ) : (
+          <p className="muted">{t('moderation.no_position')}</p>
+        )}
+      </section>
       <section>
         <h2>{t('moderation.description')}</h2>
         <p className="moderation-text">{text || listing.excerpt || t('moderation.no_description')}</p>

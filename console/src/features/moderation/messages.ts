@@ -2,6 +2,11 @@ import type { Messages } from '../../i18n/languages';
 
 export const messages: Messages = {
   en: {
+    details: 'Details',
+    not_given: 'Not given',
+    map: 'On the map',
+    no_position: 'No position on the map.',
+    floor_plans: 'Floor plans: {{n}}',
     rule_title: 'Required before submission',
     rule_intro:
       'A listing sent for approval must have each field ticked here; the API refuses it otherwise, naming what is missing. Administrators and managers are not held to it, nor are drafts.',
@@ -57,6 +62,11 @@ export const messages: Messages = {
     created: 'Created',
   },
   ar: {
+    details: 'التفاصيل',
+    not_given: 'غير محدد',
+    map: 'على الخريطة',
+    no_position: 'لا موقع على الخريطة.',
+    floor_plans: 'المخططات: {{n}}',
     rule_title: 'مطلوب قبل الإرسال',
     rule_intro:
       'يجب أن يحتوي الإعلان المرسل للموافقة على كل حقل محدد هنا، وإلا يرفضه الـ API مع ذكر ما ينقصه. لا تنطبق القاعدة على المسؤولين والمديرين ولا على المسودات.',
@@ -111,6 +121,11 @@ export const messages: Messages = {
     created: 'إنشاء',
   },
   es: {
+    details: 'Detalles',
+    not_given: 'Sin indicar',
+    map: 'En el mapa',
+    no_position: 'Sin posición en el mapa.',
+    floor_plans: 'Planos: {{n}}',
     rule_title: 'Obligatorio antes del envío',
     rule_intro:
       'Un anuncio enviado para aprobación debe tener cada campo marcado aquí; si no, la API lo rechaza indicando lo que falta. No se aplica a administradores, gestores ni borradores.',
@@ -166,6 +181,11 @@ export const messages: Messages = {
     created: 'Creación',
   },
   fr: {
+    details: 'Détails',
+    not_given: 'Non renseigné',
+    map: 'Sur la carte',
+    no_position: 'Aucune position sur la carte.',
+    floor_plans: 'Plans : {{n}}',
     rule_title: 'Obligatoire avant la soumission',
     rule_intro:
       'Une annonce soumise pour approbation doit avoir chaque champ coché ici ; sinon l’API la refuse en nommant ce qui manque. Ni les administrateurs, ni les gestionnaires, ni les brouillons n’y sont tenus.',

@@ -1,16 +1,16 @@
 import { useEffect, useRef } from 'react';
-import { createBaseMap, L, removeMap } from '../../map/base-map';
+import { createBaseMap, L, removeMap } from './base-map';
 
-/** A small map centred on one listing, with its pin. */
-export default function PinMap({ latitude, longitude, label }: { latitude: number; longitude: number; label: string }) {
+/** A small map centred on one listing, with its pin: Explore's listing page and the moderator's review. */
+export default function ListingPinMap({ latitude, longitude, label }: { latitude: number; longitude: number; label: string }) {
   const container = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!container.current) return;
     const map = createBaseMap(container.current, { center: [latitude, longitude], zoom: 14 });
     const dot = document.createElement('span');
-    dot.className = 'explore-pin-dot';
+    dot.className = 'listing-pin-dot';
     L.marker([latitude, longitude], {
-      icon: L.divIcon({ className: 'explore-pin explore-pin-active', html: dot, iconSize: [22, 22] }),
+      icon: L.divIcon({ className: 'listing-pin', html: dot, iconSize: [22, 22] }),
       keyboard: false,
       interactive: false,
     }).addTo(map);
@@ -21,5 +21,5 @@ export default function PinMap({ latitude, longitude, label }: { latitude: numbe
       removeMap(map);
     };
   }, [latitude, longitude]);
-  return <div ref={container} className="explore-pin-map" role="region" aria-label={label} />;
+  return <div ref={container} className="listing-pin-map" role="region" aria-label={label} />;
 }
