@@ -57,6 +57,18 @@ describe('formatListingPrice', () => {
     expect(formatListingPrice({ price: 99.5, currency: 'USD' }, 'en', upToCents)).toBe('$99.5');
   });
 
+  it('says the common prefixes and postfixes in the reader’s language, and others as written', () => {
+    const words: Record<string, string> = { 'common.price_from': 'À partir de', 'common.price_per_month': 'par mois' };
+    const t = (key: string) => words[key] ?? key;
+    expect(formatListingPrice({ price: 1200, currency: 'EUR', price_prefix: 'From', price_postfix: '/month' }, 'fr', whole, t)).toMatch(
+      /^À partir de 1\s200\s€ par mois$/u,
+    );
+    expect(formatListingPrice({ price: 1200, currency: 'EUR', price_postfix: ' Per  Month ' }, 'fr', whole, t)).toMatch(/€ par mois$/u);
+    expect(formatListingPrice({ price: 5, currency: 'EUR', price_prefix: 'Only', price_postfix: '/sqm' }, 'fr', whole, t)).toMatch(
+      /^Only 5\s€\/sqm$/u,
+    );
+  });
+
   it('answers null without a price, and survives an unknown currency', () => {
     expect(formatListingPrice({ price: null, currency: 'USD' }, 'en', whole)).toBeNull();
     expect(formatListingPrice({ price: null, currency: 'USD', price_prefix: '', price_postfix: '' }, 'en', upToCents)).toBeNull();

@@ -31,15 +31,53 @@ export interface ListingPrice {
 }
 
 /**
- * A listing's price in the reader's language and the listing's currency, with its prefix and postfix as the
- * listing has them ("From $10/week"); null when the listing gives no price.
+ * The prefixes and postfixes agents write most (Houzez's own suggestions among them), by their folded text →
+ * the common message that says them in the reader's language. Any other text is the agent's own and is shown
+ * as written.
  */
-export function formatListingPrice(listing: ListingPrice, language: string, digits: FractionDigits = {}): string | null {
+const PRICE_WORDS: Readonly<Record<string, string>> = {
+  from: 'common.price_from',
+  'start from': 'common.price_from',
+  'starting from': 'common.price_from',
+  'starting at': 'common.price_from',
+  '/month': 'common.price_per_month',
+  '/mo': 'common.price_per_month',
+  'per month': 'common.price_per_month',
+  '/week': 'common.price_per_week',
+  'per week': 'common.price_per_week',
+  '/night': 'common.price_per_night',
+  'per night': 'common.price_per_night',
+  '/day': 'common.price_per_day',
+  'per day': 'common.price_per_day',
+  '/year': 'common.price_per_year',
+  '/yr': 'common.price_per_year',
+  'per year': 'common.price_per_year',
+};
+
+/** A prefix or postfix in the reader's language when it is one of the common ones, else as written. */
+function priceWords(text: string, t: ((key: string) => string) | undefined): string {
+  const key = PRICE_WORDS[text.toLowerCase().replace(/\s+/g, ' ')];
+  return key && t ? t(key) : text;
+}
+
+/**
+ * A listing's price in the reader's language and the listing's currency, with its prefix and postfix ("From
+ * $10/week"), the common ones translated when `t` is given; null when the listing gives no price.
+ */
+export function formatListingPrice(
+  listing: ListingPrice,
+  language: string,
+  digits: FractionDigits = {},
+  t?: (key: string) => string,
+): string | null {
   if (listing.price === null || listing.price === undefined || !Number.isFinite(listing.price)) return null;
   const amount = formatMoney(listing.price, listing.currency, language, digits);
   const prefix = listing.price_prefix?.trim();
   const postfix = listing.price_postfix?.trim();
-  return [prefix, `${amount}${postfix ?? ''}`].filter(Boolean).join(' ');
+  const after = postfix ? priceWords(postfix, t) : '';
+  // A translated postfix is a word of its own ("par mois"); a slash keeps to the amount ("/month").
+  const joined = after === '' ? amount : after.startsWith('/') ? `${amount}${after}` : `${amount} ${after}`;
+  return [prefix ? priceWords(prefix, t) : '', joined].filter(Boolean).join(' ');
 }
 
 /** A count in the reader's digits (Arabic-Indic in Arabic). */
@@ -57,9 +95,9 @@ export function formatDate(value: string, language: string, style: 'medium' | 'l
   return new Date(value).toLocaleDateString(language, { dateStyle: style });
 }
 
-/** A date and time of an ISO timestamp, short ("Nov 26, 2026, 3:04 PM"). */
-export function formatDateTime(value: string, language: string): string {
-  return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(value));
+/** A date and time of an ISO timestamp, short ("Nov 26, 2026, 3:04 PM"; `long`: "November 26, 2026 at 3:04 PM"). */
+export function formatDateTime(value: string, language: string, style: 'medium' | 'long' = 'medium'): string {
+  return new Intl.DateTimeFormat(language, { dateStyle: style, timeStyle: 'short' }).format(new Date(value));
 }
 
 /** A number of bedrooms as a reader says it: 0 is a studio ("Studio", in the page's language), else the number. */

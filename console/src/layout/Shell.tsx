@@ -66,7 +66,7 @@ export function Shell() {
           {identity ? (
             <Link to="/profile" className="account">
               {identity.display_name || identity.username}
-              <span className="role-badge">{identity.role}</span>
+              <span className="role-badge">{t(`common.role_${identity.role}`, { defaultValue: identity.role })}</span>
             </Link>
           ) : null}
           <button type="button" onClick={() => logout()}>

@@ -20,7 +20,7 @@ export function SignUp() {
             <select {...props} name="role" defaultValue="buyer">
               {SELF_SERVICE_ROLES.map((role) => (
                 <option key={role} value={role}>
-                  {t(`users.role_${role}`)}
+                  {t(`common.role_${role}`)}
                 </option>
               ))}
             </select>

@@ -8,7 +8,7 @@ import { ConfirmButton } from '../../components/ConfirmButton';
 import { canMarkPaid, type InvoiceRecord } from './billing';
 import { StatusTag, useInvoiceActions } from './InvoicesPage';
 import './billing-admin.css';
-import { formatMoney } from '../../format';
+import { formatDateTime, formatMoney } from '../../format';
 
 /** One invoice (GET /users/invoices/{id}) with its administrator actions. */
 export default function InvoicePage() {
@@ -27,8 +27,7 @@ export default function InvoicePage() {
   if (isForbidden(query.error)) return <Forbidden />;
   if (query.error?.statusCode === 404 || query.error?.statusCode === 400) return <NotFound />;
   const money = (amount: number) => (invoice ? formatMoney(amount, invoice.currency, i18n.language) : '');
-  const date = (value: string | null) =>
-    value ? new Date(value).toLocaleString(i18n.language, { dateStyle: 'long', timeStyle: 'short' }) : '—';
+  const date = (value: string | null) => (value ? formatDateTime(value, i18n.language, 'long') : '—');
 
   return (
     <section>

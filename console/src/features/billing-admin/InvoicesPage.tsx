@@ -15,7 +15,7 @@ import {
   NO_INVOICE_FILTERS,
 } from './billing';
 import './billing-admin.css';
-import { formatMoney } from '../../format';
+import { formatDateTime, formatMoney } from '../../format';
 
 type Outcome = { text: string; error?: HttpError } | null;
 
@@ -88,8 +88,7 @@ export default function InvoicesPage() {
     setRangeError(false);
     setFilters([], 'replace');
   };
-  const date = (value: string | null) =>
-    value ? new Date(value).toLocaleString(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }) : '—';
+  const date = (value: string | null) => (value ? formatDateTime(value, i18n.language) : '—');
 
   return (
     <section>

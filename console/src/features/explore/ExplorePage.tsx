@@ -24,7 +24,7 @@ import {
 } from './explore-state';
 import { imageUrl } from './format';
 import type { ClusterAnswer, ListingSummary, SearchAnswer } from './types';
-import { formatCount, formatNumber } from '../../format';
+import { formatCount, formatListingPrice, formatNumber } from '../../format';
 
 const ClusterMap = lazy(() => import('./ClusterMap'));
 
@@ -296,6 +296,9 @@ function KeywordSearch({ keyword, onSearch }: { keyword: string; onSearch: (keyw
 }
 
 /** One listing of the results; hovering or focusing it marks its pin on the map. */
+/** Result cards show whole amounts, as the listings' own prices mostly are. */
+const WHOLE = { maximumFractionDigits: 0 };
+
 function ResultItem({
   listing,
   from,
@@ -336,10 +339,10 @@ function ResultItem({
       )}
       <div className="explore-item-text">
         <Link to={`/explore/${listing.id}`} state={{ from }} className="explore-item-title">
-          <bdi>{listing.title}</bdi>
+          <bdi dir="auto">{listing.title}</bdi>
         </Link>
         <strong className="explore-price">
-          <bdi>{listing.formatted_price}</bdi>
+          <bdi>{formatListingPrice(listing, i18n.language, WHOLE, t) ?? t('common.price_on_request')}</bdi>
         </strong>
         {facts.length ? <span>{facts.join(' · ')}</span> : null}
         {place ? <span className="muted">{place}</span> : null}

@@ -6,7 +6,7 @@ import { Link, useLocation, useParams } from 'react-router';
 import { ErrorNotice, Forbidden, isForbidden, Loading, PageHeader } from '../../components/ui';
 import { descriptionParagraphs, galleryOf, imageUrl } from './format';
 import type { Listing, Media } from './types';
-import { formatBedrooms, formatNumber } from '../../format';
+import { formatBedrooms, formatListingPrice, formatNumber } from '../../format';
 
 const ListingPinMap = lazy(() => import('../../map/ListingPinMap'));
 
@@ -46,7 +46,7 @@ export default function ListingPage() {
   const names = (terms: { name: string }[]) => (terms.length ? terms.map((term) => term.name).join(', ') : null);
   const facts: [string, ReactNode][] = (
     [
-      ['price', listing.formatted_price ? <bdi>{listing.formatted_price}</bdi> : null],
+      ['price', <bdi key="price">{formatListingPrice(listing, i18n.language, {}, t) ?? t('common.price_on_request')}</bdi>],
       ['type', names(listing.property_type)],
       ['status', names(listing.property_status)],
       ['label', names(listing.property_label)],

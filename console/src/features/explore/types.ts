@@ -49,6 +49,8 @@ export interface ListingSummary {
   reference: string;
   price: number | null;
   currency: string;
+  price_prefix: string;
+  price_postfix: string;
   formatted_price: string;
   bedrooms: number | null;
   bathrooms: number | null;

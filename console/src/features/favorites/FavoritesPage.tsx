@@ -62,7 +62,7 @@ export default function FavoritesPage() {
         <ul className="favorites-grid" aria-label={t('favorites.listings')}>
           {result.data.map((listing) => {
             const picture = thumbnailOf(listing);
-            const price = formatListingPrice(listing, i18n.language, { maximumFractionDigits: 0 });
+            const price = formatListingPrice(listing, i18n.language, { maximumFractionDigits: 0 }, t);
             const place = placeOf(listing);
             return (
               <li key={listing.id} className="favorites-card">
@@ -77,7 +77,7 @@ export default function FavoritesPage() {
                       <bdi>{listing.title}</bdi>
                     </Link>
                   </h2>
-                  <p className="favorites-price">{price ? <bdi>{price}</bdi> : t('favorites.price_on_request')}</p>
+                  <p className="favorites-price">{price ? <bdi>{price}</bdi> : t('common.price_on_request')}</p>
                   {place ? (
                     <p className="muted favorites-place">
                       <bdi>{place}</bdi>

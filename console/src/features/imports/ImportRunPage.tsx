@@ -4,6 +4,7 @@ import { Link, useParams } from 'react-router';
 import { DataTable, Forbidden, isForbidden, NotFound, PageHeader, QueryStatus } from '../../components/ui';
 import { COUNT_NAMES, errorsLine, IMPORTS_RESOURCE, type ImportRunDetailRecord, inputOf, isUnderWay } from './imports';
 import './imports.css';
+import { formatDateTime } from '../../format';
 
 /** How often a run under way is read again, for its counts and report as the job writes them (about every second). */
 const REFRESH_MS = 3000;
@@ -27,8 +28,7 @@ export default function ImportRunPage() {
   if (isForbidden(query.error)) return <Forbidden />;
   if (query.error?.statusCode === 404 || query.error?.statusCode === 400) return <NotFound />;
   const number = (value: number) => value.toLocaleString(i18n.language);
-  const date = (value: string | null) =>
-    value ? new Date(value).toLocaleString(i18n.language, { dateStyle: 'medium', timeStyle: 'medium' }) : '—';
+  const date = (value: string | null) => (value ? formatDateTime(value, i18n.language) : '—');
 
   return (
     <section>

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { DataTable, Forbidden, isForbidden, PageHeader, Pager, QueryStatus } from '../../components/ui';
 import { IMPORTS_RESOURCE, type ImportRunRecord, inputOf } from './imports';
 import './imports.css';
+import { formatDateTime } from '../../format';
 
 /** The import runs, newest first (GET /imports): state, what was read, and the counts, warnings included. */
 export default function ImportsPage() {
@@ -17,7 +18,7 @@ export default function ImportsPage() {
   });
   if (isForbidden(tableQuery.error)) return <Forbidden />;
   const number = (value: number) => value.toLocaleString(i18n.language);
-  const date = (value: string) => new Date(value).toLocaleString(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
+  const date = (value: string) => formatDateTime(value, i18n.language);
 
   return (
     <section>

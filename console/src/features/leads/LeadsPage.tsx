@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { DataTable, Forbidden, isForbidden, PageHeader, Pager, QueryStatus } from '../../components/ui';
 import { type LeadRecord, mailtoHref, safeHttpUrl, telHref } from './contact';
 import './leads.css';
+import { formatDateTime } from '../../format';
 
 /** The inquiries addressed to the caller (GET /users/leads), newest first. */
 export default function LeadsPage() {
@@ -34,9 +35,7 @@ export default function LeadsPage() {
             return (
               <tr key={lead.id}>
                 <td>
-                  <time dateTime={lead.created_at}>
-                    {new Date(lead.created_at).toLocaleString(i18n.language, { dateStyle: 'medium', timeStyle: 'short' })}
-                  </time>
+                  <time dateTime={lead.created_at}>{formatDateTime(lead.created_at, i18n.language)}</time>
                 </td>
                 <td>
                   <div className="leads-from">

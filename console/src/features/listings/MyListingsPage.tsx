@@ -113,7 +113,7 @@ export default function MyListingsPage() {
                 <td>
                   <StateTag state={listing.status} />
                 </td>
-                <td>{formatListingPrice(listing, i18n.language, { minimumFractionDigits: 0, maximumFractionDigits: 2 })}</td>
+                <td>{formatListingPrice(listing, i18n.language, { minimumFractionDigits: 0, maximumFractionDigits: 2 }, t)}</td>
                 <td>
                   <time dateTime={listing.updated_at}>{formatDateTime(listing.updated_at, i18n.language)}</time>
                 </td>

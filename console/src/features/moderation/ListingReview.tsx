@@ -3,7 +3,7 @@ import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { DataTable, ErrorNotice, Forbidden, isForbidden, Loading, NotFound, PageHeader } from '../../components/ui';
-import { formatBedrooms, formatNumber } from '../../format';
+import { formatBedrooms, formatDateTime, formatListingPrice, formatNumber } from '../../format';
 import type { ListingRecord } from '../listings/types';
 import { DisapproveDialog, ReportRegions, type Target, useModeration } from './actions';
 import { placeOf, QUEUE_RESOURCE, type QueueListing } from './queue';
@@ -94,7 +94,7 @@ export default function ListingReview() {
   const images = listing.gallery?.length ? listing.gallery : listing.featured_image ? [listing.featured_image] : [];
   const canApprove = listing.status === 'pending' || listing.status === 'disapproved';
   const canDisapprove = listing.status === 'pending' || listing.status === 'publish';
-  const date = (value: string) => new Date(value).toLocaleString(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
+  const date = (value: string) => formatDateTime(value, i18n.language);
   const stateName = (state: string | null) =>
     state === null ? t('moderation.created') : t(`common.listing_state_${state}`, { defaultValue: state });
   const number = (value: number | null | undefined) => (value === null || value === undefined ? null : formatNumber(value, i18n.language));
@@ -163,10 +163,12 @@ export default function ListingReview() {
             <dd>{listing.reference}</dd>
           </>
         ) : null}
-        {listing.formatted_price ? (
+        {listing.price != null && listing.currency ? (
           <>
             <dt>{t('moderation.price')}</dt>
-            <dd>{listing.formatted_price}</dd>
+            <dd>
+              <bdi>{formatListingPrice({ ...listing, price: listing.price, currency: listing.currency }, i18n.language, {}, t)}</bdi>
+            </dd>
           </>
         ) : null}
         {placeOf(listing) ? (
@@ -226,7 +228,9 @@ export default function ListingReview() {
       </section>
       <section>
         <h2>{t('moderation.description')}</h2>
-        <p className="moderation-text">{text || listing.excerpt || t('moderation.no_description')}</p>
+        <p className="moderation-text" dir="auto">
+          {text || listing.excerpt || t('moderation.no_description')}
+        </p>
       </section>
       <section>
         <h2>{t('moderation.history')}</h2>

@@ -1,4 +1,5 @@
 import { useTable } from '@refinedev/core';
+import { formatDateTime, formatListingPrice } from '../../format';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -125,13 +126,22 @@ export default function ModerationPage() {
                     <Link id={titleId} to={`/moderation/${listing.id}`} className="moderation-title">
                       {listing.title}
                     </Link>
-                    {listing.formatted_price ? <div className="muted">{listing.formatted_price}</div> : null}
+                    {listing.price != null && listing.currency ? (
+                      <div className="muted">
+                        <bdi>
+                          {formatListingPrice(
+                            { ...listing, price: listing.price, currency: listing.currency },
+                            i18n.language,
+                            { maximumFractionDigits: 0 },
+                            t,
+                          )}
+                        </bdi>
+                      </div>
+                    ) : null}
                   </td>
                   <td>{listing.author?.display_name || t('moderation.no_author')}</td>
                   <td>
-                    <time dateTime={listing.created_at}>
-                      {new Date(listing.created_at).toLocaleString(i18n.language, { dateStyle: 'medium', timeStyle: 'short' })}
-                    </time>
+                    <time dateTime={listing.created_at}>{formatDateTime(listing.created_at, i18n.language)}</time>
                   </td>
                   <td>
                     <div className="row moderation-actions">

@@ -26,6 +26,8 @@ export interface QueueListing {
   formatted_price?: string;
   price?: number | null;
   currency?: string;
+  price_prefix?: string;
+  price_postfix?: string;
   featured_image?: Media | null;
   gallery?: Media[];
   author?: { id: number; display_name: string } | null;

@@ -2,6 +2,7 @@ import { useCustomMutation, useDelete, useTable } from '@refinedev/core';
 import { useTranslation } from 'react-i18next';
 import { PageHeader, Pager, QueryStatus } from '../../components/ui';
 import { type NotificationRecord, useLiveNotifications } from './live';
+import { formatDateTime } from '../../format';
 
 /** The caller's notifications, newest first: filter by read state, mark one or all read, delete. */
 export function NotificationsPage() {
@@ -60,7 +61,7 @@ export function NotificationsPage() {
               <strong>{notification.title}</strong>
               {!notification.is_read ? <span className="tag">{t('notifications.new_badge')}</span> : null}
               <time className="muted" dateTime={notification.created_at}>
-                {new Date(notification.created_at).toLocaleString(i18n.language)}
+                {formatDateTime(notification.created_at, i18n.language)}
               </time>
             </div>
             <p>{notification.message}</p>

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { DataTable, ErrorNotice, Forbidden, isForbidden, PageHeader, Pager, QueryStatus } from '../../components/ui';
+import { formatDateTime } from '../../format';
 
 /** A redirect as GET /redirects gives it. */
 export type RedirectRecord = Schemas['Redirect'];
@@ -57,7 +58,7 @@ export default function RedirectsPage() {
               <a href={redirect.url}>{redirect.url}</a>
               {redirect.public ? null : <span className="tag"> {t('redirects.not_public')}</span>}
             </td>
-            <td>{new Date(redirect.created_at).toLocaleString(i18n.language, { dateStyle: 'medium', timeStyle: 'short' })}</td>
+            <td>{formatDateTime(redirect.created_at, i18n.language)}</td>
             <td>
               <ConfirmButton
                 label={t('redirects.remove')}

@@ -82,9 +82,7 @@ export default function MatchesPage() {
               <td>{termNames(listing.property_type)}</td>
               <td>{placeOf(listing)}</td>
               <td>
-                <bdi>
-                  {formatListingPrice(listing, i18n.language, { maximumFractionDigits: 0 }) ?? t('saved-searches.price_on_request')}
-                </bdi>
+                <bdi>{formatListingPrice(listing, i18n.language, { maximumFractionDigits: 0 }, t) ?? t('common.price_on_request')}</bdi>
               </td>
               <td>{listing.bedrooms !== null ? formatBedrooms(listing.bedrooms, i18n.language, t) : ''}</td>
             </tr>

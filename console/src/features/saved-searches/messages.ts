@@ -59,7 +59,6 @@ export const messages: Messages = {
     back: 'Back to saved searches',
     no_matches: 'No listing matches this search now.',
     matches_title: 'Matches',
-    price_on_request: 'Price on request',
   },
   ar: {
     title: 'عمليات البحث المحفوظة',
@@ -119,7 +118,6 @@ export const messages: Messages = {
     back: 'العودة إلى عمليات البحث المحفوظة',
     no_matches: 'لا يوجد عقار يطابق هذا البحث حاليًا.',
     matches_title: 'النتائج المطابقة',
-    price_on_request: 'السعر عند الطلب',
   },
   es: {
     title: 'Búsquedas guardadas',
@@ -179,7 +177,6 @@ export const messages: Messages = {
     back: 'Volver a las búsquedas guardadas',
     no_matches: 'Ahora mismo ningún inmueble coincide con esta búsqueda.',
     matches_title: 'Resultados',
-    price_on_request: 'Precio a consultar',
   },
   fr: {
     title: 'Recherches enregistrées',
@@ -239,6 +236,5 @@ export const messages: Messages = {
     back: 'Retour aux recherches enregistrées',
     no_matches: 'Aucune annonce ne correspond à cette recherche pour le moment.',
     matches_title: 'Résultats',
-    price_on_request: 'Prix sur demande',
   },
 };

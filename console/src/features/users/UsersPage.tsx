@@ -78,7 +78,7 @@ export default function UsersPage() {
       {
         onSuccess: () => {
           setRoles(({ [user.user_id]: _changed, ...others }) => others);
-          done(t('users.role_changed', { name: nameOf(user), role: t(`users.role_${role}`) }));
+          done(t('users.role_changed', { name: nameOf(user), role: t(`common.role_${role}`) }));
         },
         onError: failed(user),
       },
@@ -133,7 +133,7 @@ export default function UsersPage() {
             <option value="">{t('users.any_role')}</option>
             {ROLES.map((role) => (
               <option key={role} value={role}>
-                {t(`users.role_${role}`)}
+                {t(`common.role_${role}`)}
               </option>
             ))}
           </select>
@@ -196,7 +196,7 @@ export default function UsersPage() {
                         <bdi>{user.email}</bdi>
                       </div>
                     </th>
-                    <td>{t(`users.role_${user.role}`, { defaultValue: user.role })}</td>
+                    <td>{t(`common.role_${user.role}`, { defaultValue: user.role })}</td>
                     <td>
                       <span className={user.status === 'suspended' ? 'tag users-suspended' : 'tag'}>
                         {t(`users.status_${user.status}`, { defaultValue: user.status })}
@@ -231,7 +231,7 @@ export default function UsersPage() {
                             >
                               {ROLES.map((role) => (
                                 <option key={role} value={role}>
-                                  {t(`users.role_${role}`)}
+                                  {t(`common.role_${role}`)}
                                 </option>
                               ))}
                             </select>

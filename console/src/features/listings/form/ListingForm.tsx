@@ -23,7 +23,7 @@ import { TermPicker } from './TermPickers';
  * its state. The API's field errors show beside their fields; anything else above the buttons.
  */
 export function ListingForm({ record, onSaved }: { record?: ListingRecord; onSaved: (saved: ListingRecord, created: boolean) => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { data: identity } = useGetIdentity<Identity>();
   const creating = record === undefined;
   const [saveError, setSaveError] = useState<HttpError | null>(null);
@@ -52,7 +52,7 @@ export function ListingForm({ record, onSaved }: { record?: ListingRecord; onSav
         setSaveError(null);
         if (!creating) {
           form.reset(toFormValues(saved));
-          setSavedNote(t('listings.saved_at', { time: new Date().toLocaleTimeString() }));
+          setSavedNote(t('listings.saved_at', { time: new Intl.DateTimeFormat(i18n.language, { timeStyle: 'short' }).format(new Date()) }));
         }
         onSaved(saved, creating);
       },
@@ -136,7 +136,7 @@ export function ListingForm({ record, onSaved }: { record?: ListingRecord; onSav
                   if (event.target.checked) form.setValue('price', '', { shouldDirty: true });
                 }}
               />
-              <span>{t('listings.price_on_request')}</span>
+              <span>{t('common.price_on_request')}</span>
             </label>
             <TextInput name="second_price" label={t('listings.second_price')} type="number" />
             <CurrencySelect />
