@@ -27,7 +27,7 @@ export function createMediaModule(
   };
 }
 
-export { GalleryRows } from './gallery-rows.service.js';
+export { type GalleryPicture, GalleryRows } from './gallery-rows.service.js';
 export { IMAGE_TYPES, processUpload } from './image-processing.js';
 export { IMAGE_SIZES, avatarUrl, sizeUrl } from './media-urls.js';
 export type { StoredSizes } from './media-urls.js';

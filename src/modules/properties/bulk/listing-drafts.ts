@@ -1,5 +1,5 @@
 import type { Executor } from '../../../db/executor.js';
-import type { GalleryRows } from '../../media/index.js';
+import type { GalleryPicture, GalleryRows } from '../../media/index.js';
 import type { NewListing } from '../../../db/schema/index.js';
 import type { TermLink } from '../properties.repository.js';
 
@@ -25,20 +25,11 @@ export interface ListingDraft {
   reviews: readonly ReviewDraft[];
 }
 
-/** A stored picture (its files exist already: adapters/storage) as a `media` row of the listing's gallery. */
-interface MediaDraft {
-  storageKey: string;
-  mimeType: string;
-  width: number | null;
-  height: number | null;
-  sizeBytes: number;
-  title: string;
-  caption: string;
-  alt: string;
-  description: string;
-  /** JSON, as `media.sizes`. */
-  sizes: string;
-}
+/**
+ * A stored picture (its files exist already: adapters/storage) as a `media` row of the listing's gallery, less what
+ * the writer knows (owner, listing, position, date).
+ */
+type MediaDraft = Omit<GalleryPicture, 'ownerId' | 'listingId' | 'position' | 'createdAt'>;
 
 interface ReviewDraft {
   authorId: number;
