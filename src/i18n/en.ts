@@ -108,6 +108,13 @@ export const en = {
   feed_token_rule_blank_name: 'must contain text once HTML tags are removed',
   feed_token_created: 'Copy the token now: it is not shown again.',
   feed_token_revoked: 'The feed token was revoked: its URL no longer answers.',
+  webhook_rule_url: 'must be an absolute http or https URL without a user name or password',
+  webhook_rule_private_address:
+    'is a private, loopback or otherwise non-public address; only a host named in WEBHOOK_ALLOWED_HOSTS may be reached there',
+  webhook_too_many: 'There are already 100 webhook endpoints: delete one first.',
+  webhook_created: 'Copy the signing secret now: it is not shown again.',
+  webhook_deleted: 'The webhook endpoint and its deliveries were deleted.',
+  webhook_secret_rotated: 'Copy the new signing secret now: the old one keeps signing for 24 hours.',
   redirect_deleted: 'The redirect was removed: its old address answers 404 from now on.',
   import_rule_url: 'must be an http or https URL without a user name or password',
   import_rule_unknown_owner: 'is not the e-mail address of any account',

@@ -106,6 +106,13 @@ export const es: Catalogue = {
   feed_token_rule_blank_name: 'debe contener texto una vez eliminadas las etiquetas HTML',
   feed_token_created: 'Copia el token ahora: no se volverá a mostrar.',
   feed_token_revoked: 'El token del feed se revocó: su URL ya no responde.',
+  webhook_rule_url: 'debe ser una URL http o https absoluta sin usuario ni contraseña',
+  webhook_rule_private_address:
+    'es una dirección privada, local o no pública; solo se puede llegar a ella con un host incluido en WEBHOOK_ALLOWED_HOSTS',
+  webhook_too_many: 'Ya hay 100 webhooks: elimina uno primero.',
+  webhook_created: 'Copia el secreto de firma ahora: no se volverá a mostrar.',
+  webhook_deleted: 'El webhook y sus envíos se eliminaron.',
+  webhook_secret_rotated: 'Copia el nuevo secreto de firma ahora: el anterior sigue firmando durante 24 horas.',
   redirect_deleted: 'Se eliminó la redirección: su dirección antigua responde 404 a partir de ahora.',
   import_rule_url: 'debe ser una URL http o https sin nombre de usuario ni contraseña',
   import_rule_unknown_owner: 'no es el correo electrónico de ninguna cuenta',

@@ -106,6 +106,13 @@ export const fr: Catalogue = {
   feed_token_rule_blank_name: 'doit contenir du texte une fois les balises HTML retirées',
   feed_token_created: 'Copiez le jeton maintenant : il ne sera plus affiché.',
   feed_token_revoked: 'Le jeton du flux a été révoqué : son URL ne répond plus.',
+  webhook_rule_url: 'doit être une URL http ou https absolue sans nom d’utilisateur ni mot de passe',
+  webhook_rule_private_address:
+    'est une adresse privée, locale ou non publique ; seul un hôte cité dans WEBHOOK_ALLOWED_HOSTS peut y être joint',
+  webhook_too_many: 'Il y a déjà 100 webhooks : supprimez-en un d’abord.',
+  webhook_created: 'Copiez le secret de signature maintenant : il ne sera plus affiché.',
+  webhook_deleted: 'Le webhook et ses envois ont été supprimés.',
+  webhook_secret_rotated: 'Copiez le nouveau secret de signature maintenant : l’ancien signe encore pendant 24 heures.',
   redirect_deleted: 'La redirection a été supprimée : son ancienne adresse répond désormais 404.',
   import_rule_url: 'doit être une URL http ou https sans nom d’utilisateur ni mot de passe',
   import_rule_unknown_owner: 'n’est l’adresse e-mail d’aucun compte',

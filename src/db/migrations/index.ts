@@ -32,6 +32,7 @@ import * as m0030 from './0030_site_identity.js';
 import * as m0031 from './0031_redirects.js';
 import * as m0032 from './0032_import_warnings.js';
 import * as m0033 from './0033_feed_documents.js';
+import * as m0034 from './0034_webhooks.js';
 
 /** Migrations in order. Static imports keep them inside the compiled bundle (no directory scanning). */
 const MIGRATIONS: Record<string, Migration> = {
@@ -68,6 +69,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0031_redirects': m0031,
   '0032_import_warnings': m0032,
   '0033_feed_documents': m0033,
+  '0034_webhooks': m0034,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,167 @@
+import type { Kysely } from 'kysely';
+import { OutboundError, postGuarded } from '../../../adapters/http/guarded-fetch.js';
+import type { DB, WebhookDisabledReason, WebhookEndpointRow } from '../../../db/schema/index.js';
+import { nowIso } from '../../../lib/time.js';
+import type { Notifier } from '../../notifications/index.js';
+import { DISABLE_AFTER_FAILING_MS, GIVE_UP_AFTER_MS, retryDelayMs } from './backoff.js';
+import { signatureHeader } from './signatures.js';
+import * as repository from './webhook-deliveries.repository.js';
+import type { DueDelivery } from './webhook-deliveries.repository.js';
+
+/** Deliveries picked per run; sent CONCURRENCY at a time (DELIVERY_BATCH), so that a run lasts a few time-outs at most. */
+export const DELIVERY_BATCH = 64;
+const CONCURRENCY = 32;
+/** Bytes of a receiver's answer kept with the delivery (and shown by the test route). */
+export const KEPT_RESPONSE_BYTES = 256;
+
+export interface DeliveryPolicy {
+  /** WEBHOOK_ALLOWED_HOSTS. */
+  allowedHosts: readonly string[];
+  /** WEBHOOK_TIMEOUT_MS: one attempt, from resolving the host to the answer's first bytes. */
+  timeoutMs: number;
+  /** Resolves host names (tests give one that answers without a network). */
+  resolve?: (host: string) => Promise<string[]>;
+}
+
+/** What one POST to a receiver came to. */
+export interface AttemptOutcome {
+  responseStatus: number | null;
+  responseBody: string | null;
+  latencyMs: number;
+  error: string | null;
+}
+
+/**
+ * Sends queued deliveries (docs/webhooks.md, "Delivery"): at least once, in order per record and endpoint,
+ * concurrently across records and endpoints. Each attempt goes through the outbound guard (the URL checked and
+ * its address pinned every time, no redirect followed, WEBHOOK_TIMEOUT_MS), signed to Standard Webhooks 1.0.
+ * A failure is retried with exponential back-off and jitter for about three days, then given up, which lets
+ * the record's next event go. A 410, or five days without a success, disables the endpoint and tells its owner.
+ *
+ * Runs as the scheduled job `webhook-deliveries`, one process at a time; an attempt is recorded after it ends,
+ * so a process killed mid-way sends it again (at least once: receivers drop repeats by `webhook-id`).
+ */
+export class WebhookDeliverer {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly notifier: Notifier,
+    private readonly policy: DeliveryPolicy,
+    private readonly random: () => number = Math.random,
+  ) {}
+
+  /** One batch of due deliveries at `now`: how many were attempted (BATCH: there may be more at once). */
+  async runOnce(now: Date): Promise<number> {
+    const due = await repository.findDueDeliveries(this.db, nowIso(now), DELIVERY_BATCH);
+    const queue = [...due];
+    const workers = Array.from({ length: Math.min(CONCURRENCY, queue.length) }, async () => {
+      for (let delivery = queue.shift(); delivery; delivery = queue.shift()) await this.deliver(delivery, now);
+    });
+    await Promise.all(workers);
+    return due.length;
+  }
+
+  /** POSTs a body to a URL, signed with the secrets, and tells what came of it; never throws. */
+  async post(url: string, messageId: string, body: string, secrets: readonly string[], now: Date): Promise<AttemptOutcome> {
+    const timestamp = Math.floor(now.getTime() / 1000);
+    const headers = {
+      'content-type': 'application/json',
+      'user-agent': 'realty-api-webhooks/1',
+      'webhook-id': messageId,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signatureHeader(secrets, messageId, timestamp, body),
+    };
+    const started = performance.now();
+    try {
+      const answer = await postGuarded(url, { headers, body }, this.policy, KEPT_RESPONSE_BYTES);
+      return { responseStatus: answer.status, responseBody: answer.bodyStart, latencyMs: elapsed(started), error: null };
+    } catch (error) {
+      const reason = error instanceof OutboundError ? error.message : 'the request failed';
+      return { responseStatus: null, responseBody: null, latencyMs: elapsed(started), error: reason };
+    }
+  }
+
+  private async deliver(delivery: DueDelivery, now: Date): Promise<void> {
+    const at = nowIso(now);
+    const secrets = signingSecrets(delivery, at);
+    const outcome = await this.post(delivery.url, delivery.public_id, delivery.body, secrets, now);
+    const attempt = { at, ...outcome };
+    const succeeded = outcome.responseStatus !== null && outcome.responseStatus >= 200 && outcome.responseStatus <= 299;
+    if (succeeded) {
+      await this.db.transaction().execute(async (trx) => {
+        await repository.recordAttempt(trx, delivery.id, attempt, { status: 'delivered' });
+        await repository.clearFailing(trx, [delivery.endpoint_id]);
+      });
+      return;
+    }
+    const nextAttemptAt = now.getTime() + retryDelayMs(delivery.attempts + 1, this.random);
+    const givenUp = nextAttemptAt > Date.parse(delivery.created_at) + GIVE_UP_AFTER_MS;
+    const published = await this.db.transaction().execute(async (trx) => {
+      await repository.recordAttempt(
+        trx,
+        delivery.id,
+        attempt,
+        givenUp ? { status: 'failed' } : { status: 'pending', nextAttemptAt: nowIso(new Date(nextAttemptAt)) },
+      );
+      const endpoint = await repository.noteFailing(trx, delivery.endpoint_id, at);
+      if (!endpoint) return [];
+      const reason: WebhookDisabledReason | undefined =
+        outcome.responseStatus === 410
+          ? 'gone'
+          : Date.parse(endpoint.failing_since ?? at) + DISABLE_AFTER_FAILING_MS <= now.getTime()
+            ? 'failing'
+            : undefined;
+      if (!reason) return [];
+      const disabled = await repository.disableEndpoint(trx, endpoint.id, reason, at);
+      return disabled ? this.tellOwner(trx, disabled, reason, now) : [];
+    });
+    this.notifier.publish(published);
+  }
+
+  /** The owner's notification that the endpoint was disabled, in the disabling transaction. */
+  private async tellOwner(
+    trx: Parameters<Notifier['announce']>[0],
+    endpoint: WebhookEndpointRow,
+    reason: WebhookDisabledReason,
+    now: Date,
+  ) {
+    if (endpoint.owner_type !== 'user') return [];
+    return this.notifier.announce(
+      trx,
+      [
+        {
+          userId: endpoint.owner_id,
+          type: 'system',
+          source: `webhook-disabled:${endpoint.id}:${nowIso(now)}`,
+          text: {
+            title: 'webhook_disabled_title',
+            message: reason === 'gone' ? 'webhook_gone_message' : 'webhook_failing_message',
+            params: { host: hostOf(endpoint.url) },
+          },
+          data: { webhook_id: endpoint.id, reason },
+        },
+      ],
+      now,
+    );
+  }
+}
+
+/** The endpoint's secret, and the one before its last rotation while that still signs. */
+export function signingSecrets(
+  endpoint: { secret: string; previous_secret: string | null; previous_secret_expires_at: string | null },
+  at: string,
+): string[] {
+  const { secret, previous_secret: previous, previous_secret_expires_at: until } = endpoint;
+  return previous !== null && until !== null && until > at ? [secret, previous] : [secret];
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
+function elapsed(started: number): number {
+  return Math.round(performance.now() - started);
+}
