@@ -2457,6 +2457,98 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/realty-api/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The webhook endpoints (administrator)
+         * @description Every endpoint, oldest first, without secrets. No paging: there are 100 at most.
+         */
+        get: operations["getWebhooks"];
+        put?: never;
+        /**
+         * Make a webhook endpoint (administrator)
+         * @description Events of the types in `events` (narrowed by `filter`) are POSTed to `url`, signed to Standard Webhooks 1.0 with the `secret` of this answer, which is shown only here. `url`: absolute http or https, at most 2,000 characters, no user name or password; a private or loopback address (127.0.0.1, 10.x, ::1, localhost) → 400 unless its host is in WEBHOOK_ALLOWED_HOSTS (a host name is checked again at every attempt). At most 100 endpoints (→ 409). The caller owns it. Unknown fields → 400.
+         */
+        post: operations["postWebhooks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/realty-api/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One webhook endpoint (administrator)
+         * @description Administrators only (others → 403); an unknown id → 404.
+         */
+        get: operations["getWebhooksById"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint (administrator)
+         * @description Deletes it with its deliveries: waiting ones are not sent. Administrators only (others → 403); an unknown id → 404.
+         */
+        delete: operations["deleteWebhooksById"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook endpoint (administrator)
+         * @description Any of `url`, `events`, `filter` (null removes it), `description`, `enabled`; at least one. New events are queued under the new settings; queued ones keep theirs. `enabled: true` enables an endpoint disabled for a 410 or five days of failures again, and its waiting deliveries resume in order. Administrators only (others → 403); an unknown id → 404.
+         */
+        patch: operations["patchWebhooksById"];
+        trace?: never;
+    };
+    "/realty-api/v1/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give a webhook endpoint a new signing secret (administrator)
+         * @description The new secret is shown only in this answer. For 24 hours (`previous_secret_expires_at`) deliveries carry two signatures, the new secret’s and the old one’s, space-separated in `webhook-signature`, so the receiver can switch without missing one. Administrators only (others → 403); an unknown id → 404.
+         */
+        post: operations["postWebhooksByIdRotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/realty-api/v1/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to a webhook endpoint now (administrator)
+         * @description POSTs `{"type": "webhook.test", …}`, signed like every delivery, through the same checks (no redirect followed, private addresses refused, WEBHOOK_TIMEOUT_MS), and answers how the receiver answered: 200 whatever it said. Nothing is queued or retried. Administrators only (others → 403); an unknown id → 404.
+         */
+        post: operations["postWebhooksByIdTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3456,6 +3548,46 @@ export interface components {
             /** @description The home page’s blocks, in order; those left out are not shown */
             home_sections: ("search" | "featured" | "newest" | "cities")[];
             updated_at: string | null;
+        };
+        /** WebhookEndpoint */
+        WebhookEndpoint: {
+            id: number;
+            /** @description Where events are POSTed */
+            url: string;
+            description: string;
+            events: ("listing.created" | "listing.updated" | "listing.state_changed" | "listing.deleted")[];
+            filter: {
+                /** @description The listing’s state; a `listing.state_changed` matches when the state it left or entered is one of these */
+                states?: ("draft" | "pending" | "publish" | "on_hold" | "disapproved" | "expired" | "sold")[];
+                /** @description Slugs of `property_type` terms */
+                types?: string[];
+                /** @description Slugs of `city` terms */
+                cities?: string[];
+                /** @description Agents named on the listing */
+                agent_ids?: number[];
+                /** @description The listing’s agency */
+                agency_ids?: number[];
+                /** @description Field names of the listing record: a `listing.updated` matches when one of them changed (or when the changes are unknown: `changed_fields` null). Other event types are not narrowed by it */
+                changed_fields?: string[];
+            } | null;
+            /** @description False when disabled: nothing is queued for it and its queued deliveries wait */
+            enabled: boolean;
+            disabled_reason: ("gone" | "failing" | "manual") | null;
+            disabled_at: string | null;
+            failing_since: string | null;
+            previous_secret_expires_at: string | null;
+            owner: {
+                /**
+                 * @description An administrator’s account (machine clients will be another type)
+                 * @enum {string}
+                 */
+                type: "user";
+                id: number;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
         };
     };
     responses: never;
@@ -17139,6 +17271,668 @@ export interface operations {
             };
             /** @description The content type, or the file’s type read from its bytes, is not accepted (`unsupported_media_type`) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getWebhooks: {
+        parameters: {
+            query?: {
+                /** @description Message language (en, ar, es, fr) */
+                lang?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: the webhook endpoints (administrator) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        data: {
+                            webhooks: components["schemas"]["WebhookEndpoint"][];
+                            total_webhooks: number;
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is invalid: `errors` names each field (`validation_failed`, `invalid_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid access token: missing, expired, revoked or wrong (`unauthorized`, `invalid_token`, `token_expired`, `invalid_credentials`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or the record’s owner does not allow it (`forbidden`, `account_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postWebhooks: {
+        parameters: {
+            query?: {
+                /** @description Message language (en, ar, es, fr) */
+                lang?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description An absolute `https` (or `http`) URL without user name or password */
+                    url: string;
+                    events: ("listing.created" | "listing.updated" | "listing.state_changed" | "listing.deleted")[];
+                    filter?: {
+                        /** @description The listing’s state; a `listing.state_changed` matches when the state it left or entered is one of these */
+                        states?: ("draft" | "pending" | "publish" | "on_hold" | "disapproved" | "expired" | "sold")[];
+                        /** @description Slugs of `property_type` terms */
+                        types?: string[];
+                        /** @description Slugs of `city` terms */
+                        cities?: string[];
+                        /** @description Agents named on the listing */
+                        agent_ids?: number[];
+                        /** @description The listing’s agency */
+                        agency_ids?: number[];
+                        /** @description Field names of the listing record: a `listing.updated` matches when one of them changed (or when the changes are unknown: `changed_fields` null). Other event types are not narrowed by it */
+                        changed_fields?: string[];
+                    } | null;
+                    /** @description Plain text: HTML tags are removed, white space trimmed */
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created: make a webhook endpoint (administrator) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        data: {
+                            id: number;
+                            /** @description Where events are POSTed */
+                            url: string;
+                            description: string;
+                            events: ("listing.created" | "listing.updated" | "listing.state_changed" | "listing.deleted")[];
+                            filter: {
+                                /** @description The listing’s state; a `listing.state_changed` matches when the state it left or entered is one of these */
+                                states?: ("draft" | "pending" | "publish" | "on_hold" | "disapproved" | "expired" | "sold")[];
+                                /** @description Slugs of `property_type` terms */
+                                types?: string[];
+                                /** @description Slugs of `city` terms */
+                                cities?: string[];
+                                /** @description Agents named on the listing */
+                                agent_ids?: number[];
+                                /** @description The listing’s agency */
+                                agency_ids?: number[];
+                                /** @description Field names of the listing record: a `listing.updated` matches when one of them changed (or when the changes are unknown: `changed_fields` null). Other event types are not narrowed by it */
+                                changed_fields?: string[];
+                            } | null;
+                            /** @description False when disabled: nothing is queued for it and its queued deliveries wait */
+                            enabled: boolean;
+                            disabled_reason: ("gone" | "failing" | "manual") | null;
+                            disabled_at: string | null;
+                            failing_since: string | null;
+                            previous_secret_expires_at: string | null;
+                            owner: {
+                                /**
+                                 * @description An administrator’s account (machine clients will be another type)
+                                 * @enum {string}
+                                 */
+                                type: "user";
+                                id: number;
+                            };
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** @description `whsec_` and 32 random bytes in base64: the HMAC key is the base64 part, decoded. Shown only in this answer */
+                            secret: string;
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is invalid: `errors` names each field (`validation_failed`, `invalid_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid access token: missing, expired, revoked or wrong (`unauthorized`, `invalid_token`, `token_expired`, `invalid_credentials`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or the record’s owner does not allow it (`forbidden`, `account_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description In conflict with what is stored: a value taken, a review already written, a move the state does not allow (`conflict`, `email_taken`, `username_taken`, `already_reviewed`, `invalid_transition`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body or the file is larger than the limit (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The content type, or the file’s type read from its bytes, is not accepted (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getWebhooksById: {
+        parameters: {
+            query?: {
+                /** @description Message language (en, ar, es, fr) */
+                lang?: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: one webhook endpoint (administrator) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        data: components["schemas"]["WebhookEndpoint"];
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is invalid: `errors` names each field (`validation_failed`, `invalid_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid access token: missing, expired, revoked or wrong (`unauthorized`, `invalid_token`, `token_expired`, `invalid_credentials`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or the record’s owner does not allow it (`forbidden`, `account_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: a hidden record answers the same (`not_found`, `route_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteWebhooksById: {
+        parameters: {
+            query?: {
+                /** @description Message language (en, ar, es, fr) */
+                lang?: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: delete a webhook endpoint (administrator) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        data: {
+                            id: number;
+                            /** @enum {boolean} */
+                            deleted: true;
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is invalid: `errors` names each field (`validation_failed`, `invalid_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid access token: missing, expired, revoked or wrong (`unauthorized`, `invalid_token`, `token_expired`, `invalid_credentials`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or the record’s owner does not allow it (`forbidden`, `account_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: a hidden record answers the same (`not_found`, `route_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    patchWebhooksById: {
+        parameters: {
+            query?: {
+                /** @description Message language (en, ar, es, fr) */
+                lang?: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description An absolute `https` (or `http`) URL without user name or password */
+                    url?: string;
+                    events?: ("listing.created" | "listing.updated" | "listing.state_changed" | "listing.deleted")[];
+                    filter?: {
+                        /** @description The listing’s state; a `listing.state_changed` matches when the state it left or entered is one of these */
+                        states?: ("draft" | "pending" | "publish" | "on_hold" | "disapproved" | "expired" | "sold")[];
+                        /** @description Slugs of `property_type` terms */
+                        types?: string[];
+                        /** @description Slugs of `city` terms */
+                        cities?: string[];
+                        /** @description Agents named on the listing */
+                        agent_ids?: number[];
+                        /** @description The listing’s agency */
+                        agency_ids?: number[];
+                        /** @description Field names of the listing record: a `listing.updated` matches when one of them changed (or when the changes are unknown: `changed_fields` null). Other event types are not narrowed by it */
+                        changed_fields?: string[];
+                    } | null;
+                    /** @description Plain text: HTML tags are removed, white space trimmed */
+                    description?: string;
+                    /** @description `true` enables a disabled endpoint again (its waiting deliveries resume); `false` disables it (`manual`) */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK: change a webhook endpoint (administrator) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        data: components["schemas"]["WebhookEndpoint"];
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is invalid: `errors` names each field (`validation_failed`, `invalid_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid access token: missing, expired, revoked or wrong (`unauthorized`, `invalid_token`, `token_expired`, `invalid_credentials`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or the record’s owner does not allow it (`forbidden`, `account_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: a hidden record answers the same (`not_found`, `route_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body or the file is larger than the limit (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The content type, or the file’s type read from its bytes, is not accepted (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postWebhooksByIdRotateSecret: {
+        parameters: {
+            query?: {
+                /** @description Message language (en, ar, es, fr) */
+                lang?: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK: give a webhook endpoint a new signing secret (administrator) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        data: {
+                            id: number;
+                            /** @description `whsec_` and 32 random bytes in base64: the HMAC key is the base64 part, decoded. Shown only in this answer */
+                            secret: string;
+                            /**
+                             * Format: date-time
+                             * @description Until then deliveries carry the old secret’s signature too
+                             */
+                            previous_secret_expires_at: string;
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is invalid: `errors` names each field (`validation_failed`, `invalid_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid access token: missing, expired, revoked or wrong (`unauthorized`, `invalid_token`, `token_expired`, `invalid_credentials`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or the record’s owner does not allow it (`forbidden`, `account_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: a hidden record answers the same (`not_found`, `route_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postWebhooksByIdTest: {
+        parameters: {
+            query?: {
+                /** @description Message language (en, ar, es, fr) */
+                lang?: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK: send a test event to a webhook endpoint now (administrator) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        data: {
+                            /** @description Whether the receiver answered 2xx */
+                            delivered: boolean;
+                            response_status: number | null;
+                            response_body: string | null;
+                            latency_ms: number;
+                            error: string | null;
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is invalid: `errors` names each field (`validation_failed`, `invalid_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid access token: missing, expired, revoked or wrong (`unauthorized`, `invalid_token`, `token_expired`, `invalid_credentials`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or the record’s owner does not allow it (`forbidden`, `account_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: a hidden record answers the same (`not_found`, `route_not_found`) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -54,7 +54,7 @@ export async function webhookReceiver(options: { failures?: number } = {}) {
   };
 }
 
-export interface WebhookBody {
+interface WebhookBody {
   id: string;
   type: string;
   timestamp: string;

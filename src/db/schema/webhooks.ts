@@ -10,7 +10,7 @@ export interface WebhooksTables {
 }
 
 /** Who may own an endpoint: an administrator's account now; a machine client later (issue 43 item 1). */
-export type WebhookOwnerType = 'user';
+type WebhookOwnerType = 'user';
 
 export type WebhookDisabledReason = 'gone' | 'failing' | 'manual';
 
@@ -52,7 +52,7 @@ interface WebhookEventsTable {
   created_at: string;
 }
 
-export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
+type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
 
 interface WebhookDeliveriesTable {
   id: Generated<number>;
@@ -87,5 +87,3 @@ interface WebhookSnapshotsTable {
 }
 
 export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
-export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
-export type WebhookEventRow = Selectable<WebhookEventsTable>;

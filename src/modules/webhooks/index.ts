@@ -53,7 +53,3 @@ export function createWebhooksModule(
     ],
   };
 }
-
-export type { WebhooksService } from './webhooks.service.js';
-export type { WebhookDeliverer } from './delivery/webhook-deliverer.service.js';
-export type { WebhookEventsFollower } from './events/webhook-events.service.js';

@@ -8,10 +8,10 @@ const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null
  * The event types an endpoint may subscribe to: the ones derived from the change log (docs/webhooks.md says why
  * the others of issue 43 are not offered yet).
  */
-export const WEBHOOK_EVENT_TYPES = ['listing.created', 'listing.updated', 'listing.state_changed', 'listing.deleted'] as const;
+const WEBHOOK_EVENT_TYPES = ['listing.created', 'listing.updated', 'listing.state_changed', 'listing.deleted'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
-export const MAX_URL_LENGTH = 2000;
+const MAX_URL_LENGTH = 2000;
 const MAX_DESCRIPTION = 500;
 const MAX_FILTER_VALUES = 50;
 const Slug = Type.String({ minLength: 1, maxLength: 200, pattern: '^[a-z0-9][a-z0-9-]*$' });
@@ -20,7 +20,7 @@ const Id = Type.Integer({ minimum: 1, maximum: INT4_MAX });
 const EventTypeField = Type.Enum([...WEBHOOK_EVENT_TYPES]);
 
 /** What an endpoint's events are narrowed to: every list given must match (within a list, any value). */
-export const WebhookFilter = Type.Object(
+const WebhookFilter = Type.Object(
   {
     states: Type.Optional(
       Type.Array(Type.Enum([...LISTING_STATES]), {

@@ -12,7 +12,7 @@ import type { DueDelivery } from './webhook-deliveries.repository.js';
 export const DELIVERY_BATCH = 64;
 const CONCURRENCY = 32;
 /** Bytes of a receiver's answer kept with the delivery (and shown by the test route). */
-export const KEPT_RESPONSE_BYTES = 256;
+const KEPT_RESPONSE_BYTES = 256;
 
 export interface DeliveryPolicy {
   /** WEBHOOK_ALLOWED_HOSTS. */

@@ -18,7 +18,7 @@ export interface ListingSnapshot {
   facets: EventFacets;
 }
 
-export interface DerivedEvent {
+interface DerivedEvent {
   type: WebhookEventType;
   /** The event body's `data`. */
   data: Record<string, unknown>;
