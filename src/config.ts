@@ -102,6 +102,8 @@ export interface Config {
     readonly timeoutMs: number;
     /** How often the delivery and event jobs look for work (WEBHOOK_POLL_MS). */
     readonly pollMs: number;
+    /** WEBHOOK_DELIVERIES_PAUSED: nothing is sent; events are still derived and queued, to go when it is off. */
+    readonly paused: boolean;
   };
   /** Feed imports (docs/data-exchange.md). */
   readonly imports: {
@@ -311,6 +313,7 @@ export function loadConfig(env: Env = process.env, stdoutIsTerminal = Boolean(pr
       allowedHosts: read.list('WEBHOOK_ALLOWED_HOSTS').map((host) => host.toLowerCase()),
       timeoutMs: read.integer('WEBHOOK_TIMEOUT_MS', 10_000, 1000, 60_000),
       pollMs: read.integer('WEBHOOK_POLL_MS', 1000, 10, 60_000),
+      paused: read.boolean('WEBHOOK_DELIVERIES_PAUSED', false),
     },
     imports: {
       maxFileBytes: read.integer('IMPORT_MAX_FILE_BYTES', 200 * 1024 * 1024, 1024, 10 * 1024 * 1024 * 1024),

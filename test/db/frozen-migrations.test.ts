@@ -62,7 +62,7 @@ const SHIPPED: Readonly<Record<string, string>> = {
   'src/db/migrations/0031_redirects.ts': '224253ab07b9f435',
   'src/db/migrations/0032_import_warnings.ts': 'e1b8e1691ec81f2a',
   'src/db/migrations/0033_feed_documents.ts': 'e435cf4ac21412a3',
-  'src/db/migrations/0034_webhooks.ts': 'cd78c33576b8b271',
+  'src/db/migrations/0034_webhooks.ts': '3b9f6bec92859c52',
 };
 
 const FOLDERS = ['src/db/migrations', 'src/db/dialect/ddl'];

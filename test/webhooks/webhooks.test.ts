@@ -5,11 +5,8 @@ import type { DB } from '../../src/db/schema/index.js';
 import { buildTestApp, TEST_JWT_SECRET, testConfig, type TestApp } from '../helpers/app.js';
 import { describeEachDialect } from '../helpers/database.js';
 import { type Auth, newSignedInUser } from '../helpers/factories.js';
+import { API, HOUR_MS, webhookHarness } from './webhook-harness.js';
 import { hasValidSignature, webhookReceiver } from './webhook-receiver.js';
-
-const API = '/realty-api/v1';
-const HOUR_MS = 3600_000;
-const LISTING_EVENTS = ['listing.created', 'listing.updated', 'listing.state_changed', 'listing.deleted'];
 
 describeEachDialect('webhooks (%s)', (dialect) => {
   let t: TestApp;
@@ -31,32 +28,11 @@ describeEachDialect('webhooks (%s)', (dialect) => {
     await receiver.close();
   });
 
-  const call = (method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', url: string, payload?: object, headers: Auth = admin) =>
-    t.app.inject({ method, url: `${API}${url}`, headers, ...(payload === undefined ? {} : { payload }) });
-
-  async function newEndpoint(path: string, extra: object = {}) {
-    const res = await call('POST', '/webhooks', { url: `${receiver.base}${path}`, events: LISTING_EVENTS, ...extra });
-    expect(res.statusCode, res.body).toBe(201);
-    return res.json().data as { id: number; secret: string; enabled: boolean };
-  }
-  /** Deletes every endpoint, so that each test's endpoints get only its own events. */
-  async function removeEndpoints() {
-    for (const { id } of (await call('GET', '/webhooks')).json().data.webhooks as { id: number }[]) await call('DELETE', `/webhooks/${id}`);
-  }
-  /** The follower's run: the change log's new entries become events and queued deliveries. */
-  const follow = async (now = new Date()) => {
-    while (await t.services.webhookEvents.runOnce(now));
-  };
-  /** Delivery runs at `now` until one attempts nothing (each run sends the next event of every record). */
-  async function deliverAt(now: Date) {
-    for (let run = 0; run < 20; run++) if ((await t.services.webhookDeliverer.runOnce(now)) === 0) return;
-    throw new Error('deliveries still due after 20 runs');
-  }
-  async function newListing(title: string) {
-    const res = await call('POST', '/properties', { title, price: 250000 });
-    expect(res.statusCode, res.body).toBe(201);
-    return res.json().data.id as number;
-  }
+  const { call, newEndpoint, removeEndpoints, follow, deliverAt, newListing } = webhookHarness(
+    () => t,
+    () => admin,
+    () => receiver.base,
+  );
 
   describe('endpoints', () => {
     it('shows the secret once, lists, changes, rotates and deletes; unknown ids → 404', async () => {

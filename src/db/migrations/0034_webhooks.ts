@@ -70,6 +70,8 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn('status', 'text', (col) => col.notNull().defaultTo('pending'))
     .addColumn('attempts', 'integer', (col) => col.notNull().defaultTo(0))
     .addColumn('next_attempt_at', 'text', (col) => col.notNull())
+    /** No attempt is made after this (about three days after the event, or after a retry or replay asked for it). */
+    .addColumn('give_up_at', 'text', (col) => col.notNull())
     .addColumn('last_attempt_at', 'text')
     .addColumn('response_status', 'integer')
     /** The first bytes of the last answer's body, as text. */

@@ -52,7 +52,7 @@ interface WebhookEventsTable {
   created_at: string;
 }
 
-type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
+export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
 
 interface WebhookDeliveriesTable {
   id: Generated<number>;
@@ -62,6 +62,7 @@ interface WebhookDeliveriesTable {
   status: Generated<WebhookDeliveryStatus>;
   attempts: Generated<number>;
   next_attempt_at: string;
+  give_up_at: string;
   last_attempt_at: string | null;
   response_status: number | null;
   response_body: string | null;

@@ -3,10 +3,13 @@ import type { AppModule, Platform } from '../module.js';
 import type { NotificationsServices } from '../notifications/index.js';
 import type { PropertiesService } from '../properties/index.js';
 import { DELIVERY_BATCH, type DeliveryPolicy, WebhookDeliverer } from './delivery/webhook-deliverer.service.js';
+import { webhookGauges } from './delivery/webhook-gauges.js';
 import { WebhookEventsFollower } from './events/webhook-events.service.js';
 import { webhookRoutes } from './webhooks.routes.js';
-import { WebhookEndpoint } from './webhooks.schemas.js';
+import { WebhookDelivery, WebhookEndpoint } from './webhooks.schemas.js';
 import { WebhooksService } from './webhooks.service.js';
+
+const HOUR_MS = 3600_000;
 
 export interface WebhooksServices {
   /** The administrators' endpoints (docs/api.md, "Webhooks"). */
@@ -27,13 +30,14 @@ export function createWebhooksModule(
 ): AppModule<WebhooksServices> {
   const { db } = database;
   const policy: DeliveryPolicy = { allowedHosts: config.webhooks.allowedHosts, timeoutMs: config.webhooks.timeoutMs };
-  const webhookDeliverer = new WebhookDeliverer(db, deps.notifier, policy);
+  const webhookDeliverer = new WebhookDeliverer(db, deps.notifier, policy, { paused: config.webhooks.paused });
   const webhookEvents = new WebhookEventsFollower(db, deps.properties);
   const webhooks = new WebhooksService(db, webhookDeliverer, config.webhooks.allowedHosts);
-  const { pollMs } = config.webhooks;
+  const { pollMs, paused } = config.webhooks;
   return {
     services: { webhooks, webhookEvents, webhookDeliverer },
-    schemas: [WebhookEndpoint],
+    schemas: [WebhookEndpoint, WebhookDelivery],
+    gauges: webhookGauges(db, paused),
     routes: async (api) => {
       await api.register(webhookRoutes, { webhooks });
     },
@@ -49,6 +53,13 @@ export function createWebhooksModule(
         intervalMs: pollMs,
         leaseMs: SHORT_LEASE_MS,
         run: async (now) => ((await webhookDeliverer.runOnce(now)) === DELIVERY_BATCH ? 0 : undefined),
+      },
+      {
+        name: 'webhook-prune',
+        intervalMs: HOUR_MS,
+        run: async (now) => {
+          await webhookEvents.prune(now);
+        },
       },
     ],
   };

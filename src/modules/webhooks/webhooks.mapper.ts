@@ -1,6 +1,7 @@
 import type { WebhookEndpointRow } from '../../db/schema/index.js';
 import { toApiTimestamp } from '../../lib/time.js';
-import type { WebhookEndpointRecord, WebhookEventType, WebhookFilterInput } from './webhooks.schemas.js';
+import type { DeliveryListRow } from './webhooks.repository.js';
+import type { WebhookDeliveryRecord, WebhookEndpointRecord, WebhookEventType, WebhookFilterInput } from './webhooks.schemas.js';
 
 const orNull = (stored: string | null) => (stored === null ? null : toApiTimestamp(stored));
 
@@ -20,5 +21,25 @@ export function toWebhookEndpoint(row: WebhookEndpointRow): WebhookEndpointRecor
     owner: { type: row.owner_type, id: row.owner_id },
     created_at: toApiTimestamp(row.created_at),
     updated_at: toApiTimestamp(row.updated_at),
+  };
+}
+
+/** A delivery row (with its event's id, type and number) as GET /webhooks/{id}/deliveries shows it. */
+export function toWebhookDelivery(row: DeliveryListRow): WebhookDeliveryRecord {
+  return {
+    id: row.id,
+    event: { id: row.public_id, type: row.type, sequence: Number(row.seq) },
+    record: { type: 'listing', id: row.entity_id },
+    status: row.status,
+    attempts: row.attempts,
+    next_attempt_at: row.status === 'pending' ? toApiTimestamp(row.next_attempt_at) : null,
+    give_up_at: toApiTimestamp(row.give_up_at),
+    last_attempt_at: orNull(row.last_attempt_at),
+    response_status: row.response_status,
+    response_body: row.response_body,
+    latency_ms: row.latency_ms,
+    error: row.last_error,
+    created_at: toApiTimestamp(row.created_at),
+    finished_at: orNull(row.finished_at),
   };
 }

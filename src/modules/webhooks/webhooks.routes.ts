@@ -7,6 +7,11 @@ import { translate } from '../../i18n/index.js';
 import {
   CreatedWebhookEndpoint,
   CreateWebhookBody,
+  DeliveriesQuery,
+  DeliveryIdParams,
+  DeliveryList,
+  ReplayBody,
+  ReplayResult,
   RotatedSecret,
   UpdateWebhookBody,
   WebhookDeleted,
@@ -172,5 +177,67 @@ export async function webhookRoutes(app: FastifyInstance, { webhooks }: { webhoo
       },
     },
     async (request) => ({ success: true, data: await webhooks.test(request.params.id) }),
+  );
+  api.get(
+    '/webhooks/:id/deliveries',
+    {
+      config: administrator,
+      schema: {
+        tags,
+        summary: 'A webhook endpoint’s deliveries, newest first (administrator)',
+        description:
+          'Each delivery of an event to the endpoint: its event (`id`, `type`, `sequence`), status, attempts, the last ' +
+          'answer’s status and first 256 bytes, the last attempt’s latency or error, and when it is tried next. ' +
+          `Paged (\`page\`, \`per_page\` ≤ 100); \`status\` keeps one status. ${ACCESS}`,
+        security,
+        params: WebhookIdParams,
+        querystring: DeliveriesQuery,
+        response: { 200: Envelope(DeliveryList), ...errorResponses(400, 401, 403, 404, 429) },
+      },
+    },
+    async (request) => ({ success: true, data: await webhooks.deliveries(request.params.id, request.query) }),
+  );
+
+  api.post(
+    '/webhooks/:id/deliveries/:delivery_id/retry',
+    {
+      config: administrator,
+      preValidation: bodyDefaultsToEmpty,
+      schema: {
+        tags,
+        summary: 'Try a delivery again now (administrator)',
+        description:
+          'A pending or given-up (`failed`) delivery is due at once, with three more days of retries; it keeps its place ' +
+          'in its listing’s order (later pending events of the listing wait for it). A delivered one → 409 ' +
+          '`invalid_transition` (replay sends it again). An unknown delivery, or another endpoint’s → 404. ' +
+          'Administrators only (others → 403).',
+        security,
+        params: DeliveryIdParams,
+        body: EmptyBody,
+        response: { 200: Envelope(Type.Ref('WebhookDelivery')), ...errorResponses(400, 401, 403, 404, 409, 429) },
+      },
+    },
+    async (request) => ({ success: true, data: await webhooks.retryDelivery(request.params.id, request.params.delivery_id) }),
+  );
+
+  api.post(
+    '/webhooks/:id/replay',
+    {
+      config: administrator,
+      schema: {
+        tags,
+        summary: 'Send every matching event since a sequence number again (administrator)',
+        description:
+          'Queues a new delivery of every kept event whose `sequence` is `from_sequence` or later and that the endpoint ' +
+          'wants now (its `events` and `filter`), in sequence order: they go out in order per listing, with the same ' +
+          '`webhook-id` as the first time. Events are kept 7 days: `first_kept_sequence` tells where the kept ones ' +
+          `start. Deliveries wait while the endpoint is disabled. ${ACCESS}`,
+        security,
+        params: WebhookIdParams,
+        body: ReplayBody,
+        response: { 200: Envelope(ReplayResult), ...errorResponses(400, 401, 403, 404, 413, 415, 429) },
+      },
+    },
+    async (request) => ({ success: true, data: await webhooks.replay(request.params.id, request.body.from_sequence) }),
   );
 }

@@ -1,5 +1,6 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { LISTING_STATES } from '../../db/schema/index.js';
+import { PageQueryFields, Pagination, type PaginationRecord } from '../../lib/paging.js';
 
 const INT4_MAX = 2_147_483_647;
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -161,3 +162,70 @@ export const WebhookTestResult = Type.Object({
   error: Nullable(Type.String({ description: 'Why there was no answer (refused address, time-out, network), naming the host only' })),
 });
 export type WebhookTestResultRecord = Static<typeof WebhookTestResult>;
+
+const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+
+/** One delivery of one event to one endpoint (GET /webhooks/{id}/deliveries). */
+export const WebhookDelivery = Type.Object(
+  {
+    id: Type.Integer(),
+    event: Type.Object(
+      {
+        id: Type.String({ description: 'The body’s `id` and the `webhook-id` header' }),
+        type: Type.String(),
+        sequence: Type.Integer({ description: 'The change-log number the event came from' }),
+      },
+      { additionalProperties: false },
+    ),
+    record: Type.Object({ type: Type.Literal('listing'), id: Type.Integer() }, { additionalProperties: false }),
+    status: Type.Enum([...DELIVERY_STATUSES], {
+      description: '`pending`: waiting for its turn or its next attempt; `delivered`: answered 2xx; `failed`: given up',
+    }),
+    attempts: Type.Integer(),
+    next_attempt_at: Nullable(Type.String({ format: 'date-time', description: 'When it is tried next; null unless pending' })),
+    give_up_at: Type.String({ format: 'date-time', description: 'No attempt is made after this' }),
+    last_attempt_at: Nullable(Type.String({ format: 'date-time' })),
+    response_status: Nullable(Type.Integer({ description: 'The last answer’s status; null when there was none' })),
+    response_body: Nullable(Type.String({ description: 'The first 256 bytes of the last answer' })),
+    latency_ms: Nullable(Type.Integer({ description: 'How long the last attempt took' })),
+    error: Nullable(Type.String({ description: 'Why the last attempt got no answer (refused address, time-out, network)' })),
+    created_at: Type.String({ format: 'date-time' }),
+    finished_at: Nullable(Type.String({ format: 'date-time' })),
+  },
+  { $id: 'WebhookDelivery', title: 'WebhookDelivery', additionalProperties: false },
+);
+export type WebhookDeliveryRecord = Static<typeof WebhookDelivery>;
+
+export const DeliveryList = Type.Object({ deliveries: Type.Array(Type.Ref('WebhookDelivery')), pagination: Pagination });
+export interface DeliveryListRecord {
+  deliveries: WebhookDeliveryRecord[];
+  pagination: PaginationRecord;
+}
+
+export const DeliveriesQuery = Type.Object(
+  { ...PageQueryFields, status: Type.Optional(Type.Enum([...DELIVERY_STATUSES], { description: 'Only deliveries in this status' })) },
+  { additionalProperties: false },
+);
+export type DeliveriesQueryInput = Static<typeof DeliveriesQuery>;
+
+export const DeliveryIdParams = Type.Object({ id: Id, delivery_id: Id }, { additionalProperties: false });
+
+export const ReplayBody = Type.Object(
+  {
+    from_sequence: Type.Integer({
+      minimum: 0,
+      maximum: Number.MAX_SAFE_INTEGER,
+      description: 'Send again every matching event whose `sequence` is this or later',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const ReplayResult = Type.Object({
+  queued: Type.Integer({ description: 'How many deliveries were queued' }),
+  from_sequence: Type.Integer(),
+  first_kept_sequence: Nullable(
+    Type.Integer({ description: 'The oldest event still kept (7 days): a replay from before it starts there; null when none is kept' }),
+  ),
+});
+export type ReplayResultRecord = Static<typeof ReplayResult>;

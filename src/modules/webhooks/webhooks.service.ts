@@ -5,16 +5,23 @@ import type { DB, WebhookEndpointRow } from '../../db/schema/index.js';
 import { AppError } from '../../lib/errors.js';
 import type { AuthUser } from '../../lib/signed-in-user.js';
 import { plainText } from '../../lib/text.js';
+import { pageWindow, paginationOf } from '../../lib/paging.js';
 import { nowIso, toApiTimestamp } from '../../lib/time.js';
 import { signingSecrets, type WebhookDeliverer } from './delivery/webhook-deliverer.service.js';
 import { newSigningSecret } from './delivery/signatures.js';
-import { toWebhookEndpoint } from './webhooks.mapper.js';
+import { GIVE_UP_AFTER_MS } from './delivery/backoff.js';
+import { passesFilter } from './webhook-filter.js';
+import { toWebhookDelivery, toWebhookEndpoint } from './webhooks.mapper.js';
 import * as repository from './webhooks.repository.js';
 import type {
   CreatedWebhookEndpointRecord,
   CreateWebhookInput,
+  DeliveriesQueryInput,
+  DeliveryListRecord,
+  ReplayResultRecord,
   RotatedSecretRecord,
   UpdateWebhookInput,
+  WebhookDeliveryRecord,
   WebhookEndpointRecord,
   WebhookFilterInput,
   WebhookListRecord,
@@ -23,6 +30,8 @@ import type {
 
 /** Endpoints per site: each costs a delivery per event, so the fan-out stays bounded. */
 const MAX_ENDPOINTS = 100;
+/** Events read per page while queuing a replay. */
+const REPLAY_PAGE = 1000;
 /** How long the secret before a rotation keeps signing beside the new one. */
 const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
 
@@ -130,6 +139,67 @@ export class WebhooksService {
       latency_ms: outcome.latencyMs,
       error: outcome.error,
     };
+  }
+
+  /** The endpoint's deliveries, newest first, one page (docs/api.md 0.2 paging), optionally of one status. */
+  async deliveries(id: number, query: DeliveriesQueryInput): Promise<DeliveryListRecord> {
+    await this.found(id);
+    const window = pageWindow(query);
+    const { rows, total } = await repository.findDeliveries(this.db, id, query.status, { offset: window.offset, limit: window.perPage });
+    return { deliveries: rows.map(toWebhookDelivery), pagination: paginationOf(total, window) };
+  }
+
+  /**
+   * Makes a pending or given-up delivery due now, with three more days of retries. It keeps its place in its
+   * record's order: later events of the record still pending wait for it again. A delivered one → 409 (replay
+   * sends delivered events again). Unknown, or another endpoint's → 404.
+   */
+  async retryDelivery(id: number, deliveryId: number, now = new Date()): Promise<WebhookDeliveryRecord> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await repository.findDelivery(trx, id, deliveryId);
+      if (!row) throw AppError.notFound();
+      if (row.status === 'delivered') throw new AppError('invalid_transition', 'webhook_delivery_delivered');
+      await repository.requeueDelivery(trx, deliveryId, nowIso(now), nowIso(new Date(now.getTime() + GIVE_UP_AFTER_MS)));
+      return toWebhookDelivery((await repository.findDelivery(trx, id, deliveryId))!);
+    });
+  }
+
+  /**
+   * Queues a new delivery of every kept event numbered `from_sequence` or later that the endpoint wants now (its
+   * events and filter), in their order: they go out in order per record, after any of the record's deliveries
+   * still pending from before. Events are kept 7 days; the answer tells the oldest one kept.
+   */
+  async replay(id: number, fromSequence: number, now = new Date()): Promise<ReplayResultRecord> {
+    const at = nowIso(now);
+    const giveUpAt = nowIso(new Date(now.getTime() + GIVE_UP_AFTER_MS));
+    return this.db.transaction().execute(async (trx) => {
+      const endpoint = await repository.findEndpoint(trx, id);
+      if (!endpoint) throw AppError.notFound();
+      const events = JSON.parse(endpoint.events) as string[];
+      const filter = endpoint.filter === null ? null : (JSON.parse(endpoint.filter) as WebhookFilterInput);
+      let queued = 0;
+      let after: { seq: number; id: number } | undefined;
+      for (;;) {
+        const page = await repository.findEventsFrom(trx, fromSequence, after, REPLAY_PAGE);
+        const wanted = page.filter((event) => events.includes(event.type) && passesFilter(filter, event.type, JSON.parse(event.facets)));
+        await repository.insertDeliveryRows(
+          trx,
+          wanted.map((event) => ({
+            endpoint_id: id,
+            event_id: event.id,
+            record_key: `${event.entity}:${event.entity_id}`,
+            next_attempt_at: at,
+            give_up_at: giveUpAt,
+            created_at: at,
+          })),
+        );
+        queued += wanted.length;
+        const last = page[page.length - 1];
+        if (!last || page.length < REPLAY_PAGE) break;
+        after = { seq: last.seq, id: last.id };
+      }
+      return { queued, from_sequence: fromSequence, first_kept_sequence: await repository.firstKeptSequence(trx) };
+    });
   }
 
   private async found(id: number): Promise<WebhookEndpointRow> {

@@ -5,7 +5,7 @@ const DAY_MS = 24 * HOUR_MS;
 /** The first retry comes this long after a failure; each next one twice as long after its own, up to MAX_DELAY_MS. */
 const FIRST_DELAY_MS = 30 * SECOND_MS;
 const MAX_DELAY_MS = 12 * HOUR_MS;
-/** A delivery is given up when its next attempt would come later than this after the event (about three days). */
+/** A delivery is given up when its next attempt would come later than this after it was queued (about three days). */
 export const GIVE_UP_AFTER_MS = 3 * DAY_MS;
 /** An endpoint whose every attempt failed for this long is disabled. */
 export const DISABLE_AFTER_FAILING_MS = 5 * DAY_MS;

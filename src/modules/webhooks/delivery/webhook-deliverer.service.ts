@@ -3,7 +3,7 @@ import { OutboundError, postGuarded } from '../../../adapters/http/guarded-fetch
 import type { DB, WebhookDisabledReason, WebhookEndpointRow } from '../../../db/schema/index.js';
 import { nowIso } from '../../../lib/time.js';
 import type { Notifier } from '../../notifications/index.js';
-import { DISABLE_AFTER_FAILING_MS, GIVE_UP_AFTER_MS, retryDelayMs } from './backoff.js';
+import { DISABLE_AFTER_FAILING_MS, retryDelayMs } from './backoff.js';
 import { signatureHeader } from './signatures.js';
 import * as repository from './webhook-deliveries.repository.js';
 import type { DueDelivery } from './webhook-deliveries.repository.js';
@@ -46,11 +46,13 @@ export class WebhookDeliverer {
     private readonly db: Kysely<DB>,
     private readonly notifier: Notifier,
     private readonly policy: DeliveryPolicy,
-    private readonly random: () => number = Math.random,
+    /** `paused`: WEBHOOK_DELIVERIES_PAUSED. `random`: the jitter's source. */
+    private readonly options: { paused: boolean; random?: () => number },
   ) {}
 
-  /** One batch of due deliveries at `now`: how many were attempted (BATCH: there may be more at once). */
+  /** One batch of due deliveries at `now`: how many were attempted (DELIVERY_BATCH: there may be more at once); none while paused. */
   async runOnce(now: Date): Promise<number> {
+    if (this.options.paused) return 0;
     const due = await repository.findDueDeliveries(this.db, nowIso(now), DELIVERY_BATCH);
     const queue = [...due];
     const workers = Array.from({ length: Math.min(CONCURRENCY, queue.length) }, async () => {
@@ -93,8 +95,8 @@ export class WebhookDeliverer {
       });
       return;
     }
-    const nextAttemptAt = now.getTime() + retryDelayMs(delivery.attempts + 1, this.random);
-    const givenUp = nextAttemptAt > Date.parse(delivery.created_at) + GIVE_UP_AFTER_MS;
+    const nextAttemptAt = now.getTime() + retryDelayMs(delivery.attempts + 1, this.options.random);
+    const givenUp = nextAttemptAt > Date.parse(delivery.give_up_at);
     const published = await this.db.transaction().execute(async (trx) => {
       await repository.recordAttempt(
         trx,

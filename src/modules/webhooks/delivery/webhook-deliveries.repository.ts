@@ -6,7 +6,7 @@ export interface DueDelivery {
   id: number;
   endpoint_id: number;
   attempts: number;
-  created_at: string;
+  give_up_at: string;
   public_id: string;
   body: string;
   url: string;
@@ -29,7 +29,7 @@ export async function findDueDeliveries(db: Executor, at: string, limit: number)
       'd.id',
       'd.endpoint_id',
       'd.attempts',
-      'd.created_at',
+      'd.give_up_at',
       'v.public_id',
       'v.body',
       'e.url',

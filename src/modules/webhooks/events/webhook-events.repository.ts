@@ -103,3 +103,22 @@ export async function insertDeliveries(db: Executor, rows: Insertable<DB['webhoo
       .execute();
   }
 }
+
+/** Deletes events made before `before` that no delivery waits for (their deliveries go with them); how many. */
+export async function deleteEventsBefore(db: Executor, before: string): Promise<number> {
+  const result = await db
+    .deleteFrom('webhook_events')
+    .where('created_at', '<', before)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('webhook_deliveries')
+            .select('webhook_deliveries.id')
+            .whereRef('webhook_deliveries.event_id', '=', 'webhook_events.id')
+            .where('webhook_deliveries.status', '=', 'pending'),
+        ),
+      ),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -3,6 +3,7 @@ import { changeLogHead, readChangesAfter } from '../../../db/change-log.js';
 import type { DB } from '../../../db/schema/index.js';
 import { nowIso } from '../../../lib/time.js';
 import type { PropertiesService } from '../../properties/index.js';
+import { GIVE_UP_AFTER_MS } from '../delivery/backoff.js';
 import { type EventFacets, passesFilter } from '../webhook-filter.js';
 import type { WebhookFilterInput } from '../webhooks.schemas.js';
 import { type ListingSnapshot, listingChangeEvents } from './listing-events.js';
@@ -10,6 +11,8 @@ import * as repository from './webhook-events.repository.js';
 
 /** Changes read per run: one transaction writes their events and deliveries. */
 const BATCH = 500;
+/** How long events are kept (for the deliveries list and replays) once no delivery waits for them. */
+const EVENT_RETENTION_MS = 7 * 24 * 3600 * 1000;
 
 /**
  * Derives webhook events from the change log (docs/webhooks.md, "Where events come from") and queues one
@@ -28,6 +31,14 @@ export class WebhookEventsFollower {
     private readonly db: Kysely<DB>,
     private readonly properties: PropertiesService,
   ) {}
+
+  /**
+   * Deletes events older than EVENT_RETENTION_MS that no delivery waits for, with their deliveries: the
+   * deliveries list and replays reach back that far.
+   */
+  async prune(now: Date): Promise<number> {
+    return repository.deleteEventsBefore(this.db, nowIso(new Date(now.getTime() - EVENT_RETENTION_MS)));
+  }
 
   /** One batch of changes; true when there may be more at once. */
   async runOnce(now: Date): Promise<boolean> {
@@ -59,6 +70,7 @@ export class WebhookEventsFollower {
       snapshotRows.map((row) => [row.entity_id, { fields: JSON.parse(row.fields), facets: JSON.parse(row.facets) } as ListingSnapshot]),
     );
     const at = nowIso(now);
+    const giveUpAt = nowIso(new Date(now.getTime() + GIVE_UP_AFTER_MS));
     // Records show times to the second: one made in the follower's first second counts as made after it.
     const startSecond = Math.floor(Date.parse(follower.startedAt) / 1000) * 1000;
     const events: QueuedEvent[] = [];
@@ -116,6 +128,7 @@ export class WebhookEventsFollower {
               event_id: eventIds[index]!,
               record_key: event.recordKey,
               next_attempt_at: at,
+              give_up_at: giveUpAt,
               created_at: at,
             })),
         ),
