@@ -33,7 +33,7 @@ export function webhookHarness(app: () => TestApp, admin: () => Auth, receiverBa
     },
     /** Delivery runs at `now` until one attempts nothing (each run sends the next event of every record). */
     async deliverAt(now: Date) {
-      for (let run = 0; run < 20; run++) if ((await app().services.webhookDeliverer.runOnce(now)) === 0) return;
+      for (let run = 0; run < 20; run++) if ((await app().services.webhookDeliverer.runOnce(now)).attempted === 0) return;
       throw new Error('deliveries still due after 20 runs');
     },
     async newListing(title: string) {

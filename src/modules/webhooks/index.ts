@@ -2,7 +2,7 @@ import { SHORT_LEASE_MS } from '../../lib/background-job.js';
 import type { AppModule, Platform } from '../module.js';
 import type { NotificationsServices } from '../notifications/index.js';
 import type { PropertiesService } from '../properties/index.js';
-import { DELIVERY_BATCH, type DeliveryPolicy, WebhookDeliverer } from './delivery/webhook-deliverer.service.js';
+import { type DeliveryPolicy, WebhookDeliverer } from './delivery/webhook-deliverer.service.js';
 import { webhookGauges } from './delivery/webhook-gauges.js';
 import { WebhookEventsFollower } from './events/webhook-events.service.js';
 import { webhookRoutes } from './webhooks.routes.js';
@@ -52,7 +52,7 @@ export function createWebhooksModule(
         name: 'webhook-deliveries',
         intervalMs: pollMs,
         leaseMs: SHORT_LEASE_MS,
-        run: async (now) => ((await webhookDeliverer.runOnce(now)) === DELIVERY_BATCH ? 0 : undefined),
+        run: async (now) => ((await webhookDeliverer.runOnce(now)).more ? 0 : undefined),
       },
       {
         name: 'webhook-prune',
