@@ -40,8 +40,8 @@ export interface AttemptOutcome {
  * A failure is retried with exponential back-off and jitter for about three days, then given up, which lets
  * the record's next event go. A 410, or five days without a success, disables the endpoint and tells its owner.
  *
- * Runs as the scheduled job `webhook-deliveries`, one process at a time; an attempt is recorded after it ends,
- * so a process killed mid-way sends it again (at least once: receivers drop repeats by `webhook-id`).
+ * Runs as the scheduled job `webhook-deliveries`, one process at a time; a batch's attempts are recorded after
+ * they end, in one transaction, so a process killed mid-batch sends them again (at least once: receivers drop repeats by `webhook-id`).
  */
 export class WebhookDeliverer {
   constructor(
@@ -66,10 +66,12 @@ export class WebhookDeliverer {
       const at = new Date(now.getTime() + (performance.now() - started));
       const due = await repository.findDueDeliveries(this.db, nowIso(at), DELIVERY_BATCH);
       const queue = [...due];
+      const sent: SentAttempt[] = [];
       const workers = Array.from({ length: Math.min(CONCURRENCY, queue.length) }, async () => {
-        for (let delivery = queue.shift(); delivery; delivery = queue.shift()) await this.deliver(delivery, at);
+        for (let delivery = queue.shift(); delivery; delivery = queue.shift()) sent.push(await this.attempt(delivery, at));
       });
       await Promise.all(workers);
+      await this.record(sent, at);
       attempted += due.length;
       if (due.length < DELIVERY_BATCH) return { attempted, more: false };
       if (performance.now() - started >= RUN_BUDGET_MS) return { attempted, more: true };
@@ -96,39 +98,56 @@ export class WebhookDeliverer {
     }
   }
 
-  private async deliver(delivery: DueDelivery, now: Date): Promise<void> {
+  /** One attempt of a delivery; recorded with the rest of its batch. */
+  private async attempt(delivery: DueDelivery, now: Date): Promise<SentAttempt> {
     const at = nowIso(now);
-    const secrets = signingSecrets(delivery, at);
-    const outcome = await this.post(delivery.url, delivery.public_id, delivery.body, secrets, now);
-    const attempt = { at, ...outcome };
-    const succeeded = outcome.responseStatus !== null && outcome.responseStatus >= 200 && outcome.responseStatus <= 299;
-    if (succeeded) {
-      await this.db.transaction().execute(async (trx) => {
-        await repository.recordAttempt(trx, delivery.id, attempt, { status: 'delivered' });
-        await repository.clearFailing(trx, [delivery.endpoint_id]);
-      });
-      return;
-    }
-    const nextAttemptAt = now.getTime() + retryDelayMs(delivery.attempts + 1, this.options.random);
-    const givenUp = nextAttemptAt > Date.parse(delivery.give_up_at);
+    const outcome = await this.post(delivery.url, delivery.public_id, delivery.body, signingSecrets(delivery, at), now);
+    const status = outcome.responseStatus;
+    return { delivery, attempt: { at, ...outcome }, succeeded: status !== null && status >= 200 && status <= 299 };
+  }
+
+  /**
+   * Records a batch's attempts in one transaction (one commit per batch, not per delivery): delivered, retried
+   * later with back-off, or given up past `give_up_at`. An endpoint that answered 2xx in the batch is no longer
+   * failing; one that only failed is noted failing since its first failure, and disabled on a 410 or after five
+   * days of it, its owner told in the same transaction.
+   */
+  private async record(sent: readonly SentAttempt[], now: Date): Promise<void> {
+    if (sent.length === 0) return;
+    const answered = new Set(sent.filter((one) => one.succeeded).map((one) => one.delivery.endpoint_id));
     const published = await this.db.transaction().execute(async (trx) => {
-      await repository.recordAttempt(
-        trx,
-        delivery.id,
-        attempt,
-        givenUp ? { status: 'failed' } : { status: 'pending', nextAttemptAt: nowIso(new Date(nextAttemptAt)) },
-      );
-      const endpoint = await repository.noteFailing(trx, delivery.endpoint_id, at);
-      if (!endpoint) return [];
-      const reason: WebhookDisabledReason | undefined =
-        outcome.responseStatus === 410
+      const announced: Awaited<ReturnType<Notifier['announce']>> = [];
+      for (const { delivery, attempt, succeeded } of sent) {
+        if (succeeded) {
+          await repository.recordAttempt(trx, delivery.id, attempt, { status: 'delivered' });
+          continue;
+        }
+        const nextAttemptAt = now.getTime() + retryDelayMs(delivery.attempts + 1, this.options.random);
+        const givenUp = nextAttemptAt > Date.parse(delivery.give_up_at);
+        await repository.recordAttempt(
+          trx,
+          delivery.id,
+          attempt,
+          givenUp ? { status: 'failed' } : { status: 'pending', nextAttemptAt: nowIso(new Date(nextAttemptAt)) },
+        );
+      }
+      await repository.clearFailing(trx, [...answered]);
+      const failedOnly = new Map<number, SentAttempt>();
+      for (const one of sent) if (!one.succeeded && !answered.has(one.delivery.endpoint_id)) failedOnly.set(one.delivery.endpoint_id, one);
+      for (const [endpointId, { attempt }] of failedOnly) {
+        const endpoint = await repository.noteFailing(trx, endpointId, attempt.at);
+        if (!endpoint) continue;
+        const gone = sent.some((one) => one.delivery.endpoint_id === endpointId && one.attempt.responseStatus === 410);
+        const reason: WebhookDisabledReason | undefined = gone
           ? 'gone'
-          : Date.parse(endpoint.failing_since ?? at) + DISABLE_AFTER_FAILING_MS <= now.getTime()
+          : Date.parse(endpoint.failing_since ?? attempt.at) + DISABLE_AFTER_FAILING_MS <= now.getTime()
             ? 'failing'
             : undefined;
-      if (!reason) return [];
-      const disabled = await repository.disableEndpoint(trx, endpoint.id, reason, at);
-      return disabled ? this.tellOwner(trx, disabled, reason, now) : [];
+        if (!reason) continue;
+        const disabled = await repository.disableEndpoint(trx, endpointId, reason, attempt.at);
+        if (disabled) announced.push(...(await this.tellOwner(trx, disabled, reason, now)));
+      }
+      return announced;
     });
     this.notifier.publish(published);
   }
@@ -159,6 +178,12 @@ export class WebhookDeliverer {
       now,
     );
   }
+}
+
+interface SentAttempt {
+  delivery: DueDelivery;
+  attempt: repository.AttemptRecord;
+  succeeded: boolean;
 }
 
 /** The endpoint's secret, and the one before its last rotation while that still signs. */
