@@ -11,7 +11,7 @@ export interface Received {
 
 /**
  * A webhook receiver on 127.0.0.1. Each path answers by its rule: `/ok` 200; `/flaky` 500 for its first
- * `failures` requests, then 200; `/redirect` 302 to `/ok`; `/fail…` 503; `/gone` 410. Every request is kept, in arrival order.
+ * `failures` requests, then 200; `/redirect` 302 to `/ok`; `/fail…` 503; `/nul` 200 with NUL bytes in its answer; `/gone` 410. Every request is kept, in arrival order.
  */
 export async function webhookReceiver(options: { failures?: number } = {}) {
   const received: Received[] = [];
@@ -34,6 +34,9 @@ export async function webhookReceiver(options: { failures?: number } = {}) {
       if (path.startsWith('/fail')) {
         response.statusCode = 503;
         return response.end('down');
+      }
+      if (path === '/nul') {
+        return response.end(Buffer.from('ok\u0000\u0000 then more', 'utf8'));
       }
       if (path === '/gone') {
         response.statusCode = 410;

@@ -272,6 +272,18 @@ describeEachDialect('webhooks (%s)', (dialect) => {
       await removeEndpoints();
     });
 
+    it('keeps a receiver’s answer that holds NUL bytes without them (PostgreSQL text refuses NUL)', async () => {
+      await follow();
+      const endpoint = await newEndpoint('/nul');
+      await follow();
+      await newListing('Answered with NUL');
+      await follow();
+      await deliverAt(new Date());
+      const [delivery] = await db.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', endpoint.id).execute();
+      expect(delivery).toMatchObject({ status: 'delivered', response_status: 200, response_body: 'ok then more' });
+      await removeEndpoints();
+    });
+
     it('follows no redirect: a 302 is a failed attempt, retried', async () => {
       await follow();
       const endpoint = await newEndpoint('/redirect');

@@ -91,7 +91,7 @@ export class WebhookDeliverer {
     const started = performance.now();
     try {
       const answer = await postGuarded(url, { headers, body }, this.policy, KEPT_RESPONSE_BYTES);
-      return { responseStatus: answer.status, responseBody: answer.bodyStart, latencyMs: elapsed(started), error: null };
+      return { responseStatus: answer.status, responseBody: storableText(answer.bodyStart), latencyMs: elapsed(started), error: null };
     } catch (error) {
       const reason = error instanceof OutboundError ? error.message : 'the request failed';
       return { responseStatus: null, responseBody: null, latencyMs: elapsed(started), error: reason };
@@ -193,6 +193,14 @@ export function signingSecrets(
 ): string[] {
   const { secret, previous_secret: previous, previous_secret_expires_at: until } = endpoint;
   return previous !== null && until !== null && until > at ? [secret, previous] : [secret];
+}
+
+/**
+ * A receiver's bytes as text both databases store: PostgreSQL refuses NUL in text, and a receiver answering one
+ * would otherwise fail the recording of its whole batch, which would then be sent again and again.
+ */
+function storableText(text: string): string {
+  return text.replaceAll('\u0000', '');
 }
 
 function hostOf(url: string): string {
