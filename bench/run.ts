@@ -16,6 +16,8 @@
  * (wxr-suite.ts: `realty-api import --format wxr` of a Houzez export of 100,000 properties on SQLite;
  * BENCH_WXR_LISTINGS, BENCH_WXR_ROUNDS, BENCH_WXR_JSON). `BENCH_SUITE=api`, `search`, `alerts`, `broadcast`, `bulk`,
  * `exchange`, `site`, `portal` or `wxr` runs one of them; by default (`all`) all nine run, in that order.
+ * `BENCH_SUITE=webhooks` (webhooks-suite.ts: listing updates fanned out to webhook endpoints on a local receiver;
+ * BENCH_WEBHOOK_UPDATES, BENCH_WEBHOOK_ENDPOINTS, BENCH_WEBHOOK_JSON) runs only when named.
  */
 import os from 'node:os';
 import { runAlertsSuite } from './alerts-suite.js';
@@ -27,6 +29,7 @@ import { Cleanups, progress } from './harness.js';
 import { runPortalSuite } from './portal-suite.js';
 import { runSearchSuite } from './search-suite.js';
 import { runSiteSuite } from './site-suite.js';
+import { runWebhooksSuite } from './webhooks-suite.js';
 import { runWxrSuite } from './wxr-suite.js';
 
 const SUITES = {
@@ -39,6 +42,7 @@ const SUITES = {
   site: runSiteSuite,
   portal: runPortalSuite,
   wxr: runWxrSuite,
+  webhooks: runWebhooksSuite,
 } as const;
 type SuiteName = keyof typeof SUITES;
 
@@ -48,7 +52,7 @@ function suitesToRun(): SuiteName[] {
   const raw = process.env.BENCH_SUITE || 'all';
   if (raw === 'all') return ['api', 'search', 'alerts', 'broadcast', 'bulk', 'exchange', 'site', 'portal', 'wxr'];
   if (raw in SUITES) return [raw as SuiteName];
-  throw new Error(`BENCH_SUITE must be api, search, alerts, broadcast, bulk, exchange, site, portal, wxr or all (got "${raw}")`);
+  throw new Error(`BENCH_SUITE must be api, search, alerts, broadcast, bulk, exchange, site, portal, wxr, webhooks or all (got "${raw}")`);
 }
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -39,6 +39,7 @@ import { createSocialModule } from './modules/social/index.js';
 import { createStatsModule } from './modules/stats/index.js';
 import { createTaxonomiesModule } from './modules/taxonomies/index.js';
 import { createUsersModule } from './modules/users/index.js';
+import { createWebhooksModule } from './modules/webhooks/index.js';
 import { type AppDependencies, createPlatform } from './platform.js';
 import { registerSite } from './site/index.js';
 
@@ -90,6 +91,7 @@ function createModules(platform: Platform) {
     ...accounts.services,
     ...directory.services,
   });
+  const webhooks = createWebhooksModule(platform, { ...properties.services, ...notifications.services });
   return [
     taxonomies,
     accounts,
@@ -108,6 +110,7 @@ function createModules(platform: Platform) {
     stats,
     exchange,
     siteSettings,
+    webhooks,
   ] as const;
 }
 

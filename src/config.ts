@@ -94,6 +94,17 @@ export interface Config {
   };
   /** S3-compatible storage, when S3_BUCKET is set. */
   readonly s3: S3Config | undefined;
+  /** Outbound webhooks (modules/webhooks, docs/webhooks.md). */
+  readonly webhooks: {
+    /** Hosts deliveries may reach although they resolve to private or loopback addresses (WEBHOOK_ALLOWED_HOSTS). */
+    readonly allowedHosts: readonly string[];
+    /** How long one delivery attempt may take, connection to the answer's first bytes (WEBHOOK_TIMEOUT_MS). */
+    readonly timeoutMs: number;
+    /** How often the delivery and event jobs look for work (WEBHOOK_POLL_MS). */
+    readonly pollMs: number;
+    /** WEBHOOK_DELIVERIES_PAUSED: nothing is sent; events are still derived and queued, to go when it is off. */
+    readonly paused: boolean;
+  };
   /** Feed imports (docs/data-exchange.md). */
   readonly imports: {
     /** Largest feed file, uploaded or downloaded. */
@@ -298,6 +309,12 @@ export function loadConfig(env: Env = process.env, stdoutIsTerminal = Boolean(pr
       maxImagePixels: read.integer('IMAGE_MAX_MEGAPIXELS', 40, 1, 500) * 1_000_000,
     },
     s3,
+    webhooks: {
+      allowedHosts: read.list('WEBHOOK_ALLOWED_HOSTS').map((host) => host.toLowerCase()),
+      timeoutMs: read.integer('WEBHOOK_TIMEOUT_MS', 10_000, 1000, 60_000),
+      pollMs: read.integer('WEBHOOK_POLL_MS', 1000, 10, 60_000),
+      paused: read.boolean('WEBHOOK_DELIVERIES_PAUSED', false),
+    },
     imports: {
       maxFileBytes: read.integer('IMPORT_MAX_FILE_BYTES', 200 * 1024 * 1024, 1024, 10 * 1024 * 1024 * 1024),
       allowedHosts: read.list('IMPORT_ALLOWED_HOSTS').map((host) => host.toLowerCase()),

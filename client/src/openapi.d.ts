@@ -2461,6 +2461,158 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/realty-api/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The webhook endpoints (administrator)
+         * @description Every endpoint, oldest first, without secrets. No paging: there are 100 at most.
+         */
+        get: operations["getWebhooks"];
+        put?: never;
+        /**
+         * Make a webhook endpoint (administrator)
+         * @description Events of the types in `events` (narrowed by `filter`) are POSTed to `url`, signed to Standard Webhooks 1.0 with the `secret` of this answer, which is shown only here. `url`: absolute http or https, at most 2,000 characters, no user name or password; a private or loopback address (127.0.0.1, 10.x, ::1, localhost) → 400 unless its host is in WEBHOOK_ALLOWED_HOSTS (a host name is checked again at every attempt). At most 100 endpoints (→ 409). The caller owns it. Unknown fields → 400.
+         */
+        post: operations["postWebhooks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/realty-api/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One webhook endpoint (administrator)
+         * @description Administrators only (others → 403); an unknown id → 404.
+         */
+        get: operations["getWebhooksById"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint (administrator)
+         * @description Deletes it with its deliveries: waiting ones are not sent. Administrators only (others → 403); an unknown id → 404.
+         */
+        delete: operations["deleteWebhooksById"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook endpoint (administrator)
+         * @description Any of `url`, `events`, `filter` (null removes it), `description`, `enabled`; at least one. New events are queued under the new settings; queued ones keep theirs. `enabled: true` enables an endpoint disabled for a 410 or five days of failures again, and its waiting deliveries resume in order. Administrators only (others → 403); an unknown id → 404.
+         */
+        patch: operations["patchWebhooksById"];
+        trace?: never;
+    };
+    "/realty-api/v1/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give a webhook endpoint a new signing secret (administrator)
+         * @description The new secret is shown only in this answer. For 24 hours (`previous_secret_expires_at`) deliveries carry two signatures, the new secret’s and the old one’s, space-separated in `webhook-signature`, so the receiver can switch without missing one. Administrators only (others → 403); an unknown id → 404.
+         */
+        post: operations["postWebhooksByIdRotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/realty-api/v1/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to a webhook endpoint now (administrator)
+         * @description POSTs `{"type": "webhook.test", …}`, signed like every delivery, through the same checks (no redirect followed, private addresses refused, WEBHOOK_TIMEOUT_MS), and answers how the receiver answered: 200 whatever it said. Nothing is queued or retried. Administrators only (others → 403); an unknown id → 404.
+         */
+        post: operations["postWebhooksByIdTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/realty-api/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook endpoint’s deliveries, newest first (administrator)
+         * @description Each delivery of an event to the endpoint: its event (`id`, `type`, `sequence`), status, attempts, the last answer’s status and first 256 bytes, the last attempt’s latency or error, and when it is tried next. Paged (`page`, `per_page` ≤ 100); `status` keeps one status. Administrators only (others → 403); an unknown id → 404.
+         */
+        get: operations["getWebhooksByIdDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/realty-api/v1/webhooks/{id}/deliveries/{delivery_id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Try a delivery again now (administrator)
+         * @description A pending or given-up (`failed`) delivery is due at once, with three more days of retries; it keeps its place in its listing’s order (later pending events of the listing wait for it). A delivered one → 409 `invalid_transition` (replay sends it again). An unknown delivery, or another endpoint’s → 404. Administrators only (others → 403).
+         */
+        post: operations["postWebhooksByIdDeliveriesByDeliveryIdRetry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/realty-api/v1/webhooks/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send every matching event since a sequence number again (administrator)
+         * @description Queues a new delivery of every kept event whose `sequence` is `from_sequence` or later and that the endpoint wants now (its `events` and `filter`), in sequence order: they go out in order per listing, with the same `webhook-id` as the first time. Events are kept 7 days: `first_kept_sequence` tells where the kept ones start. Deliveries wait while the endpoint is disabled. Administrators only (others → 403); an unknown id → 404.
+         */
+        post: operations["postWebhooksByIdReplay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3467,6 +3619,82 @@ export interface components {
             /** @description The listing fields a submission needs beyond the contract’s (empty, the default: none): a submission by a non-moderator without one is a 400 naming each missing field */
             submission_fields: ("description" | "price" | "type_ids" | "status_ids" | "city" | "address" | "latitude" | "media_ids" | "bedrooms" | "bathrooms" | "size")[];
             updated_at: string | null;
+        };
+        /** WebhookEndpoint */
+        WebhookEndpoint: {
+            id: number;
+            /** @description Where events are POSTed */
+            url: string;
+            description: string;
+            events: ("listing.created" | "listing.updated" | "listing.state_changed" | "listing.deleted")[];
+            filter: {
+                /** @description The listing’s state; a `listing.state_changed` matches when the state it left or entered is one of these */
+                states?: ("draft" | "pending" | "publish" | "on_hold" | "disapproved" | "expired" | "sold")[];
+                /** @description Slugs of `property_type` terms */
+                types?: string[];
+                /** @description Slugs of `city` terms */
+                cities?: string[];
+                /** @description Agents named on the listing */
+                agent_ids?: number[];
+                /** @description The listing’s agency */
+                agency_ids?: number[];
+                /** @description Field names of the listing record: a `listing.updated` matches when one of them changed (or when the changes are unknown: `changed_fields` null). Other event types are not narrowed by it */
+                changed_fields?: string[];
+            } | null;
+            /** @description False when disabled: nothing is queued for it and its queued deliveries wait */
+            enabled: boolean;
+            disabled_reason: ("gone" | "failing" | "manual") | null;
+            disabled_at: string | null;
+            failing_since: string | null;
+            previous_secret_expires_at: string | null;
+            owner: {
+                /**
+                 * @description An administrator’s account (machine clients will be another type)
+                 * @enum {string}
+                 */
+                type: "user";
+                id: number;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** WebhookDelivery */
+        WebhookDelivery: {
+            id: number;
+            event: {
+                /** @description The body’s `id` and the `webhook-id` header */
+                id: string;
+                type: string;
+                /** @description The change-log number the event came from */
+                sequence: number;
+            };
+            record: {
+                /** @enum {string} */
+                type: "listing";
+                id: number;
+            };
+            /**
+             * @description `pending`: waiting for its turn or its next attempt; `delivered`: answered 2xx; `failed`: given up
+             * @enum {unknown}
+             */
+            status: "pending" | "delivered" | "failed";
+            attempts: number;
+            next_attempt_at: string | null;
+            /**
+             * Format: date-time
+             * @description No attempt is made after this
+             */
+            give_up_at: string;
+            last_attempt_at: string | null;
+            response_status: number | null;
+            response_body: string | null;
+            latency_ms: number | null;
+            error: string | null;
+            /** Format: date-time */
+            created_at: string;
+            finished_at: string | null;
         };
     };
     responses: never;
@@ -17217,6 +17445,952 @@ export interface operations {
             };
             /** @description Signed in, but the role or the record’s owner does not allow it (`forbidden`, `account_suspended`) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body or the file is larger than the limit (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The content type, or the file’s type read from its bytes, is not accepted (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getWebhooks: {
+        parameters: {
+            query?: {
+                /** @description Message language (en, ar, es, fr) */
+                lang?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: the webhook endpoints (administrator) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        data: {
+                            webhooks: components["schemas"]["WebhookEndpoint"][];
+                            total_webhooks: number;
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is invalid: `errors` names each field (`validation_failed`, `invalid_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid access token: missing, expired, revoked or wrong (`unauthorized`, `invalid_token`, `token_expired`, `invalid_credentials`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or the record’s owner does not allow it (`forbidden`, `account_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postWebhooks: {
+        parameters: {
+            query?: {
+                /** @description Message language (en, ar, es, fr) */
+                lang?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description An absolute `https` (or `http`) URL without user name or password */
+                    url: string;
+                    events: ("listing.created" | "listing.updated" | "listing.state_changed" | "listing.deleted")[];
+                    filter?: {
+                        /** @description The listing’s state; a `listing.state_changed` matches when the state it left or entered is one of these */
+                        states?: ("draft" | "pending" | "publish" | "on_hold" | "disapproved" | "expired" | "sold")[];
+                        /** @description Slugs of `property_type` terms */
+                        types?: string[];
+                        /** @description Slugs of `city` terms */
+                        cities?: string[];
+                        /** @description Agents named on the listing */
+                        agent_ids?: number[];
+                        /** @description The listing’s agency */
+                        agency_ids?: number[];
+                        /** @description Field names of the listing record: a `listing.updated` matches when one of them changed (or when the changes are unknown: `changed_fields` null). Other event types are not narrowed by it */
+                        changed_fields?: string[];
+                    } | null;
+                    /** @description Plain text: HTML tags are removed, white space trimmed */
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created: make a webhook endpoint (administrator) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        data: {
+                            id: number;
+                            /** @description Where events are POSTed */
+                            url: string;
+                            description: string;
+                            events: ("listing.created" | "listing.updated" | "listing.state_changed" | "listing.deleted")[];
+                            filter: {
+                                /** @description The listing’s state; a `listing.state_changed` matches when the state it left or entered is one of these */
+                                states?: ("draft" | "pending" | "publish" | "on_hold" | "disapproved" | "expired" | "sold")[];
+                                /** @description Slugs of `property_type` terms */
+                                types?: string[];
+                                /** @description Slugs of `city` terms */
+                                cities?: string[];
+                                /** @description Agents named on the listing */
+                                agent_ids?: number[];
+                                /** @description The listing’s agency */
+                                agency_ids?: number[];
+                                /** @description Field names of the listing record: a `listing.updated` matches when one of them changed (or when the changes are unknown: `changed_fields` null). Other event types are not narrowed by it */
+                                changed_fields?: string[];
+                            } | null;
+                            /** @description False when disabled: nothing is queued for it and its queued deliveries wait */
+                            enabled: boolean;
+                            disabled_reason: ("gone" | "failing" | "manual") | null;
+                            disabled_at: string | null;
+                            failing_since: string | null;
+                            previous_secret_expires_at: string | null;
+                            owner: {
+                                /**
+                                 * @description An administrator’s account (machine clients will be another type)
+                                 * @enum {string}
+                                 */
+                                type: "user";
+                                id: number;
+                            };
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** @description `whsec_` and 32 random bytes in base64: the HMAC key is the base64 part, decoded. Shown only in this answer */
+                            secret: string;
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is invalid: `errors` names each field (`validation_failed`, `invalid_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid access token: missing, expired, revoked or wrong (`unauthorized`, `invalid_token`, `token_expired`, `invalid_credentials`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or the record’s owner does not allow it (`forbidden`, `account_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description In conflict with what is stored: a value taken, a review already written, a move the state does not allow (`conflict`, `email_taken`, `username_taken`, `already_reviewed`, `invalid_transition`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body or the file is larger than the limit (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The content type, or the file’s type read from its bytes, is not accepted (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getWebhooksById: {
+        parameters: {
+            query?: {
+                /** @description Message language (en, ar, es, fr) */
+                lang?: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: one webhook endpoint (administrator) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        data: components["schemas"]["WebhookEndpoint"];
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is invalid: `errors` names each field (`validation_failed`, `invalid_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid access token: missing, expired, revoked or wrong (`unauthorized`, `invalid_token`, `token_expired`, `invalid_credentials`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or the record’s owner does not allow it (`forbidden`, `account_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: a hidden record answers the same (`not_found`, `route_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteWebhooksById: {
+        parameters: {
+            query?: {
+                /** @description Message language (en, ar, es, fr) */
+                lang?: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: delete a webhook endpoint (administrator) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        data: {
+                            id: number;
+                            /** @enum {boolean} */
+                            deleted: true;
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is invalid: `errors` names each field (`validation_failed`, `invalid_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid access token: missing, expired, revoked or wrong (`unauthorized`, `invalid_token`, `token_expired`, `invalid_credentials`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or the record’s owner does not allow it (`forbidden`, `account_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: a hidden record answers the same (`not_found`, `route_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    patchWebhooksById: {
+        parameters: {
+            query?: {
+                /** @description Message language (en, ar, es, fr) */
+                lang?: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description An absolute `https` (or `http`) URL without user name or password */
+                    url?: string;
+                    events?: ("listing.created" | "listing.updated" | "listing.state_changed" | "listing.deleted")[];
+                    filter?: {
+                        /** @description The listing’s state; a `listing.state_changed` matches when the state it left or entered is one of these */
+                        states?: ("draft" | "pending" | "publish" | "on_hold" | "disapproved" | "expired" | "sold")[];
+                        /** @description Slugs of `property_type` terms */
+                        types?: string[];
+                        /** @description Slugs of `city` terms */
+                        cities?: string[];
+                        /** @description Agents named on the listing */
+                        agent_ids?: number[];
+                        /** @description The listing’s agency */
+                        agency_ids?: number[];
+                        /** @description Field names of the listing record: a `listing.updated` matches when one of them changed (or when the changes are unknown: `changed_fields` null). Other event types are not narrowed by it */
+                        changed_fields?: string[];
+                    } | null;
+                    /** @description Plain text: HTML tags are removed, white space trimmed */
+                    description?: string;
+                    /** @description `true` enables a disabled endpoint again (its waiting deliveries resume); `false` disables it (`manual`) */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK: change a webhook endpoint (administrator) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        data: components["schemas"]["WebhookEndpoint"];
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is invalid: `errors` names each field (`validation_failed`, `invalid_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid access token: missing, expired, revoked or wrong (`unauthorized`, `invalid_token`, `token_expired`, `invalid_credentials`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or the record’s owner does not allow it (`forbidden`, `account_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: a hidden record answers the same (`not_found`, `route_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body or the file is larger than the limit (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The content type, or the file’s type read from its bytes, is not accepted (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postWebhooksByIdRotateSecret: {
+        parameters: {
+            query?: {
+                /** @description Message language (en, ar, es, fr) */
+                lang?: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK: give a webhook endpoint a new signing secret (administrator) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        data: {
+                            id: number;
+                            /** @description `whsec_` and 32 random bytes in base64: the HMAC key is the base64 part, decoded. Shown only in this answer */
+                            secret: string;
+                            /**
+                             * Format: date-time
+                             * @description Until then deliveries carry the old secret’s signature too
+                             */
+                            previous_secret_expires_at: string;
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is invalid: `errors` names each field (`validation_failed`, `invalid_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid access token: missing, expired, revoked or wrong (`unauthorized`, `invalid_token`, `token_expired`, `invalid_credentials`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or the record’s owner does not allow it (`forbidden`, `account_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: a hidden record answers the same (`not_found`, `route_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postWebhooksByIdTest: {
+        parameters: {
+            query?: {
+                /** @description Message language (en, ar, es, fr) */
+                lang?: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK: send a test event to a webhook endpoint now (administrator) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        data: {
+                            /** @description Whether the receiver answered 2xx */
+                            delivered: boolean;
+                            response_status: number | null;
+                            response_body: string | null;
+                            latency_ms: number;
+                            error: string | null;
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is invalid: `errors` names each field (`validation_failed`, `invalid_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid access token: missing, expired, revoked or wrong (`unauthorized`, `invalid_token`, `token_expired`, `invalid_credentials`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or the record’s owner does not allow it (`forbidden`, `account_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: a hidden record answers the same (`not_found`, `route_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getWebhooksByIdDeliveries: {
+        parameters: {
+            query?: {
+                /** @description 1-based (default 1) */
+                page?: number;
+                /** @description Alias of `page` */
+                paged?: number;
+                /** @description Default 10; more than 100 is refused, not clamped */
+                per_page?: number;
+                /** @description Only deliveries in this status */
+                status?: "pending" | "delivered" | "failed";
+                /** @description Message language (en, ar, es, fr) */
+                lang?: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: a webhook endpoint’s deliveries, newest first (administrator) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        data: {
+                            deliveries: components["schemas"]["WebhookDelivery"][];
+                            pagination: {
+                                total_records: number;
+                                total_pages: number;
+                                current_page: number;
+                                per_page: number;
+                                has_next_page: boolean;
+                                has_previous_page: boolean;
+                            };
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is invalid: `errors` names each field (`validation_failed`, `invalid_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid access token: missing, expired, revoked or wrong (`unauthorized`, `invalid_token`, `token_expired`, `invalid_credentials`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or the record’s owner does not allow it (`forbidden`, `account_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: a hidden record answers the same (`not_found`, `route_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postWebhooksByIdDeliveriesByDeliveryIdRetry: {
+        parameters: {
+            query?: {
+                /** @description Message language (en, ar, es, fr) */
+                lang?: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+                delivery_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK: try a delivery again now (administrator) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        data: components["schemas"]["WebhookDelivery"];
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is invalid: `errors` names each field (`validation_failed`, `invalid_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid access token: missing, expired, revoked or wrong (`unauthorized`, `invalid_token`, `token_expired`, `invalid_credentials`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or the record’s owner does not allow it (`forbidden`, `account_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: a hidden record answers the same (`not_found`, `route_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description In conflict with what is stored: a value taken, a review already written, a move the state does not allow (`conflict`, `email_taken`, `username_taken`, `already_reviewed`, `invalid_transition`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postWebhooksByIdReplay: {
+        parameters: {
+            query?: {
+                /** @description Message language (en, ar, es, fr) */
+                lang?: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Send again every matching event whose `sequence` is this or later */
+                    from_sequence: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK: send every matching event since a sequence number again (administrator) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        data: {
+                            /** @description How many deliveries were queued */
+                            queued: number;
+                            from_sequence: number;
+                            first_kept_sequence: number | null;
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is invalid: `errors` names each field (`validation_failed`, `invalid_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid access token: missing, expired, revoked or wrong (`unauthorized`, `invalid_token`, `token_expired`, `invalid_credentials`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or the record’s owner does not allow it (`forbidden`, `account_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: a hidden record answers the same (`not_found`, `route_not_found`) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -61,6 +61,7 @@ const TAGS = [
   { name: 'stats', description: 'Views and leads over time, for listings’ owners and administrators' },
   { name: 'exchange', description: 'Imports, exports, feed sources, portal feeds and redirects of old addresses' },
   { name: 'site-settings', description: 'The site’s identity and public settings' },
+  { name: 'webhooks', description: 'Outbound webhooks: endpoints, signed deliveries of listing events' },
   { name: 'health', description: 'Liveness and readiness probes' },
 ];
 

@@ -67,6 +67,12 @@ export const TABLE_OWNERS = {
   redirects: 'exchange',
   // schema/site-settings.ts
   site_settings: 'site-settings',
+  // schema/webhooks.ts
+  webhook_endpoints: 'webhooks',
+  webhook_events: 'webhooks',
+  webhook_deliveries: 'webhooks',
+  webhook_follower: 'webhooks',
+  webhook_snapshots: 'webhooks',
   // schema/platform.ts
   cache_versions: 'platform',
   change_log: 'platform',

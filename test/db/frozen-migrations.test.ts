@@ -62,8 +62,9 @@ const SHIPPED: Readonly<Record<string, string>> = {
   'src/db/migrations/0031_redirects.ts': '224253ab07b9f435',
   'src/db/migrations/0032_import_warnings.ts': 'e1b8e1691ec81f2a',
   'src/db/migrations/0033_feed_documents.ts': 'e435cf4ac21412a3',
-  'src/db/migrations/0037_submission_fields.ts': '95524f1288bf50a4',
-  'src/db/migrations/0038_term_centres.ts': '3d7d52f39458f065',
+  'src/db/migrations/0034_webhooks.ts': '3b9f6bec92859c52',
+  'src/db/migrations/0035_submission_fields.ts': '95524f1288bf50a4',
+  'src/db/migrations/0036_term_centres.ts': '3d7d52f39458f065',
 };
 
 const FOLDERS = ['src/db/migrations', 'src/db/dialect/ddl'];

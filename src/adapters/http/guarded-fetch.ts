@@ -72,7 +72,7 @@ export async function openGuardedUrl(url: string, policy: OutboundPolicy): Promi
   try {
     for (let redirects = 0; ; redirects++) {
       const addresses = await checkedAddresses(current, policy, deadline.signal);
-      const response = await sendGet(current, addresses, deadline.signal);
+      const response = await sendRequest(current, addresses, deadline.signal, { method: 'GET', headers: REQUEST_HEADERS });
       const status = response.statusCode ?? 0;
       const location = response.headers.location;
       if (REDIRECT_STATUSES.has(status) && location !== undefined) {
@@ -194,16 +194,28 @@ function lookupPinnedTo(addresses: readonly LookupAddress[]): LookupFunction {
   };
 }
 
-/** Sends the GET and waits for the status line and headers. */
-function sendGet(url: URL, addresses: readonly LookupAddress[], signal: AbortSignal): Promise<IncomingMessage> {
+/** What sendRequest sends: a GET of a feed, or a webhook's POST with its body. */
+interface OutgoingRequest {
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** Sends the request and waits for the status line and headers. */
+function sendRequest(
+  url: URL,
+  addresses: readonly LookupAddress[],
+  signal: AbortSignal,
+  outgoing: OutgoingRequest,
+): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const request = (url.protocol === 'https:' ? https : http).request({
       protocol: url.protocol,
       hostname: bareHost(url), // the Host header and the TLS server name stay the URL's name
       port: url.port === '' ? undefined : Number(url.port),
       path: `${url.pathname}${url.search}`,
-      method: 'GET',
-      headers: REQUEST_HEADERS,
+      method: outgoing.method,
+      headers: outgoing.headers,
       lookup: addresses.length > 0 ? lookupPinnedTo(addresses) : undefined,
       // No pooled sockets: a kept-alive socket of the shared agent may lead to an address this request never
       // checked (opened by other code, or under another allow-list).
@@ -223,7 +235,68 @@ function sendGet(url: URL, addresses: readonly LookupAddress[], signal: AbortSig
         error instanceof OutboundError ? error : new OutboundError('network', `${url.host} could not be reached (${errorCode(error)})`),
       );
     });
-    request.end();
+    request.end(outgoing.body);
+  });
+}
+
+/** A POST's answer: whatever its status (a redirect is an answer too: it is never followed). */
+export interface GuardedPostAnswer {
+  status: number;
+  /** The first `keepBytes` of the answer's body (UTF-8, possibly cut mid-character). */
+  bodyStart: string;
+}
+
+/**
+ * POSTs `body` to the URL under the policy, following no redirect (a webhook receiver that moved answers 3xx,
+ * and that is its answer): the address is checked and pinned as for a GET, the whole exchange bounded by
+ * `timeoutMs`, and only the first `keepBytes` of the answer read before the socket is closed. Fails with an
+ * OutboundError (bad_url, private_address, timeout, network) when there is no answer to report.
+ */
+export async function postGuarded(
+  url: string,
+  request: { headers: Record<string, string>; body: string },
+  policy: Pick<OutboundPolicy, 'allowedHosts' | 'timeoutMs' | 'resolve'>,
+  keepBytes: number,
+): Promise<GuardedPostAnswer> {
+  const target = parseOutboundUrl(url);
+  const deadline = new AbortController();
+  const timer = setTimeout(
+    () => deadline.abort(new OutboundError('timeout', `${target.host} did not answer within ${policy.timeoutMs} ms`)),
+    policy.timeoutMs,
+  );
+  try {
+    const addresses = await checkedAddresses(target, { ...policy, maxBytes: 0 }, deadline.signal);
+    const headers = { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)), 'accept-encoding': 'identity' };
+    const response = await sendRequest(target, addresses, deadline.signal, { method: 'POST', headers, body: request.body });
+    const bodyStart = await firstBytes(response, keepBytes, deadline.signal);
+    return { status: response.statusCode ?? 0, bodyStart };
+  } catch (error) {
+    throw deadline.signal.aborted ? (deadline.signal.reason as OutboundError) : error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Reads up to `limit` bytes of an answer, then closes it: a receiver's long answer is not waited for. */
+function firstBytes(response: IncomingMessage, limit: number, signal: AbortSignal): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let kept = 0;
+    const finish = () => {
+      signal.removeEventListener('abort', finish);
+      discard(response);
+      resolve(Buffer.concat(chunks).subarray(0, limit).toString('utf8'));
+    };
+    signal.addEventListener('abort', finish, { once: true });
+    response.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      kept += chunk.length;
+      if (kept >= limit) finish();
+    });
+    // The status came: a body cut short (or an error after it) still leaves an answer to report.
+    response.once('end', finish);
+    response.once('error', finish);
+    response.once('close', finish);
   });
 }
 

@@ -32,8 +32,9 @@ import * as m0030 from './0030_site_identity.js';
 import * as m0031 from './0031_redirects.js';
 import * as m0032 from './0032_import_warnings.js';
 import * as m0033 from './0033_feed_documents.js';
-import * as m0037 from './0037_submission_fields.js';
-import * as m0038 from './0038_term_centres.js';
+import * as m0034 from './0034_webhooks.js';
+import * as m0035 from './0035_submission_fields.js';
+import * as m0036 from './0036_term_centres.js';
 
 /** Migrations in order. Static imports keep them inside the compiled bundle (no directory scanning). */
 const MIGRATIONS: Record<string, Migration> = {
@@ -70,8 +71,9 @@ const MIGRATIONS: Record<string, Migration> = {
   '0031_redirects': m0031,
   '0032_import_warnings': m0032,
   '0033_feed_documents': m0033,
-  '0037_submission_fields': m0037,
-  '0038_term_centres': m0038,
+  '0034_webhooks': m0034,
+  '0035_submission_fields': m0035,
+  '0036_term_centres': m0036,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -10,6 +10,7 @@ import type { NotificationsTables } from './notifications.js';
 import type { PlatformTables } from './platform.js';
 import type { ExchangeTables } from './exchange.js';
 import type { SiteSettingsTables } from './site-settings.js';
+import type { WebhooksTables } from './webhooks.js';
 
 /**
  * The one typed view of the database, the same for SQLite and PostgreSQL.
@@ -31,7 +32,8 @@ export interface DB
     NotificationsTables,
     PlatformTables,
     ExchangeTables,
-    SiteSettingsTables {}
+    SiteSettingsTables,
+    WebhooksTables {}
 
 export * from './accounts.js';
 export * from './taxonomies.js';
@@ -45,3 +47,4 @@ export * from './notifications.js';
 export * from './exchange.js';
 export * from './platform.js';
 export * from './site-settings.js';
+export * from './webhooks.js';

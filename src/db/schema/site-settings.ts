@@ -19,7 +19,7 @@ interface SiteSettingsTable {
   hero_media_id: number | null;
   /** JSON: the home page's section names, in order. */
   home_sections: string;
-  /** JSON: the listing fields required before a listing is submitted (migration 0037), by input name. */
+  /** JSON: the listing fields required before a listing is submitted (migration 0035), by input name. */
   submission_fields: string;
   updated_by: number | null;
   updated_at: string;

@@ -37,7 +37,7 @@ interface TermsTable {
   marker_retina_icon_url: string | null;
   custom_link: string | null;
   color: string | null;
-  /** A location term's centre as set (migration 0038), both or neither; null: its listings' centre is shown. */
+  /** A location term's centre as set (migration 0036), both or neither; null: its listings' centre is shown. */
   latitude: number | null;
   longitude: number | null;
   /** Published listings using the term, kept exact by database triggers (db/dialect/ddl/term-triggers.ts). */

@@ -51,10 +51,16 @@ export class ListingRecords {
   }
 
   async record(id: number): Promise<Loaded<PropertyRecord> | undefined> {
-    const [loaded] = await this.kept.recordsOf(this.full, [id], async (missing) =>
-      (await this.loadParts(missing, undefined)).map((parts) => ({ record: toProperty(parts, this.urls), access: accessOf(parts.core) })),
-    );
+    const [loaded] = await this.kept.recordsOf(this.full, [id], (missing) => this.freshRecords(missing));
     return loaded;
+  }
+
+  /**
+   * Full records read from the database now, past the cache: a follower of the change log must see the commit
+   * it was told of, which a cache revalidated every CACHE_REVALIDATE_MS might not show yet.
+   */
+  async freshRecords(ids: readonly number[]): Promise<Loaded<PropertyRecord>[]> {
+    return (await this.loadParts(ids, undefined)).map((parts) => ({ record: toProperty(parts, this.urls), access: accessOf(parts.core) }));
   }
 
   /** Summaries of the listings that exist, in the order of `ids`. */

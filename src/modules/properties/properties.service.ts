@@ -78,6 +78,16 @@ export class PropertiesService {
   }
 
   /**
+   * Listings as an administrator sees them (every state; `is_favorite` false), by id, read now (not from the
+   * cache) and without counting a view: what outbound webhooks send (modules/webhooks). A listing that does not
+   * exist is absent from the map.
+   */
+  async recordsForModerators(ids: readonly number[]): Promise<Map<number, PropertyRecord>> {
+    const loaded = await this.records.freshRecords(ids);
+    return new Map(loaded.map(({ record }) => [record.id, record]));
+  }
+
+  /**
    * The listing a page path names by its slug, as the caller may see it (else 404: unknown, or in a state that is
    * not public and not the caller's), without counting a view: the website counts the page's views itself, also
    * when it answers from its cache. A former slug answers `movedTo`, the listing's slug now (its page answers

@@ -34,6 +34,9 @@ const TEXTS = {
     a_listing: 'a listing',
     an_agent: 'your agent profile',
     an_agency: 'your agency',
+    webhook_disabled_title: 'Webhook endpoint disabled',
+    webhook_gone_message: 'The receiver at {host} answered 410 Gone: nothing more is sent to it until it is enabled again.',
+    webhook_failing_message: 'Every delivery to {host} failed for five days: nothing more is sent to it until it is enabled again.',
   },
   ar: {
     property_approved_title: 'تمت الموافقة على إعلانك',
@@ -63,6 +66,9 @@ const TEXTS = {
     a_listing: 'إعلان',
     an_agent: 'ملفك كوكيل',
     an_agency: 'وكالتك',
+    webhook_disabled_title: 'تم تعطيل نقطة نهاية الويب هوك',
+    webhook_gone_message: 'أجاب المستقبِل على {host} بالرمز 410: لن يُرسل إليه شيء حتى يُفعَّل من جديد.',
+    webhook_failing_message: 'فشل كل إرسال إلى {host} طوال خمسة أيام: لن يُرسل إليه شيء حتى يُفعَّل من جديد.',
   },
   es: {
     property_approved_title: 'Tu anuncio fue aprobado',
@@ -92,6 +98,9 @@ const TEXTS = {
     a_listing: 'un anuncio',
     an_agent: 'tu perfil de agente',
     an_agency: 'tu agencia',
+    webhook_disabled_title: 'Webhook desactivado',
+    webhook_gone_message: 'El receptor en {host} respondió 410 Gone: no se le envía nada más hasta que se active de nuevo.',
+    webhook_failing_message: 'Todos los envíos a {host} fallaron durante cinco días: no se le envía nada más hasta que se active de nuevo.',
   },
   fr: {
     property_approved_title: 'Votre annonce a été approuvée',
@@ -121,6 +130,10 @@ const TEXTS = {
     a_listing: 'une annonce',
     an_agent: 'votre profil d’agent',
     an_agency: 'votre agence',
+    webhook_disabled_title: 'Webhook désactivé',
+    webhook_gone_message: 'Le récepteur de {host} a répondu 410 Gone : plus rien ne lui est envoyé tant qu’il n’est pas réactivé.',
+    webhook_failing_message:
+      'Tous les envois vers {host} ont échoué pendant cinq jours : plus rien ne lui est envoyé tant qu’il n’est pas réactivé.',
   },
 } as const satisfies Record<Language, Record<string, string>>;
 
