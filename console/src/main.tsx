@@ -1,5 +1,5 @@
 import './styles.css';
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { matchPath } from 'react-router';
 import { App } from './App';
@@ -24,8 +24,13 @@ session.restore().catch(() => {});
 const i18n = await createI18n(FEATURES);
 configureClient({ language: () => i18n.language });
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App i18n={i18n} />
-  </StrictMode>,
+// As a transition, the first render yields to the browser every few milliseconds instead of holding the main thread
+// for the whole tree at once: a slow phone stays responsive while the console starts.
+const root = createRoot(document.getElementById('root')!);
+startTransition(() =>
+  root.render(
+    <StrictMode>
+      <App i18n={i18n} />
+    </StrictMode>,
+  ),
 );
