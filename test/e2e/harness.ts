@@ -41,6 +41,7 @@ export const MAIN_PAGES: [string, string][] = [
   ['/redirects', 'Redirects'],
   ['/imports', 'Imports'],
   ['/brand', 'Website brand'],
+  ['/webhooks', 'Webhooks'],
 ];
 
 export interface E2eServer {

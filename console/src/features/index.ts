@@ -16,6 +16,7 @@ import { myReviewsFeature } from './my-reviews';
 import { notificationsFeature } from './notifications';
 import { profileFeature } from './profile';
 import { redirectsFeature } from './redirects';
+import { webhooksFeature } from './webhooks';
 import { reviewsReceivedFeature } from './reviews-received';
 import { savedSearchesFeature } from './saved-searches';
 import { taxonomyFeature } from './taxonomy';
@@ -45,5 +46,6 @@ export const FEATURES: readonly ConsoleFeature[] = [
   broadcastFeature,
   brandFeature,
   redirectsFeature,
+  webhooksFeature,
   authFeature,
 ];
