@@ -5,8 +5,8 @@ import { sql } from 'kysely';
 import { buildApp, createServices } from '../src/app.js';
 import { type DatabaseConfig, loadConfig } from '../src/config.js';
 import { createDatabase, type Database, migrateToLatest } from '../src/db/database.js';
-import { type Cleanups, positiveInteger, progress, withCleanups } from './harness.js';
-import { datasetDatabase } from './search-data.js';
+import { type Cleanups, positiveInteger, progress, writeDatasetsReport } from './harness.js';
+import { measureOnEachDatabase } from './search-data.js';
 import { benchDatabaseUrl } from './search-settings.js';
 import { formatTable, median } from './stats.js';
 
@@ -47,24 +47,10 @@ export async function runBroadcastSuite(cleanups: Cleanups): Promise<void> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'realty-broadcast-bench-'));
   cleanups.add(() => fs.rmSync(tmp, { recursive: true, force: true }));
   const loadAtStart = os.loadavg()[0]!;
-  const datasets: BroadcastDataset[] = [];
-  for (const dialect of ['sqlite', 'postgres'] as const) {
-    if (dialect === 'postgres' && adminUrl === 'none') continue;
-    const result = await withCleanups(cleanups, async (scope) => {
-      const config = await datasetDatabase(scope, tmp, dialect, adminUrl);
-      return 'skipped' in config ? config : measureDataset(dialect, config, users, rounds);
-    });
-    if ('skipped' in result) progress(result.skipped);
-    else datasets.push(result);
-  }
-  const report = {
-    date: new Date().toISOString(),
-    node: process.version,
-    loadAverage: { start: loadAtStart, end: os.loadavg()[0]! },
-    datasets,
-  };
-  fs.mkdirSync(path.dirname(jsonPath), { recursive: true });
-  fs.writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
+  const datasets = await measureOnEachDatabase(cleanups, tmp, adminUrl, (dialect, config) =>
+    measureDataset(dialect, config, users, rounds),
+  );
+  writeDatasetsReport(jsonPath, loadAtStart, datasets);
   printReport(datasets, jsonPath);
 }
 

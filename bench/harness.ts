@@ -1,4 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { startNode, stopChild } from './children.js';
 import { measure, type MeasureOptions, type RequestShape, type Sample } from './measure.js';
 import { median } from './stats.js';
@@ -99,4 +102,16 @@ export function positiveInteger(name: string, fallback: number): number {
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number of at least 1 (got "${raw}")`);
   return value;
+}
+
+/** A suite's results as JSON at `jsonPath`: the date, Node's version, the load average at its start and end, the datasets. */
+export function writeDatasetsReport(jsonPath: string, loadAtStart: number, datasets: readonly unknown[]): void {
+  const report = {
+    date: new Date().toISOString(),
+    node: process.version,
+    loadAverage: { start: loadAtStart, end: os.loadavg()[0]! },
+    datasets,
+  };
+  fs.mkdirSync(path.dirname(jsonPath), { recursive: true });
+  fs.writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
 }

@@ -14,7 +14,7 @@ import { AccountsService } from '../src/modules/accounts/accounts.service.js';
 import type { BulkWriteMode } from '../src/modules/properties/index.js';
 import { type DemoListingsSummary, seedDemoListings } from '../src/seed/demo-listings.js';
 import { seedDemoTerms } from '../src/seed/seed-demo.js';
-import type { Cleanups } from './harness.js';
+import { type Cleanups, progress, withCleanups } from './harness.js';
 
 export interface SeedOptions {
   count: number;
@@ -124,6 +124,30 @@ async function withAdmin<T>(url: string, use: (client: pg.Client) => Promise<T>)
   } finally {
     await client.end();
   }
+}
+
+/**
+ * `measure` on a database of each dialect of the run: a SQLite file in `tmp`, then (unless `adminUrl` is `none`) a
+ * PostgreSQL database of its own, each removed with its scope once measured. A database that cannot be had is
+ * said and left out of the results.
+ */
+export async function measureOnEachDatabase<T>(
+  cleanups: Cleanups,
+  tmp: string,
+  adminUrl: string,
+  measure: (dialect: 'sqlite' | 'postgres', config: DatabaseConfig) => Promise<T>,
+): Promise<T[]> {
+  const datasets: T[] = [];
+  for (const dialect of ['sqlite', 'postgres'] as const) {
+    if (dialect === 'postgres' && adminUrl === 'none') continue;
+    const result = await withCleanups(cleanups, async (scope) => {
+      const config = await datasetDatabase(scope, tmp, dialect, adminUrl);
+      return 'skipped' in config ? config : { measured: await measure(dialect, config) };
+    });
+    if ('skipped' in result) progress(result.skipped);
+    else datasets.push(result.measured);
+  }
+  return datasets;
 }
 
 /** A SQLite file in `tmp`, or a PostgreSQL database of its own made through `adminUrl`; removed by `cleanups`. */

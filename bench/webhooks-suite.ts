@@ -8,8 +8,8 @@ import { buildApp, createServices } from '../src/app.js';
 import { type DatabaseConfig, loadConfig } from '../src/config.js';
 import { changeLogHead } from '../src/db/change-log.js';
 import { createDatabase } from '../src/db/database.js';
-import { type Cleanups, positiveInteger, progress, withCleanups } from './harness.js';
-import { datasetDatabase, seedDataset } from './search-data.js';
+import { type Cleanups, positiveInteger, progress, writeDatasetsReport } from './harness.js';
+import { measureOnEachDatabase, seedDataset } from './search-data.js';
 import { benchDatabaseUrl } from './search-settings.js';
 import { formatTable, percentile } from './stats.js';
 
@@ -52,27 +52,12 @@ export async function runWebhooksSuite(cleanups: Cleanups): Promise<void> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'realty-webhooks-bench-'));
   cleanups.add(() => fs.rmSync(tmp, { recursive: true, force: true }));
   const loadAtStart = os.loadavg()[0]!;
-  const datasets: WebhookDataset[] = [];
-  for (const dialect of ['sqlite', 'postgres'] as const) {
-    if (dialect === 'postgres' && adminUrl === 'none') continue;
-    const result = await withCleanups(cleanups, async (scope) => {
-      const config = await datasetDatabase(scope, tmp, dialect, adminUrl);
-      if ('skipped' in config) return config;
-      progress(`${dialect}: seeding ${updates.toLocaleString('en-US')} listings`);
-      await seedDataset(config, path.join(tmp, 'uploads'), { count: updates });
-      return measureDataset(dialect, config, updates, endpoints);
-    });
-    if ('skipped' in result) progress(result.skipped);
-    else datasets.push(result);
-  }
-  const report = {
-    date: new Date().toISOString(),
-    node: process.version,
-    loadAverage: { start: loadAtStart, end: os.loadavg()[0]! },
-    datasets,
-  };
-  fs.mkdirSync(path.dirname(jsonPath), { recursive: true });
-  fs.writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
+  const datasets = await measureOnEachDatabase(cleanups, tmp, adminUrl, async (dialect, config) => {
+    progress(`${dialect}: seeding ${updates.toLocaleString('en-US')} listings`);
+    await seedDataset(config, path.join(tmp, 'uploads'), { count: updates });
+    return measureDataset(dialect, config, updates, endpoints);
+  });
+  writeDatasetsReport(jsonPath, loadAtStart, datasets);
   printReport(datasets, jsonPath);
 }
 
