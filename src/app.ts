@@ -22,6 +22,7 @@ import { OutboxWorker } from './jobs/outbox.js';
 import type { Scheduler } from './jobs/scheduler.js';
 import type { CacheStamps } from './db/cache-versions.js';
 import { createAccountsModule } from './modules/accounts/index.js';
+import { CLIENT_SCOPES, createApiClientsModule, routesOfScopes, sentByClient } from './modules/api-clients/index.js';
 import { createAuthModule } from './modules/auth/index.js';
 import { createDirectoryModule, createDirectoryRecordMaker } from './modules/directory/index.js';
 import { createExchangeModule } from './modules/exchange/index.js';
@@ -69,6 +70,7 @@ function createModules(platform: Platform) {
   const taxonomies = createTaxonomiesModule(platform);
   const accounts = createAccountsModule(platform, { directoryRecords: createDirectoryRecordMaker() });
   const auth = createAuthModule(platform, accounts.services);
+  const apiClients = createApiClientsModule(platform, auth.services);
   const media = createMediaModule(platform, accounts.services);
   const social = createSocialModule(platform, { ...accounts.services, ...auth.services });
   const charges = createListingCharges(platform);
@@ -111,6 +113,7 @@ function createModules(platform: Platform) {
     exchange,
     siteSettings,
     webhooks,
+    apiClients,
   ] as const;
 }
 
@@ -177,13 +180,13 @@ export async function buildApp(deps: AppDependencies, services: Services = creat
 
   const { isClosing } = registerRequestBasics(app, wildcardCorsHeaders(config.corsOrigins));
   registerErrorHandling(app);
-  registerAuth(app, services.auth);
+  registerAuth(app, services.callers);
 
   await registerCors(app, config.corsOrigins);
   // Responses only: clients send small JSON bodies, and a decompression hook would run on every request.
   await app.register(compress, { threshold: 1024, globalDecompression: false });
-  await registerRateLimit(app, config, deps.redis);
-  await registerOpenApi(app, config);
+  await registerRateLimit(app, config, deps.redis, sentByClient);
+  await registerOpenApi(app, config, { descriptions: CLIENT_SCOPES, scopeOf: (route) => routesOfScopes().get(route) });
 
   acceptLangQuery(app);
 

@@ -17,7 +17,9 @@ const REDACTED = [
   'req.headers.cookie',
   // Cookie mode's refresh token travels in these (docs/api.md 2.3); Fastify logs neither by default, and must not.
   'res.headers["set-cookie"]',
-  ...['password', 'current_password', 'refresh_token', 'token', 'id_token', 'access_token'].map((field) => `body.${field}`),
+  ...['password', 'current_password', 'refresh_token', 'token', 'id_token', 'access_token', 'client_secret'].map(
+    (field) => `body.${field}`,
+  ),
 ];
 
 /**

@@ -2613,6 +2613,118 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/realty-api/v1/api-clients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The machine clients (administrator)
+         * @description Every client, newest first, revoked ones included, without secrets. No paging: there are 100 at most.
+         */
+        get: operations["getApiClients"];
+        put?: never;
+        /**
+         * Make a machine client (administrator)
+         * @description A client acts with the rights of the administrator who makes it, on the routes its `scopes` grant (each operation of this document names its scope). Its `secret` is shown only in this answer: send it as a bearer token, or as `client_secret` to POST /oauth/token for short-lived tokens. `allowed_addresses` (null: any) limits where it may call from; `rate_limit_per_minute` (default: the site’s per-address limit) is its own budget, apart from any address’s. At most 100 clients (→ 409). Unknown fields → 400.
+         */
+        post: operations["postApiClients"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/realty-api/v1/api-clients/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One machine client (administrator)
+         * @description Administrators only, signed in as themselves (others, and every machine client → 403); an unknown id → 404.
+         */
+        get: operations["getApiClientsById"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a machine client (administrator)
+         * @description Deletes it with its secrets and tokens (they stop working at once); webhook endpoints it made stay. Administrators only, signed in as themselves (others, and every machine client → 403); an unknown id → 404.
+         */
+        delete: operations["deleteApiClientsById"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a machine client (administrator)
+         * @description Any of `name`, `description`, `scopes`, `allowed_addresses` (null: any), `rate_limit_per_minute`; at least one. Applies at once to its secret and its tokens, in every process. A revoked client → 409. Administrators only, signed in as themselves (others, and every machine client → 403); an unknown id → 404.
+         */
+        patch: operations["patchApiClientsById"];
+        trace?: never;
+    };
+    "/realty-api/v1/api-clients/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give a machine client a new secret (administrator)
+         * @description The new `secret` is shown only in this answer; the current one keeps working until `previous_secret_expires_at` (`overlap_seconds`, default a day, at most a week; 0 ends it now). Tokens already issued work until they expire. A revoked client → 409. Administrators only, signed in as themselves (others, and every machine client → 403); an unknown id → 404.
+         */
+        post: operations["postApiClientsByIdRotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/realty-api/v1/api-clients/{id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke a machine client (administrator)
+         * @description Its secrets and tokens stop working at once, in every process; it stays listed with `revoked_at`. Revoking a revoked client changes nothing. Administrators only, signed in as themselves (others, and every machine client → 403); an unknown id → 404.
+         */
+        post: operations["postApiClientsByIdRevoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/realty-api/v1/oauth/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An access token for a machine client (OAuth 2.0 client credentials)
+         * @description RFC 6749 4.4: `grant_type=client_credentials`, as a form (`application/x-www-form-urlencoded`, what OAuth libraries send) or JSON. The client authenticates with HTTP Basic (`client_id:client_secret`) or with `client_id` and `client_secret` in the body, not both (→ 400). `scope` (space-separated) narrows the token to some of the client’s scopes. The answer is RFC 6749’s, at the top level (no `{success, data}`), with `Cache-Control: no-store`; the token works for `expires_in` seconds (ACCESS_TOKEN_TTL) or until the client is revoked. A wrong id or secret, an ended secret or a revoked client → 401 `invalid_credentials`; a refused address → 403; each grant counts against the client’s own rate limit.
+         */
+        post: operations["postOauthToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3695,6 +3807,35 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             finished_at: string | null;
+        };
+        /** ApiClient */
+        ApiClient: {
+            id: number;
+            /** @description The OAuth `client_id` (not a secret) */
+            client_id: string;
+            name: string;
+            description: string;
+            scopes: ("listings:read" | "listings:write" | "directory:write" | "leads:read" | "reviews:moderate" | "users:read" | "webhooks:manage" | "exports:read" | "imports:write" | "payments:read")[];
+            allowed_addresses: string[] | null;
+            rate_limit_per_minute: number;
+            created_by: {
+                id: number;
+                display_name: string;
+            };
+            /** @description The secrets that work now: one, or two while a rotation’s overlap runs */
+            secrets: {
+                /** @description The first characters of the secret, to tell two apart */
+                hint: string;
+                /** Format: date-time */
+                created_at: string;
+                expires_at: string | null;
+            }[];
+            revoked_at: string | null;
+            last_used_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
         };
     };
     responses: never;
@@ -18391,6 +18532,788 @@ export interface operations {
             };
             /** @description Not found, or not visible to the caller: a hidden record answers the same (`not_found`, `route_not_found`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body or the file is larger than the limit (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The content type, or the file’s type read from its bytes, is not accepted (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiClients: {
+        parameters: {
+            query?: {
+                /** @description Message language (en, ar, es, fr) */
+                lang?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: the machine clients (administrator) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        data: {
+                            api_clients: components["schemas"]["ApiClient"][];
+                            total_api_clients: number;
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is invalid: `errors` names each field (`validation_failed`, `invalid_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid access token: missing, expired, revoked or wrong (`unauthorized`, `invalid_token`, `token_expired`, `invalid_credentials`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or the record’s owner does not allow it (`forbidden`, `account_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postApiClients: {
+        parameters: {
+            query?: {
+                /** @description Message language (en, ar, es, fr) */
+                lang?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Plain text: HTML tags are removed, white space trimmed */
+                    name: string;
+                    /** @description Plain text: HTML tags are removed, white space trimmed */
+                    description?: string;
+                    scopes: ("listings:read" | "listings:write" | "directory:write" | "leads:read" | "reviews:moderate" | "users:read" | "webhooks:manage" | "exports:read" | "imports:write" | "payments:read")[];
+                    allowed_addresses?: string[] | null;
+                    /** @description Requests a minute: the client’s own budget */
+                    rate_limit_per_minute?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Created: make a machine client (administrator) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        data: {
+                            id: number;
+                            /** @description The OAuth `client_id` (not a secret) */
+                            client_id: string;
+                            name: string;
+                            description: string;
+                            scopes: ("listings:read" | "listings:write" | "directory:write" | "leads:read" | "reviews:moderate" | "users:read" | "webhooks:manage" | "exports:read" | "imports:write" | "payments:read")[];
+                            allowed_addresses: string[] | null;
+                            rate_limit_per_minute: number;
+                            created_by: {
+                                id: number;
+                                display_name: string;
+                            };
+                            /** @description The secrets that work now: one, or two while a rotation’s overlap runs */
+                            secrets: {
+                                /** @description The first characters of the secret, to tell two apart */
+                                hint: string;
+                                /** Format: date-time */
+                                created_at: string;
+                                expires_at: string | null;
+                            }[];
+                            revoked_at: string | null;
+                            last_used_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** @description The client’s secret: the `client_secret` of the token grant, or a bearer token itself. Shown only in this answer */
+                            secret: string;
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is invalid: `errors` names each field (`validation_failed`, `invalid_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid access token: missing, expired, revoked or wrong (`unauthorized`, `invalid_token`, `token_expired`, `invalid_credentials`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or the record’s owner does not allow it (`forbidden`, `account_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description In conflict with what is stored: a value taken, a review already written, a move the state does not allow (`conflict`, `email_taken`, `username_taken`, `already_reviewed`, `invalid_transition`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body or the file is larger than the limit (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The content type, or the file’s type read from its bytes, is not accepted (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiClientsById: {
+        parameters: {
+            query?: {
+                /** @description Message language (en, ar, es, fr) */
+                lang?: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: one machine client (administrator) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        data: components["schemas"]["ApiClient"];
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is invalid: `errors` names each field (`validation_failed`, `invalid_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid access token: missing, expired, revoked or wrong (`unauthorized`, `invalid_token`, `token_expired`, `invalid_credentials`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or the record’s owner does not allow it (`forbidden`, `account_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: a hidden record answers the same (`not_found`, `route_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteApiClientsById: {
+        parameters: {
+            query?: {
+                /** @description Message language (en, ar, es, fr) */
+                lang?: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: delete a machine client (administrator) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        data: {
+                            id: number;
+                            /** @enum {boolean} */
+                            deleted: true;
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is invalid: `errors` names each field (`validation_failed`, `invalid_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid access token: missing, expired, revoked or wrong (`unauthorized`, `invalid_token`, `token_expired`, `invalid_credentials`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or the record’s owner does not allow it (`forbidden`, `account_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: a hidden record answers the same (`not_found`, `route_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    patchApiClientsById: {
+        parameters: {
+            query?: {
+                /** @description Message language (en, ar, es, fr) */
+                lang?: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Plain text: HTML tags are removed, white space trimmed */
+                    name?: string;
+                    /** @description Plain text: HTML tags are removed, white space trimmed */
+                    description?: string;
+                    scopes?: ("listings:read" | "listings:write" | "directory:write" | "leads:read" | "reviews:moderate" | "users:read" | "webhooks:manage" | "exports:read" | "imports:write" | "payments:read")[];
+                    allowed_addresses?: string[] | null;
+                    /** @description Requests a minute: the client’s own budget */
+                    rate_limit_per_minute?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK: change a machine client (administrator) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        data: components["schemas"]["ApiClient"];
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is invalid: `errors` names each field (`validation_failed`, `invalid_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid access token: missing, expired, revoked or wrong (`unauthorized`, `invalid_token`, `token_expired`, `invalid_credentials`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or the record’s owner does not allow it (`forbidden`, `account_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: a hidden record answers the same (`not_found`, `route_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description In conflict with what is stored: a value taken, a review already written, a move the state does not allow (`conflict`, `email_taken`, `username_taken`, `already_reviewed`, `invalid_transition`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body or the file is larger than the limit (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The content type, or the file’s type read from its bytes, is not accepted (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postApiClientsByIdRotateSecret: {
+        parameters: {
+            query?: {
+                /** @description Message language (en, ar, es, fr) */
+                lang?: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description How long the current secret keeps working beside the new one (default 86400, a day; 0: it stops now) */
+                    overlap_seconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK: give a machine client a new secret (administrator) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        data: {
+                            id: number;
+                            /** @description The client’s secret: the `client_secret` of the token grant, or a bearer token itself. Shown only in this answer */
+                            secret: string;
+                            /**
+                             * Format: date-time
+                             * @description Until then the previous secret works too
+                             */
+                            previous_secret_expires_at: string;
+                        };
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is invalid: `errors` names each field (`validation_failed`, `invalid_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid access token: missing, expired, revoked or wrong (`unauthorized`, `invalid_token`, `token_expired`, `invalid_credentials`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or the record’s owner does not allow it (`forbidden`, `account_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: a hidden record answers the same (`not_found`, `route_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description In conflict with what is stored: a value taken, a review already written, a move the state does not allow (`conflict`, `email_taken`, `username_taken`, `already_reviewed`, `invalid_transition`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body or the file is larger than the limit (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The content type, or the file’s type read from its bytes, is not accepted (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postApiClientsByIdRevoke: {
+        parameters: {
+            query?: {
+                /** @description Message language (en, ar, es, fr) */
+                lang?: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description OK: revoke a machine client (administrator) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        data: components["schemas"]["ApiClient"];
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is invalid: `errors` names each field (`validation_failed`, `invalid_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid access token: missing, expired, revoked or wrong (`unauthorized`, `invalid_token`, `token_expired`, `invalid_credentials`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or the record’s owner does not allow it (`forbidden`, `account_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller: a hidden record answers the same (`not_found`, `route_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body or the file is larger than the limit (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The content type, or the file’s type read from its bytes, is not accepted (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postOauthToken: {
+        parameters: {
+            query?: {
+                /** @description Message language (en, ar, es, fr) */
+                lang?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @enum {string} */
+                    grant_type: "client_credentials";
+                    client_id?: string;
+                    client_secret?: string;
+                    /** @description Space-separated scopes the token is to carry, each one the client has; absent: all of the client’s */
+                    scope?: string;
+                };
+                "application/json": {
+                    /** @enum {string} */
+                    grant_type: "client_credentials";
+                    client_id?: string;
+                    client_secret?: string;
+                    /** @description Space-separated scopes the token is to carry, each one the client has; absent: all of the client’s */
+                    scope?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK: an access token for a machine client (OAuth 2.0 client credentials) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description `rat_…`: send as `Authorization: Bearer <access_token>` */
+                        access_token: string;
+                        /** @enum {string} */
+                        token_type: "Bearer";
+                        /** @description Seconds the token works for */
+                        expires_in: number;
+                        /** @description The token’s scopes, space-separated */
+                        scope: string;
+                    };
+                };
+            };
+            /** @description The request is invalid: `errors` names each field (`validation_failed`, `invalid_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid access token: missing, expired, revoked or wrong (`unauthorized`, `invalid_token`, `token_expired`, `invalid_credentials`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or the record’s owner does not allow it (`forbidden`, `account_suspended`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,10 +1,13 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/errors.js';
 import type { AuthUser } from '../lib/signed-in-user.js';
 
 export interface Authenticator {
-  /** Resolves a bearer token to its caller, or throws a 401/403 AppError. */
-  authenticate(token: string): Promise<AuthUser>;
+  /**
+   * Resolves a bearer token to its caller for this request (its route and address: a machine client's scopes
+   * and allowed addresses depend on them), or throws a 401/403/429 AppError.
+   */
+  authenticate(token: string, request: FastifyRequest): Promise<AuthUser>;
 }
 
 const BEARER = /^Bearer[ ]+([A-Za-z0-9._~+/-]+=*)$/i;
@@ -15,7 +18,7 @@ const BEARER = /^Bearer[ ]+([A-Za-z0-9._~+/-]+=*)$/i;
  */
 export function registerAuth(app: FastifyInstance, authenticator: Authenticator): void {
   app.decorateRequest('user', null);
-  app.addHook('onRequest', (request, _reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
     const header = request.headers.authorization;
     const requirement = request.routeOptions.config.auth ?? 'public';
     if (requirement === 'own') {
@@ -32,8 +35,10 @@ export function registerAuth(app: FastifyInstance, authenticator: Authenticator)
       done(new AppError('invalid_token'));
       return;
     }
-    authenticator.authenticate(token).then((user) => {
+    authenticator.authenticate(token, request).then((user) => {
       request.user = user;
+      // Every line a machine client's request logs names the client (its id, never its secret).
+      if (user.client) request.log = reply.log = request.log.child({ api_client: user.client.clientId });
       const allowed = requirement === 'public' || requirement === 'user' || requirement.includes(user.role);
       done(allowed ? undefined : new AppError('forbidden'));
     }, done);

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Database } from '../db/database.js';
 import { pendingEventsLag } from '../db/domain-events.js';
 import { changeLogHead } from '../db/change-log.js';
@@ -27,10 +27,19 @@ export function registerMetrics(
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
+  const clientRequests = new Counter({
+    name: 'realty_api_client_requests_total',
+    help: 'Requests of machine clients, by client (its public client_id) and status',
+    labelNames: ['client', 'status'] as const,
+    registers: [registry],
+  });
   app.addHook('onResponse', (request, reply, done) => {
     // The route's pattern, never the raw URL: ids and typos must not each make a series of their own.
     const route = request.routeOptions.url ?? 'unmatched';
     if (route !== '/metrics') duration.observe({ method: request.method, route, status: reply.statusCode }, reply.elapsedTime / 1000);
+    // A series per client: there are at most a hundred (modules/api-clients).
+    const client = request.user?.client;
+    if (client) clientRequests.inc({ client: client.clientId, status: reply.statusCode });
     done();
   });
 

@@ -3,6 +3,13 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { ERROR_STATUS } from '../lib/errors.js';
 import { ErrorBody } from './envelope.js';
+import { clientSecuritySchemes, markClientScopes } from './openapi-client-scopes.js';
+
+/** Machine clients' scopes (modules/api-clients): their descriptions, and the scope of each route. */
+interface ClientScopes {
+  descriptions: Readonly<Record<string, string>>;
+  scopeOf: (route: string) => string | undefined;
+}
 
 /**
  * OpenAPI 3.1, generated from the same route schemas that validate requests and serialize responses.
@@ -11,6 +18,7 @@ import { ErrorBody } from './envelope.js';
 export async function registerOpenApi(
   app: FastifyInstance,
   { apiPrefix, publicUrl }: { apiPrefix: string; publicUrl: string },
+  clientScopes: ClientScopes,
 ): Promise<void> {
   app.addSchema(ErrorBody);
   await app.register(swagger, {
@@ -35,11 +43,16 @@ export async function registerOpenApi(
       servers: [{ url: publicUrl, description: 'This site' }],
       tags: TAGS,
       components: {
-        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          ...clientSecuritySchemes(`${publicUrl}${apiPrefix}/realty-api/v1/oauth/token`, clientScopes.descriptions),
+        },
       },
     },
     transformObject: (document) =>
-      'openapiObject' in document ? completeOperations(markOptionalBodies(document.openapiObject as OpenApiPaths)) : document.swaggerObject,
+      'openapiObject' in document
+        ? markClientScopes(completeOperations(markOptionalBodies(document.openapiObject as OpenApiPaths)), clientScopes.scopeOf)
+        : document.swaggerObject,
   });
 }
 
@@ -62,6 +75,7 @@ const TAGS = [
   { name: 'exchange', description: 'Imports, exports, feed sources, portal feeds and redirects of old addresses' },
   { name: 'site-settings', description: 'The site’s identity and public settings' },
   { name: 'webhooks', description: 'Outbound webhooks: endpoints, signed deliveries of listing events' },
+  { name: 'api-clients', description: 'Machine clients: scoped credentials, the client-credentials grant, rotation and revocation' },
   { name: 'health', description: 'Liveness and readiness probes' },
 ];
 
@@ -141,6 +155,7 @@ interface Operation {
   summary?: string;
   requestBody?: { required?: boolean; content?: Record<string, { schema?: BodySchema }> };
   responses?: Record<string, { description?: string }>;
+  security?: Record<string, string[]>[];
 }
 
 interface OpenApiPaths {

@@ -10,10 +10,17 @@ import { AppError } from '../lib/errors.js';
  * REDIS_URL is set so that several processes share them. If Redis fails the request is let through
  * (logged): an outage of the limiter must not take the API down.
  */
-export async function registerRateLimit(app: FastifyInstance, config: Config, redis: Redis | undefined): Promise<void> {
+export async function registerRateLimit(
+  app: FastifyInstance,
+  config: Config,
+  redis: Redis | undefined,
+  /** Requests metered by a budget of their own instead of the address's (machine clients', modules/api-clients). */
+  hasOwnBudget: (request: FastifyRequest) => boolean = () => false,
+): Promise<void> {
   if (!config.rateLimit.enabled) return;
   await app.register(rateLimit, {
     global: true,
+    allowList: (request) => hasOwnBudget(request),
     max: config.rateLimit.perMinute,
     timeWindow: 60_000,
     ...(redis ? { redis, nameSpace: `${config.redisKeyPrefix}rate:` } : {}),
@@ -34,8 +41,11 @@ export function formsRateLimit(config: Config) {
   return { max: config.rateLimit.formsPerMinute, timeWindow: 60_000 };
 }
 
-/** A check of one request against a budget, under a key known only once the request is read; throws 429 when over it. */
-export type KeyedRateCheck = (request: FastifyRequest, key: string) => Promise<void>;
+/**
+ * A check of one request against a budget, under a key known only once the request is read; throws 429 when over
+ * it. `max` replaces the budget's size for this key (a machine client's own limit).
+ */
+export type KeyedRateCheck = (request: FastifyRequest, key: string, max?: number) => Promise<void>;
 
 /**
  * A budget of `max` a minute per key, checked where a route knows the key (a session once its refresh token is
@@ -47,10 +57,16 @@ export type KeyedRateCheck = (request: FastifyRequest, key: string) => Promise<v
  */
 export function keyedRateLimit(app: FastifyInstance, config: Config, name: string, max: number): KeyedRateCheck | undefined {
   if (!config.rateLimit.enabled) return undefined;
-  const keys = new WeakMap<FastifyRequest, string>();
-  const limit = app.createRateLimit({ max, timeWindow: 60_000, keyGenerator: (request) => `${name}:${keys.get(request)}` });
-  return async (request, key) => {
-    keys.set(request, key);
+  const budgets = new WeakMap<FastifyRequest, { key: string; max: number }>();
+  const limit = app.createRateLimit({
+    // Not the global budget's exceptions (requests on a budget of their own, which may be this one).
+    allowList: [],
+    max: (request) => budgets.get(request)?.max ?? max,
+    timeWindow: 60_000,
+    keyGenerator: (request) => `${name}:${budgets.get(request)?.key}`,
+  });
+  return async (request, key, keyMax = max) => {
+    budgets.set(request, { key, max: keyMax });
     const result = await limit(request);
     if (!result.isAllowed && result.isExceeded) {
       throw new AppError('rate_limited', 'rate_limited', [], { seconds: Math.max(1, result.ttlInSeconds) });

@@ -73,6 +73,10 @@ export const TABLE_OWNERS = {
   webhook_deliveries: 'webhooks',
   webhook_follower: 'webhooks',
   webhook_snapshots: 'webhooks',
+  // schema/api-clients.ts
+  api_clients: 'api-clients',
+  api_client_secrets: 'api-clients',
+  api_client_tokens: 'api-clients',
   // schema/platform.ts
   cache_versions: 'platform',
   change_log: 'platform',

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
  * new snapshots where its DDL differs; a new file is recorded here in the commit that adds it.
  */
 const SHIPPED: Readonly<Record<string, string>> = {
+  'src/db/dialect/ddl/api-client-triggers.ts': '2fc3d52470f9ba9f',
   'src/db/dialect/ddl/change-log-once-per-statement.ts': '79e7b66573fa0763',
   'src/db/dialect/ddl/change-log-once-per-bulk-transaction.ts': '5a20dfc8cf33eb90',
   'src/db/dialect/ddl/change-log.ts': 'a9d9089647a08935',
@@ -65,6 +66,7 @@ const SHIPPED: Readonly<Record<string, string>> = {
   'src/db/migrations/0034_webhooks.ts': '3b9f6bec92859c52',
   'src/db/migrations/0035_submission_fields.ts': '95524f1288bf50a4',
   'src/db/migrations/0036_term_centres.ts': '3d7d52f39458f065',
+  'src/db/migrations/0037_api_clients.ts': 'fe51ef8e98c77012',
 };
 
 const FOLDERS = ['src/db/migrations', 'src/db/dialect/ddl'];

@@ -11,6 +11,7 @@ import type { PlatformTables } from './platform.js';
 import type { ExchangeTables } from './exchange.js';
 import type { SiteSettingsTables } from './site-settings.js';
 import type { WebhooksTables } from './webhooks.js';
+import type { ApiClientsTables } from './api-clients.js';
 
 /**
  * The one typed view of the database, the same for SQLite and PostgreSQL.
@@ -33,7 +34,8 @@ export interface DB
     PlatformTables,
     ExchangeTables,
     SiteSettingsTables,
-    WebhooksTables {}
+    WebhooksTables,
+    ApiClientsTables {}
 
 export * from './accounts.js';
 export * from './taxonomies.js';
@@ -48,3 +50,4 @@ export * from './exchange.js';
 export * from './platform.js';
 export * from './site-settings.js';
 export * from './webhooks.js';
+export * from './api-clients.js';

@@ -8,7 +8,7 @@ import { FirstRunService } from './first-run.service.js';
 import { LoginLocks } from './login-locks.service.js';
 import { PASSWORD_RESET_CHANNEL, PasswordResetService } from './password-reset.service.js';
 import { RefreshCookie } from './refresh-cookie.js';
-import { DatabaseStampSignal, RedisRevocationChannel } from './revocations.service.js';
+import { DatabaseStampSignal, RedisRevocationChannel, type RevocationAnnouncer } from './revocations.service.js';
 import { SessionCache } from './session-cache.service.js';
 
 export interface AuthServices {
@@ -21,6 +21,11 @@ export interface AuthServices {
   refreshCookie: RefreshCookie;
   /** The one-time set-up link of a database without an administrator (`serve` prints it). */
   firstRun: FirstRunService;
+  /**
+   * How other processes hear that a credential stopped working, and a cache of verified callers that follows it,
+   * for machine clients' credentials (modules/api-clients); undefined where caching would not pay.
+   */
+  credentialRevocations: { announcer: RevocationAnnouncer; newCache: (<T>() => SessionCache<T>) | undefined };
 }
 
 /** Authentication (docs/api.md 2): sessions with access and refresh tokens, revocation across processes. */
@@ -34,7 +39,8 @@ export function createAuthModule(
     ? new RedisRevocationChannel(redis, log, `${config.redisKeyPrefix}sessions:revoked`)
     : new DatabaseStampSignal(database.readCacheVersion);
   // Cached sessions pay off where checking the revocation signal costs no round trip (revocations.service.ts).
-  const sessionCache = redis || database.stampReadsAreLocal ? new SessionCache(revocations) : undefined;
+  const cacheable = redis !== undefined || database.stampReadsAreLocal;
+  const sessionCache = cacheable ? new SessionCache(revocations) : undefined;
   const loginLocks = new LoginLocks(db);
   const auth = new AuthService(db, users, passwords, tokens, storage, loginLocks, revocations, sessionCache, {
     refreshTokenTtlDays: config.refreshTokenTtlDays,
@@ -49,7 +55,14 @@ export function createAuthModule(
     secure: new URL(config.publicUrl).protocol === 'https:',
   });
   return {
-    services: { auth, passwordReset, loginLocks, refreshCookie, firstRun },
+    services: {
+      auth,
+      passwordReset,
+      loginLocks,
+      refreshCookie,
+      firstRun,
+      credentialRevocations: { announcer: revocations, newCache: cacheable ? <T>() => new SessionCache<T>(revocations) : undefined },
+    },
     schemas: [LoginResult, TokenPair],
     routes: async (api) => {
       await api.register(authRoutes, { auth, passwordReset, firstRun, refreshCookie, config });
@@ -64,4 +77,6 @@ export function createAuthModule(
 export { LoginResult, RegisterBody, ResetConfirmBody, SessionField } from './auth.schemas.js';
 export type { AuthService, BrowserSession } from './auth.service.js';
 export { LoginLocks } from './login-locks.service.js';
+export type { SessionCache } from './session-cache.service.js';
+export { hashSecretToken } from './secret-tokens.js';
 export { REFRESH_COOKIE_NAME, type RefreshCookie } from './refresh-cookie.js';

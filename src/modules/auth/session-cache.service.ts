@@ -24,23 +24,24 @@ const MAX_ENTRIES = 10_000;
 /** An upper bound on trusting a cached session, whatever the signal says. */
 const MAX_AGE_MS = 60_000;
 
-interface Entry {
-  caller: SessionCaller;
+interface Entry<T> {
+  caller: T;
   cachedAt: number;
 }
 
 /**
  * Sessions this process has verified, so that most authenticated requests skip the database. Any revocation
  * anywhere empties it (revocations are rare next to requests; emptying is simpler and safer than evicting).
+ * Machine clients' credentials are cached the same way, under the same signal (modules/api-clients).
  */
-export class SessionCache {
-  private readonly entries = new Map<string, Entry>();
+export class SessionCache<T = SessionCaller> {
+  private readonly entries = new Map<string, Entry<T>>();
   private seenStamp: string | undefined;
 
   constructor(private readonly signal: RevocationSignal) {}
 
   /** The cached session, or undefined, with the stamp under which a session read now may be cached. */
-  async lookup(sessionId: string): Promise<{ caller: SessionCaller | undefined; stamp: string | undefined }> {
+  async lookup(sessionId: string): Promise<{ caller: T | undefined; stamp: string | undefined }> {
     if (!this.signal.isTrustworthy()) return { caller: undefined, stamp: undefined };
     const stamp = await this.signal.stamp();
     if (stamp !== this.seenStamp) {
@@ -55,7 +56,7 @@ export class SessionCache {
   }
 
   /** Remembers a session read from the database, unless a revocation was seen since `stamp` was taken. */
-  remember(sessionId: string, caller: SessionCaller, stamp: string | undefined): void {
+  remember(sessionId: string, caller: T, stamp: string | undefined): void {
     if (stamp === undefined || stamp !== this.seenStamp) return;
     if (this.entries.size >= MAX_ENTRIES) {
       const oldest = this.entries.keys().next().value; // insertion order
