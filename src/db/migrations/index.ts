@@ -35,6 +35,7 @@ import * as m0033 from './0033_feed_documents.js';
 import * as m0034 from './0034_webhooks.js';
 import * as m0035 from './0035_submission_fields.js';
 import * as m0036 from './0036_term_centres.js';
+import * as m0038 from './0038_change_log_webhook_sources.js';
 
 /** Migrations in order. Static imports keep them inside the compiled bundle (no directory scanning). */
 const MIGRATIONS: Record<string, Migration> = {
@@ -74,6 +75,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0034_webhooks': m0034,
   '0035_submission_fields': m0035,
   '0036_term_centres': m0036,
+  '0038_change_log_webhook_sources': m0038,
 };
 
 export const migrationProvider: MigrationProvider = {
