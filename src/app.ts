@@ -93,7 +93,16 @@ function createModules(platform: Platform) {
     ...accounts.services,
     ...directory.services,
   });
-  const webhooks = createWebhooksModule(platform, { ...properties.services, ...notifications.services });
+  const webhooks = createWebhooksModule(platform, {
+    ...properties.services,
+    ...notifications.services,
+    ...leads.services,
+    ...reviews.services,
+    agents: directory.services.agents,
+    agencies: directory.services.agencies,
+    invoices: payments.services.invoices,
+    memberships: payments.services.memberships,
+  });
   return [
     taxonomies,
     accounts,

@@ -3738,17 +3738,17 @@ export interface components {
             /** @description Where events are POSTed */
             url: string;
             description: string;
-            events: ("listing.created" | "listing.updated" | "listing.state_changed" | "listing.deleted")[];
+            events: ("listing.created" | "listing.updated" | "listing.state_changed" | "listing.deleted" | "lead.created" | "review.created" | "agent.updated" | "agency.updated" | "invoice.paid" | "membership.changed")[];
             filter: {
-                /** @description The listing’s state; a `listing.state_changed` matches when the state it left or entered is one of these */
+                /** @description The listing’s state (of a lead’s or review’s listing too); a `listing.state_changed` matches when the state it left or entered is one of these */
                 states?: ("draft" | "pending" | "publish" | "on_hold" | "disapproved" | "expired" | "sold")[];
-                /** @description Slugs of `property_type` terms */
+                /** @description Slugs of `property_type` terms of the listing (of a lead’s or review’s listing too) */
                 types?: string[];
-                /** @description Slugs of `city` terms */
+                /** @description Slugs of `city` terms of the listing (of a lead’s or review’s listing too) */
                 cities?: string[];
-                /** @description Agents named on the listing */
+                /** @description Agents named on the listing, the agent of `agent.updated`, or the agent (or listing) a lead or review is about */
                 agent_ids?: number[];
-                /** @description The listing’s agency */
+                /** @description The listing’s agency, the agency of `agency.updated` or of the agent of `agent.updated`, or that of what a lead or review is about */
                 agency_ids?: number[];
                 /** @description Field names of the listing record: a `listing.updated` matches when one of them changed (or when the changes are unknown: `changed_fields` null). Other event types are not narrowed by it */
                 changed_fields?: string[];
@@ -3783,8 +3783,11 @@ export interface components {
                 sequence: number;
             };
             record: {
-                /** @enum {string} */
-                type: "listing";
+                /**
+                 * @description The kind of record the event is about; its deliveries go in order
+                 * @enum {unknown}
+                 */
+                type: "listing" | "lead" | "review" | "agent" | "agency" | "invoice" | "membership";
                 id: number;
             };
             /**
@@ -17703,17 +17706,17 @@ export interface operations {
                 "application/json": {
                     /** @description An absolute `https` (or `http`) URL without user name or password */
                     url: string;
-                    events: ("listing.created" | "listing.updated" | "listing.state_changed" | "listing.deleted")[];
+                    events: ("listing.created" | "listing.updated" | "listing.state_changed" | "listing.deleted" | "lead.created" | "review.created" | "agent.updated" | "agency.updated" | "invoice.paid" | "membership.changed")[];
                     filter?: {
-                        /** @description The listing’s state; a `listing.state_changed` matches when the state it left or entered is one of these */
+                        /** @description The listing’s state (of a lead’s or review’s listing too); a `listing.state_changed` matches when the state it left or entered is one of these */
                         states?: ("draft" | "pending" | "publish" | "on_hold" | "disapproved" | "expired" | "sold")[];
-                        /** @description Slugs of `property_type` terms */
+                        /** @description Slugs of `property_type` terms of the listing (of a lead’s or review’s listing too) */
                         types?: string[];
-                        /** @description Slugs of `city` terms */
+                        /** @description Slugs of `city` terms of the listing (of a lead’s or review’s listing too) */
                         cities?: string[];
-                        /** @description Agents named on the listing */
+                        /** @description Agents named on the listing, the agent of `agent.updated`, or the agent (or listing) a lead or review is about */
                         agent_ids?: number[];
-                        /** @description The listing’s agency */
+                        /** @description The listing’s agency, the agency of `agency.updated` or of the agent of `agent.updated`, or that of what a lead or review is about */
                         agency_ids?: number[];
                         /** @description Field names of the listing record: a `listing.updated` matches when one of them changed (or when the changes are unknown: `changed_fields` null). Other event types are not narrowed by it */
                         changed_fields?: string[];
@@ -17737,17 +17740,17 @@ export interface operations {
                             /** @description Where events are POSTed */
                             url: string;
                             description: string;
-                            events: ("listing.created" | "listing.updated" | "listing.state_changed" | "listing.deleted")[];
+                            events: ("listing.created" | "listing.updated" | "listing.state_changed" | "listing.deleted" | "lead.created" | "review.created" | "agent.updated" | "agency.updated" | "invoice.paid" | "membership.changed")[];
                             filter: {
-                                /** @description The listing’s state; a `listing.state_changed` matches when the state it left or entered is one of these */
+                                /** @description The listing’s state (of a lead’s or review’s listing too); a `listing.state_changed` matches when the state it left or entered is one of these */
                                 states?: ("draft" | "pending" | "publish" | "on_hold" | "disapproved" | "expired" | "sold")[];
-                                /** @description Slugs of `property_type` terms */
+                                /** @description Slugs of `property_type` terms of the listing (of a lead’s or review’s listing too) */
                                 types?: string[];
-                                /** @description Slugs of `city` terms */
+                                /** @description Slugs of `city` terms of the listing (of a lead’s or review’s listing too) */
                                 cities?: string[];
-                                /** @description Agents named on the listing */
+                                /** @description Agents named on the listing, the agent of `agent.updated`, or the agent (or listing) a lead or review is about */
                                 agent_ids?: number[];
-                                /** @description The listing’s agency */
+                                /** @description The listing’s agency, the agency of `agency.updated` or of the agent of `agent.updated`, or that of what a lead or review is about */
                                 agency_ids?: number[];
                                 /** @description Field names of the listing record: a `listing.updated` matches when one of them changed (or when the changes are unknown: `changed_fields` null). Other event types are not narrowed by it */
                                 changed_fields?: string[];
@@ -18011,17 +18014,17 @@ export interface operations {
                 "application/json": {
                     /** @description An absolute `https` (or `http`) URL without user name or password */
                     url?: string;
-                    events?: ("listing.created" | "listing.updated" | "listing.state_changed" | "listing.deleted")[];
+                    events?: ("listing.created" | "listing.updated" | "listing.state_changed" | "listing.deleted" | "lead.created" | "review.created" | "agent.updated" | "agency.updated" | "invoice.paid" | "membership.changed")[];
                     filter?: {
-                        /** @description The listing’s state; a `listing.state_changed` matches when the state it left or entered is one of these */
+                        /** @description The listing’s state (of a lead’s or review’s listing too); a `listing.state_changed` matches when the state it left or entered is one of these */
                         states?: ("draft" | "pending" | "publish" | "on_hold" | "disapproved" | "expired" | "sold")[];
-                        /** @description Slugs of `property_type` terms */
+                        /** @description Slugs of `property_type` terms of the listing (of a lead’s or review’s listing too) */
                         types?: string[];
-                        /** @description Slugs of `city` terms */
+                        /** @description Slugs of `city` terms of the listing (of a lead’s or review’s listing too) */
                         cities?: string[];
-                        /** @description Agents named on the listing */
+                        /** @description Agents named on the listing, the agent of `agent.updated`, or the agent (or listing) a lead or review is about */
                         agent_ids?: number[];
-                        /** @description The listing’s agency */
+                        /** @description The listing’s agency, the agency of `agency.updated` or of the agent of `agent.updated`, or that of what a lead or review is about */
                         agency_ids?: number[];
                         /** @description Field names of the listing record: a `listing.updated` matches when one of them changed (or when the changes are unknown: `changed_fields` null). Other event types are not narrowed by it */
                         changed_fields?: string[];

@@ -2,8 +2,8 @@ import type { Executor } from './executor.js';
 import type { ChangeEntity } from './schema/index.js';
 
 /**
- * Reading the change log (migration 0011, db/dialect/ddl/change-log.ts): the changes to what a search reads,
- * numbered in commit order on both databases. A follower that has applied every change up to `seq` N reads
+ * Reading the change log (migration 0011, db/dialect/ddl/change-log.ts; more entities since 0038): the changes
+ * to what a search or the outbound webhooks read, numbered in commit order on both databases. A follower that has applied every change up to `seq` N reads
  * `readChangesAfter(N)` and never misses one that committed late: a number is given at commit, after every
  * number already visible.
  */

@@ -52,15 +52,17 @@ describeEachDialect('change log (%s)', (dialect) => {
     expect(await changeLogHead(db)).toBe(start + changes.length);
   });
 
-  it('leaves out what no search reads: view counts, term counts, an agent’s other fields', async () => {
+  it('leaves out what no follower reads: view counts, term counts; records an agent’s profile (migration 0038)', async () => {
     const termId = await newTermRow();
     const listingId = await newListing(db, { terms: [{ termId, taxonomy: 'property_type' }] });
     const agentId = await newAgent(db);
     const start = await changeLogHead(db);
     await db.updateTable('listings').set({ views: 42 }).where('id', '=', listingId).execute();
     await db.updateTable('terms').set({ count: 7 }).where('id', '=', termId).execute();
-    await db.updateTable('agents').set({ phone: '+1 555 0100' }).where('id', '=', agentId).execute();
     expect(await changesAfter(start)).toEqual([]);
+    // Outbound webhooks' agent.updated follows every change of an agent's record, not only its agency.
+    await db.updateTable('agents').set({ phone: '+1 555 0100' }).where('id', '=', agentId).execute();
+    expect(await changesAfter(start)).toEqual([['agent', agentId, start + 1]]);
   });
 
   it('records nothing for a transaction rolled back, and leaves no gap in the numbers', async () => {

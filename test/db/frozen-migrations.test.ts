@@ -12,6 +12,7 @@ const SHIPPED: Readonly<Record<string, string>> = {
   'src/db/dialect/ddl/api-client-triggers.ts': '2fc3d52470f9ba9f',
   'src/db/dialect/ddl/change-log-once-per-statement.ts': '79e7b66573fa0763',
   'src/db/dialect/ddl/change-log-once-per-bulk-transaction.ts': '5a20dfc8cf33eb90',
+  'src/db/dialect/ddl/change-log-webhook-sources.ts': '8e69e8df3573cfa2',
   'src/db/dialect/ddl/change-log.ts': 'a9d9089647a08935',
   'src/db/dialect/ddl/columns.ts': '780b84553994f090',
   'src/db/dialect/ddl/deferred-stamps.ts': '45abd620c22f4e03',
@@ -67,6 +68,7 @@ const SHIPPED: Readonly<Record<string, string>> = {
   'src/db/migrations/0035_submission_fields.ts': '95524f1288bf50a4',
   'src/db/migrations/0036_term_centres.ts': '3d7d52f39458f065',
   'src/db/migrations/0037_api_clients.ts': 'fe51ef8e98c77012',
+  'src/db/migrations/0038_change_log_webhook_sources.ts': '1028473b6ffb57ea',
 };
 
 const FOLDERS = ['src/db/migrations', 'src/db/dialect/ddl'];

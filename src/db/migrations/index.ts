@@ -36,6 +36,7 @@ import * as m0034 from './0034_webhooks.js';
 import * as m0035 from './0035_submission_fields.js';
 import * as m0036 from './0036_term_centres.js';
 import * as m0037 from './0037_api_clients.js';
+import * as m0038 from './0038_change_log_webhook_sources.js';
 
 /** Migrations in order. Static imports keep them inside the compiled bundle (no directory scanning). */
 const MIGRATIONS: Record<string, Migration> = {
@@ -76,6 +77,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0035_submission_fields': m0035,
   '0036_term_centres': m0036,
   '0037_api_clients': m0037,
+  '0038_change_log_webhook_sources': m0038,
 };
 
 export const migrationProvider: MigrationProvider = {

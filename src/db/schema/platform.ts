@@ -15,11 +15,11 @@ interface CacheVersionsTable {
   version: string;
 }
 
-export type ChangeEntity = 'listing' | 'term' | 'agent' | 'agency';
+export type ChangeEntity = 'listing' | 'term' | 'agent' | 'agency' | 'lead' | 'review' | 'invoice' | 'membership';
 
 /**
- * One change to what a search reads, written by triggers (db/dialect/ddl/change-log.ts) and numbered in
- * commit order. Read it through db/change-log.ts: on PostgreSQL a row is unnumbered (`seq` null) until its
+ * One change to what a search or the outbound webhooks read, written by triggers (db/dialect/ddl/change-log.ts,
+ * change-log-webhook-sources.ts) and numbered in commit order. Readers skip entities they do not know. Read it through db/change-log.ts: on PostgreSQL a row is unnumbered (`seq` null) until its
  * transaction commits, and the table has bookkeeping columns of its own there.
  */
 interface ChangeLogTable {

@@ -85,6 +85,11 @@ export class AgenciesService {
     return answer;
   }
 
+  /** The agencies among `ids` that exist, by id: what the outbound webhooks send as `agency.updated`. */
+  async recordsOf(ids: readonly number[]): Promise<Map<number, AgencyRecord>> {
+    return new Map((await this.records.agenciesOf(ids)).map(({ record }) => [record.id, record]));
+  }
+
   /** One agency (agencies are public), else 404. */
   async get(id: number): Promise<AgencyRecord> {
     const loaded = await this.records.agency(id);

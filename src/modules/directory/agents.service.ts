@@ -86,6 +86,14 @@ export class AgentsService {
     return repository.findManagedRecords(this.db, userId);
   }
 
+  /**
+   * The agents among `ids` that exist, hidden ones too, as an administrator reads them, by id: what the outbound
+   * webhooks send as `agent.updated`.
+   */
+  async recordsOf(ids: readonly number[]): Promise<Map<number, AgentRecord>> {
+    return new Map((await this.records.agentsOf(ids)).map(({ record }) => [record.id, record]));
+  }
+
   /** One agent as the caller may see it (a hidden one only for its managers, administrators and managers). */
   async get(caller: AuthUser | null, id: number): Promise<AgentRecord> {
     const loaded = await this.records.agent(id);

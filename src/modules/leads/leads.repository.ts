@@ -143,6 +143,16 @@ export interface LeadRow {
   created_at: string;
 }
 
+/** The leads among `ids` that exist (outbound webhooks read the new ones by the change log's ids). */
+export async function findLeadsByIds(db: Executor, ids: readonly number[]): Promise<LeadRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('leads')
+    .select(['id', 'target_type', 'property_id', 'agent_id', 'agency_id', 'name', 'email', 'phone', 'message', 'user_type', 'created_at'])
+    .where('id', 'in', ids)
+    .execute();
+}
+
 /**
  * One page of the leads addressed to the user, newest (highest id) first, and their total. Both walk
  * lead_recipients_user_idx (user_id, lead_id); the page's leads come through the leads primary key.

@@ -16,7 +16,7 @@ import { leadMail, type LeadSubject } from './lead-mail.js';
 import { type LeadProperty, toLead } from './leads.mapper.js';
 import * as repository from './leads.repository.js';
 import type { ContactCard, ListingContactRule } from './leads.repository.js';
-import type { ContactInput, ContactResultRecord, LeadListRecord, LeadsInput } from './leads.schemas.js';
+import type { ContactInput, ContactResultRecord, LeadListRecord, LeadRecord, LeadsInput } from './leads.schemas.js';
 
 /** The listing, agent or agency a contact form is sent to. */
 export interface ContactTarget {
@@ -120,6 +120,18 @@ export class LeadsService {
       leads: page.rows.map((row) => toLead(row, row.property_id === null ? undefined : listings.get(row.property_id))),
       pagination: paginationOf(page.total, window),
     };
+  }
+
+  /**
+   * The leads among `ids` that exist, as an administrator reads them (with the listing of a listing lead, whatever
+   * its state), by id: what the outbound webhooks send as `lead.created`. A fixed number of queries.
+   */
+  async recordsOf(ids: readonly number[]): Promise<Map<number, LeadRecord>> {
+    const rows = await repository.findLeadsByIds(this.db, ids);
+    const listingIds = [...new Set(rows.flatMap((row) => (row.property_id === null ? [] : [row.property_id])))];
+    const listings = new Map<number, LeadProperty>();
+    for (const { record } of await this.properties.loadSummaries(listingIds)) listings.set(record.id, record);
+    return new Map(rows.map((row) => [row.id, toLead(row, row.property_id === null ? undefined : listings.get(row.property_id))]));
   }
 
   /** The listing as the mail names it; 404 unless the caller may see it (sold listings included). */

@@ -141,6 +141,11 @@ export async function findReviewRow(db: Executor, id: number): Promise<ReviewRow
   return selectReviews(db).where('r.id', '=', id).executeTakeFirst();
 }
 
+export async function findReviewRows(db: Executor, ids: readonly number[]): Promise<ReviewRow[]> {
+  if (ids.length === 0) return [];
+  return selectReviews(db).where('r.id', 'in', ids).execute();
+}
+
 /** What permission checks need to know about a review. */
 export interface ReviewSubject {
   target_type: ReviewTarget;

@@ -118,6 +118,20 @@ export class ReviewsService {
   }
 
   /**
+   * The reviews among `ids` that exist, as an administrator reads them (no reaction of the reader's own), by id:
+   * what the outbound webhooks send as `review.created`. A deleted author's name is the English one.
+   */
+  async recordsOf(ids: readonly number[]): Promise<Map<number, ReviewRecord>> {
+    const rows = await repository.findReviewRows(this.db, ids);
+    const reactions = await repository.countReactions(
+      this.db,
+      rows.map((row) => row.id),
+    );
+    const deletedAuthorName = translate('en', 'review_author_deleted');
+    return new Map(rows.map((row) => [row.id, toReview(row, reactions.get(row.id), null, this.storage, deletedAuthorName)]));
+  }
+
+  /**
    * Reviews a target the caller may see (else 404) and does not own (else 403), once (else 409
    * `already_reviewed`, also when two submissions race: the unique index decides). The target's totals, the
    * listing's rounded `rating` and the `new_review` event are written in the review's transaction.

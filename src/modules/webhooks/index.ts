@@ -1,10 +1,9 @@
 import { SHORT_LEASE_MS } from '../../lib/background-job.js';
 import type { AppModule, Platform } from '../module.js';
 import type { NotificationsServices } from '../notifications/index.js';
-import type { PropertiesService } from '../properties/index.js';
 import { type DeliveryPolicy, WebhookDeliverer } from './delivery/webhook-deliverer.service.js';
 import { webhookGauges } from './delivery/webhook-gauges.js';
-import { WebhookEventsFollower } from './events/webhook-events.service.js';
+import { WebhookEventsFollower, type WebhookSources } from './events/webhook-events.service.js';
 import { webhookRoutes } from './webhooks.routes.js';
 import { WebhookDelivery, WebhookEndpoint } from './webhooks.schemas.js';
 import { WebhooksService } from './webhooks.service.js';
@@ -21,17 +20,18 @@ export interface WebhooksServices {
 }
 
 /**
- * Outbound webhooks (issue 43, docs/webhooks.md): endpoints, events derived from the change log, deliveries
+ * Outbound webhooks (issue 43, docs/webhooks.md): endpoints, events about listings, leads, reviews, agents,
+ * agencies, invoices and memberships derived from the change log, deliveries
  * signed to Standard Webhooks 1.0, in order per record, retried for about three days.
  */
 export function createWebhooksModule(
   { config, database }: Platform,
-  deps: { properties: PropertiesService; notifier: NotificationsServices['notifier'] },
+  deps: WebhookSources & { notifier: NotificationsServices['notifier'] },
 ): AppModule<WebhooksServices> {
   const { db } = database;
   const policy: DeliveryPolicy = { allowedHosts: config.webhooks.allowedHosts, timeoutMs: config.webhooks.timeoutMs };
   const webhookDeliverer = new WebhookDeliverer(db, deps.notifier, policy, { paused: config.webhooks.paused });
-  const webhookEvents = new WebhookEventsFollower(db, deps.properties);
+  const webhookEvents = new WebhookEventsFollower(db, deps);
   const webhooks = new WebhooksService(db, webhookDeliverer, config.webhooks.allowedHosts);
   const { pollMs, paused } = config.webhooks;
   return {

@@ -1,7 +1,13 @@
 import type { WebhookEndpointRow } from '../../db/schema/index.js';
 import { toApiTimestamp } from '../../lib/time.js';
 import type { DeliveryListRow } from './webhooks.repository.js';
-import type { WebhookDeliveryRecord, WebhookEndpointRecord, WebhookEventType, WebhookFilterInput } from './webhooks.schemas.js';
+import type {
+  WebhookDeliveryRecord,
+  WebhookEndpointRecord,
+  WebhookEventType,
+  WebhookFilterInput,
+  WebhookRecordType,
+} from './webhooks.schemas.js';
 
 const orNull = (stored: string | null) => (stored === null ? null : toApiTimestamp(stored));
 
@@ -29,7 +35,7 @@ export function toWebhookDelivery(row: DeliveryListRow): WebhookDeliveryRecord {
   return {
     id: row.id,
     event: { id: row.public_id, type: row.type, sequence: Number(row.seq) },
-    record: { type: 'listing', id: row.entity_id },
+    record: { type: row.entity as WebhookRecordType, id: row.entity_id },
     status: row.status,
     attempts: row.attempts,
     next_attempt_at: row.status === 'pending' ? toApiTimestamp(row.next_attempt_at) : null,

@@ -6,11 +6,26 @@ const INT4_MAX = 2_147_483_647;
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /**
- * The event types an endpoint may subscribe to: the ones derived from the change log (docs/webhooks.md says why
- * the others of issue 43 are not offered yet).
+ * The event types an endpoint may subscribe to, each derived from the change log (docs/webhooks.md, "Event
+ * types").
  */
-const WEBHOOK_EVENT_TYPES = ['listing.created', 'listing.updated', 'listing.state_changed', 'listing.deleted'] as const;
+const WEBHOOK_EVENT_TYPES = [
+  'listing.created',
+  'listing.updated',
+  'listing.state_changed',
+  'listing.deleted',
+  'lead.created',
+  'review.created',
+  'agent.updated',
+  'agency.updated',
+  'invoice.paid',
+  'membership.changed',
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** The kinds of record events are about: deliveries of one record go in order. */
+const WEBHOOK_RECORD_TYPES = ['listing', 'lead', 'review', 'agent', 'agency', 'invoice', 'membership'] as const;
+export type WebhookRecordType = (typeof WEBHOOK_RECORD_TYPES)[number];
 
 const MAX_URL_LENGTH = 2000;
 const MAX_DESCRIPTION = 500;
@@ -20,7 +35,10 @@ const Id = Type.Integer({ minimum: 1, maximum: INT4_MAX });
 
 const EventTypeField = Type.Enum([...WEBHOOK_EVENT_TYPES]);
 
-/** What an endpoint's events are narrowed to: every list given must match (within a list, any value). */
+/**
+ * What an endpoint's events are narrowed to: every list given must match (within a list, any value). A list that
+ * does not apply to an event's type does not narrow it (docs/webhooks.md, "Filters").
+ */
 const WebhookFilter = Type.Object(
   {
     states: Type.Optional(
@@ -28,20 +46,44 @@ const WebhookFilter = Type.Object(
         minItems: 1,
         maxItems: LISTING_STATES.length,
         uniqueItems: true,
-        description: 'The listing’s state; a `listing.state_changed` matches when the state it left or entered is one of these',
+        description:
+          'The listing’s state (of a lead’s or review’s listing too); a `listing.state_changed` matches when the state it left or ' +
+          'entered is one of these',
       }),
     ),
     types: Type.Optional(
-      Type.Array(Slug, { minItems: 1, maxItems: MAX_FILTER_VALUES, uniqueItems: true, description: 'Slugs of `property_type` terms' }),
+      Type.Array(Slug, {
+        minItems: 1,
+        maxItems: MAX_FILTER_VALUES,
+        uniqueItems: true,
+        description: 'Slugs of `property_type` terms of the listing (of a lead’s or review’s listing too)',
+      }),
     ),
     cities: Type.Optional(
-      Type.Array(Slug, { minItems: 1, maxItems: MAX_FILTER_VALUES, uniqueItems: true, description: 'Slugs of `city` terms' }),
+      Type.Array(Slug, {
+        minItems: 1,
+        maxItems: MAX_FILTER_VALUES,
+        uniqueItems: true,
+        description: 'Slugs of `city` terms of the listing (of a lead’s or review’s listing too)',
+      }),
     ),
     agent_ids: Type.Optional(
-      Type.Array(Id, { minItems: 1, maxItems: MAX_FILTER_VALUES, uniqueItems: true, description: 'Agents named on the listing' }),
+      Type.Array(Id, {
+        minItems: 1,
+        maxItems: MAX_FILTER_VALUES,
+        uniqueItems: true,
+        description: 'Agents named on the listing, the agent of `agent.updated`, or the agent (or listing) a lead or review is about',
+      }),
     ),
     agency_ids: Type.Optional(
-      Type.Array(Id, { minItems: 1, maxItems: MAX_FILTER_VALUES, uniqueItems: true, description: 'The listing’s agency' }),
+      Type.Array(Id, {
+        minItems: 1,
+        maxItems: MAX_FILTER_VALUES,
+        uniqueItems: true,
+        description:
+          'The listing’s agency, the agency of `agency.updated` or of the agent of `agent.updated`, or that of what a lead or ' +
+          'review is about',
+      }),
     ),
     changed_fields: Type.Optional(
       Type.Array(Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z_]+$' }), {
@@ -177,7 +219,13 @@ export const WebhookDelivery = Type.Object(
       },
       { additionalProperties: false },
     ),
-    record: Type.Object({ type: Type.Literal('listing'), id: Type.Integer() }, { additionalProperties: false }),
+    record: Type.Object(
+      {
+        type: Type.Enum([...WEBHOOK_RECORD_TYPES], { description: 'The kind of record the event is about; its deliveries go in order' }),
+        id: Type.Integer(),
+      },
+      { additionalProperties: false },
+    ),
     status: Type.Enum([...DELIVERY_STATUSES], {
       description: '`pending`: waiting for its turn or its next attempt; `delivered`: answered 2xx; `failed`: given up',
     }),

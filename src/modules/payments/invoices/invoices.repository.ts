@@ -39,6 +39,12 @@ export async function findInvoice(db: Executor, id: number): Promise<InvoiceRow 
   return db.selectFrom('invoices').selectAll().where('id', '=', id).where('archived_at', 'is', null).executeTakeFirst();
 }
 
+/** The invoices among `ids` that exist and are not archived. */
+export async function findInvoices(db: Executor, ids: readonly number[]): Promise<InvoiceRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('invoices').selectAll().where('id', 'in', ids).where('archived_at', 'is', null).execute();
+}
+
 /** Archives an invoice that is not archived yet; false when another request archived it first. */
 export async function archiveInvoice(db: Executor, id: number, at: string): Promise<boolean> {
   const result = await db

@@ -57,6 +57,14 @@ export class InvoicesService {
   }
 
   /**
+   * The invoices among `ids` that exist and are not archived, as an administrator reads them, by id: what the
+   * outbound webhooks send as `invoice.paid`.
+   */
+  async recordsOf(ids: readonly number[]): Promise<Map<number, InvoiceRecord>> {
+    return new Map((await repository.findInvoices(this.db, ids)).map((row) => [row.id, toInvoice(row)]));
+  }
+
+  /**
    * Archives an invoice (kept for accounting, hidden from everyone) and answers with its buyer's profile, as
    * the Houzez plugin did. An invoice whose buyer deleted their account has no profile to answer with: it stays as
    * it is and the answer is 409 `conflict` (the route is administrator-only; the route checks the role).

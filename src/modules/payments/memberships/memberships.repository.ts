@@ -11,6 +11,11 @@ export async function findMembershipOfUser(db: Executor, userId: number): Promis
   return db.selectFrom('memberships').selectAll().where('user_id', '=', userId).executeTakeFirst();
 }
 
+export async function findMemberships(db: Executor, ids: readonly number[]): Promise<MembershipRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('memberships').selectAll().where('id', 'in', ids).execute();
+}
+
 export async function findMembershipBySubscription(db: Executor, stripeSubscriptionId: string): Promise<MembershipRow | undefined> {
   return db.selectFrom('memberships').selectAll().where('stripe_subscription_id', '=', stripeSubscriptionId).executeTakeFirst();
 }

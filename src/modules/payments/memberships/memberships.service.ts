@@ -8,7 +8,7 @@ import { nowIso } from '../../../lib/time.js';
 import { type MembershipWithPackage, statusAt, toMembership, toUserPackage } from './memberships.mapper.js';
 import * as repository from './memberships.repository.js';
 import type { MembershipRecord, UserPackageRecord } from './memberships.schemas.js';
-import { findPackage } from '../packages/packages.repository.js';
+import { findPackage, findPackagesByIds } from '../packages/packages.repository.js';
 
 /**
  * The caller's membership (docs/api.md 10, 3.2): reading it, in the nested and the flat form, and stopping its
@@ -58,6 +58,23 @@ export class MembershipsService {
       this.log.error({ err: error, subscriptionId }, 'could not cancel the Stripe subscription');
       throw new AppError('service_unavailable', 'payment_provider_unavailable');
     }
+  }
+
+  /**
+   * The memberships among `ids` that exist, each with its user, as an administrator would read the user's
+   * membership now, by id: what the outbound webhooks send as `membership.changed`. Two queries.
+   */
+  async recordsOf(ids: readonly number[], now = new Date()): Promise<Map<number, { user_id: number; membership: MembershipRecord }>> {
+    const rows = await repository.findMemberships(this.db, ids);
+    const packages = new Map(
+      (await findPackagesByIds(this.db, [...new Set(rows.map((row) => row.package_id))])).map((pkg) => [pkg.id, pkg]),
+    );
+    const records = new Map<number, { user_id: number; membership: MembershipRecord }>();
+    for (const membership of rows) {
+      const pkg = packages.get(membership.package_id);
+      if (pkg) records.set(membership.id, { user_id: membership.user_id, membership: toMembership({ membership, package: pkg }, now) });
+    }
+    return records;
   }
 
   private async find(userId: number): Promise<MembershipWithPackage | undefined> {

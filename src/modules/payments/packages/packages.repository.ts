@@ -17,6 +17,11 @@ export async function findPackage(db: Executor, id: number): Promise<PackageRow 
   return db.selectFrom('packages').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+export async function findPackagesByIds(db: Executor, ids: readonly number[]): Promise<PackageRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('packages').selectAll().where('id', 'in', ids).execute();
+}
+
 export async function insertPackage(db: Executor, values: Insertable<PackagesTable>): Promise<PackageRow> {
   return db.insertInto('packages').values(values).returningAll().executeTakeFirstOrThrow();
 }

@@ -47,7 +47,7 @@ export function listingChangeEvents(
     if (!previous) return { events: [], snapshot: null }; // made and deleted between two runs, or never seen
     return { events: [{ type: 'listing.deleted', data: { id, record: null }, facets: previous.facets }], snapshot: null };
   }
-  const snapshot: ListingSnapshot = { fields: fieldHashes(record), facets: facetsOf(record) };
+  const snapshot: ListingSnapshot = { fields: fieldHashes(record), facets: listingFacets(record) };
   if (!previous) {
     if (isNew) return { events: [{ type: 'listing.created', data: { id, record }, facets: snapshot.facets }], snapshot };
     return {
@@ -82,10 +82,10 @@ export function listingChangeEvents(
 }
 
 /** Field name → a short hash of its JSON: enough to tell a change, without keeping a copy of every record. */
-function fieldHashes(record: PropertyRecord): Record<string, string> {
+export function fieldHashes(record: object, ignored: ReadonlySet<string> = IGNORED_FIELDS): Record<string, string> {
   const hashes: Record<string, string> = {};
   for (const [field, value] of Object.entries(record)) {
-    if (IGNORED_FIELDS.has(field)) continue;
+    if (ignored.has(field)) continue;
     hashes[field] = createHash('sha256')
       .update(JSON.stringify(value ?? null))
       .digest('base64')
@@ -94,7 +94,7 @@ function fieldHashes(record: PropertyRecord): Record<string, string> {
   return hashes;
 }
 
-function facetsOf(record: PropertyRecord): EventFacets {
+export function listingFacets(record: PropertyRecord): EventFacets {
   return {
     state: record.status as ListingState,
     types: record.property_type.map((term) => term.slug),
