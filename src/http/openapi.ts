@@ -3,6 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { ERROR_STATUS } from '../lib/errors.js';
 import { ErrorBody } from './envelope.js';
+import { addOperationExamples } from './openapi-examples.js';
 
 /**
  * OpenAPI 3.1, generated from the same route schemas that validate requests and serialize responses.
@@ -39,7 +40,9 @@ export async function registerOpenApi(
       },
     },
     transformObject: (document) =>
-      'openapiObject' in document ? completeOperations(markOptionalBodies(document.openapiObject as OpenApiPaths)) : document.swaggerObject,
+      'openapiObject' in document
+        ? addOperationExamples(completeOperations(markOptionalBodies(document.openapiObject as OpenApiPaths)))
+        : document.swaggerObject,
   });
 }
 
