@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { ERROR_STATUS } from '../lib/errors.js';
 import { ErrorBody } from './envelope.js';
 import { clientSecuritySchemes, markClientScopes } from './openapi-client-scopes.js';
+import { addOperationExamples } from './openapi-examples.js';
 
 /** Machine clients' scopes (modules/api-clients): their descriptions, and the scope of each route. */
 interface ClientScopes {
@@ -51,7 +52,10 @@ export async function registerOpenApi(
     },
     transformObject: (document) =>
       'openapiObject' in document
-        ? markClientScopes(completeOperations(markOptionalBodies(document.openapiObject as OpenApiPaths)), clientScopes.scopeOf)
+        ? markClientScopes(
+            addOperationExamples(completeOperations(markOptionalBodies(document.openapiObject as OpenApiPaths))),
+            clientScopes.scopeOf,
+          )
         : document.swaggerObject,
   });
 }

@@ -22,6 +22,20 @@ describe('the API reference page', () => {
       .first()
       .click();
     await page.getByText('Example Value').first().waitFor();
+    // The examples are the document's own (src/http/openapi-examples.ts), not Swagger UI's guesses: a currency
+    // fits its pattern and the answer is the contract's envelope around the listing.
+    const operation = page.locator('.opblock.is-open').first();
+    await operation
+      .locator('pre')
+      .filter({ hasText: /"currency":\s*"USD"/ })
+      .first()
+      .waitFor();
+    await operation
+      .locator('.responses-wrapper pre')
+      .filter({ hasText: /"success":\s*true/ })
+      .first()
+      .waitFor();
+    expect(await operation.locator('.responses-wrapper pre').first().textContent()).toMatch(/"created_at":\s*"2026-01-15T09:30:00\.000Z"/);
     expect(problems()).toEqual([]);
   });
 });
