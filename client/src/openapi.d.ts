@@ -18697,7 +18697,10 @@ export interface operations {
                             created_at: string;
                             /** Format: date-time */
                             updated_at: string;
-                            /** @description The client’s secret: the `client_secret` of the token grant, or a bearer token itself. Shown only in this answer */
+                            /**
+                             * @description The client’s secret: the `client_secret` of the token grant, or a bearer token itself. Shown only in this answer
+                             * @example rak_ExampleSecretShownOnce0123456789abcdefghijk
+                             */
                             secret: string;
                         };
                         message?: string;
@@ -19066,7 +19069,10 @@ export interface operations {
                         success: boolean;
                         data: {
                             id: number;
-                            /** @description The client’s secret: the `client_secret` of the token grant, or a bearer token itself. Shown only in this answer */
+                            /**
+                             * @description The client’s secret: the `client_secret` of the token grant, or a bearer token itself. Shown only in this answer
+                             * @example rak_ExampleSecretShownOnce0123456789abcdefghijk
+                             */
                             secret: string;
                             /**
                              * Format: date-time

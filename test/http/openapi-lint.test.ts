@@ -63,8 +63,10 @@ describe('the OpenAPI document', () => {
         cwd,
         env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', DATABASE_URL: 'sqlite:./site.db', DATA_DIR: cwd },
       });
+      // Decoded as one stream: a character split between two chunks must not become two replacement characters.
       let stdout = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stdout.setEncoding('utf8');
+      child.stdout.on('data', (chunk: string) => (stdout += chunk));
       const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
       expect(code).toBe(0);
       const printed = JSON.parse(stdout) as { paths: unknown; components: unknown };

@@ -27,6 +27,7 @@ const RateLimitField = Type.Integer({ minimum: 1, maximum: 100_000, description:
 
 const SecretField = Type.String({
   pattern: '^rak_[A-Za-z0-9_-]{43}$',
+  examples: ['rak_ExampleSecretShownOnce0123456789abcdefghijk'],
   description: 'The client’s secret: the `client_secret` of the token grant, or a bearer token itself. Shown only in this answer',
 });
 
