@@ -2494,21 +2494,21 @@ export interface paths {
         };
         /**
          * One webhook endpoint (administrator)
-         * @description Administrators only (others → 403); an unknown id → 404.
+         * @description Administrators (others → 403), and machine clients with `webhooks:manage` for the endpoints they made; an unknown id, or to a client another owner’s, → 404.
          */
         get: operations["getWebhooksById"];
         put?: never;
         post?: never;
         /**
          * Delete a webhook endpoint (administrator)
-         * @description Deletes it with its deliveries: waiting ones are not sent. Administrators only (others → 403); an unknown id → 404.
+         * @description Deletes it with its deliveries: waiting ones are not sent. Administrators (others → 403), and machine clients with `webhooks:manage` for the endpoints they made; an unknown id, or to a client another owner’s, → 404.
          */
         delete: operations["deleteWebhooksById"];
         options?: never;
         head?: never;
         /**
          * Change a webhook endpoint (administrator)
-         * @description Any of `url`, `events`, `filter` (null removes it), `description`, `enabled`; at least one. New events are queued under the new settings; queued ones keep theirs. `enabled: true` enables an endpoint disabled for a 410 or five days of failures again, and its waiting deliveries resume in order. Administrators only (others → 403); an unknown id → 404.
+         * @description Any of `url`, `events`, `filter` (null removes it), `description`, `enabled`; at least one. New events are queued under the new settings; queued ones keep theirs. `enabled: true` enables an endpoint disabled for a 410 or five days of failures again, and its waiting deliveries resume in order. Administrators (others → 403), and machine clients with `webhooks:manage` for the endpoints they made; an unknown id, or to a client another owner’s, → 404.
          */
         patch: operations["patchWebhooksById"];
         trace?: never;
@@ -2524,7 +2524,7 @@ export interface paths {
         put?: never;
         /**
          * Give a webhook endpoint a new signing secret (administrator)
-         * @description The new secret is shown only in this answer. For 24 hours (`previous_secret_expires_at`) deliveries carry two signatures, the new secret’s and the old one’s, space-separated in `webhook-signature`, so the receiver can switch without missing one. Administrators only (others → 403); an unknown id → 404.
+         * @description The new secret is shown only in this answer. For 24 hours (`previous_secret_expires_at`) deliveries carry two signatures, the new secret’s and the old one’s, space-separated in `webhook-signature`, so the receiver can switch without missing one. Administrators (others → 403), and machine clients with `webhooks:manage` for the endpoints they made; an unknown id, or to a client another owner’s, → 404.
          */
         post: operations["postWebhooksByIdRotateSecret"];
         delete?: never;
@@ -2544,7 +2544,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test event to a webhook endpoint now (administrator)
-         * @description POSTs `{"type": "webhook.test", …}`, signed like every delivery, through the same checks (no redirect followed, private addresses refused, WEBHOOK_TIMEOUT_MS), and answers how the receiver answered: 200 whatever it said. Nothing is queued or retried. Administrators only (others → 403); an unknown id → 404.
+         * @description POSTs `{"type": "webhook.test", …}`, signed like every delivery, through the same checks (no redirect followed, private addresses refused, WEBHOOK_TIMEOUT_MS), and answers how the receiver answered: 200 whatever it said. Nothing is queued or retried. Administrators (others → 403), and machine clients with `webhooks:manage` for the endpoints they made; an unknown id, or to a client another owner’s, → 404.
          */
         post: operations["postWebhooksByIdTest"];
         delete?: never;
@@ -2562,7 +2562,7 @@ export interface paths {
         };
         /**
          * A webhook endpoint’s deliveries, newest first (administrator)
-         * @description Each delivery of an event to the endpoint: its event (`id`, `type`, `sequence`), status, attempts, the last answer’s status and first 256 bytes, the last attempt’s latency or error, and when it is tried next. Paged (`page`, `per_page` ≤ 100); `status` keeps one status. Administrators only (others → 403); an unknown id → 404.
+         * @description Each delivery of an event to the endpoint: its event (`id`, `type`, `sequence`), status, attempts, the last answer’s status and first 256 bytes, the last attempt’s latency or error, and when it is tried next. Paged (`page`, `per_page` ≤ 100); `status` keeps one status. Administrators (others → 403), and machine clients with `webhooks:manage` for the endpoints they made; an unknown id, or to a client another owner’s, → 404.
          */
         get: operations["getWebhooksByIdDeliveries"];
         put?: never;
@@ -2604,7 +2604,7 @@ export interface paths {
         put?: never;
         /**
          * Send every matching event since a sequence number again (administrator)
-         * @description Queues a new delivery of every kept event whose `sequence` is `from_sequence` or later and that the endpoint wants now (its `events` and `filter`), in sequence order: they go out in order per listing, with the same `webhook-id` as the first time. Events are kept 7 days: `first_kept_sequence` tells where the kept ones start. Deliveries wait while the endpoint is disabled. Administrators only (others → 403); an unknown id → 404.
+         * @description Queues a new delivery of every kept event whose `sequence` is `from_sequence` or later and that the endpoint wants now (its `events` and `filter`), in sequence order: they go out in order per listing, with the same `webhook-id` as the first time. Events are kept 7 days: `first_kept_sequence` tells where the kept ones start. Deliveries wait while the endpoint is disabled. Administrators (others → 403), and machine clients with `webhooks:manage` for the endpoints they made; an unknown id, or to a client another owner’s, → 404.
          */
         post: operations["postWebhooksByIdReplay"];
         delete?: never;
@@ -3761,10 +3761,10 @@ export interface components {
             previous_secret_expires_at: string | null;
             owner: {
                 /**
-                 * @description An administrator’s account (machine clients will be another type)
-                 * @enum {string}
+                 * @description `user`: an administrator’s account; `client`: a machine client (docs/api.md 17), which sees only its own
+                 * @enum {unknown}
                  */
-                type: "user";
+                type: "user" | "client";
                 id: number;
             };
             /** Format: date-time */
@@ -17763,10 +17763,10 @@ export interface operations {
                             previous_secret_expires_at: string | null;
                             owner: {
                                 /**
-                                 * @description An administrator’s account (machine clients will be another type)
-                                 * @enum {string}
+                                 * @description `user`: an administrator’s account; `client`: a machine client (docs/api.md 17), which sees only its own
+                                 * @enum {unknown}
                                  */
-                                type: "user";
+                                type: "user" | "client";
                                 id: number;
                             };
                             /** Format: date-time */

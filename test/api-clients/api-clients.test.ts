@@ -273,6 +273,41 @@ describeEachDialect('machine clients (%s)', (dialect) => {
     });
   });
 
+  describe('webhook endpoints', () => {
+    it('are owned by the client that makes them: it sees only its own, administrators see all', async () => {
+      const hook = { url: 'https://crm.example.com/hooks', events: ['listing.created'] };
+      const mine = await newClient({ scopes: ['webhooks:manage'] });
+      const theirs = await newClient({ scopes: ['webhooks:manage'] });
+      const made = await call('POST', '/webhooks', hook, bearer(mine.secret));
+      expect(made.statusCode, made.body).toBe(201);
+      const endpoint = made.json().data;
+      expect(endpoint.owner).toEqual({ type: 'client', id: mine.id });
+      const byAdmin = (await call('POST', '/webhooks', hook)).json().data;
+
+      const listed = (await call('GET', '/webhooks', undefined, bearer(mine.secret))).json().data;
+      expect(listed.webhooks.map((w: { id: number }) => w.id)).toEqual([endpoint.id]);
+      expect((await call('GET', '/webhooks', undefined, bearer(theirs.secret))).json().data.webhooks).toEqual([]);
+      for (const [method, url] of [
+        ['GET', `/webhooks/${endpoint.id}`],
+        ['PATCH', `/webhooks/${endpoint.id}`],
+        ['DELETE', `/webhooks/${endpoint.id}`],
+        ['GET', `/webhooks/${endpoint.id}/deliveries`],
+        ['POST', `/webhooks/${endpoint.id}/replay`],
+      ] as const) {
+        const payload = method === 'PATCH' ? { enabled: false } : method === 'POST' ? { from_sequence: 0 } : undefined;
+        expect((await call(method, url, payload, bearer(theirs.secret))).statusCode, `${method} ${url}`).toBe(404);
+      }
+      expect((await call('GET', `/webhooks/${byAdmin.id}`, undefined, bearer(mine.secret))).statusCode).toBe(404);
+      expect((await call('GET', `/webhooks/${endpoint.id}`, undefined, bearer(mine.secret))).statusCode).toBe(200);
+      const all = (await call('GET', '/webhooks')).json().data.webhooks.map((w: { id: number }) => w.id);
+      expect(all).toEqual(expect.arrayContaining([endpoint.id, byAdmin.id]));
+      // Without the scope, no webhook route at all.
+      const reader = await newClient({ scopes: ['listings:read'] });
+      expect((await call('GET', '/webhooks', undefined, bearer(reader.secret))).statusCode).toBe(403);
+      for (const { id } of [endpoint, byAdmin]) await call('DELETE', `/webhooks/${id}`);
+    });
+  });
+
   describe('addresses, budgets and attribution', () => {
     it('refuses a call from an address outside the allow-list, an IPv4 address mapped to IPv6 included', async () => {
       const client = await newClient({ allowed_addresses: ['10.0.0.0/8', '2001:db8::/32'] });

@@ -9,8 +9,8 @@ export interface WebhooksTables {
   webhook_snapshots: WebhookSnapshotsTable;
 }
 
-/** Who may own an endpoint: an administrator's account now; a machine client later (issue 43 item 1). */
-type WebhookOwnerType = 'user';
+/** Who owns an endpoint: an administrator's account (`users.id`) or a machine client (`api_clients.id`). */
+type WebhookOwnerType = 'user' | 'client';
 
 export type WebhookDisabledReason = 'gone' | 'failing' | 'manual';
 

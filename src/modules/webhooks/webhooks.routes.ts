@@ -25,11 +25,17 @@ const administrator = { auth: ['administrator'] } as const;
 const security = [{ bearer: [] }];
 const tags = ['webhooks'];
 const EmptyBody = Type.Object({}, { additionalProperties: false });
-const ACCESS = 'Administrators only (others → 403); an unknown id → 404.';
+const ACCESS =
+  'Administrators (others → 403), and machine clients with `webhooks:manage` for the endpoints they made; an unknown id, or to a client another owner’s, → 404.';
 
 /** Outbound webhook endpoints (docs/api.md, "Webhooks"; docs/webhooks.md). */
 export async function webhookRoutes(app: FastifyInstance, { webhooks }: { webhooks: WebhooksService }) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  // A machine client manages only the endpoints it made (docs/api.md 17): another's is a 404 on every route with an id.
+  api.addHook('preHandler', async (request) => {
+    const { id } = request.params as { id?: number };
+    if (request.user?.client && id !== undefined) await webhooks.assertVisible(request.user, id);
+  });
 
   api.post(
     '/webhooks',
@@ -70,7 +76,7 @@ export async function webhookRoutes(app: FastifyInstance, { webhooks }: { webhoo
         response: { 200: Envelope(WebhookList), ...errorResponses(400, 401, 403, 429) },
       },
     },
-    async () => ({ success: true, data: await webhooks.list() }),
+    async (request) => ({ success: true, data: await webhooks.list(callerOf(request)) }),
   );
 
   api.get(

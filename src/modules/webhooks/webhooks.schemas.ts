@@ -121,7 +121,9 @@ export const WebhookEndpoint = Type.Object(
     ),
     owner: Type.Object(
       {
-        type: Type.Literal('user', { description: 'An administrator’s account (machine clients will be another type)' }),
+        type: Type.Enum(['user', 'client'], {
+          description: '`user`: an administrator’s account; `client`: a machine client (docs/api.md 17), which sees only its own',
+        }),
         id: Type.Integer(),
       },
       { additionalProperties: false },

@@ -38,7 +38,7 @@ const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
 /**
  * Webhook endpoints (docs/api.md, "Webhooks"): administrators make, change, rotate, test and delete them (the
  * routes say who may; endpoints are owned by the administrator who made one, and any administrator manages
- * every one). Machine clients (issue 43 item 1) will own endpoints through `owner_type`.
+ * every one). A machine client with the `webhooks:manage` scope owns the endpoints it makes and sees only those.
  */
 export class WebhooksService {
   constructor(
@@ -60,8 +60,7 @@ export class WebhooksService {
         events: JSON.stringify(input.events),
         filter: filterText(input.filter),
         secret,
-        owner_type: 'user',
-        owner_id: caller.id,
+        ...ownerOf(caller),
         created_at: at,
         updated_at: at,
       });
@@ -69,13 +68,20 @@ export class WebhooksService {
     return { ...toWebhookEndpoint(row), secret };
   }
 
-  async list(): Promise<WebhookListRecord> {
-    const rows = await repository.findEndpoints(this.db);
+  /** Every endpoint for an administrator; a machine client's own only. */
+  async list(caller: AuthUser): Promise<WebhookListRecord> {
+    const rows = (await repository.findEndpoints(this.db)).filter((row) => isVisibleTo(caller, row));
     return { webhooks: rows.map(toWebhookEndpoint), total_webhooks: rows.length };
   }
 
   async get(id: number): Promise<WebhookEndpointRecord> {
     return toWebhookEndpoint(await this.found(id));
+  }
+
+  /** Another owner's endpoint is, to a machine client, one that does not exist: 404. */
+  async assertVisible(caller: AuthUser, id: number): Promise<void> {
+    const row = await repository.findEndpoint(this.db, id);
+    if (row && !isVisibleTo(caller, row)) throw AppError.notFound();
   }
 
   async update(id: number, input: UpdateWebhookInput, now = new Date()): Promise<WebhookEndpointRecord> {
@@ -234,4 +240,12 @@ export class WebhooksService {
 function filterText(filter: WebhookFilterInput | null | undefined): string | null {
   if (!filter || Object.keys(filter).length === 0) return null;
   return JSON.stringify(filter);
+}
+
+function ownerOf(caller: AuthUser): Pick<WebhookEndpointRow, 'owner_type' | 'owner_id'> {
+  return caller.client ? { owner_type: 'client', owner_id: caller.client.id } : { owner_type: 'user', owner_id: caller.id };
+}
+
+function isVisibleTo(caller: AuthUser, row: WebhookEndpointRow): boolean {
+  return !caller.client || (row.owner_type === 'client' && row.owner_id === caller.client.id);
 }
