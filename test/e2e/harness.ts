@@ -42,6 +42,7 @@ export const MAIN_PAGES: [string, string][] = [
   ['/imports', 'Imports'],
   ['/brand', 'Website brand'],
   ['/webhooks', 'Webhooks'],
+  ['/api-clients', 'API clients'],
 ];
 
 export interface E2eServer {

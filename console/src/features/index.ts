@@ -1,4 +1,5 @@
 import { agencyFeature } from './agency';
+import { apiClientsFeature } from './api-clients';
 import { authFeature } from './auth';
 import { billingAdminFeature } from './billing-admin';
 import { brandFeature } from './brand';
@@ -47,5 +48,6 @@ export const FEATURES: readonly ConsoleFeature[] = [
   brandFeature,
   redirectsFeature,
   webhooksFeature,
+  apiClientsFeature,
   authFeature,
 ];
