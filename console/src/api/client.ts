@@ -2,13 +2,12 @@
  * The console's one way to call the API: the contract's envelope unwrapped, its errors as ApiError, the
  * access token (kept in memory only) sent as a Bearer token and renewed once, transparently, when the API
  * says it expired. The renewal uses the refresh token in its HttpOnly cookie (api/session.ts), which page
- * script never sees.
+ * script never sees. The records' types come from the API's OpenAPI document (@realty-api/client).
  */
+import type { AnswerData, Schemas } from '@realty-api/client';
 
-export interface FieldError {
-  field: string;
-  message: string;
-}
+/** One field's problem in an error answer (the document's `ErrorBody.errors`). */
+export type FieldError = NonNullable<Schemas['ErrorBody']['errors']>[number];
 
 /** An answer of the API with `success: false`, or a network failure (status 0). */
 export class ApiError extends Error {
@@ -26,14 +25,8 @@ export class ApiError extends Error {
   }
 }
 
-export interface Pagination {
-  total_records: number;
-  total_pages: number;
-  current_page: number;
-  per_page: number;
-  has_next_page: boolean;
-  has_previous_page: boolean;
-}
+/** The paging block of every paged list answer (docs/api.md 0.4), as GET /users/leads gives it. */
+export type Pagination = AnswerData<'/realty-api/v1/users/leads', 'get'>['pagination'];
 
 type QueryValue = string | number | boolean | null | undefined | readonly (string | number)[];
 
