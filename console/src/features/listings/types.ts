@@ -29,5 +29,8 @@ export type AgentSummary = Pick<Schemas['Property']['agents'][number], 'id' | 'n
 /** A listing as GET /properties/{id} answers it (the full record). */
 export type ListingRecord = Schemas['Property'];
 
+/** A listing as the lists answer it (GET /users/my-properties): no description, floor plans or attachments. */
+export type ListingSummary = Schemas['PropertySummary'];
+
 /** A term of a taxonomy listing (docs/api.md 1.1); a place's centre (1.3) is set by an administrator, or its listings' mean. */
 export type TermRecord = Schemas['Term'];
