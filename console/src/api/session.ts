@@ -66,7 +66,7 @@ class Session {
   }
 
   private async start(route: string, body: Record<string, string>): Promise<Identity> {
-    const result = await api<Identity & TokenAnswer>(route, { method: 'POST', body: { ...body, session: 'cookie' } });
+    const result = await api<Schemas['LoginResult']>(route, { method: 'POST', body: { ...body, session: 'cookie' } });
     this.accessToken = result.token;
     this.user = pickIdentity(result);
     this.restored = Promise.resolve(true);
@@ -97,7 +97,7 @@ class Session {
 
   async reloadIdentity(): Promise<void> {
     try {
-      this.user = pickIdentity(await api<Identity>('/users/me'));
+      this.user = pickIdentity(await api<Schemas['UserProfile']>('/users/me'));
       this.changed();
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) this.forget();
