@@ -22,6 +22,16 @@ export type AnswerData<P extends keyof paths, M extends keyof paths[P]> = paths[
     ? D
     : never;
 
+/**
+ * The JSON request body of an operation: `RequestBody<'/realty-api/v1/notifications', 'post'>` is a broadcast's
+ * title, message, type and target.
+ */
+export type RequestBody<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends {
+  requestBody?: { content: { 'application/json': infer B } };
+}
+  ? B
+  : never;
+
 /** What every successful answer is wrapped in (docs/api.md 0.2). */
 export interface Envelope<T> {
   success: true;

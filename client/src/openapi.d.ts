@@ -2802,7 +2802,8 @@ export interface components {
             phone: string;
             mobile: string;
             whatsapp: string;
-            role: string;
+            /** @enum {unknown} */
+            role: "administrator" | "manager" | "agency" | "agent" | "owner" | "seller" | "buyer";
             /** @description ISO 8601 UTC */
             registered_date: string;
             agent_id: number | null;
@@ -2838,7 +2839,8 @@ export interface components {
             phone: string;
             mobile: string;
             whatsapp: string;
-            role: string;
+            /** @enum {unknown} */
+            role: "administrator" | "manager" | "agency" | "agent" | "owner" | "seller" | "buyer";
             /** @description ISO 8601 UTC */
             registered_date: string;
             agent_id: number | null;
@@ -2917,7 +2919,8 @@ export interface components {
             properties_count: string;
             /** @description Favorite listings of the user, as a decimal string (the Houzez shape, docs/api.md 3.1) */
             favorites: string;
-            role: string;
+            /** @enum {unknown} */
+            role: "administrator" | "manager" | "agency" | "agent" | "owner" | "seller" | "buyer";
             bio: string;
             website: string;
             /** @description Preferred language (en, ar, es, fr) or "" */
@@ -2940,7 +2943,8 @@ export interface components {
             user_id: number;
             display_name: string;
             avatar_url: string;
-            role: string;
+            /** @enum {unknown} */
+            role: "administrator" | "manager" | "agency" | "agent" | "owner" | "seller" | "buyer";
             agent_id: number | null;
             agency_id: number | null;
             /** @description ISO 8601 UTC */
@@ -5479,7 +5483,8 @@ export interface operations {
                         success: boolean;
                         data: {
                             user_id: number;
-                            role: string;
+                            /** @enum {unknown} */
+                            role: "administrator" | "manager" | "agency" | "agent" | "owner" | "seller" | "buyer";
                             /** @description ISO 8601 UTC */
                             token_expires_at: string;
                         };

@@ -2,6 +2,7 @@
  * The console's formatting of amounts, prices, numbers and dates in the reader's language (always the page's
  * i18n language): Arabic gets Arabic-Indic digits, French its spaces, and so on. Pure functions of their inputs.
  */
+import type { Schemas } from '@realty-api/client';
 
 /** How many decimals an amount shows; the currency's own by default. */
 export interface FractionDigits {
@@ -22,13 +23,9 @@ export function formatMoney(amount: number, currency: string, language: string, 
   }
 }
 
-/** What a listing says of its price (docs/api.md 4.1). */
-export interface ListingPrice {
-  price: number | null | undefined;
-  currency: string;
-  price_prefix?: string | null;
-  price_postfix?: string | null;
-}
+/** What a listing says of its price (docs/api.md 4.1); the prefix and postfix may be left out. */
+export type ListingPrice = Pick<Schemas['PropertySummary'], 'price' | 'currency'> &
+  Partial<Pick<Schemas['PropertySummary'], 'price_prefix' | 'price_postfix'>>;
 
 /**
  * The prefixes and postfixes agents write most (Houzez's own suggestions among them), by their folded text →

@@ -2,13 +2,14 @@
  * The console's one way to call the API: the contract's envelope unwrapped, its errors as ApiError, the
  * access token (kept in memory only) sent as a Bearer token and renewed once, transparently, when the API
  * says it expired. The renewal uses the refresh token in its HttpOnly cookie (api/session.ts), which page
- * script never sees.
+ * script never sees. The records' types come from the API's OpenAPI document (@realty-api/client).
  */
+import type { AnswerData, Schemas } from '@realty-api/client';
+import { common } from '../i18n/common';
+import { isLanguage } from '../i18n/languages';
 
-export interface FieldError {
-  field: string;
-  message: string;
-}
+/** One field's problem in an error answer (the document's `ErrorBody.errors`). */
+export type FieldError = NonNullable<Schemas['ErrorBody']['errors']>[number];
 
 /** An answer of the API with `success: false`, or a network failure (status 0). */
 export class ApiError extends Error {
@@ -26,14 +27,8 @@ export class ApiError extends Error {
   }
 }
 
-export interface Pagination {
-  total_records: number;
-  total_pages: number;
-  current_page: number;
-  per_page: number;
-  has_next_page: boolean;
-  has_previous_page: boolean;
-}
+/** The paging block of every paged list answer (docs/api.md 0.4), as GET /users/leads gives it. */
+export type Pagination = AnswerData<'/realty-api/v1/users/leads', 'get'>['pagination'];
 
 type QueryValue = string | number | boolean | null | undefined | readonly (string | number)[];
 
@@ -77,6 +72,15 @@ function queryString(query: Record<string, QueryValue>): string {
   return search ? `?${search}` : '';
 }
 
+/**
+ * A message of the console's own (no answer of the API to carry one) in the console's language; the shared
+ * catalogue is read directly, since this module sits below React and i18next.
+ */
+function ownMessage(key: 'network_error' | 'unreadable_answer', status = 0): string {
+  const language = settings.language();
+  return (common[isLanguage(language) ? language : 'en'][key] ?? key).replace('{{status}}', String(status));
+}
+
 /** Codes of a 401 after which a renewed access token may succeed. */
 const RENEWABLE = new Set(['token_expired', 'invalid_token']);
 
@@ -118,7 +122,7 @@ async function send(path: string, { method = 'GET', query, body, signal, cache }
     });
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    throw new ApiError(0, 'network_error', 'The server could not be reached.');
+    throw new ApiError(0, 'network_error', ownMessage('network_error'));
   }
 }
 
@@ -136,7 +140,7 @@ async function unwrap<T>(response: Response): Promise<T> {
   try {
     body = await response.json();
   } catch {
-    throw new ApiError(response.status, 'invalid_response', `The server answered ${response.status} without a readable body.`);
+    throw new ApiError(response.status, 'invalid_response', ownMessage('unreadable_answer', response.status));
   }
   if (response.ok && body.success !== false) return body.data as T;
   // Term listings answer "no records" with 200 and success false (docs/api.md 0.2): that is an empty list.

@@ -1,26 +1,14 @@
+import type { Schemas } from '@realty-api/client';
+
 /**
  * A review as GET /users/reviews and GET /users/reviews-received answer it (docs/api.md 6.1, `UserReview`): the
  * review with what it is about. The buyers' "My reviews" and the owners' "Reviews received" read the same record.
  */
 
-export const REVIEW_TARGET_TYPES = ['property', 'agent', 'agency'] as const;
-export type ReviewTargetType = (typeof REVIEW_TARGET_TYPES)[number];
+export type ReviewTargetType = Schemas['UserReview']['target_type'];
+export const REVIEW_TARGET_TYPES = ['property', 'agent', 'agency'] as const satisfies readonly ReviewTargetType[];
 
-export interface UserReview {
-  id: number;
-  target_type: ReviewTargetType;
-  target_id: number;
-  /** The listing's title or the agent's or agency's name; null when the target is gone or hidden from the caller. */
-  target_title: string | null;
-  rating: number;
-  title: string;
-  content: string;
-  likes: number;
-  dislikes: number;
-  /** Once the author's account is deleted the API names them "Deleted user" (localized) with a null id. */
-  author: { id: number | null; display_name: string; avatar_url: string | null };
-  created_at: string;
-}
+export type UserReview = Schemas['UserReview'];
 
 /** A rating as a whole number of stars from 0 to 5 (the API's ratings are integers 1–5; anything else is clamped). */
 export function starCount(rating: number): number {

@@ -1,23 +1,15 @@
+import type { Schemas } from '@realty-api/client';
 import { api, ApiError, configureClient } from './client';
 
 /** The signed-in user as the console needs it: the login result's identity (docs/api.md 2.1). */
-export interface Identity {
-  user_id: number;
-  email: string;
-  username: string;
-  display_name: string;
-  avatar_url: string;
-  role: Role;
-  agent_id: number | null;
-  agency_id: number | null;
-}
+export type Identity = Pick<
+  Schemas['LoginResult'],
+  'user_id' | 'email' | 'username' | 'display_name' | 'avatar_url' | 'role' | 'agent_id' | 'agency_id'
+>;
 
-export type Role = 'administrator' | 'manager' | 'agency' | 'agent' | 'owner' | 'seller' | 'buyer';
+export type Role = Schemas['LoginResult']['role'];
 
-interface TokenAnswer {
-  token: string;
-  expires_in: number;
-}
+type TokenAnswer = Pick<Schemas['TokenPair'], 'token' | 'expires_in'>;
 
 type Listener = () => void;
 
@@ -74,7 +66,7 @@ class Session {
   }
 
   private async start(route: string, body: Record<string, string>): Promise<Identity> {
-    const result = await api<Identity & TokenAnswer>(route, { method: 'POST', body: { ...body, session: 'cookie' } });
+    const result = await api<Schemas['LoginResult']>(route, { method: 'POST', body: { ...body, session: 'cookie' } });
     this.accessToken = result.token;
     this.user = pickIdentity(result);
     this.restored = Promise.resolve(true);
@@ -105,7 +97,7 @@ class Session {
 
   async reloadIdentity(): Promise<void> {
     try {
-      this.user = pickIdentity(await api<Identity>('/users/me'));
+      this.user = pickIdentity(await api<Schemas['UserProfile']>('/users/me'));
       this.changed();
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) this.forget();

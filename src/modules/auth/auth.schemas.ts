@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { ROLES } from '../../db/schema/index.js';
 import { REFRESH_COOKIE_NAME, SESSION_MODES } from './refresh-cookie.js';
 
 /**
@@ -46,7 +47,7 @@ export const LoginResult = Type.Object(
     phone: Type.String(),
     mobile: Type.String(),
     whatsapp: Type.String(),
-    role: Type.String(),
+    role: Type.Enum([...ROLES]),
     registered_date: Type.String({ description: 'ISO 8601 UTC' }),
     agent_id: Type.Union([Type.Integer(), Type.Null()]),
     agency_id: Type.Union([Type.Integer(), Type.Null()]),
@@ -127,7 +128,7 @@ export type TokenPairRecord = Static<typeof TokenPair>;
 
 export const TokenValidity = Type.Object({
   user_id: Type.Integer(),
-  role: Type.String(),
+  role: Type.Enum([...ROLES]),
   token_expires_at: Type.String({ description: 'ISO 8601 UTC' }),
 });
 

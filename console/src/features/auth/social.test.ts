@@ -1,7 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { providerAnswer, providerSignInUrl, type SocialConfig } from './social';
 
-const config: SocialConfig = { google: { enabled: true, client_id: 'web.apps.example' }, facebook: { enabled: true, app_id: '1234' } };
+const config: SocialConfig = {
+  google: { enabled: true, client_id: 'web.apps.example' },
+  facebook: { enabled: true, app_id: '1234' },
+  available_providers: ['google', 'facebook'],
+};
 
 /** sessionStorage as the browser has it, for the node test run. */
 function memoryStorage(): Storage {

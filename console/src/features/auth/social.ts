@@ -1,8 +1,7 @@
 /** GET /social/config (docs/api.md 2.2). */
-export interface SocialConfig {
-  google: { enabled: boolean; client_id: string | null };
-  facebook: { enabled: boolean; app_id: string | null };
-}
+import type { AnswerData } from '@realty-api/client';
+
+export type SocialConfig = AnswerData<'/realty-api/v1/social/config', 'get'>;
 
 export type Provider = 'google' | 'facebook';
 

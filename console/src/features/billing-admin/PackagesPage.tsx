@@ -1,3 +1,4 @@
+import type { AnswerData } from '@realty-api/client';
 import { type HttpError, useCustom, useDelete, useList, useUpdate } from '@refinedev/core';
 import { useForm } from '@refinedev/react-hook-form';
 import { useState } from 'react';
@@ -18,7 +19,10 @@ export default function PackagesPage() {
     pagination: { mode: 'off' },
     meta: { query: { include_hidden: true } },
   });
-  const settings = useCustom<{ currency: string }>({ url: '/payments/settings', method: 'get' });
+  const settings = useCustom<Pick<AnswerData<'/realty-api/v1/payments/settings', 'get'>, 'currency'>>({
+    url: '/payments/settings',
+    method: 'get',
+  });
   const currency = settings.result?.data?.currency ?? 'USD';
   const [editing, setEditing] = useState<PackageRecord | 'new' | null>(null);
   const [outcome, setOutcome] = useState<Outcome>(null);

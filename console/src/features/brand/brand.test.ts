@@ -25,6 +25,7 @@ const RECORD: SiteSettingsRecord = {
   hero_image_id: 7,
   hero_image_url: 'https://realty.example/uploads/hero-large.jpg',
   home_sections: ['search', 'featured', 'newest', 'cities'],
+  submission_fields: [],
   updated_at: null,
 };
 

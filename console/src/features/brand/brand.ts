@@ -3,25 +3,13 @@
  * values ↔ the record and the PUT body, the home sections' order, and the contrast rules the API applies to the
  * colours (WCAG 2 relative luminance), so that the live preview warns before the API refuses.
  */
+import type { Schemas } from '@realty-api/client';
 
-const HOME_SECTIONS = ['search', 'featured', 'newest', 'cities'] as const;
-export type HomeSection = (typeof HOME_SECTIONS)[number];
+export type HomeSection = Schemas['SiteSettings']['home_sections'][number];
+const HOME_SECTIONS = ['search', 'featured', 'newest', 'cities'] as const satisfies readonly HomeSection[];
 
-export interface SiteSettingsRecord {
-  site_name: string;
-  tagline: string;
-  logo_id: number | null;
-  logo_url: string | null;
-  primary_color: string;
-  accent_color: string;
-  contact_email: string;
-  contact_phone: string;
-  contact_address: string;
-  hero_image_id: number | null;
-  hero_image_url: string | null;
-  home_sections: HomeSection[];
-  updated_at: string | null;
-}
+/** The site's settings as GET /site-settings answers them. */
+export type SiteSettingsRecord = Schemas['SiteSettings'];
 
 /** One row of the sections editor: a section, in its place, shown or not. */
 export interface SectionRow {
@@ -151,11 +139,7 @@ export function isPictureFile(file: { type: string }): boolean {
 }
 
 /** The answer of POST /media/upload, as much as this page reads. */
-export interface UploadedMedia {
-  id: number;
-  url: string;
-  sizes?: Partial<Record<'thumbnail' | 'medium' | 'large', { url: string; width: number; height: number }>>;
-}
+export type UploadedMedia = Pick<Schemas['Media'], 'id' | 'url' | 'sizes'>;
 
 /** A picture of the brand as the page shows it: its media id and the URL to show (the size the website uses). */
 export interface BrandPicture {

@@ -1,4 +1,7 @@
+import type { AnswerData, RequestBody, Schemas } from '@realty-api/client';
+
 /** Notification types (docs/api.md 8); an administrator's message is usually `system`. */
+
 export const NOTIFICATION_TYPES = [
   'system',
   'property_approved',
@@ -11,9 +14,17 @@ export const NOTIFICATION_TYPES = [
   'membership_expiring',
   'membership_expired',
   'payment_received',
-] as const;
+] as const satisfies readonly Schemas['Notification']['type'][];
 
-export const ROLES = ['administrator', 'manager', 'agency', 'agent', 'owner', 'seller', 'buyer'] as const;
+export const ROLES = [
+  'administrator',
+  'manager',
+  'agency',
+  'agent',
+  'owner',
+  'seller',
+  'buyer',
+] as const satisfies readonly Schemas['UserProfile']['role'][];
 
 type Target = 'user' | 'role' | 'all';
 
@@ -29,14 +40,7 @@ export interface BroadcastFormValues {
 export const EMPTY_BROADCAST: BroadcastFormValues = { title: '', message: '', type: 'system', target: 'all', user_id: '', role: 'buyer' };
 
 /** The body of POST /notifications: exactly one target, as the API requires. */
-export interface BroadcastBody {
-  title: string;
-  message: string;
-  type: BroadcastFormValues['type'];
-  user_id?: number;
-  role?: BroadcastFormValues['role'];
-  all?: true;
-}
+export type BroadcastBody = RequestBody<'/realty-api/v1/notifications', 'post'>;
 
 export function formToBroadcastBody(values: BroadcastFormValues): BroadcastBody {
   const body: BroadcastBody = { title: values.title.trim(), message: values.message.trim(), type: values.type };
@@ -47,24 +51,10 @@ export function formToBroadcastBody(values: BroadcastFormValues): BroadcastBody 
 }
 
 /** The answer of POST /notifications. */
-export interface BroadcastAnswer {
-  created: number;
-  queued: boolean;
-  broadcast_id?: number;
-}
+export type BroadcastAnswer = AnswerData<'/realty-api/v1/notifications', 'post'>;
 
 /** A message of the outbox (GET /notifications/deliveries). */
-export interface DeliveryRecord {
-  id: number;
-  channel: string;
-  status: 'pending' | 'sent' | 'dead';
-  attempts: number;
-  last_error: string | null;
-  idempotency_key: string;
-  created_at: string;
-  available_at: string;
-  sent_at: string | null;
-}
+export type DeliveryRecord = AnswerData<'/realty-api/v1/notifications/deliveries', 'get'>['deliveries'][number];
 
 /** Which dead messages POST /notifications/deliveries/retry sends again: the page's channel, or all of them. */
 export function retryAllBody(channel: string): { channel?: string } {
@@ -72,6 +62,4 @@ export function retryAllBody(channel: string): { channel?: string } {
 }
 
 /** The answer of POST /notifications/deliveries/retry: how many dead messages went back to the queue. */
-export interface RetryAllAnswer {
-  retried: number;
-}
+export type RetryAllAnswer = AnswerData<'/realty-api/v1/notifications/deliveries/retry', 'post'>;

@@ -6,6 +6,7 @@ import {
   formatMonth,
   hasValues,
   LISTING_STATES,
+  type ListingStatesAnswer,
   listingStatesData,
   monthsBetween,
   revenueData,
@@ -16,7 +17,9 @@ const upper = (value: string) => value.toUpperCase();
 
 describe('listingStatesData', () => {
   it('gives every state in lifecycle order, 0 for missing ones, unknown states after', () => {
-    const data = listingStatesData({ total: 9, states: { sold: 2, pending: 3, publish: 4, archived: 1 } }, upper, 'Listings');
+    // An answer of a later API, with a state this console does not know and without some it does.
+    const states = { sold: 2, pending: 3, publish: 4, archived: 1 } as unknown as ListingStatesAnswer['states'];
+    const data = listingStatesData({ total: 9, states }, upper, 'Listings');
     expect(data.keys).toEqual([...LISTING_STATES, 'archived']);
     expect(data.labels[1]).toBe('PENDING');
     expect(data.series).toHaveLength(1);

@@ -3,37 +3,28 @@
  * table reads: labels along one axis, one series of numbers per line or bar set. Formatting of labels is
  * left to functions passed in, so these stay independent of the language.
  */
-
-export const LISTING_STATES = ['draft', 'pending', 'publish', 'on_hold', 'disapproved', 'expired', 'sold'] as const;
-type ListingState = (typeof LISTING_STATES)[number];
+import type { AnswerData } from '@realty-api/client';
 
 /** GET /stats/listings */
-export interface ListingStatesAnswer {
-  total: number;
-  states: Partial<Record<ListingState, number>> & Record<string, number>;
-}
+export type ListingStatesAnswer = AnswerData<'/realty-api/v1/stats/listings', 'get'>;
+
+export const LISTING_STATES = [
+  'draft',
+  'pending',
+  'publish',
+  'on_hold',
+  'disapproved',
+  'expired',
+  'sold',
+] as const satisfies readonly (keyof ListingStatesAnswer['states'])[];
 
 /** GET /stats/activity */
-export interface ActivityAnswer {
-  from: string;
-  to: string;
-  days: { date: string; listings: number; leads: number }[];
-  totals: { listings: number; leads: number };
-}
-
-interface Sums {
-  invoices: number;
-  amount: number;
-  tax: number;
-  total: number;
-}
+export type ActivityAnswer = AnswerData<'/realty-api/v1/stats/activity', 'get'>;
 
 /** GET /stats/revenue */
-export interface RevenueAnswer {
-  from: string;
-  to: string;
-  currencies: (Sums & { currency: string; months: (Sums & { month: string })[] })[];
-}
+export type RevenueAnswer = AnswerData<'/realty-api/v1/stats/revenue', 'get'>;
+/** The sums of a month's invoices a revenue chart can show. */
+type Measure = Exclude<keyof RevenueAnswer['currencies'][number]['months'][number], 'month'>;
 
 /** One named set of values, aligned with the chart's labels. `key` is stable (a state, a measure, a currency). */
 interface Series {
@@ -54,12 +45,14 @@ export interface ChartData {
  * A missing count reads 0.
  */
 export function listingStatesData(answer: ListingStatesAnswer, labelOf: (state: string) => string, seriesLabel: string): ChartData {
-  const extra = Object.keys(answer.states).filter((state) => !(LISTING_STATES as readonly string[]).includes(state));
+  // A later API may count a state this console does not know yet: it is shown after the known ones.
+  const states: Readonly<Record<string, number | undefined>> = answer.states;
+  const extra = Object.keys(states).filter((state) => !(LISTING_STATES as readonly string[]).includes(state));
   const keys = [...LISTING_STATES, ...extra];
   return {
     keys,
     labels: keys.map(labelOf),
-    series: [{ key: 'listings', label: seriesLabel, values: keys.map((state) => count(answer.states[state])) }],
+    series: [{ key: 'listings', label: seriesLabel, values: keys.map((state) => count(states[state])) }],
   };
 }
 
@@ -85,7 +78,7 @@ export function activityData(
  * currencies. The months are the union of every currency's months (the API gives each the whole window),
  * oldest first; a month a currency lacks reads 0. An answer without currencies still has the window's months.
  */
-export function revenueData(answer: RevenueAnswer, monthLabel: (month: string) => string, measure: keyof Sums = 'amount'): ChartData {
+export function revenueData(answer: RevenueAnswer, monthLabel: (month: string) => string, measure: Measure = 'amount'): ChartData {
   const months = new Set<string>(monthsBetween(answer.from, answer.to));
   for (const currency of answer.currencies) for (const month of currency.months) months.add(month.month);
   const keys = [...months].sort();

@@ -2,6 +2,7 @@
  * The pure parts of Explore: the filter state and its URL form (shareable, reloadable), the API queries it
  * makes (docs/api.md 4.4 and 4.5), facet selections, and the map's bounding box.
  */
+import type { AnswerData, operations } from '@realty-api/client';
 
 /** Orders of GET /properties/search (docs/api.md 4.4); `relevance` needs a keyword. */
 export const SORTS = [
@@ -22,16 +23,14 @@ export type Sort = (typeof SORTS)[number];
 export const FACETS = ['type', 'status', 'city', 'bedrooms', 'currency', 'price'] as const;
 export type FacetName = (typeof FACETS)[number];
 
+/** One count of a facet as the search answers it; `value` is a slug, a number of rooms, a currency code or a price range. */
+export type FacetCount = NonNullable<AnswerData<'/realty-api/v1/properties/search', 'get'>['facets']>[string][number];
+
 /**
  * A range of the price facet (docs/api.md 4.4): prices of one currency and of one status (for sale, for rent,
  * …), never a mix.
  */
-export interface PriceBucket {
-  min: number;
-  max: number;
-  currency: string;
-  status: string | null;
-}
+export type PriceBucket = Extract<FacetCount['value'], object>;
 
 /** The price filter, from a facet range or typed: either end may be open. Its currency is the state's. */
 interface PriceFilter {
@@ -246,13 +245,6 @@ function apiZoom(zoom: number): number {
 
 // ----- facets -----
 
-/** One count of a facet as the search answers it; `value` is a slug, a number of rooms, a currency code or a price range. */
-export interface FacetCount {
-  value: string | number | PriceBucket;
-  name: string;
-  count: number;
-}
-
 export type Facets = Partial<Record<FacetName, FacetCount[]>>;
 
 function samePrice(filter: PriceFilter | null, value: unknown): boolean {
@@ -374,12 +366,7 @@ export function facetKey(value: FacetCount['value']): string {
 // ----- the map's box -----
 
 /** docs/api.md 4.5: the box of a map search; `ne_lng` < `sw_lng` when it crosses the antimeridian. */
-export interface BoundingBox {
-  ne_lat: number;
-  ne_lng: number;
-  sw_lat: number;
-  sw_lng: number;
-}
+export type BoundingBox = Pick<operations['getPropertiesSearchMap']['parameters']['query'], 'ne_lat' | 'ne_lng' | 'sw_lat' | 'sw_lng'>;
 
 /** A longitude in [-180, 180). */
 export function wrapLongitude(lng: number): number {

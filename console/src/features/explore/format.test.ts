@@ -5,12 +5,17 @@ import type { Media } from './types';
 const media = (id: number, sizes: Media['sizes'] = {}): Media => ({
   id,
   url: `/uploads/${id}.jpg`,
+  mime_type: 'image/jpeg',
   width: 1200,
   height: 800,
+  size_bytes: 0,
   alt: '',
   title: '',
   caption: '',
+  description: '',
   sizes,
+  owner_id: 1,
+  created_at: '2026-01-01T00:00:00Z',
 });
 
 describe('formatting', () => {

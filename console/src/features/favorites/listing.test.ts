@@ -5,8 +5,11 @@ describe('thumbnailOf', () => {
   it('prefers the thumbnail size, then medium, then the original', () => {
     const sizes = { thumbnail: { url: '/t.jpg', width: 150, height: 150 }, medium: { url: '/m.jpg', width: 600, height: 400 } };
     expect(thumbnailOf({ featured_image: { url: '/o.jpg', alt: 'Front', sizes } })).toEqual({ url: '/t.jpg', alt: 'Front' });
-    expect(thumbnailOf({ featured_image: { url: '/o.jpg', sizes: { medium: sizes.medium } } })).toEqual({ url: '/m.jpg', alt: '' });
-    expect(thumbnailOf({ featured_image: { url: '/o.jpg' } })).toEqual({ url: '/o.jpg', alt: '' });
+    expect(thumbnailOf({ featured_image: { url: '/o.jpg', alt: '', sizes: { medium: sizes.medium } } })).toEqual({
+      url: '/m.jpg',
+      alt: '',
+    });
+    expect(thumbnailOf({ featured_image: { url: '/o.jpg', alt: '', sizes: {} } })).toEqual({ url: '/o.jpg', alt: '' });
     expect(thumbnailOf({ featured_image: null })).toBeNull();
   });
 });
@@ -17,7 +20,7 @@ describe('placeOf and termNames', () => {
     const florida = { id: 2, name: 'Florida', slug: 'florida' };
     expect(placeOf({ address: { city: miami, state: florida } })).toBe('Miami, Florida');
     expect(placeOf({ address: { city: null, state: florida } })).toBe('Florida');
-    expect(placeOf({ address: null })).toBe('');
+    expect(placeOf({ address: { city: null, state: null } })).toBe('');
     expect(termNames([miami, florida])).toBe('Miami, Florida');
     expect(termNames(undefined)).toBe('');
   });

@@ -1,18 +1,7 @@
 /** A lead (docs/api.md 6.3) and the links that answer it. */
-export interface LeadRecord {
-  id: number;
-  target_type: 'property' | 'agent' | 'agency';
-  target_id: number | null;
-  property: { id: number; title: string; url: string } | null;
-  agent_id: number | null;
-  agency_id: number | null;
-  name: string;
-  email: string;
-  phone: string;
-  message: string;
-  user_type: 'buyer' | 'tenant' | 'agent' | 'other';
-  created_at: string;
-}
+import type { Schemas } from '@realty-api/client';
+
+export type LeadRecord = Schemas['Lead'];
 
 /** `mailto:` for a sender's address, or null when it is not one (nothing the browser could misread as a URL). */
 export function mailtoHref(email: string): string | null {

@@ -1,15 +1,19 @@
+import type { AnswerData } from '@realty-api/client';
 import { useCustom } from '@refinedev/core';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable, QueryStatus } from '../../components/ui';
 import { StateTag } from './StateTag';
-import type { HistoryEntry } from './types';
 import { formatDateTime } from '../../format';
 
 /** The listing's state moves, oldest first (GET /properties/{id}/history); `from: null` is its creation. */
 export function HistoryPanel({ id, version }: { id: number; version: string }) {
   const { t, i18n } = useTranslation();
-  const { query } = useCustom<{ history: HistoryEntry[] }>({ url: `/properties/${id}/history`, method: 'get', errorNotification: false });
+  const { query } = useCustom<AnswerData<'/realty-api/v1/properties/{id}/history', 'get'>>({
+    url: `/properties/${id}/history`,
+    method: 'get',
+    errorNotification: false,
+  });
   // A move changes the state: read the history again.
   useEffect(() => {
     void query.refetch();

@@ -1,3 +1,4 @@
+import type { AnswerData } from '@realty-api/client';
 import { type HttpError, useCustomMutation, useInvalidate } from '@refinedev/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -14,7 +15,7 @@ import type { ListingRecord } from './types';
  */
 export function MovesPanel({ record, onMoved }: { record: ListingRecord; onMoved: () => void }) {
   const { t } = useTranslation();
-  const { mutate, mutation } = useCustomMutation<{ property_id: number; status: ListingRecord['status'] }>();
+  const { mutate, mutation } = useCustomMutation<AnswerData<'/realty-api/v1/users/property-actions', 'post'>>();
   const invalidate = useInvalidate();
   // Kept as data, not text: a change of language translates what is shown.
   const [outcome, setOutcome] = useState<

@@ -7,7 +7,7 @@ import { thumbnailOf } from './format';
 import './listings.css';
 import { LISTINGS_RESOURCE } from './resources';
 import { StateTag } from './StateTag';
-import { LISTING_STATES, type ListingRecord } from './types';
+import { LISTING_STATES, type ListingSummary } from './types';
 import { formatDateTime, formatListingPrice } from '../../format';
 
 const filterValue = (filters: readonly unknown[], field: string): string =>
@@ -21,7 +21,7 @@ const filterValue = (filters: readonly unknown[], field: string): string =>
 /** The caller's listings in every state (GET /users/my-properties): state filter, keyword, paging, links to edit. */
 export default function MyListingsPage() {
   const { t, i18n } = useTranslation();
-  const { tableQuery, result, currentPage, setCurrentPage, pageCount, filters, setFilters } = useTable<ListingRecord>({
+  const { tableQuery, result, currentPage, setCurrentPage, pageCount, filters, setFilters } = useTable<ListingSummary>({
     resource: LISTINGS_RESOURCE,
     pagination: { pageSize: 20 },
     sorters: { mode: 'off' },

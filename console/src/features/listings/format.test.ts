@@ -3,7 +3,7 @@ import { thumbnailOf } from './format';
 
 describe('thumbnailOf', () => {
   it('prefers the featured image’s thumbnail', () => {
-    const media = (id: number) => ({ id, url: `u${id}`, mime_type: 'image/png', width: 1, height: 1, title: '', alt: '' });
+    const media = (id: number) => ({ id, url: `u${id}`, sizes: {} });
     expect(thumbnailOf({ featured_image: null, gallery: [] })).toBeUndefined();
     expect(thumbnailOf({ featured_image: null, gallery: [media(1)] })).toBe('u1');
     expect(

@@ -1,33 +1,16 @@
 /** Packages, memberships and invoices as the API gives them (docs/api.md 10), and the pure logic of their screens. */
 
-import { type BillingPeriod, INVOICE_STATUSES, type InvoiceRecord, type InvoiceStatus, type PackageRecord } from '../../api/billing';
+import type { AnswerData } from '@realty-api/client';
+import { type BillingPeriod, INVOICE_STATUSES, type InvoiceStatus, type PackageRecord } from '../../api/billing';
 
 export { type BillingPeriod, INVOICE_STATUSES, type InvoiceRecord, type InvoiceStatus, type PackageRecord } from '../../api/billing';
 
 /** GET /users/package: flat, Houzez-style; -1 is unlimited, nulls when there is no package. */
-export interface FlatPackage {
-  package_id: number | null;
-  package_title: string | null;
-  package_listings: number | null;
-  package_remaining_listings: number | null;
-  package_featured_listings: number | null;
-  package_remaining_featured_listings: number | null;
-  package_billing_period: BillingPeriod | null;
-  package_billing_frequency: number | null;
-  package_expired_date: string | null;
-}
+export type FlatPackage = AnswerData<'/realty-api/v1/users/package', 'get'>;
 
-export interface PaymentSettings {
-  mode: 'free' | 'per_listing' | 'membership';
-  currency: string;
-  methods: string[];
-}
+export type PaymentSettings = Pick<AnswerData<'/realty-api/v1/payments/settings', 'get'>, 'mode' | 'currency' | 'methods'>;
 
-export interface CheckoutAnswer {
-  invoice: InvoiceRecord;
-  checkout_url?: string;
-  instructions?: string;
-}
+export type CheckoutAnswer = AnswerData<'/realty-api/v1/payments/checkout', 'post'>;
 
 /** A credit allowance as shown: unlimited (-1 in /users/package, null in a package), none known, or a count. */
 export type Credits = { kind: 'unlimited' } | { kind: 'none' } | { kind: 'count'; value: number };
@@ -69,8 +52,8 @@ export function checkoutRedirect(answer: Pick<CheckoutAnswer, 'checkout_url'> | 
 }
 
 /** The methods a buyer may choose for a paid package, in a stable order: card first when offered. */
-export function payableMethods(settings: Pick<PaymentSettings, 'methods'> | undefined): string[] {
-  const known = ['stripe', 'bank_transfer'];
+export function payableMethods(settings: Pick<PaymentSettings, 'methods'> | undefined): PaymentSettings['methods'] {
+  const known = ['stripe', 'bank_transfer'] as const;
   return known.filter((method) => settings?.methods.includes(method));
 }
 

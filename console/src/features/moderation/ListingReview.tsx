@@ -1,3 +1,4 @@
+import type { AnswerData } from '@realty-api/client';
 import { useCustom, useOne } from '@refinedev/core';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,46 +7,13 @@ import { DataTable, ErrorNotice, Forbidden, isForbidden, Loading, NotFound, Page
 import { formatBedrooms, formatDateTime, formatListingPrice, formatNumber } from '../../format';
 import type { ListingRecord } from '../listings/types';
 import { DisapproveDialog, ReportRegions, type Target, useModeration } from './actions';
-import { placeOf, QUEUE_RESOURCE, type QueueListing } from './queue';
+import { placeOf, QUEUE_RESOURCE } from './queue';
 import './moderation.css';
 
 const ListingPinMap = lazy(() => import('../../map/ListingPinMap'));
 
-/** The full record (GET /properties/{id}) beside what the queue shows: everything a moderator checks. */
-type ReviewedListing = QueueListing &
-  Partial<
-    Pick<
-      ListingRecord,
-      | 'property_type'
-      | 'property_status'
-      | 'property_label'
-      | 'features'
-      | 'bedrooms'
-      | 'bathrooms'
-      | 'rooms'
-      | 'garage'
-      | 'garage_size'
-      | 'size'
-      | 'size_unit'
-      | 'land_size'
-      | 'land_size_unit'
-      | 'year_built'
-      | 'floor_plans'
-      | 'additional_features'
-      | 'video_url'
-      | 'virtual_tour'
-      | 'agents'
-      | 'agency'
-    >
-  > & { address?: QueueListing['address'] & { area?: { name: string } | null; latitude?: number | null; longitude?: number | null } };
-
-interface HistoryEntry {
-  from: string | null;
-  to: string;
-  actor: { id: number; display_name: string } | null;
-  reason: string;
-  at: string;
-}
+/** The full record (GET /properties/{id}): everything a moderator checks. */
+type ReviewedListing = ListingRecord;
 
 /** The sanitized description as plain text: parsed in an inert document (no script runs, nothing loads). */
 function plainText(html: string | undefined): string {
@@ -68,7 +36,7 @@ export default function ListingReview() {
     queryOptions: { enabled: Number.isInteger(id) && id > 0, retry: false },
     errorNotification: false,
   });
-  const history = useCustom<{ history: HistoryEntry[] }>({
+  const history = useCustom<AnswerData<'/realty-api/v1/properties/{id}/history', 'get'>>({
     url: `/properties/${id}/history`,
     method: 'get',
     queryOptions: { enabled: Number.isInteger(id) && id > 0, retry: false },

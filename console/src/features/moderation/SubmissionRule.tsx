@@ -1,3 +1,4 @@
+import type { Schemas } from '@realty-api/client';
 import { type HttpError, useGetIdentity, useOne, useUpdate } from '@refinedev/core';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -16,7 +17,7 @@ export function SubmissionRule() {
   const { t } = useTranslation();
   const { data: identity } = useGetIdentity<Identity>();
   const isAdministrator = identity?.role === 'administrator';
-  const { result: settings } = useOne<{ submission_fields: string[] }>({
+  const { result: settings } = useOne<Pick<Schemas['SiteSettings'], 'submission_fields'>>({
     resource: 'site-settings',
     id: 'current',
     queryOptions: { enabled: isAdministrator },

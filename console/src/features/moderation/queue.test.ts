@@ -23,7 +23,7 @@ describe('queue helpers', () => {
     });
     expect(thumbnailOf({ featured_image: image('a'), gallery: [image('b')] })).toBe('/a-thumbnail.jpg');
     expect(thumbnailOf({ featured_image: null, gallery: [image('b')] })).toBe('/b-thumbnail.jpg');
-    expect(thumbnailOf({ featured_image: { url: '/c.jpg' } })).toBe('/c.jpg');
+    expect(thumbnailOf({ featured_image: { url: '/c.jpg', sizes: {} }, gallery: [] })).toBe('/c.jpg');
     expect(thumbnailOf({ featured_image: null, gallery: [] })).toBeNull();
   });
 
@@ -31,6 +31,6 @@ describe('queue helpers', () => {
     expect(placeOf({ address: { address: '1 Main St', city: { name: 'Miami' }, state: null, country: { name: 'United States' } } })).toBe(
       '1 Main St, Miami, United States',
     );
-    expect(placeOf({})).toBe('');
+    expect(placeOf({ address: { address: '', city: null, state: null, country: null } })).toBe('');
   });
 });

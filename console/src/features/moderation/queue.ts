@@ -1,3 +1,5 @@
+import type { Schemas } from '@realty-api/client';
+
 /**
  * Where the moderation queue reads listings awaiting approval: GET /properties/moderation (docs/api.md 3.3)
  * lists every user's listings to administrators and managers (others get 403), in one state.
@@ -9,50 +11,23 @@ export const QUEUE_QUERY = { status: 'pending' } as const;
 export const QUEUE_RESOURCE = 'moderation-queue';
 export const QUEUE_PAGE_SIZE = 20;
 
-interface Media {
-  url: string;
-  alt?: string;
-  sizes?: Record<string, { url: string; width: number; height: number } | undefined>;
-}
+/** A listing summary (docs/api.md 4.1) as the queue lists it. */
+export type QueueListing = Schemas['PropertySummary'];
 
-/** The fields of a listing summary (docs/api.md 4.1) the queue shows. */
-export interface QueueListing {
-  id: number;
-  title: string;
-  status: string;
-  excerpt?: string;
-  description?: string;
-  reference?: string;
-  formatted_price?: string;
-  price?: number | null;
-  currency?: string;
-  price_prefix?: string;
-  price_postfix?: string;
-  featured_image?: Media | null;
-  gallery?: Media[];
-  author?: { id: number; display_name: string } | null;
-  address?: {
-    address?: string;
-    zipcode?: string;
-    city?: { name: string } | null;
-    state?: { name: string } | null;
-    country?: { name: string } | null;
-  };
-  created_at: string;
-  updated_at?: string;
-}
+type Picture = Pick<Schemas['Media'], 'url' | 'sizes'>;
 
 /** The smallest image of a listing worth showing as a thumbnail, or null when it has none. */
-export function thumbnailOf(listing: Pick<QueueListing, 'featured_image' | 'gallery'>): string | null {
-  const image = listing.featured_image ?? listing.gallery?.[0] ?? null;
+export function thumbnailOf(listing: { featured_image: Picture | null; gallery: readonly Picture[] }): string | null {
+  const image = listing.featured_image ?? listing.gallery[0] ?? null;
   if (!image) return null;
-  return image.sizes?.thumbnail?.url ?? image.sizes?.medium?.url ?? image.url ?? null;
+  return image.sizes.thumbnail?.url ?? image.sizes.medium?.url ?? image.url;
 }
 
 /** A listing's place in one line: street, city, state, country, whichever are set. */
-export function placeOf(listing: Pick<QueueListing, 'address'>): string {
+export function placeOf(listing: {
+  address: Pick<QueueListing['address'], 'address'> & Record<'city' | 'state' | 'country', { name: string } | null>;
+}): string {
   const address = listing.address;
-  if (!address) return '';
   return [address.address, address.city?.name, address.state?.name, address.country?.name]
     .filter((part) => part && part.trim() !== '')
     .join(', ');

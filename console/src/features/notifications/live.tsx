@@ -1,3 +1,4 @@
+import type { AnswerData, Schemas } from '@realty-api/client';
 import { useInvalidate } from '@refinedev/core';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useState } from 'react';
 import { api, authorizedFetch } from '../../api/client';
@@ -5,15 +6,9 @@ import { EventStreamParser } from '../../api/event-stream';
 import { session } from '../../api/session';
 
 /** A notification record (docs/api.md 8). */
-export interface NotificationRecord {
-  id: number;
-  type: string;
-  title: string;
-  message: string;
-  data: Record<string, unknown>;
-  is_read: boolean;
-  created_at: string;
-}
+export type NotificationRecord = Schemas['Notification'];
+
+type UnreadCount = AnswerData<'/realty-api/v1/notifications/unread-count', 'get'>;
 
 interface LiveNotifications {
   unread: number;
@@ -41,7 +36,7 @@ export function LiveNotificationsProvider({ children }: { children: ReactNode })
   const invalidate = useInvalidate();
 
   const refresh = useCallback(() => {
-    api<{ unread_count: number }>('/notifications/unread-count')
+    api<UnreadCount>('/notifications/unread-count')
       .then((answer) => setUnread(answer.unread_count))
       .catch(() => undefined);
   }, []);
@@ -52,7 +47,7 @@ export function LiveNotificationsProvider({ children }: { children: ReactNode })
     let retryMs = FIRST_RETRY_MS;
 
     const follow = async () => {
-      const { unread_count } = await api<{ unread_count: number }>('/notifications/unread-count', { signal: controller.signal });
+      const { unread_count } = await api<UnreadCount>('/notifications/unread-count', { signal: controller.signal });
       setUnread(unread_count);
       const response = await authorizedFetch('/notifications/stream', {
         signal: controller.signal,

@@ -1,3 +1,4 @@
+import type { AnswerData } from '@realty-api/client';
 import { type HttpError, useCustomMutation, useInvalidate, useInvalidateAuthStore } from '@refinedev/core';
 import { useForm } from '@refinedev/react-hook-form';
 import { type ChangeEvent, type FormEvent, useEffect, useState } from 'react';
@@ -171,7 +172,7 @@ function AvatarCard({ profile }: { profile: ProfileRecord | undefined }) {
   const [done, setDone] = useState(false);
   // A new key empties the file input after an upload.
   const [inputKey, setInputKey] = useState(0);
-  const { mutate, mutation } = useCustomMutation<{ avatar_url: string }>();
+  const { mutate, mutation } = useCustomMutation<AnswerData<'/realty-api/v1/users/upload-avatar', 'post'>>();
   const invalidate = useInvalidate();
   const refreshIdentity = useIdentityRefresh();
 

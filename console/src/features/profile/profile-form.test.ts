@@ -26,6 +26,11 @@ const profile: ProfileRecord = {
   language: 'fr',
   role: 'seller',
   registered_date: '2026-11-01T00:00:00Z',
+  properties_count: '0',
+  favorites: '0',
+  agent_id: null,
+  agency_id: null,
+  status: 'active',
 };
 
 describe('profile form', () => {

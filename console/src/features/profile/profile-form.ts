@@ -1,22 +1,7 @@
 /** The own profile (docs/api.md 3.1) and the pure mapping between it, the profile form and PUT /users/profile. */
+import type { Schemas } from '@realty-api/client';
 
-export interface ProfileRecord {
-  user_id: number;
-  email: string;
-  username: string;
-  display_name: string;
-  first_name: string;
-  last_name: string;
-  avatar_url: string;
-  phone: string;
-  mobile: string;
-  whatsapp: string;
-  bio: string;
-  website: string;
-  language: string;
-  role: string;
-  registered_date: string;
-}
+export type ProfileRecord = Schemas['UserProfile'];
 
 /** The fields of the profile form, all text; `current_password` is asked only when the e-mail changes. */
 const PROFILE_FIELDS = [

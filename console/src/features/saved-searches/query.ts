@@ -3,9 +3,10 @@
  * POST /saved-searches (docs/api.md 7) with no empty parameter in it, and a search page's own parameters
  * (paging, facets) are left out, since the API refuses them in a saved search.
  */
+import type { RequestBody, Schemas } from '@realty-api/client';
 
-export const FREQUENCIES = ['instant', 'daily', 'weekly'] as const;
-export type Frequency = (typeof FREQUENCIES)[number];
+export type Frequency = Schemas['SavedSearch']['frequency'];
+export const FREQUENCIES = ['instant', 'daily', 'weekly'] as const satisfies readonly Frequency[];
 
 /** The search fields of the form, as text (HTML inputs and selects give strings). */
 export interface SearchFields {
@@ -38,12 +39,10 @@ export const DEFAULT_ALERTS: AlertFields = { name: '', frequency: 'daily', email
 const REQUEST_ONLY = new Set(['page', 'paged', 'per_page', 'facets', 'lang']);
 
 /** The body of POST /saved-searches. */
-export interface CreateSavedSearchBody {
-  name?: string;
+export type CreateSavedSearchBody = Omit<RequestBody<'/realty-api/v1/saved-searches', 'post'>, 'query'> & {
+  /** The form's values are text; the API types them. */
   query: Record<string, string>;
-  frequency: Frequency;
-  email_alerts: boolean;
-}
+};
 
 /**
  * The search parameters worth saving: trimmed, none empty, none of the request-only ones. Values are kept as

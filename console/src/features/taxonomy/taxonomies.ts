@@ -1,44 +1,12 @@
+import type { operations, Schemas } from '@realty-api/client';
 import type { ApiResource } from '../types';
 import { buildTree, type TreeNode } from './tree';
 
 /** The stored taxonomy names of docs/api.md 1.3. */
-export type TaxonomyName =
-  | 'property_type'
-  | 'property_status'
-  | 'property_feature'
-  | 'property_label'
-  | 'property_country'
-  | 'property_state'
-  | 'property_city'
-  | 'property_area'
-  | 'agent_category'
-  | 'agent_city';
-
-interface TermRef {
-  id: number;
-  name: string;
-  slug: string;
-}
+export type TaxonomyName = operations['postTermsByTaxonomy']['parameters']['path']['taxonomy'];
 
 /** A term as the public listings answer it (docs/api.md 1.1): optional fields are absent when unset. */
-export interface TermRecord {
-  id: number;
-  name: string;
-  slug: string;
-  description: string;
-  count: number;
-  parent: number;
-  image_url?: string;
-  marker_icon_url?: string;
-  marker_retina_icon_url?: string;
-  custom_link?: string;
-  color?: string;
-  parent_country?: TermRef;
-  parent_state?: TermRef;
-  parent_city?: TermRef;
-  /** A place's centre, when an administrator set one (docs/api.md 1.3). */
-  center?: { latitude: number; longitude: number };
-}
+export type TermRecord = Schemas['Term'];
 
 /** The location parent a state, city or area takes: its body field and the record's field. */
 interface LocationParent {

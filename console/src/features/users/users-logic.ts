@@ -1,3 +1,4 @@
+import type { Schemas } from '@realty-api/client';
 import type { CrudFilter } from '@refinedev/core';
 import type { Role } from '../../api/session';
 
@@ -10,17 +11,7 @@ export const USER_STATUSES = ['active', 'suspended'] as const;
 export type UserStatus = (typeof USER_STATUSES)[number];
 
 /** A user of GET /users: the full profile (docs/api.md 3.1). */
-export interface UserRecord {
-  user_id: number;
-  username: string;
-  email: string;
-  display_name: string;
-  avatar_url: string;
-  role: Role;
-  status: UserStatus;
-  registered_date: string;
-  properties_count: string | number;
-}
+export type UserRecord = Schemas['UserProfile'];
 
 /** The list's filters as the page's form holds them. */
 export interface UserFilters {

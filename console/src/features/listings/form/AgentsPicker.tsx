@@ -1,3 +1,4 @@
+import type { AnswerData } from '@realty-api/client';
 import { useCustom, useGetIdentity, useList } from '@refinedev/core';
 import { useTranslation } from 'react-i18next';
 import type { Identity } from '../../../api/session';
@@ -24,7 +25,7 @@ export function AgentsPicker({ current }: { current: readonly AgentSummary[] }) 
     queryOptions: { enabled: moderator },
     errorNotification: false,
   });
-  const agency = useCustom<{ agents: AgentSummary[] }>({
+  const agency = useCustom<AnswerData<'/realty-api/v1/agencies/{id}/agents', 'get'>>({
     url: `/agencies/${agencyId ?? 0}/agents`,
     method: 'get',
     config: { query: { per_page: 100 } },

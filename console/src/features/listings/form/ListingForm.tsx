@@ -1,3 +1,4 @@
+import type { Schemas } from '@realty-api/client';
 import { type HttpError, useGetIdentity, useOne } from '@refinedev/core';
 import { useForm } from '@refinedev/react-hook-form';
 import { type FormEvent, useMemo, useRef, useState } from 'react';
@@ -31,7 +32,7 @@ export function ListingForm({ record, onSaved }: { record?: ListingRecord; onSav
   // "Price on request": a published listing without a price is one; a new one says so by this box.
   const [priceOnRequest, setPriceOnRequest] = useState(record !== undefined && record.price === null && record.status !== 'draft');
   // The fields the site's administrator requires before a submission (GET /site-settings, public).
-  const { result: siteSettings } = useOne<{ submission_fields?: string[] }>({ resource: 'site-settings', id: 'current' });
+  const { result: siteSettings } = useOne<Pick<Schemas['SiteSettings'], 'submission_fields'>>({ resource: 'site-settings', id: 'current' });
   const siteFields = siteSettings?.submission_fields ?? [];
 
   const form = useForm<ListingRecord, HttpError, ListingFormValues>({

@@ -72,7 +72,10 @@ function PlaceSelect({
   // The chosen place stays an option while the list loads or when it lies outside the filter.
   const shown: readonly TermRecord[] =
     value !== '' && !options.some((term) => String(term.id) === value)
-      ? [{ id: Number(value), name: loading ? t('common.loading') : `#${value}`, slug: '', parent: 0 }, ...options]
+      ? [
+          { id: Number(value), name: loading ? t('common.loading') : `#${value}`, slug: '', description: '', count: 0, parent: 0 },
+          ...options,
+        ]
       : options;
   const { ref, name, onBlur } = register(level as FieldPath<ListingFormValues>);
   return (

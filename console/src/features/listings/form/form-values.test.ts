@@ -10,9 +10,14 @@ const media = (id: number): MediaRecord => ({
   mime_type: 'image/png',
   width: 10,
   height: 10,
+  size_bytes: 0,
   title: '',
+  caption: '',
   alt: '',
+  description: '',
   sizes: { thumbnail: { url: `http://x/uploads/${id}-thumbnail.png`, width: 10, height: 10 } },
+  owner_id: 1,
+  created_at: '2026-01-01T00:00:00Z',
 });
 
 // Negative zero reads back as zero, which the API stores alike: the records here carry plain zero.
@@ -127,11 +132,18 @@ const recordArbitrary: fc.Arbitrary<ListingRecord> = fc
       video_url: x.video_url,
       virtual_tour: x.virtual_tour,
       agent_display: x.agent_display,
-      agents: x.agents.map((id) => ({ id, name: `Agent ${id}` })),
+      agents: x.agents.map((id) => ({ id, name: `Agent ${id}`, slug: `agent-${id}`, url: '', email: '', phone: '', agency_id: null })),
       agency: null,
+      author: null,
+      views: 0,
+      rating: null,
+      reviews_count: 0,
+      is_favorite: false,
+      attachments: [],
       created_at: '2026-01-01T00:00:00Z',
       updated_at: '2026-01-01T00:00:00Z',
       published_at: null,
+      expires_at: null,
     } satisfies ListingRecord;
   });
 

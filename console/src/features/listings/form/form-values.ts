@@ -1,3 +1,4 @@
+import type { RequestBody } from '@realty-api/client';
 import type { AgentDisplay, AreaUnit, ListingRecord, MediaRecord } from '../types';
 
 /**
@@ -66,60 +67,11 @@ export interface ListingFormValues {
   agent_ids: string[];
 }
 
-/** The body of POST/PUT /properties (docs/api.md 4.6), as this form writes it. */
-export interface ListingRequestBody {
-  title?: string;
-  description?: string;
-  draft?: boolean;
-  reference?: string;
-  price?: number | null;
-  second_price?: number | null;
-  currency?: string;
-  price_prefix?: string;
-  price_postfix?: string;
-  bedrooms?: number | null;
-  bathrooms?: number | null;
-  rooms?: number | null;
-  garage?: number | null;
-  garage_size?: string;
-  size?: number | null;
-  size_unit?: AreaUnit;
-  land_size?: number | null;
-  land_size_unit?: AreaUnit;
-  year_built?: number | null;
-  type_ids?: number[];
-  status_ids?: number[];
-  label_ids?: number[];
-  feature_ids?: number[];
-  country?: number | null;
-  state?: number | null;
-  city?: number | null;
-  area?: number | null;
-  address?: string;
-  zipcode?: string;
-  latitude?: number | null;
-  longitude?: number | null;
-  media_ids?: number[];
-  featured_image_id?: number | null;
-  floor_plans?: FloorPlanBody[];
-  additional_features?: { title: string; value: string }[];
-  video_url?: string;
-  virtual_tour?: string;
-  agent_display?: AgentDisplay;
-  agent_ids?: number[];
-}
-
-interface FloorPlanBody {
-  title: string;
-  rooms: number | null;
-  bathrooms: number | null;
-  price: number | null;
-  price_postfix: string;
-  size: number | null;
-  size_postfix: string;
-  description: string;
-  image_url: string;
-}
+/**
+ * The body of POST/PUT /properties (docs/api.md 4.6), as this form writes it: the update's body, every field
+ * optional (a create's always carries the title).
+ */
+export type ListingRequestBody = RequestBody<'/realty-api/v1/properties/{id}', 'put'>;
 
 export const EMPTY_FLOOR_PLAN: FloorPlanValues = {
   title: '',

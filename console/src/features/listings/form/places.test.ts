@@ -6,6 +6,8 @@ const term = (id: number, name: string, parent: Partial<TermRecord> = {}): TermR
   id,
   name,
   slug: name.toLowerCase(),
+  description: '',
+  count: 0,
   parent: 0,
   ...parent,
 });

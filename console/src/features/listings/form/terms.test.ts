@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { TermRecord } from '../types';
 import { termTree } from './terms';
 
-const term = (id: number, name: string, parent = 0): TermRecord => ({ id, name, slug: name.toLowerCase(), parent });
+const term = (id: number, name: string, parent = 0): TermRecord => ({
+  id,
+  name,
+  slug: name.toLowerCase(),
+  description: '',
+  count: 0,
+  parent,
+});
 
 describe('termTree', () => {
   it('puts children under their parent, by name', () => {
