@@ -73,6 +73,7 @@ export const TABLE_OWNERS = {
   webhook_deliveries: 'webhooks',
   webhook_follower: 'webhooks',
   webhook_snapshots: 'webhooks',
+  webhook_settings: 'webhooks',
   // schema/platform.ts
   cache_versions: 'platform',
   change_log: 'platform',
