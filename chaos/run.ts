@@ -7,6 +7,7 @@ import { resetTiming } from './reset-timing.js';
 import { sharedRedis } from './shared-redis.js';
 import { slowClients } from './slow-clients.js';
 import { timeToReady } from './time-to-ready.js';
+import { webhookKill } from './webhook-kill.js';
 
 /**
  * `npm run chaos [-- name …]`: runs the chaos checks (all, or those named) on SQLite and, when reachable,
@@ -14,7 +15,7 @@ import { timeToReady } from './time-to-ready.js';
  * See chaos/README.md.
  */
 
-const CHECKS: readonly Check[] = [killWrites, connections, slowClients, sharedRedis, resetTiming, timeToReady];
+const CHECKS: readonly Check[] = [killWrites, connections, slowClients, sharedRedis, resetTiming, timeToReady, webhookKill];
 
 async function main(): Promise<number> {
   const names = process.argv.slice(2);

@@ -2485,6 +2485,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/realty-api/v1/webhooks/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether webhook deliveries are paused (administrator)
+         * @description The switch over every delivery (PUT sets it) and WEBHOOK_DELIVERIES_PAUSED, either of which holds them back. Administrators only (others → 403).
+         */
+        get: operations["getWebhooksSettings"];
+        /**
+         * Pause or resume every webhook delivery (administrator)
+         * @description `deliveries_paused: true` holds every delivery back from the next run of the delivery job, in every process, without a restart; events are still derived and queued, and go out in order once it is `false` again. A batch being sent when it is set finishes. WEBHOOK_DELIVERIES_PAUSED, when set, holds them back whatever this says. Administrators only (others → 403).
+         */
+        put: operations["putWebhooksSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/realty-api/v1/webhooks/{id}": {
         parameters: {
             query?: never;
@@ -3814,6 +3838,17 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             finished_at: string | null;
+        };
+        /** WebhookSettings */
+        WebhookSettings: {
+            /** @description True while every delivery is held back: by this switch or by WEBHOOK_DELIVERIES_PAUSED. Events are still derived and queued; once false, they go out in order */
+            deliveries_paused: boolean;
+            /** @description What PUT /webhooks/settings set last (false before it was ever set) */
+            paused_by_switch: boolean;
+            /** @description WEBHOOK_DELIVERIES_PAUSED on this server: only a restart changes it */
+            paused_by_environment: boolean;
+            updated_at: string | null;
+            updated_by: number | null;
         };
         /** ApiClient */
         ApiClient: {
@@ -17814,6 +17849,157 @@ export interface operations {
             };
             /** @description In conflict with what is stored: a value taken, a review already written, a move the state does not allow (`conflict`, `email_taken`, `username_taken`, `already_reviewed`, `invalid_transition`) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body or the file is larger than the limit (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The content type, or the file’s type read from its bytes, is not accepted (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getWebhooksSettings: {
+        parameters: {
+            query?: {
+                /** @description Message language (en, ar, es, fr) */
+                lang?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: whether webhook deliveries are paused (administrator) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        data: components["schemas"]["WebhookSettings"];
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is invalid: `errors` names each field (`validation_failed`, `invalid_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid access token: missing, expired, revoked or wrong (`unauthorized`, `invalid_token`, `token_expired`, `invalid_credentials`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or the record’s owner does not allow it (`forbidden`, `account_suspended`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests: retry after `Retry-After` seconds (`rate_limited`) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    putWebhooksSettings: {
+        parameters: {
+            query?: {
+                /** @description Message language (en, ar, es, fr) */
+                lang?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description `true` holds every delivery back from the next run of the delivery job on (every process); `false` resumes them */
+                    deliveries_paused: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK: pause or resume every webhook delivery (administrator) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                        data: components["schemas"]["WebhookSettings"];
+                        message?: string;
+                    };
+                };
+            };
+            /** @description The request is invalid: `errors` names each field (`validation_failed`, `invalid_json`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid access token: missing, expired, revoked or wrong (`unauthorized`, `invalid_token`, `token_expired`, `invalid_credentials`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in, but the role or the record’s owner does not allow it (`forbidden`, `account_suspended`) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

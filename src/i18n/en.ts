@@ -129,6 +129,8 @@ export const en = {
   webhook_deleted: 'The webhook endpoint and its deliveries were deleted.',
   webhook_secret_rotated: 'Copy the new signing secret now: the old one keeps signing for 24 hours.',
   webhook_delivery_delivered: 'This delivery was delivered: replay the endpoint from its sequence number to send it again.',
+  webhook_deliveries_paused: 'Webhook deliveries are paused: events are still recorded and go out once resumed.',
+  webhook_deliveries_resumed: 'Webhook deliveries resumed: what was recorded meanwhile goes out in order.',
   redirect_deleted: 'The redirect was removed: its old address answers 404 from now on.',
   import_rule_url: 'must be an http or https URL without a user name or password',
   import_rule_unknown_owner: 'is not the e-mail address of any account',

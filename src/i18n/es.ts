@@ -127,6 +127,8 @@ export const es: Catalogue = {
   webhook_deleted: 'El webhook y sus envíos se eliminaron.',
   webhook_secret_rotated: 'Copia el nuevo secreto de firma ahora: el anterior sigue firmando durante 24 horas.',
   webhook_delivery_delivered: 'Este envío ya se entregó: reproduce el webhook desde su número de secuencia para enviarlo de nuevo.',
+  webhook_deliveries_paused: 'Los envíos de webhooks están en pausa: los eventos se siguen registrando y saldrán al reanudarlos.',
+  webhook_deliveries_resumed: 'Se reanudaron los envíos de webhooks: lo registrado entretanto sale en orden.',
   redirect_deleted: 'Se eliminó la redirección: su dirección antigua responde 404 a partir de ahora.',
   import_rule_url: 'debe ser una URL http o https sin nombre de usuario ni contraseña',
   import_rule_unknown_owner: 'no es el correo electrónico de ninguna cuenta',

@@ -127,6 +127,8 @@ export const fr: Catalogue = {
   webhook_deleted: 'Le webhook et ses envois ont été supprimés.',
   webhook_secret_rotated: 'Copiez le nouveau secret de signature maintenant : l’ancien signe encore pendant 24 heures.',
   webhook_delivery_delivered: 'Cet envoi a été livré : rejouez le webhook depuis son numéro de séquence pour l’envoyer à nouveau.',
+  webhook_deliveries_paused: 'Les envois de webhooks sont en pause : les événements restent enregistrés et partiront à la reprise.',
+  webhook_deliveries_resumed: 'Les envois de webhooks reprennent : ce qui a été enregistré entre-temps part dans l’ordre.',
   redirect_deleted: 'La redirection a été supprimée : son ancienne adresse répond désormais 404.',
   import_rule_url: 'doit être une URL http ou https sans nom d’utilisateur ni mot de passe',
   import_rule_unknown_owner: 'n’est l’adresse e-mail d’aucun compte',

@@ -73,6 +73,7 @@ export const TABLE_OWNERS = {
   webhook_deliveries: 'webhooks',
   webhook_follower: 'webhooks',
   webhook_snapshots: 'webhooks',
+  webhook_settings: 'webhooks',
   // schema/api-clients.ts
   api_clients: 'api-clients',
   api_client_secrets: 'api-clients',

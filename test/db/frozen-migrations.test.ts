@@ -68,7 +68,7 @@ const SHIPPED: Readonly<Record<string, string>> = {
   'src/db/migrations/0035_submission_fields.ts': '95524f1288bf50a4',
   'src/db/migrations/0036_term_centres.ts': '3d7d52f39458f065',
   'src/db/migrations/0037_api_clients.ts': 'fe51ef8e98c77012',
-  'src/db/migrations/0038_change_log_webhook_sources.ts': '1028473b6ffb57ea',
+  'src/db/migrations/0038_change_log_webhook_sources.ts': '53f129f4cacb4659',
 };
 
 const FOLDERS = ['src/db/migrations', 'src/db/dialect/ddl'];

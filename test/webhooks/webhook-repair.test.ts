@@ -15,6 +15,7 @@ describeEachDialect('webhook deliveries: see and repair (%s)', (dialect) => {
   let t: TestApp;
   let db: Kysely<DB>;
   let admin: Auth;
+  let adminId: number;
   let receiver: Awaited<ReturnType<typeof webhookReceiver>>;
   const { call, newEndpoint, removeEndpoints, follow, deliverAt, newListing } = webhookHarness(
     () => t,
@@ -26,7 +27,9 @@ describeEachDialect('webhook deliveries: see and repair (%s)', (dialect) => {
     receiver = await webhookReceiver();
     t = await buildTestApp(dialect, { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', METRICS_TOKEN });
     db = t.database.db;
-    admin = (await newSignedInUser(t, { role: 'administrator' })).auth;
+    const signedIn = await newSignedInUser(t, { role: 'administrator' });
+    admin = signedIn.auth;
+    adminId = signedIn.user.id;
   });
   afterAll(async () => {
     await t.close();
@@ -175,6 +178,64 @@ describeEachDialect('webhook deliveries: see and repair (%s)', (dialect) => {
     expect(receiver.bodiesAt('/ok?paused')).toHaveLength(0);
     await deliverAt(new Date());
     expect(receiver.bodiesAt('/ok?paused').map((b) => b.type)).toEqual(['listing.created']);
+    await removeEndpoints();
+  });
+
+  it('PUT /webhooks/settings pauses every process’s deliveries without a restart; events keep queuing and go in order on resume', async () => {
+    await follow();
+    const endpoint = await newEndpoint('/ok?switch');
+    await follow();
+    // Another process on the same database: it reads the switch at each run, as this one does.
+    const other = createServices({
+      config: testConfig({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' }),
+      database: t.database,
+      jwtSecret: TEST_JWT_SECRET,
+    });
+    try {
+      const initial = await call('GET', '/webhooks/settings');
+      expect(initial.statusCode, initial.body).toBe(200);
+      expect(initial.json().data).toEqual({
+        deliveries_paused: false,
+        paused_by_switch: false,
+        paused_by_environment: false,
+        updated_at: null,
+        updated_by: null,
+      });
+      const paused = await call('PUT', '/webhooks/settings', { deliveries_paused: true });
+      expect(paused.statusCode, paused.body).toBe(200);
+      expect(paused.json().data).toMatchObject({ deliveries_paused: true, paused_by_switch: true, updated_by: adminId });
+      const id = await newListing('Switched house');
+      await follow();
+      expect((await call('PUT', `/properties/${id}`, { title: 'Switched house, repainted' })).statusCode).toBe(200);
+      await follow();
+      expect((await call('POST', `/users/hold-property/${id}`)).statusCode).toBe(200);
+      await follow();
+      expect(await t.services.webhookDeliverer.runOnce(new Date())).toEqual({ attempted: 0, more: false });
+      expect(await other.webhookDeliverer.runOnce(new Date())).toEqual({ attempted: 0, more: false });
+      expect(receiver.bodiesAt('/ok?switch')).toHaveLength(0);
+      const metrics = await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+      expect(metrics.body).toContain('realty_webhook_paused 1');
+      const waiting = await db
+        .selectFrom('webhook_deliveries')
+        .select('status')
+        .where('endpoint_id', '=', endpoint.id)
+        .where('status', '=', 'pending')
+        .execute();
+      expect(waiting).toHaveLength(3); // recorded while paused
+
+      expect((await call('PUT', '/webhooks/settings', { deliveries_paused: false })).json().data.deliveries_paused).toBe(false);
+      for (let run = 0; run < 10; run++) if ((await other.webhookDeliverer.runOnce(new Date())).attempted === 0) break;
+      const bodies = receiver.bodiesAt('/ok?switch');
+      expect(bodies.map((b) => b.type)).toEqual(['listing.created', 'listing.updated', 'listing.state_changed']);
+      expect(bodies.map((b) => b.sequence)).toEqual([...bodies.map((b) => b.sequence)].sort((a, b) => a - b));
+    } finally {
+      await other.shutdown();
+    }
+    const buyer = await newSignedInUser(t, { role: 'buyer' });
+    expect((await call('PUT', '/webhooks/settings', { deliveries_paused: true }, buyer.auth)).statusCode).toBe(403);
+    expect((await call('GET', '/webhooks/settings', undefined, buyer.auth)).statusCode).toBe(403);
+    expect((await call('PUT', '/webhooks/settings', { deliveries_paused: 'yes' })).statusCode).toBe(400);
+    expect((await call('PUT', '/webhooks/settings', { deliveries_paused: true, extra: 1 })).statusCode).toBe(400);
     await removeEndpoints();
   });
 

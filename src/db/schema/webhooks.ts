@@ -7,6 +7,16 @@ export interface WebhooksTables {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_follower: WebhookFollowerTable;
   webhook_snapshots: WebhookSnapshotsTable;
+  webhook_settings: WebhookSettingsTable;
+}
+
+/** The administrators' switch (migration 0038): one row, id 1, absent until first set. */
+interface WebhookSettingsTable {
+  id: number;
+  /** 1: every delivery held back (events are still derived and queued). */
+  deliveries_paused: number;
+  updated_by: number | null;
+  updated_at: string;
 }
 
 /** Who owns an endpoint: an administrator's account (`users.id`) or a machine client (`api_clients.id`). */

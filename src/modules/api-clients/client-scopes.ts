@@ -170,6 +170,9 @@ export const NOT_FOR_CLIENTS: readonly string[] = [
   'GET /users/package',
   'POST /payments/checkout',
   'PUT /site-settings',
+  // The switch that pauses every endpoint's deliveries, not only the client's own.
+  'GET /webhooks/settings',
+  'PUT /webhooks/settings',
   // Machine clients themselves: a client never manages clients.
   'GET /api-clients',
   'POST /api-clients',

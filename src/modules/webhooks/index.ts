@@ -5,7 +5,7 @@ import { type DeliveryPolicy, WebhookDeliverer } from './delivery/webhook-delive
 import { webhookGauges } from './delivery/webhook-gauges.js';
 import { WebhookEventsFollower, type WebhookSources } from './events/webhook-events.service.js';
 import { webhookRoutes } from './webhooks.routes.js';
-import { WebhookDelivery, WebhookEndpoint } from './webhooks.schemas.js';
+import { WebhookDelivery, WebhookEndpoint, WebhookSettings } from './webhooks.schemas.js';
 import { WebhooksService } from './webhooks.service.js';
 
 const HOUR_MS = 3600_000;
@@ -33,11 +33,11 @@ export function createWebhooksModule(
   const webhookDeliverer = new WebhookDeliverer(db, deps.notifier, policy, { paused: config.webhooks.paused });
   const webhookEvents = new WebhookEventsFollower(db, deps);
   const webhooks = new WebhooksService(db, webhookDeliverer, config.webhooks.allowedHosts);
-  const { pollMs, paused } = config.webhooks;
+  const { pollMs } = config.webhooks;
   return {
     services: { webhooks, webhookEvents, webhookDeliverer },
-    schemas: [WebhookEndpoint, WebhookDelivery],
-    gauges: webhookGauges(db, paused),
+    schemas: [WebhookEndpoint, WebhookDelivery, WebhookSettings],
+    gauges: webhookGauges(db, webhookDeliverer),
     routes: async (api) => {
       await api.register(webhookRoutes, { webhooks });
     },

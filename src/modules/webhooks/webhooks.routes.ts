@@ -17,6 +17,7 @@ import {
   WebhookDeleted,
   WebhookIdParams,
   WebhookList,
+  WebhookSettingsBody,
   WebhookTestResult,
 } from './webhooks.schemas.js';
 import type { WebhooksService } from './webhooks.service.js';
@@ -77,6 +78,48 @@ export async function webhookRoutes(app: FastifyInstance, { webhooks }: { webhoo
       },
     },
     async (request) => ({ success: true, data: await webhooks.list(callerOf(request)) }),
+  );
+
+  api.get(
+    '/webhooks/settings',
+    {
+      config: administrator,
+      schema: {
+        tags,
+        summary: 'Whether webhook deliveries are paused (administrator)',
+        description:
+          'The switch over every delivery (PUT sets it) and WEBHOOK_DELIVERIES_PAUSED, either of which holds them back. ' +
+          'Administrators only (others → 403).',
+        security,
+        querystring: Type.Object({}, { additionalProperties: false }),
+        response: { 200: Envelope(Type.Ref('WebhookSettings')), ...errorResponses(400, 401, 403, 429) },
+      },
+    },
+    async () => ({ success: true, data: await webhooks.settings() }),
+  );
+
+  api.put(
+    '/webhooks/settings',
+    {
+      config: administrator,
+      schema: {
+        tags,
+        summary: 'Pause or resume every webhook delivery (administrator)',
+        description:
+          '`deliveries_paused: true` holds every delivery back from the next run of the delivery job, in every process, ' +
+          'without a restart; events are still derived and queued, and go out in order once it is `false` again. A ' +
+          'batch being sent when it is set finishes. WEBHOOK_DELIVERIES_PAUSED, when set, holds them back whatever this ' +
+          'says. Administrators only (others → 403).',
+        security,
+        body: WebhookSettingsBody,
+        response: { 200: Envelope(Type.Ref('WebhookSettings')), ...errorResponses(400, 401, 403, 413, 415, 429) },
+      },
+    },
+    async (request) => ({
+      success: true,
+      data: await webhooks.updateSettings(callerOf(request), request.body),
+      message: translate(request.lang, request.body.deliveries_paused ? 'webhook_deliveries_paused' : 'webhook_deliveries_resumed'),
+    }),
   );
 
   api.get(

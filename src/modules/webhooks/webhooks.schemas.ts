@@ -279,3 +279,30 @@ export const ReplayResult = Type.Object({
   ),
 });
 export type ReplayResultRecord = Static<typeof ReplayResult>;
+
+/** The administrators' switch over every delivery (GET and PUT /webhooks/settings). */
+export const WebhookSettings = Type.Object(
+  {
+    deliveries_paused: Type.Boolean({
+      description:
+        'True while every delivery is held back: by this switch or by WEBHOOK_DELIVERIES_PAUSED. Events are still derived ' +
+        'and queued; once false, they go out in order',
+    }),
+    paused_by_switch: Type.Boolean({ description: 'What PUT /webhooks/settings set last (false before it was ever set)' }),
+    paused_by_environment: Type.Boolean({ description: 'WEBHOOK_DELIVERIES_PAUSED on this server: only a restart changes it' }),
+    updated_at: Nullable(Type.String({ format: 'date-time', description: 'When the switch was last set; null if never' })),
+    updated_by: Nullable(Type.Integer({ description: 'The administrator who set it last; null if never, or once deleted' })),
+  },
+  { $id: 'WebhookSettings', title: 'WebhookSettings', additionalProperties: false },
+);
+export type WebhookSettingsRecord = Static<typeof WebhookSettings>;
+
+export const WebhookSettingsBody = Type.Object(
+  {
+    deliveries_paused: Type.Boolean({
+      description: '`true` holds every delivery back from the next run of the delivery job on (every process); `false` resumes them',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type WebhookSettingsInput = Static<typeof WebhookSettingsBody>;

@@ -25,6 +25,8 @@ import type {
   WebhookEndpointRecord,
   WebhookFilterInput,
   WebhookListRecord,
+  WebhookSettingsInput,
+  WebhookSettingsRecord,
   WebhookTestResultRecord,
 } from './webhooks.schemas.js';
 
@@ -145,6 +147,27 @@ export class WebhooksService {
       latency_ms: outcome.latencyMs,
       error: outcome.error,
     };
+  }
+
+  /** The switch over every delivery, and what holds them back now. */
+  async settings(): Promise<WebhookSettingsRecord> {
+    const pause = await this.deliverer.pause();
+    return {
+      deliveries_paused: pause.paused,
+      paused_by_switch: pause.bySwitch,
+      paused_by_environment: pause.byEnvironment,
+      updated_at: pause.updatedAt === null ? null : toApiTimestamp(pause.updatedAt),
+      updated_by: pause.updatedBy,
+    };
+  }
+
+  /**
+   * Pauses or resumes every delivery (docs/webhooks.md, "Pausing"): stored, so that every process's next delivery
+   * run reads it without a restart. Events keep being derived and queued while paused.
+   */
+  async updateSettings(caller: AuthUser, input: WebhookSettingsInput, now = new Date()): Promise<WebhookSettingsRecord> {
+    await this.deliverer.setPaused(input.deliveries_paused, caller.id, now);
+    return this.settings();
   }
 
   /** The endpoint's deliveries, newest first, one page (docs/api.md 0.2 paging), optionally of one status. */

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { DataTable, ErrorNotice, Field, Forbidden, isForbidden, NotFound, PageHeader, Pager, QueryStatus } from '../../components/ui';
 import { formatDateTime, formatNumber } from '../../format';
-import type { WebhookDelivery, WebhookEndpoint } from './webhooks';
+import { recordKey, type WebhookDelivery, type WebhookEndpoint } from './webhooks';
 import './webhooks.css';
 
 const PAGE_SIZE = 20;
@@ -114,7 +114,7 @@ export default function DeliveriesPage() {
           columns={[
             t('webhooks.event'),
             t('webhooks.sequence'),
-            t('webhooks.listing'),
+            t('webhooks.record'),
             t('webhooks.state'),
             t('webhooks.attempts'),
             t('webhooks.answer'),
@@ -129,7 +129,7 @@ export default function DeliveriesPage() {
                 <code>{delivery.event.type}</code>
               </th>
               <td>{formatNumber(delivery.event.sequence, i18n.language)}</td>
-              <td>#{delivery.record.id}</td>
+              <td>{t(recordKey(delivery.record), { id: delivery.record.id })}</td>
               <td>
                 <span className={delivery.status === 'failed' ? 'tag webhooks-off' : 'tag'}>
                   {t(`webhooks.delivery_${delivery.status}`)}

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { DataTable, ErrorNotice, Field, Forbidden, isForbidden, PageHeader, QueryStatus } from '../../components/ui';
-import { EVENT_TYPES, eventKeys, stateKey, type WebhookEndpoint } from './webhooks';
+import { EVENT_TYPES, eventKeys, LISTING_EVENT_TYPES, pauseKey, stateKey, type WebhookEndpoint, type WebhookSettings } from './webhooks';
 import './webhooks.css';
 
 /** What the last action said: a message, the secret shown once, or the API's error. */
@@ -21,13 +21,14 @@ export default function WebhooksPage() {
   const [outcome, setOutcome] = useState<Outcome>(null);
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
-  const [events, setEvents] = useState<string[]>([...EVENT_TYPES]);
+  const [events, setEvents] = useState<string[]>([...LISTING_EVENT_TYPES]);
+  const settings = useCustom<WebhookSettings>({ url: '/webhooks/settings', method: 'get' });
 
   if (isForbidden(list.query.error)) return <Forbidden />;
   const endpoints = list.result?.data?.webhooks ?? [];
 
   const call = (
-    request: { url: string; method: 'post' | 'patch' | 'delete'; values?: object },
+    request: { url: string; method: 'post' | 'patch' | 'put' | 'delete'; values?: object },
     done: (data: Record<string, unknown>) => Outcome,
   ) => {
     setOutcome(null);
@@ -37,6 +38,7 @@ export default function WebhooksPage() {
         onSuccess: (answer) => {
           setOutcome(done(answer.data as Record<string, unknown>));
           void list.query.refetch();
+          void settings.query.refetch();
         },
         onError: (error) => setOutcome({ text: '', error }),
       },
@@ -66,6 +68,11 @@ export default function WebhooksPage() {
       text: t('webhooks.rotated', { url: endpoint.url }),
       secret: String(data.secret),
     }));
+  const sending = settings.result?.data;
+  const flipPause = (paused: boolean) =>
+    call({ url: '/webhooks/settings', method: 'put', values: { deliveries_paused: paused } }, () => ({
+      text: t(paused ? 'webhooks.paused_done' : 'webhooks.resumed_done'),
+    }));
   const remove = (endpoint: WebhookEndpoint) =>
     call({ url: `/webhooks/${endpoint.id}`, method: 'delete' }, () => ({ text: t('webhooks.deleted', { url: endpoint.url }) }));
 
@@ -86,6 +93,20 @@ export default function WebhooksPage() {
         ) : null}
         {outcome?.error ? <ErrorNotice error={outcome.error} /> : null}
       </div>
+
+      {sending ? (
+        <section className="card stack webhooks-sending" aria-labelledby="webhooks-sending-heading">
+          <h2 id="webhooks-sending-heading">{t('webhooks.pause_heading')}</h2>
+          <p>
+            <span className={sending.deliveries_paused ? 'tag webhooks-off' : 'tag'}>{t(pauseKey(sending))}</span>
+          </p>
+          <div>
+            <button type="button" disabled={mutation.isPending} onClick={() => flipPause(!sending.paused_by_switch)}>
+              {t(sending.paused_by_switch ? 'webhooks.resume' : 'webhooks.pause')}
+            </button>
+          </div>
+        </section>
+      ) : null}
 
       <form className="card stack webhooks-new" onSubmit={create} aria-labelledby="webhooks-new-heading">
         <h2 id="webhooks-new-heading">{t('webhooks.new')}</h2>

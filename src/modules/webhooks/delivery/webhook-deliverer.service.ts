@@ -48,7 +48,7 @@ export class WebhookDeliverer {
     private readonly db: Kysely<DB>,
     private readonly notifier: Notifier,
     private readonly policy: DeliveryPolicy,
-    /** `paused`: WEBHOOK_DELIVERIES_PAUSED. `random`: the jitter's source. */
+    /** `paused`: WEBHOOK_DELIVERIES_PAUSED (beside the administrators' switch). `random`: the jitter's source. */
     private readonly options: { paused: boolean; random?: () => number },
   ) {}
 
@@ -56,10 +56,11 @@ export class WebhookDeliverer {
    * Sends due deliveries batch after batch for up to RUN_BUDGET_MS (a job that asks to run again waits for the
    * scheduler's next tick, so one batch per run would cap the rate at a batch a second). `now` is the run's time;
    * later batches add the time spent. Answers how many were attempted, and whether more may be due at once.
-   * Nothing is sent while paused.
+   * Nothing is sent while paused: by WEBHOOK_DELIVERIES_PAUSED, or by the administrators' switch, read at every run
+   * so that it holds across processes without a restart (a run already sending finishes its batch).
    */
   async runOnce(now: Date): Promise<{ attempted: number; more: boolean }> {
-    if (this.options.paused) return { attempted: 0, more: false };
+    if ((await this.pause()).paused) return { attempted: 0, more: false };
     const started = performance.now();
     let attempted = 0;
     for (;;) {
@@ -76,6 +77,34 @@ export class WebhookDeliverer {
       if (due.length < DELIVERY_BATCH) return { attempted, more: false };
       if (performance.now() - started >= RUN_BUDGET_MS) return { attempted, more: true };
     }
+  }
+
+  /**
+   * Whether deliveries are held back, and by what: the setting (WEBHOOK_DELIVERIES_PAUSED, read at start) or the
+   * administrators' switch (PUT /webhooks/settings, read from the database now).
+   */
+  async pause(): Promise<{
+    paused: boolean;
+    byEnvironment: boolean;
+    bySwitch: boolean;
+    updatedAt: string | null;
+    updatedBy: number | null;
+  }> {
+    const row = await repository.findSettings(this.db);
+    const bySwitch = row?.deliveries_paused === 1;
+    const byEnvironment = this.options.paused;
+    return {
+      paused: byEnvironment || bySwitch,
+      byEnvironment,
+      bySwitch,
+      updatedAt: row?.updated_at ?? null,
+      updatedBy: row?.updated_by ?? null,
+    };
+  }
+
+  /** Flips the administrators' switch; the next run of every process reads it. */
+  async setPaused(paused: boolean, userId: number, now: Date): Promise<void> {
+    await repository.saveSettings(this.db, paused, userId, nowIso(now));
   }
 
   /** POSTs a body to a URL, signed with the secrets, and tells what came of it; never throws. */

@@ -127,3 +127,20 @@ export async function disableEndpoint(
     .returningAll()
     .executeTakeFirst();
 }
+
+/** The administrators' switch (migration 0038); undefined until first set (not paused). */
+export async function findSettings(
+  db: Executor,
+): Promise<{ deliveries_paused: number; updated_by: number | null; updated_at: string } | undefined> {
+  return db.selectFrom('webhook_settings').select(['deliveries_paused', 'updated_by', 'updated_at']).where('id', '=', 1).executeTakeFirst();
+}
+
+/** Sets the switch (its one row, made the first time). */
+export async function saveSettings(db: Executor, paused: boolean, userId: number, at: string): Promise<void> {
+  const values = { deliveries_paused: paused ? 1 : 0, updated_by: userId, updated_at: at };
+  await db
+    .insertInto('webhook_settings')
+    .values({ id: 1, ...values })
+    .onConflict((oc) => oc.column('id').doUpdateSet(values))
+    .execute();
+}

@@ -3,6 +3,7 @@ import { changeLogHead } from '../../../db/change-log.js';
 import type { DB } from '../../../db/schema/index.js';
 import type { MetricGauge } from '../../../lib/metric-gauge.js';
 import { nowIso } from '../../../lib/time.js';
+import type { WebhookDeliverer } from './webhook-deliverer.service.js';
 import * as repository from './webhook-metrics.repository.js';
 
 /**
@@ -10,7 +11,7 @@ import * as repository from './webhook-metrics.repository.js';
  * process reports the same whichever one delivers: deliveries by outcome, queue depth per endpoint, the lag of
  * the oldest due delivery, the change-log numbers not yet turned into events, and whether deliveries are paused.
  */
-export function webhookGauges(db: Kysely<DB>, paused: boolean): MetricGauge[] {
+export function webhookGauges(db: Kysely<DB>, deliverer: Pick<WebhookDeliverer, 'pause'>): MetricGauge[] {
   return [
     {
       name: 'realty_webhook_deliveries',
@@ -44,8 +45,8 @@ export function webhookGauges(db: Kysely<DB>, paused: boolean): MetricGauge[] {
     },
     {
       name: 'realty_webhook_paused',
-      help: 'Whether WEBHOOK_DELIVERIES_PAUSED holds every delivery back (1) or not (0)',
-      read: () => (paused ? 1 : 0),
+      help: 'Whether every delivery is held back (1: WEBHOOK_DELIVERIES_PAUSED or PUT /webhooks/settings) or not (0)',
+      read: async () => ((await deliverer.pause()).paused ? 1 : 0),
     },
   ];
 }
