@@ -8,7 +8,7 @@ const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null
 export const MAX_CLIENTS = 100;
 const MAX_ADDRESSES = 50;
 /** The longest overlap a rotation may give the old secret: a week. */
-export const MAX_OVERLAP_SECONDS = 7 * 86_400;
+const MAX_OVERLAP_SECONDS = 7 * 86_400;
 export const DEFAULT_OVERLAP_SECONDS = 86_400;
 
 const ScopeField = Type.Enum([...CLIENT_SCOPE_NAMES], {

@@ -13,7 +13,7 @@ import type { OAuthTokenInput, OAuthTokenRecord } from './api-clients.schemas.js
 import { type ClientScope, CLIENT_SCOPES, clientMayCall } from './client-scopes.js';
 
 /** A client's secret: what it sends as `client_secret`, or as a bearer token itself. */
-export const SECRET_PREFIX = 'rak_';
+const SECRET_PREFIX = 'rak_';
 /** An access token of the client-credentials grant. */
 const TOKEN_PREFIX = 'rat_';
 const CREDENTIAL = /^ra[kt]_[A-Za-z0-9_-]{43}$/;
