@@ -13,7 +13,7 @@ describe('the API clients page', () => {
     await page.getByLabel('Allowed addresses').fill('127.0.0.1\n::1');
     await page.getByRole('button', { name: 'Make the client' }).click();
     await page.getByText('The client CRM sync was made.').waitFor();
-    const secret = (await page.locator('.api-clients-secret').textContent()) ?? '';
+    const secret = (await page.locator('.shown-once-secret').textContent()) ?? '';
     expect(secret).toMatch(/^rak_[A-Za-z0-9_-]{43}$/);
     expect(await accessibilityViolations(page)).toEqual([]);
 
@@ -28,7 +28,7 @@ describe('the API clients page', () => {
     await row.getByRole('button', { name: 'New secret' }).click();
     await page.getByRole('group').getByRole('button', { name: 'New secret' }).click();
     await page.getByText(/^CRM sync has a new secret; the previous one works until /).waitFor();
-    const rotated = (await page.locator('.api-clients-secret').textContent()) ?? '';
+    const rotated = (await page.locator('.shown-once-secret').textContent()) ?? '';
     expect(rotated).not.toBe(secret);
     expect((await search(rotated)).status).toBe(200);
     expect((await search(secret)).status).toBe(200); // the overlap

@@ -1,14 +1,12 @@
-import { type HttpError, useCustom, useCustomMutation } from '@refinedev/core';
+import { useCustom } from '@refinedev/core';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmButton } from '../../components/ConfirmButton';
-import { DataTable, ErrorNotice, Field, Forbidden, isForbidden, PageHeader, QueryStatus } from '../../components/ui';
+import { OutcomeNotice, useOneShotActions } from '../../components/one-shot-actions';
+import { DataTable, Field, Forbidden, isForbidden, PageHeader, QueryStatus } from '../../components/ui';
 import { formatDateTime } from '../../format';
 import { addressesOf, type ApiClient, SCOPES, scopeKey } from './api-clients';
 import './api-clients.css';
-
-/** What the last action said: a message, the secret shown once (with the client's id), or the API's error. */
-type Outcome = { text: string; secret?: string; clientId?: string; error?: HttpError } | null;
 
 /**
  * Machine clients (docs/machine-clients.md) for administrators: make one with its scopes, addresses and budget
@@ -17,8 +15,7 @@ type Outcome = { text: string; secret?: string; clientId?: string; error?: HttpE
 export default function ApiClientsPage() {
   const { t, i18n } = useTranslation();
   const list = useCustom<{ api_clients: ApiClient[]; total_api_clients: number }>({ url: '/api-clients', method: 'get' });
-  const { mutate, mutation } = useCustomMutation();
-  const [outcome, setOutcome] = useState<Outcome>(null);
+  const { outcome, call, pending } = useOneShotActions(() => void list.query.refetch());
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [scopes, setScopes] = useState<string[]>(['listings:read']);
@@ -28,20 +25,6 @@ export default function ApiClientsPage() {
   if (isForbidden(list.query.error)) return <Forbidden />;
   const clients = list.result?.data?.api_clients ?? [];
   const when = (value: string) => formatDateTime(value, i18n.language);
-
-  const call = (request: { url: string; method: 'post' | 'delete'; values?: object }, done: (data: Record<string, unknown>) => Outcome) => {
-    setOutcome(null);
-    mutate(
-      { ...request, values: request.values ?? {}, successNotification: false, errorNotification: false },
-      {
-        onSuccess: (answer) => {
-          setOutcome(done(answer.data as Record<string, unknown>));
-          void list.query.refetch();
-        },
-        onError: (error) => setOutcome({ text: '', error }),
-      },
-    );
-  };
 
   const create = (event: FormEvent) => {
     event.preventDefault();
@@ -57,14 +40,20 @@ export default function ApiClientsPage() {
       setDescription('');
       setAddresses('');
       setRateLimit('');
-      return { text: t('api-clients.created', { name: String(data.name) }), secret: String(data.secret), clientId: String(data.client_id) };
+      return {
+        text: t('api-clients.created', { name: String(data.name) }),
+        shownOnce: shownOnce(String(data.client_id), String(data.secret)),
+      };
     });
   };
+  const shownOnce = (clientId: string, secret: string) => [
+    { label: t('api-clients.client_id'), value: clientId },
+    { label: t('api-clients.secret_once'), value: secret, secret: true },
+  ];
   const rotate = (client: ApiClient) =>
     call({ url: `/api-clients/${client.id}/rotate-secret`, method: 'post' }, (data) => ({
       text: t('api-clients.rotated', { name: client.name, until: when(String(data.previous_secret_expires_at)) }),
-      secret: String(data.secret),
-      clientId: client.client_id,
+      shownOnce: shownOnce(client.client_id, String(data.secret)),
     }));
   const revoke = (client: ApiClient) =>
     call({ url: `/api-clients/${client.id}/revoke`, method: 'post' }, () => ({
@@ -77,27 +66,7 @@ export default function ApiClientsPage() {
     <section>
       <PageHeader title={t('api-clients.title')} />
       <p className="muted">{t('api-clients.intro')}</p>
-      <div role="status">
-        {outcome && !outcome.error ? (
-          <div className="notice notice-ok">
-            <p>{outcome.text}</p>
-            {outcome.secret ? (
-              <>
-                <p>
-                  {t('api-clients.client_id')} <code dir="ltr">{outcome.clientId}</code>
-                </p>
-                <p>
-                  {t('api-clients.secret_once')}{' '}
-                  <code className="api-clients-secret" dir="ltr">
-                    {outcome.secret}
-                  </code>
-                </p>
-              </>
-            ) : null}
-          </div>
-        ) : null}
-        {outcome?.error ? <ErrorNotice error={outcome.error} /> : null}
-      </div>
+      <OutcomeNotice outcome={outcome} />
 
       <form className="card stack api-clients-new" onSubmit={create} aria-labelledby="api-clients-new-heading">
         <h2 id="api-clients-new-heading">{t('api-clients.new')}</h2>
@@ -141,7 +110,7 @@ export default function ApiClientsPage() {
           )}
         </Field>
         <div>
-          <button type="submit" className="primary" disabled={mutation.isPending || scopes.length === 0}>
+          <button type="submit" className="primary" disabled={pending || scopes.length === 0}>
             {t('api-clients.add')}
           </button>
         </div>
@@ -203,7 +172,7 @@ export default function ApiClientsPage() {
                         question={t('api-clients.confirm_rotate', { name: client.name })}
                         confirmLabel={t('api-clients.rotate')}
                         onConfirm={() => rotate(client)}
-                        busy={mutation.isPending}
+                        busy={pending}
                       />
                       <ConfirmButton
                         label={t('api-clients.revoke')}
@@ -211,7 +180,7 @@ export default function ApiClientsPage() {
                         question={t('api-clients.confirm_revoke', { name: client.name })}
                         confirmLabel={t('api-clients.revoke')}
                         onConfirm={() => revoke(client)}
-                        busy={mutation.isPending}
+                        busy={pending}
                       />
                     </>
                   )}
@@ -221,7 +190,7 @@ export default function ApiClientsPage() {
                     question={t('api-clients.confirm_delete', { name: client.name })}
                     confirmLabel={t('common.delete')}
                     onConfirm={() => remove(client)}
-                    busy={mutation.isPending}
+                    busy={pending}
                   />
                 </div>
               </td>

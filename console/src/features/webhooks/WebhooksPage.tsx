@@ -1,14 +1,12 @@
-import { type HttpError, useCustom, useCustomMutation } from '@refinedev/core';
+import { useCustom } from '@refinedev/core';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ConfirmButton } from '../../components/ConfirmButton';
-import { DataTable, ErrorNotice, Field, Forbidden, isForbidden, PageHeader, QueryStatus } from '../../components/ui';
+import { OutcomeNotice, useOneShotActions } from '../../components/one-shot-actions';
+import { DataTable, Field, Forbidden, isForbidden, PageHeader, QueryStatus } from '../../components/ui';
 import { EVENT_TYPES, eventKeys, LISTING_EVENT_TYPES, pauseKey, stateKey, type WebhookEndpoint, type WebhookSettings } from './webhooks';
 import './webhooks.css';
-
-/** What the last action said: a message, the secret shown once, or the API's error. */
-type Outcome = { text: string; secret?: string; error?: HttpError } | null;
 
 /**
  * The outbound webhooks (docs/webhooks.md) for administrators: add an endpoint (its signing secret is shown once),
@@ -17,40 +15,27 @@ type Outcome = { text: string; secret?: string; error?: HttpError } | null;
 export default function WebhooksPage() {
   const { t } = useTranslation();
   const list = useCustom<{ webhooks: WebhookEndpoint[]; total_webhooks: number }>({ url: '/webhooks', method: 'get' });
-  const { mutate, mutation } = useCustomMutation();
-  const [outcome, setOutcome] = useState<Outcome>(null);
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
   const [events, setEvents] = useState<string[]>([...LISTING_EVENT_TYPES]);
   const settings = useCustom<WebhookSettings>({ url: '/webhooks/settings', method: 'get' });
+  const { outcome, call, pending } = useOneShotActions(() => {
+    void list.query.refetch();
+    void settings.query.refetch();
+  });
 
   if (isForbidden(list.query.error)) return <Forbidden />;
   const endpoints = list.result?.data?.webhooks ?? [];
-
-  const call = (
-    request: { url: string; method: 'post' | 'patch' | 'put' | 'delete'; values?: object },
-    done: (data: Record<string, unknown>) => Outcome,
-  ) => {
-    setOutcome(null);
-    mutate(
-      { ...request, values: request.values ?? {}, successNotification: false, errorNotification: false },
-      {
-        onSuccess: (answer) => {
-          setOutcome(done(answer.data as Record<string, unknown>));
-          void list.query.refetch();
-          void settings.query.refetch();
-        },
-        onError: (error) => setOutcome({ text: '', error }),
-      },
-    );
-  };
 
   const create = (event: FormEvent) => {
     event.preventDefault();
     call({ url: '/webhooks', method: 'post', values: { url: url.trim(), events, description } }, (data) => {
       setUrl('');
       setDescription('');
-      return { text: t('webhooks.created', { url: String(data.url) }), secret: String(data.secret) };
+      return {
+        text: t('webhooks.created', { url: String(data.url) }),
+        shownOnce: [{ label: t('webhooks.secret_once'), value: String(data.secret), secret: true }],
+      };
     });
   };
   const test = (endpoint: WebhookEndpoint) =>
@@ -66,7 +51,7 @@ export default function WebhooksPage() {
   const rotate = (endpoint: WebhookEndpoint) =>
     call({ url: `/webhooks/${endpoint.id}/rotate-secret`, method: 'post' }, (data) => ({
       text: t('webhooks.rotated', { url: endpoint.url }),
-      secret: String(data.secret),
+      shownOnce: [{ label: t('webhooks.secret_once'), value: String(data.secret), secret: true }],
     }));
   const sending = settings.result?.data;
   const flipPause = (paused: boolean) =>
@@ -80,19 +65,7 @@ export default function WebhooksPage() {
     <section>
       <PageHeader title={t('webhooks.title')} />
       <p className="muted">{t('webhooks.intro')}</p>
-      <div role="status">
-        {outcome && !outcome.error ? (
-          <div className="notice notice-ok">
-            <p>{outcome.text}</p>
-            {outcome.secret ? (
-              <p>
-                {t('webhooks.secret_once')} <code className="webhooks-secret">{outcome.secret}</code>
-              </p>
-            ) : null}
-          </div>
-        ) : null}
-        {outcome?.error ? <ErrorNotice error={outcome.error} /> : null}
-      </div>
+      <OutcomeNotice outcome={outcome} />
 
       {sending ? (
         <section className="card stack webhooks-sending" aria-labelledby="webhooks-sending-heading">
@@ -101,7 +74,7 @@ export default function WebhooksPage() {
             <span className={sending.deliveries_paused ? 'tag webhooks-off' : 'tag'}>{t(pauseKey(sending))}</span>
           </p>
           <div>
-            <button type="button" disabled={mutation.isPending} onClick={() => flipPause(!sending.paused_by_switch)}>
+            <button type="button" disabled={pending} onClick={() => flipPause(!sending.paused_by_switch)}>
               {t(sending.paused_by_switch ? 'webhooks.resume' : 'webhooks.pause')}
             </button>
           </div>
@@ -143,7 +116,7 @@ export default function WebhooksPage() {
           ))}
         </fieldset>
         <div>
-          <button type="submit" className="primary" disabled={mutation.isPending || events.length === 0}>
+          <button type="submit" className="primary" disabled={pending || events.length === 0}>
             {t('webhooks.add')}
           </button>
         </div>
@@ -178,10 +151,10 @@ export default function WebhooksPage() {
               </td>
               <td>
                 <div className="row webhooks-actions">
-                  <button type="button" disabled={mutation.isPending} onClick={() => test(endpoint)}>
+                  <button type="button" disabled={pending} onClick={() => test(endpoint)}>
                     {t('webhooks.test')}
                   </button>
-                  <button type="button" disabled={mutation.isPending} onClick={() => toggle(endpoint)}>
+                  <button type="button" disabled={pending} onClick={() => toggle(endpoint)}>
                     {t(endpoint.enabled ? 'webhooks.disable' : 'webhooks.enable')}
                   </button>
                   <ConfirmButton
@@ -189,7 +162,7 @@ export default function WebhooksPage() {
                     question={t('webhooks.confirm_rotate', { url: endpoint.url })}
                     confirmLabel={t('webhooks.rotate')}
                     onConfirm={() => rotate(endpoint)}
-                    busy={mutation.isPending}
+                    busy={pending}
                   />
                   <ConfirmButton
                     label={t('common.delete')}
@@ -197,7 +170,7 @@ export default function WebhooksPage() {
                     question={t('webhooks.confirm_delete', { url: endpoint.url })}
                     confirmLabel={t('common.delete')}
                     onConfirm={() => remove(endpoint)}
-                    busy={mutation.isPending}
+                    busy={pending}
                   />
                 </div>
               </td>
