@@ -39,8 +39,9 @@ export function markClientScopes<T extends { paths?: Record<string, Record<strin
       const scope = scopeOf(`${method.toUpperCase()} ${pattern}`);
       if (scope === undefined) continue;
       operation['x-client-scope'] = scope;
+      // A new list: routes share one `security` array, which @fastify/swagger hands on as it is.
       if (operation.security?.some((requirement) => 'bearer' in requirement)) {
-        operation.security.push({ oauth2: [scope] }, { clientKey: [] });
+        operation.security = [...operation.security, { oauth2: [scope] }, { clientKey: [] }];
       }
     }
   }

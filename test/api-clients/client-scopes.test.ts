@@ -41,7 +41,10 @@ describe('machine clients’ scopes', () => {
     const create = document.paths['/realty-api/v1/properties']!.post!;
     expect(create['x-client-scope']).toBe('listings:write');
     expect(create.security).toEqual(expect.arrayContaining([{ bearer: [] }, { oauth2: ['listings:write'] }, { clientKey: [] }]));
+    // An operation kept from clients asks for a person's token only, though its route shares its `security` list with others.
     expect(document.paths['/realty-api/v1/users/me']!.get!['x-client-scope']).toBeUndefined();
+    expect(document.paths['/realty-api/v1/users/me']!.get!.security).toEqual([{ bearer: [] }]);
+    expect(document.paths['/realty-api/v1/users/reviews']!.get!.security).toEqual([{ bearer: [] }]);
     // A public operation stays public: it names the scope a client needs, and asks nothing of anyone else.
     const search = document.paths['/realty-api/v1/properties/search']!.get!;
     expect(search['x-client-scope']).toBe('listings:read');
