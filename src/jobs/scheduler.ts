@@ -63,6 +63,8 @@ export class Scheduler {
   /** Jobs this process is claiming or running, each with its run (resolves true when it ran the task). */
   private readonly running = new Map<string, Promise<boolean>>();
   private readonly repeater = new Repeater(() => this.tick());
+  /** Between start() and stop(): a tick whose read of the jobs returns after stop() was called starts nothing. */
+  private ticking = false;
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -87,11 +89,13 @@ export class Scheduler {
 
   /** Starts ticking now and every `tickMs`; the timer does not keep the process alive. */
   start(): void {
+    this.ticking = true;
     this.repeater.start();
   }
 
-  /** Stops ticking and waits for the jobs this process is running. */
+  /** Stops ticking and waits for the jobs this process is running; none starts after this is called. */
   async stop(): Promise<void> {
+    this.ticking = false;
     await this.repeater.stop();
     await Promise.all(this.running.values());
     liveOwnersOfThisProcess.delete(this.owner);
@@ -110,7 +114,7 @@ export class Scheduler {
   /** The timer's tick: starts due jobs without waiting for them, so that a long job delays no other. */
   private async tick(): Promise<number> {
     try {
-      await this.launchDue(new Date());
+      await this.launchDue(new Date(), () => this.ticking);
     } catch (error) {
       this.log.error({ reason: errorText(error) }, 'scheduler tick failed');
     }
@@ -121,11 +125,13 @@ export class Scheduler {
    * Reads every job's row in one query (the cheap common case: nothing is due) and starts a claim for each
    * job that looks due; the claim itself is what decides.
    */
-  private async launchDue(now: Date): Promise<[string, Promise<boolean>][]> {
+  private async launchDue(now: Date, goOn: () => boolean = () => true): Promise<[string, Promise<boolean>][]> {
     const names = [...this.jobs.keys()];
     if (names.length === 0) return [];
     const at = nowIso(now);
     const rows = await repository.findJobRows(this.db, names);
+    // A tick in flight when stop() is called would otherwise start a job that stop() has to wait for.
+    if (!goOn()) return [];
     const rowsByName = new Map(rows.map((row) => [row.name, row]));
     const runs: [string, Promise<boolean>][] = [];
     for (const job of this.jobs.values()) {
