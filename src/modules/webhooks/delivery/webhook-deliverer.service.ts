@@ -152,20 +152,19 @@ export class WebhookDeliverer {
     const answered = new Set(sent.filter((one) => one.succeeded).map((one) => one.delivery.endpoint_id));
     const published = await this.db.transaction().execute(async (trx) => {
       const announced: Awaited<ReturnType<Notifier['announce']>> = [];
-      for (const { delivery, attempt, succeeded } of sent) {
-        if (succeeded) {
-          await repository.recordAttempt(trx, delivery.id, attempt, { status: 'delivered' });
-          continue;
-        }
-        const nextAttemptAt = now.getTime() + retryDelayMs(delivery.attempts + 1, this.options.random);
-        const givenUp = nextAttemptAt > Date.parse(delivery.give_up_at);
-        await repository.recordAttempt(
-          trx,
-          delivery.id,
-          attempt,
-          givenUp ? { status: 'failed' } : { status: 'pending', nextAttemptAt: nowIso(new Date(nextAttemptAt)) },
-        );
-      }
+      await repository.recordAttempts(
+        trx,
+        sent.map(({ delivery, attempt, succeeded }): repository.RecordedAttempt => {
+          if (succeeded) return { id: delivery.id, attempt, outcome: { status: 'delivered' } };
+          const nextAttemptAt = now.getTime() + retryDelayMs(delivery.attempts + 1, this.options.random);
+          const givenUp = nextAttemptAt > Date.parse(delivery.give_up_at);
+          return {
+            id: delivery.id,
+            attempt,
+            outcome: givenUp ? { status: 'failed' } : { status: 'pending', nextAttemptAt: nowIso(new Date(nextAttemptAt)) },
+          };
+        }),
+      );
       await repository.clearFailing(trx, [...answered]);
       const failedOnly = new Map<number, SentAttempt>();
       for (const one of sent) if (!one.succeeded && !answered.has(one.delivery.endpoint_id)) failedOnly.set(one.delivery.endpoint_id, one);
