@@ -201,12 +201,63 @@ interface OutgoingRequest {
   body?: string;
 }
 
+/**
+ * Kept-alive connections for POSTs to user-given URLs (webhook deliveries): one agent per URL origin and set of
+ * checked addresses, so that a pooled socket only ever leads to addresses this very check allowed (a changed DNS
+ * answer is another key, and so a new connection, checked again). Every attempt still resolves and checks the
+ * host (postGuarded); only the TCP (and TLS) handshake is saved. At most MAX_AGENTS origins are kept; the oldest is
+ * closed past that. Idle sockets are closed after IDLE_SOCKET_MS, before the usual server keep-alive time-outs.
+ */
+export class KeptConnections {
+  private static readonly MAX_AGENTS = 256;
+  private static readonly IDLE_SOCKET_MS = 4_000;
+  private readonly agents = new Map<string, http.Agent>();
+
+  constructor(private readonly maxSocketsPerOrigin = 64) {}
+
+  /** The agent of this URL's origin and checked addresses (made the first time). */
+  agentFor(url: URL, addresses: readonly LookupAddress[]): http.Agent {
+    const pinned = addresses.length > 0 ? addresses.map((address) => address.address).join(',') : bareHost(url);
+    const key = `${url.protocol}//${url.host}|${pinned}`;
+    let agent = this.agents.get(key);
+    if (agent) {
+      this.agents.delete(key); // re-inserted: the map's order is the order of last use
+    } else {
+      const options = {
+        keepAlive: true,
+        maxSockets: this.maxSocketsPerOrigin,
+        maxFreeSockets: this.maxSocketsPerOrigin,
+        timeout: KeptConnections.IDLE_SOCKET_MS,
+        scheduling: 'lifo' as const,
+      };
+      agent = url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+      const oldest = this.agents.keys().next();
+      if (this.agents.size >= KeptConnections.MAX_AGENTS && !oldest.done) {
+        this.agents.get(oldest.value)?.destroy();
+        this.agents.delete(oldest.value);
+      }
+    }
+    this.agents.set(key, agent);
+    return agent;
+  }
+
+  /** Closes every kept socket (at shutdown). */
+  close(): void {
+    for (const agent of this.agents.values()) agent.destroy();
+    this.agents.clear();
+  }
+}
+
+/** A request that failed on a kept-alive socket before any answer: the server had closed it; worth one new try. */
+class StaleSocketError extends Error {}
+
 /** Sends the request and waits for the status line and headers. */
 function sendRequest(
   url: URL,
   addresses: readonly LookupAddress[],
   signal: AbortSignal,
   outgoing: OutgoingRequest,
+  agent: http.Agent | false = false,
 ): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const request = (url.protocol === 'https:' ? https : http).request({
@@ -217,9 +268,10 @@ function sendRequest(
       method: outgoing.method,
       headers: outgoing.headers,
       lookup: addresses.length > 0 ? lookupPinnedTo(addresses) : undefined,
-      // No pooled sockets: a kept-alive socket of the shared agent may lead to an address this request never
-      // checked (opened by other code, or under another allow-list).
-      agent: false,
+      // No shared pool: a kept-alive socket of the global agent may lead to an address this request never checked
+      // (opened by other code, or under another allow-list). Only KeptConnections' agents, keyed by the checked
+      // addresses, are ever given.
+      agent,
     });
     const onAbort = () => request.destroy(signal.reason as Error);
     if (signal.aborted) onAbort();
@@ -231,6 +283,7 @@ function sendRequest(
     // NOTE: `on`, not `once`: a socket error may also reach the request after its response has come.
     request.on('error', (error) => {
       signal.removeEventListener('abort', onAbort);
+      if (request.reusedSocket && !signal.aborted && !(error instanceof OutboundError)) return reject(new StaleSocketError());
       reject(
         error instanceof OutboundError ? error : new OutboundError('network', `${url.host} could not be reached (${errorCode(error)})`),
       );
@@ -257,6 +310,8 @@ export async function postGuarded(
   request: { headers: Record<string, string>; body: string },
   policy: Pick<OutboundPolicy, 'allowedHosts' | 'timeoutMs' | 'resolve'>,
   keepBytes: number,
+  /** Kept-alive connections to reuse (webhook deliveries); none: a new connection, closed after the answer. */
+  connections?: KeptConnections,
 ): Promise<GuardedPostAnswer> {
   const target = parseOutboundUrl(url);
   const deadline = new AbortController();
@@ -267,7 +322,16 @@ export async function postGuarded(
   try {
     const addresses = await checkedAddresses(target, { ...policy, maxBytes: 0 }, deadline.signal);
     const headers = { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)), 'accept-encoding': 'identity' };
-    const response = await sendRequest(target, addresses, deadline.signal, { method: 'POST', headers, body: request.body });
+    const outgoing = { method: 'POST' as const, headers, body: request.body };
+    const agent = connections?.agentFor(target, addresses) ?? false;
+    let response: IncomingMessage;
+    try {
+      response = await sendRequest(target, addresses, deadline.signal, outgoing, agent);
+    } catch (error) {
+      if (!(error instanceof StaleSocketError)) throw error;
+      // The receiver had closed the kept socket: once more on a new connection, within the same deadline.
+      response = await sendRequest(target, addresses, deadline.signal, outgoing, false);
+    }
     const bodyStart = await firstBytes(response, keepBytes, deadline.signal);
     return { status: response.statusCode ?? 0, bodyStart };
   } catch (error) {
@@ -277,26 +341,34 @@ export async function postGuarded(
   }
 }
 
-/** Reads up to `limit` bytes of an answer, then closes it: a receiver's long answer is not waited for. */
+/**
+ * Reads up to `limit` bytes of an answer, then closes it: a receiver's long answer is not waited for. An answer
+ * that ended within the limit leaves its socket to its agent (kept alive when it is KeptConnections'); one cut
+ * short, or longer than the limit, closes it.
+ */
 function firstBytes(response: IncomingMessage, limit: number, signal: AbortSignal): Promise<string> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let kept = 0;
-    const finish = () => {
-      signal.removeEventListener('abort', finish);
-      discard(response);
+    let done = false;
+    const finish = (ended: boolean) => {
+      if (done) return;
+      done = true;
+      signal.removeEventListener('abort', onAbort);
+      if (!ended) discard(response);
       resolve(Buffer.concat(chunks).subarray(0, limit).toString('utf8'));
     };
-    signal.addEventListener('abort', finish, { once: true });
+    const onAbort = () => finish(false);
+    signal.addEventListener('abort', onAbort, { once: true });
     response.on('data', (chunk: Buffer) => {
       chunks.push(chunk);
       kept += chunk.length;
-      if (kept >= limit) finish();
+      if (kept > limit) finish(false);
     });
     // The status came: a body cut short (or an error after it) still leaves an answer to report.
-    response.once('end', finish);
-    response.once('error', finish);
-    response.once('close', finish);
+    response.once('end', () => finish(true));
+    response.once('error', () => finish(false));
+    response.once('close', () => finish(response.complete));
   });
 }
 

@@ -3,10 +3,12 @@ import { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   fetchGuardedBytes,
+  KeptConnections,
   openGuardedUrl,
   OutboundError,
   type OutboundErrorReason,
   type OutboundPolicy,
+  postGuarded,
 } from '../../../src/adapters/http/guarded-fetch.js';
 
 // A local server stands for the feeds and pictures on the internet (this machine has none): reached only by
@@ -339,5 +341,92 @@ describe('limits and failures', () => {
       'http://exa mple.com/',
     ];
     for (const url of urls) expect(await reason(openGuardedUrl(url, policy())), url).toBe('bad_url');
+  });
+});
+
+describe('postGuarded with kept-alive connections (webhook deliveries)', () => {
+  /** A receiver that counts the connections it was given and the requests on each. */
+  async function receiver(answer: (request: IncomingMessage, response: ServerResponse) => void = (_q, r) => void r.end('ok')) {
+    const sockets: unknown[] = [];
+    const target = http.createServer(answer);
+    target.on('connection', (socket) => sockets.push(socket));
+    await listen(target, 0, '127.0.0.1');
+    const targetPort = (target.address() as AddressInfo).port;
+    return {
+      sockets,
+      port: targetPort,
+      close: async () => {
+        target.closeAllConnections();
+        await new Promise((resolve) => target.close(resolve));
+      },
+    };
+  }
+  const post = (url: string, connections: KeptConnections | undefined, overrides: Partial<OutboundPolicy> = {}) =>
+    postGuarded(url, { headers: { 'content-type': 'application/json' }, body: '{}' }, policy(overrides), 256, connections);
+
+  it('reuses one connection for attempts to the same checked address, and opens one per attempt without a pool', async () => {
+    const target = await receiver();
+    const connections = new KeptConnections(4);
+    try {
+      for (let i = 0; i < 5; i++) expect((await post(`http://127.0.0.1:${target.port}/hook`, connections)).status).toBe(200);
+      expect(target.sockets).toHaveLength(1);
+      for (let i = 0; i < 3; i++) await post(`http://127.0.0.1:${target.port}/hook`, undefined);
+      expect(target.sockets).toHaveLength(4);
+    } finally {
+      connections.close();
+      await target.close();
+    }
+  });
+
+  it('checks the host at every attempt: a kept connection never reaches an address the guard now refuses', async () => {
+    const target = await receiver();
+    const connections = new KeptConnections(4);
+    let answer = ['127.0.0.1'];
+    const resolve = async () => answer;
+    try {
+      const url = `http://hook.example:${target.port}/hook`;
+      expect((await post(url, connections, { allowedHosts: ['hook.example'], resolve })).status).toBe(200);
+      // The name now resolves elsewhere, and the allow-list no longer holds it: refused before any request.
+      answer = ['10.0.0.7'];
+      expect(await reason(post(url, connections, { allowedHosts: [], resolve }))).toBe('private_address');
+      expect(target.sockets).toHaveLength(1);
+    } finally {
+      connections.close();
+      await target.close();
+    }
+  });
+
+  it('tries once more on a new connection when the receiver drops a kept one as a request arrives on it', async () => {
+    // Answers the first request of each connection; a second one on the same connection is dropped unanswered, as
+    // a receiver whose keep-alive time ran out at that moment does.
+    const served = new WeakSet<object>();
+    const target = await receiver((request, response) => {
+      if (served.has(request.socket)) return void request.socket.destroy();
+      served.add(request.socket);
+      response.end('ok');
+    });
+    const connections = new KeptConnections(4);
+    try {
+      expect((await post(`http://127.0.0.1:${target.port}/hook`, connections)).status).toBe(200);
+      expect((await post(`http://127.0.0.1:${target.port}/hook`, connections)).status).toBe(200);
+      expect(target.sockets).toHaveLength(2);
+    } finally {
+      connections.close();
+      await target.close();
+    }
+  });
+
+  it('closes the connection of an answer longer than what it keeps', async () => {
+    const target = await receiver((_request, response) => void response.end('x'.repeat(10_000)));
+    const connections = new KeptConnections(4);
+    try {
+      const first = await post(`http://127.0.0.1:${target.port}/hook`, connections);
+      expect([first.status, first.bodyStart.length]).toEqual([200, 256]);
+      await post(`http://127.0.0.1:${target.port}/hook`, connections);
+      expect(target.sockets).toHaveLength(2);
+    } finally {
+      connections.close();
+      await target.close();
+    }
   });
 });

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { OutboundError, postGuarded } from '../../../adapters/http/guarded-fetch.js';
+import { KeptConnections, OutboundError, postGuarded } from '../../../adapters/http/guarded-fetch.js';
 import type { DB, WebhookDisabledReason, WebhookEndpointRow } from '../../../db/schema/index.js';
 import { nowIso } from '../../../lib/time.js';
 import type { Notifier } from '../../notifications/index.js';
@@ -44,6 +44,12 @@ export interface AttemptOutcome {
  * they end, in one transaction, so a process killed mid-batch sends them again (at least once: receivers drop repeats by `webhook-id`).
  */
 export class WebhookDeliverer {
+  /**
+   * Connections kept alive per receiver and checked address (guarded-fetch.ts): a new TCP connection per attempt
+   * was most of an attempt's cost. Each attempt still checks the URL and its addresses.
+   */
+  private readonly connections = new KeptConnections(CONCURRENCY);
+
   constructor(
     private readonly db: Kysely<DB>,
     private readonly notifier: Notifier,
@@ -119,7 +125,7 @@ export class WebhookDeliverer {
     };
     const started = performance.now();
     try {
-      const answer = await postGuarded(url, { headers, body }, this.policy, KEPT_RESPONSE_BYTES);
+      const answer = await postGuarded(url, { headers, body }, this.policy, KEPT_RESPONSE_BYTES, this.connections);
       return { responseStatus: answer.status, responseBody: storableText(answer.bodyStart), latencyMs: elapsed(started), error: null };
     } catch (error) {
       const reason = error instanceof OutboundError ? error.message : 'the request failed';
@@ -146,20 +152,19 @@ export class WebhookDeliverer {
     const answered = new Set(sent.filter((one) => one.succeeded).map((one) => one.delivery.endpoint_id));
     const published = await this.db.transaction().execute(async (trx) => {
       const announced: Awaited<ReturnType<Notifier['announce']>> = [];
-      for (const { delivery, attempt, succeeded } of sent) {
-        if (succeeded) {
-          await repository.recordAttempt(trx, delivery.id, attempt, { status: 'delivered' });
-          continue;
-        }
-        const nextAttemptAt = now.getTime() + retryDelayMs(delivery.attempts + 1, this.options.random);
-        const givenUp = nextAttemptAt > Date.parse(delivery.give_up_at);
-        await repository.recordAttempt(
-          trx,
-          delivery.id,
-          attempt,
-          givenUp ? { status: 'failed' } : { status: 'pending', nextAttemptAt: nowIso(new Date(nextAttemptAt)) },
-        );
-      }
+      await repository.recordAttempts(
+        trx,
+        sent.map(({ delivery, attempt, succeeded }): repository.RecordedAttempt => {
+          if (succeeded) return { id: delivery.id, attempt, outcome: { status: 'delivered' } };
+          const nextAttemptAt = now.getTime() + retryDelayMs(delivery.attempts + 1, this.options.random);
+          const givenUp = nextAttemptAt > Date.parse(delivery.give_up_at);
+          return {
+            id: delivery.id,
+            attempt,
+            outcome: givenUp ? { status: 'failed' } : { status: 'pending', nextAttemptAt: nowIso(new Date(nextAttemptAt)) },
+          };
+        }),
+      );
       await repository.clearFailing(trx, [...answered]);
       const failedOnly = new Map<number, SentAttempt>();
       for (const one of sent) if (!one.succeeded && !answered.has(one.delivery.endpoint_id)) failedOnly.set(one.delivery.endpoint_id, one);

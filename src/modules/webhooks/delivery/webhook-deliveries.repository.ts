@@ -1,3 +1,4 @@
+import { type RawBuilder, sql } from 'kysely';
 import type { Executor } from '../../../db/executor.js';
 import type { WebhookDisabledReason, WebhookEndpointRow } from '../../../db/schema/index.js';
 
@@ -66,28 +67,52 @@ export interface AttemptRecord {
   error: string | null;
 }
 
-/** Records an attempt's outcome: delivered, retried at `nextAttemptAt`, or given up (`failed`). Only while pending. */
-export async function recordAttempt(
-  db: Executor,
-  id: number,
-  attempt: AttemptRecord,
-  outcome: { status: 'delivered' | 'failed' } | { status: 'pending'; nextAttemptAt: string },
-): Promise<void> {
-  await db
-    .updateTable('webhook_deliveries')
-    .set((eb) => ({
-      attempts: eb('attempts', '+', 1),
-      last_attempt_at: attempt.at,
-      response_status: attempt.responseStatus,
-      response_body: attempt.responseBody,
-      latency_ms: attempt.latencyMs,
-      last_error: attempt.error,
-      status: outcome.status,
-      ...(outcome.status === 'pending' ? { next_attempt_at: outcome.nextAttemptAt } : { finished_at: attempt.at }),
-    }))
-    .where('id', '=', id)
-    .where('status', '=', 'pending')
-    .execute();
+/** One attempt and what came of it, as recordAttempts takes them. */
+export interface RecordedAttempt {
+  id: number;
+  attempt: AttemptRecord;
+  outcome: { status: 'delivered' | 'failed' } | { status: 'pending'; nextAttemptAt: string };
+}
+
+/** Rows per statement: seven CASE columns of two parameters each stay far below either database's limit. */
+const ATTEMPTS_PER_STATEMENT = 128;
+
+/**
+ * Records attempts' outcomes: delivered, retried at `nextAttemptAt`, or given up (`failed`); only deliveries still
+ * pending are touched. One UPDATE per ATTEMPTS_PER_STATEMENT (a CASE on the id per column), not one per delivery:
+ * on PostgreSQL each statement is a round trip, and a batch is 256 of them.
+ */
+export async function recordAttempts(db: Executor, attempts: readonly RecordedAttempt[]): Promise<void> {
+  for (let start = 0; start < attempts.length; start += ATTEMPTS_PER_STATEMENT) {
+    const chunk = attempts.slice(start, start + ATTEMPTS_PER_STATEMENT);
+    const byId = (value: (one: RecordedAttempt) => RawBuilder<unknown>) =>
+      sql<never>`case id ${sql.join(
+        chunk.map((one) => sql`when ${one.id} then ${value(one)}`),
+        sql` `,
+      )} end`;
+    const text = (value: string | null) => sql`${value}`;
+    const integer = (value: number | null) => sql`cast(${value} as integer)`;
+    await db
+      .updateTable('webhook_deliveries')
+      .set((eb) => ({
+        attempts: eb('attempts', '+', 1),
+        last_attempt_at: byId((one) => text(one.attempt.at)),
+        response_status: byId((one) => integer(one.attempt.responseStatus)),
+        response_body: byId((one) => text(one.attempt.responseBody)),
+        latency_ms: byId((one) => integer(one.attempt.latencyMs)),
+        last_error: byId((one) => text(one.attempt.error)),
+        status: byId((one) => text(one.outcome.status)),
+        next_attempt_at: byId((one) => (one.outcome.status === 'pending' ? text(one.outcome.nextAttemptAt) : sql.ref('next_attempt_at'))),
+        finished_at: byId((one) => (one.outcome.status === 'pending' ? sql.ref('finished_at') : text(one.attempt.at))),
+      }))
+      .where(
+        'id',
+        'in',
+        chunk.map((one) => one.id),
+      )
+      .where('status', '=', 'pending')
+      .execute();
+  }
 }
 
 /** The endpoint answered: it is no longer failing. */
