@@ -361,6 +361,21 @@ describe('machine clients’ own rate limits', () => {
     for (let i = 0; i < 10; i++) expect((await search(large.secret)).statusCode).toBe(200);
   });
 
+  it('keeps the address’s budget on a route that reads a credential of its own, whatever the header says', async () => {
+    // POST /oauth/token reads HTTP Basic: a client's bearer header there is refused by the route, never checked.
+    const grant = () =>
+      t.app.inject({
+        method: 'POST',
+        url: `${API}/oauth/token`,
+        headers: bearer(`rak_${'B'.repeat(43)}`),
+        payload: { grant_type: 'client_credentials' },
+        remoteAddress: '192.0.2.9',
+      });
+    const statuses = [];
+    for (let i = 0; i < 6; i++) statuses.push((await grant()).statusCode);
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+  });
+
   it('refuses made-up credentials within the address’s budget of refusals', async () => {
     const statuses = [];
     for (let i = 0; i < 5; i++) statuses.push((await search(`rak_${String(i).repeat(43)}`)).statusCode);

@@ -20,10 +20,15 @@ export interface ApiClientsServices {
 
 const BEARER_CLIENT_CREDENTIAL = /^Bearer[ ]+ra[kt]_/i;
 
-/** Whether a request carries a machine client's credential: it is metered by the client's budget, not the address's. */
+/**
+ * Whether a request carries a machine client's credential to a route that checks it: it is metered by the client's
+ * budget (or, refused, by the address's budget of refusals) instead of the address's. A route that reads a credential
+ * of its own kind (`auth: 'own'`: a feed's token, the metrics token) never checks a client's, so it keeps the
+ * address's budget whatever the header says.
+ */
 export function sentByClient(request: FastifyRequest): boolean {
   const header = request.headers.authorization;
-  return header !== undefined && BEARER_CLIENT_CREDENTIAL.test(header);
+  return header !== undefined && BEARER_CLIENT_CREDENTIAL.test(header) && request.routeOptions.config.auth !== 'own';
 }
 
 /**
