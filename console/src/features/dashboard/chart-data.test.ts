@@ -5,7 +5,7 @@ import {
   formatDay,
   formatMonth,
   hasValues,
-  LISTING_STATES,
+  CHARTED_STATES,
   type ListingStatesAnswer,
   listingStatesData,
   monthsBetween,
@@ -20,7 +20,7 @@ describe('listingStatesData', () => {
     // An answer of a later API, with a state this console does not know and without some it does.
     const states = { sold: 2, pending: 3, publish: 4, archived: 1 } as unknown as ListingStatesAnswer['states'];
     const data = listingStatesData({ total: 9, states }, upper, 'Listings');
-    expect(data.keys).toEqual([...LISTING_STATES, 'archived']);
+    expect(data.keys).toEqual([...CHARTED_STATES, 'archived']);
     expect(data.labels[1]).toBe('PENDING');
     expect(data.series).toHaveLength(1);
     expect(data.series[0]!.label).toBe('Listings');

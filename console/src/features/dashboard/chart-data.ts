@@ -4,19 +4,13 @@
  * left to functions passed in, so these stay independent of the language.
  */
 import type { AnswerData } from '@realty-api/client';
+import { LISTING_STATES } from '../listings/types';
 
 /** GET /stats/listings */
 export type ListingStatesAnswer = AnswerData<'/realty-api/v1/stats/listings', 'get'>;
 
-export const LISTING_STATES = [
-  'draft',
-  'pending',
-  'publish',
-  'on_hold',
-  'disapproved',
-  'expired',
-  'sold',
-] as const satisfies readonly (keyof ListingStatesAnswer['states'])[];
+/** The listing states, in the order the listings feature shows them; each must be a key of the answer's counts. */
+export const CHARTED_STATES: readonly (keyof ListingStatesAnswer['states'])[] = LISTING_STATES;
 
 /** GET /stats/activity */
 export type ActivityAnswer = AnswerData<'/realty-api/v1/stats/activity', 'get'>;
@@ -47,8 +41,8 @@ export interface ChartData {
 export function listingStatesData(answer: ListingStatesAnswer, labelOf: (state: string) => string, seriesLabel: string): ChartData {
   // A later API may count a state this console does not know yet: it is shown after the known ones.
   const states: Readonly<Record<string, number | undefined>> = answer.states;
-  const extra = Object.keys(states).filter((state) => !(LISTING_STATES as readonly string[]).includes(state));
-  const keys = [...LISTING_STATES, ...extra];
+  const extra = Object.keys(states).filter((state) => !(CHARTED_STATES as readonly string[]).includes(state));
+  const keys = [...CHARTED_STATES, ...extra];
   return {
     keys,
     labels: keys.map(labelOf),
